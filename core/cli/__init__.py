@@ -1,0 +1,1 @@
+"""The ``miran`` command line."""

@@ -1,0 +1,3 @@
+from core.cli.main import entry
+
+entry()

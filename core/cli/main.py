@@ -1,0 +1,54 @@
+"""The ``miran`` command line: one module per command, each with ``add_parser`` and ``run``.
+
+Every command prints a short human summary, or JSON with ``--json``; exit 0 on success, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from core.scene.problems import InputError
+
+# Command name -> module under core.cli that defines add_parser(subparsers) and run(args) -> int.
+COMMANDS = ["validate", "info"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="miran", description="MIRAN Studio's engine: terrain-aware path planning from the command line."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMANDS:
+        module = importlib.import_module(f"core.cli.{name.replace('-', '_')}")
+        p = module.add_parser(sub)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; bad input prints one line per problem on stderr and returns 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except InputError as e:
+        for line in e.lines():
+            print(f"error: {line}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,92 @@
+"""Geometry normalisation (shapely): free space, terrain regions painted in file order, areas per terrain type.
+
+Built once per scene and handed to the later stages (navmesh, routes, measures), which read it instead of
+recomputing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from .model import Scene
+from .polygons import clean_ring
+
+
+@dataclass(frozen=True)
+class SceneGeometry:
+    """The scene's regions as shapely geometry.
+
+    - ``box``: the bounds rectangle.
+    - ``obstacles``: the union of all obstacles, clipped to the bounds.
+    - ``free``: bounds minus obstacles (Polygon or MultiPolygon).
+    - ``regions[k]``: the part of ``free`` whose terrain is ``scene.terrain_types[k]``; regions are disjoint and
+      their union is ``free``.
+    - ``areas[k]``: the area of ``regions[k]``; ``free_area`` their sum.
+    - ``components``: the connected pieces of the free space, largest first.
+    """
+
+    box: Polygon
+    obstacles: BaseGeometry
+    free: BaseGeometry
+    regions: tuple[BaseGeometry, ...]
+    areas: np.ndarray
+    free_area: float
+    components: tuple[Polygon, ...]
+
+
+def obstacle_polygons(scene: Scene) -> list[Polygon]:
+    """Each obstacle as a shapely Polygon (cleaned of repeated vertices)."""
+    return [Polygon(clean_ring(o.polygon)) for o in scene.obstacles]
+
+
+def terrain_polygons(scene: Scene) -> list[Polygon]:
+    """Each terrain polygon, with its holes, as a shapely Polygon."""
+    return [Polygon(clean_ring(t.polygon), [clean_ring(h) for h in t.holes]) for t in scene.terrains]
+
+
+def build_geometry(scene: Scene) -> SceneGeometry:
+    """Normalise a (validated) scene's geometry: free space and the disjoint terrain regions that tile it."""
+    box = shapely.box(*scene.bounds)
+    obst = shapely.intersection(shapely.union_all(obstacle_polygons(scene)), box)
+    free = shapely.difference(box, obst)
+    ntypes = len(scene.terrain_types)
+    pieces: list[list[BaseGeometry]] = [[] for _ in range(ntypes)]
+    remaining = free
+    # Later terrain polygons cover earlier ones: paint from the last to the first, each taking what is left.
+    for t, poly in zip(reversed(scene.terrains), reversed(terrain_polygons(scene))):
+        if remaining.is_empty:
+            break
+        part = shapely.intersection(poly, remaining)
+        if part.is_empty or part.area == 0.0:
+            continue
+        pieces[scene.terrain_index(t.type)].append(part)
+        remaining = shapely.difference(remaining, poly)
+    pieces[scene.terrain_index(scene.default_terrain)].append(remaining)
+    regions = tuple(_polygonal(shapely.union_all(p)) if p else MultiPolygon() for p in pieces)
+    areas = np.array([r.area for r in regions], dtype=np.float64)
+    comps = sorted(_parts(free), key=lambda g: -g.area)
+    return SceneGeometry(box, obst, free, regions, areas, float(free.area), tuple(comps))
+
+
+def _polygonal(g: BaseGeometry) -> BaseGeometry:
+    """Keep only the areal part of a geometry (intersections can leave stray lines and points)."""
+    parts = [p for p in _parts(g) if p.area > 0]
+    if not parts:
+        return MultiPolygon()
+    return parts[0] if len(parts) == 1 else MultiPolygon(parts)
+
+
+def _parts(g: BaseGeometry) -> list[Polygon]:
+    if g.is_empty:
+        return []
+    if isinstance(g, Polygon):
+        return [g]
+    out: list[Polygon] = []
+    for sub in getattr(g, "geoms", []):
+        out.extend(_parts(sub))
+    return out

@@ -1,0 +1,71 @@
+"""Load and save ``miran-scene`` v1 files; saving is atomic and load -> save -> load is the identity."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .jsonio import read_json, write_json_atomic
+from .model import Scene
+from .parse import FORMAT, VERSION, parse_scene
+
+
+def load_scene(path: str | os.PathLike) -> Scene:
+    """Read and validate a scene file; raises InputError with every problem found."""
+    return parse_scene(read_json(path), str(path))
+
+
+def save_scene(scene: Scene, path: str | os.PathLike) -> None:
+    """Write a scene atomically (temporary file + rename)."""
+    write_json_atomic(path, scene_to_dict(scene))
+
+
+def _pts(ring) -> list[list[float]]:
+    return [[float(x), float(y)] for x, y in ring]
+
+
+def scene_to_dict(scene: Scene) -> dict[str, Any]:
+    """The scene as a ``miran-scene`` v1 JSON document; every field written, in DESIGN.md's order."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": scene.name,
+        "units": scene.units,
+        "bounds": [float(b) for b in scene.bounds],
+        "terrain_types": [{"id": t.id, "name": t.name, "color": t.color} for t in scene.terrain_types],
+        "default_terrain": scene.default_terrain,
+        "obstacles": [{"id": o.id, "polygon": _pts(o.polygon)} for o in scene.obstacles],
+        "terrains": [
+            {"id": t.id, "type": t.type, "polygon": _pts(t.polygon), "holes": [_pts(h) for h in t.holes]}
+            for t in scene.terrains
+        ],
+        "profiles": [
+            {"id": p.id, "weights": dict(p.weights), "radius": p.radius, "max_speed": p.max_speed,
+             "sigma": p.sigma, "d": p.d}
+            for p in scene.profiles
+        ],
+        "routes": [{"id": r.id, "points": _pts(r.points)} for r in scene.routes],
+        "networks": [
+            {"id": n.id, "nodes": _pts(n.nodes), "edges": [[int(a), int(b)] for a, b in n.edges]}
+            for n in scene.networks
+        ],
+        "agents": [_agent_dict(a) for a in scene.agents],
+        "simulation": {
+            "method": scene.simulation.method,
+            "integrator": scene.simulation.integrator,
+            "dt": scene.simulation.dt,
+        },
+    }
+
+
+def _agent_dict(a) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": a.id, "profile": a.profile}
+    if a.route is not None:
+        d["route"] = a.route
+    if a.start is not None:
+        d["start"] = [float(a.start[0]), float(a.start[1])]
+    if a.goal is not None:
+        d["goal"] = [float(a.goal[0]), float(a.goal[1])]
+    if a.planner is not None:
+        d["planner"] = a.planner
+    return d

@@ -1,0 +1,154 @@
+"""The Scene model: plain typed dataclasses mirroring the ``miran-scene`` v1 file (see DESIGN.md).
+
+Points are ``(x, y)`` tuples of floats so that a Scene compares equal after a load -> save -> load round trip.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Point = tuple[float, float]
+Ring = list[Point]
+
+METHODS = ("miran", "disc-miran", "irm")
+INTEGRATORS = ("euler", "verlet")
+PLANNERS = ("grid", "cdt", "ecm", "portal", "network")
+
+
+@dataclass
+class TerrainType:
+    """A kind of traversable region (sidewalk, road, mud ...); profiles weight it."""
+
+    id: str
+    name: str = ""
+    color: str = "#cbd5a3"
+
+
+@dataclass
+class Obstacle:
+    """An impassable polygon; may be non-convex and may overlap other obstacles."""
+
+    id: str
+    polygon: Ring
+
+
+@dataclass
+class TerrainPolygon:
+    """A polygon painting the free space with one terrain type; later ones cover earlier ones."""
+
+    id: str
+    type: str
+    polygon: Ring
+    holes: list[Ring] = field(default_factory=list)
+
+
+@dataclass
+class Profile:
+    """A kind of character: a weight per terrain type (missing types weigh 1), size, speed and MIRAN's sigma, d."""
+
+    id: str
+    weights: dict[str, float] = field(default_factory=dict)
+    radius: float = 0.25
+    max_speed: float = 1.4
+    sigma: float = 40.0
+    d: float = 10.0
+
+    def weight(self, terrain_type: str) -> float:
+        """The weight of a terrain type for this profile (1 where the profile names none)."""
+        return self.weights.get(terrain_type, 1.0)
+
+
+@dataclass
+class Route:
+    """A sketched indicative route: a polyline of at least two points."""
+
+    id: str
+    points: Ring
+
+
+@dataclass
+class Network:
+    """An indicative network (IRM section 5): nodes and undirected edges between node indices."""
+
+    id: str
+    nodes: Ring = field(default_factory=list)
+    edges: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class Agent:
+    """A character: follows a named route, or is planned from start to goal with a planner."""
+
+    id: str
+    profile: str
+    route: str | None = None
+    start: Point | None = None
+    goal: Point | None = None
+    planner: str | None = None
+
+
+@dataclass
+class SimulationSettings:
+    """How the scene is simulated by default: steering method, integrator and time step (seconds)."""
+
+    method: str = "miran"
+    integrator: str = "euler"
+    dt: float = 0.1
+
+
+@dataclass
+class Scene:
+    """A whole scene: bounds ``(xmin, ymin, xmax, ymax)``, terrain, obstacles, characters and settings."""
+
+    bounds: tuple[float, float, float, float]
+    terrain_types: list[TerrainType]
+    default_terrain: str
+    name: str = "Untitled"
+    units: str = "m"
+    obstacles: list[Obstacle] = field(default_factory=list)
+    terrains: list[TerrainPolygon] = field(default_factory=list)
+    profiles: list[Profile] = field(default_factory=list)
+    routes: list[Route] = field(default_factory=list)
+    networks: list[Network] = field(default_factory=list)
+    agents: list[Agent] = field(default_factory=list)
+    simulation: SimulationSettings = field(default_factory=SimulationSettings)
+
+    def terrain_index(self, type_id: str) -> int:
+        """Index of a terrain type in ``terrain_types`` (the column of the profile x terrain weight matrix)."""
+        for i, t in enumerate(self.terrain_types):
+            if t.id == type_id:
+                return i
+        raise KeyError(type_id)
+
+    def profile(self, profile_id: str) -> Profile:
+        """The profile with this id."""
+        for p in self.profiles:
+            if p.id == profile_id:
+                return p
+        raise KeyError(profile_id)
+
+    def route(self, route_id: str) -> Route:
+        """The route with this id."""
+        for r in self.routes:
+            if r.id == route_id:
+                return r
+        raise KeyError(route_id)
+
+    def weight_matrix(self):
+        """The (profile x terrain type) weight matrix as a float64 array, rows in ``profiles`` order."""
+        import numpy as np
+
+        return np.array(
+            [[p.weight(t.id) for t in self.terrain_types] for p in self.profiles], dtype=np.float64
+        ).reshape(len(self.profiles), len(self.terrain_types))
+
+    @classmethod
+    def empty(cls, width: float = 100.0, height: float = 100.0, name: str = "Untitled") -> "Scene":
+        """A new empty scene of the given size with one terrain type and one profile."""
+        return cls(
+            bounds=(0.0, 0.0, float(width), float(height)),
+            terrain_types=[TerrainType("default", "Open ground", "#cbd5a3")],
+            default_terrain="default",
+            name=name,
+            profiles=[Profile("pedestrian")],
+        )

@@ -1,0 +1,82 @@
+"""Polygon checks shared by the scene validator and the editor: distinct vertices, area, self-intersection."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from .problems import fmt_point
+
+_REASON = re.compile(r"^(?P<what>[^\[]+)\[(?P<x>\S+) (?P<y>\S+)\]")
+
+
+def clean_ring(points) -> np.ndarray:
+    """The ring's vertices as an (n, 2) array without consecutive duplicates or a repeated closing vertex."""
+    a = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(a) == 0:
+        return a
+    keep = np.ones(len(a), dtype=bool)
+    keep[1:] = np.any(a[1:] != a[:-1], axis=1)
+    a = a[keep]
+    if len(a) > 1 and np.all(a[0] == a[-1]):
+        a = a[:-1]
+    return a
+
+
+def signed_area(ring: np.ndarray) -> float:
+    """Shoelace area, positive for counter-clockwise rings."""
+    x, y = ring[:, 0], ring[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+
+def ring_problem(points) -> str | None:
+    """Why a ring cannot bound a polygon (too few vertices, zero area, self-intersection), or None."""
+    ring = clean_ring(points)
+    if len(np.unique(ring, axis=0)) < 3:
+        return f"a polygon needs at least 3 distinct vertices, got {len(np.unique(ring, axis=0))}"
+    centred = ring - ring.mean(axis=0)
+    sv = np.linalg.svd(centred, compute_uv=False)
+    if sv[1] <= 1e-12 * sv[0]:
+        return "polygon has zero area (its vertices are collinear)"
+    reason = shapely.is_valid_reason(Polygon(ring))
+    if reason != "Valid Geometry":
+        return describe_reason(reason)
+    return None
+
+
+def polygon_problem(shell, holes=()) -> tuple[str, str] | None:
+    """Why a polygon with holes is invalid as ``(which ring, message)``, or None. ``which`` is '' or 'holes[i]'."""
+    msg = ring_problem(shell)
+    if msg:
+        return "", msg
+    for i, h in enumerate(holes):
+        msg = ring_problem(h)
+        if msg:
+            return f"holes[{i}]", msg
+    if holes:
+        poly = Polygon(clean_ring(shell), [clean_ring(h) for h in holes])
+        reason = shapely.is_valid_reason(poly)
+        if reason != "Valid Geometry":
+            return "", describe_reason(reason)
+    return None
+
+
+def describe_reason(reason: str) -> str:
+    """GEOS's validity reason as a plain sentence with the location as (x, y)."""
+    m = _REASON.match(reason)
+    if not m:
+        return f"invalid polygon: {reason}"
+    what = m.group("what").strip().lower()
+    at = fmt_point((float(m.group("x")), float(m.group("y"))))
+    if "self-intersection" in what:
+        return f"self-intersecting at {at}"
+    if "hole lies outside shell" in what:
+        return f"a hole lies outside its polygon at {at}"
+    if "nested holes" in what:
+        return f"holes are nested at {at}"
+    if "interior is disconnected" in what:
+        return f"holes cut the polygon's interior apart at {at}"
+    return f"invalid polygon ({what}) at {at}"
