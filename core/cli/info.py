@@ -7,6 +7,7 @@ import argparse
 from core.cli.output import print_json
 from core.scene.geometry import build_geometry
 from core.scene.io import load_scene
+from core.scene.polygons import is_convex
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -29,6 +30,7 @@ def scene_info(scene) -> dict:
         "bounds_area": (x1 - x0) * (y1 - y0),
         "obstacles": len(scene.obstacles),
         "obstacle_vertices": sum(len(o.polygon) for o in scene.obstacles),
+        "convex_obstacles": sum(is_convex(o.polygon) for o in scene.obstacles),
         "terrain_polygons": len(scene.terrains),
         "terrain_vertices": sum(len(t.polygon) + sum(len(h) for h in t.holes) for t in scene.terrains),
         "terrain_types": len(scene.terrain_types),
@@ -52,7 +54,8 @@ def run(args) -> int:
     u = info["units"]
     print(f"{info['name']}  ({args.scene})")
     print(f"  bounds           {info['bounds']}  ({info['bounds_area']:.1f} {u}^2)")
-    print(f"  obstacles        {info['obstacles']}  ({info['obstacle_vertices']} vertices)")
+    print(f"  obstacles        {info['obstacles']}  ({info['obstacle_vertices']} vertices, "
+          f"{info['convex_obstacles']} convex)")
     print(f"  terrain polygons {info['terrain_polygons']}  ({info['terrain_vertices']} vertices)")
     print(f"  terrain types    {info['terrain_types']}   profiles {info['profiles']}   routes {info['routes']}"
           f"   networks {info['networks']}   agents {info['agents']}")

@@ -20,8 +20,14 @@ def save_scene(scene: Scene, path: str | os.PathLike) -> None:
     write_json_atomic(path, scene_to_dict(scene))
 
 
-def _pts(ring) -> list[list[float]]:
-    return [[float(x), float(y)] for x, y in ring]
+def _num(v: float) -> float | int:
+    """A coordinate as written: integral values without a trailing ``.0`` (read back as the same float)."""
+    f = float(v)
+    return int(f) if f.is_integer() and abs(f) < 2**53 else f
+
+
+def _pts(ring) -> list[list[float | int]]:
+    return [[_num(x), _num(y)] for x, y in ring]
 
 
 def scene_to_dict(scene: Scene) -> dict[str, Any]:
@@ -31,7 +37,7 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
         "version": VERSION,
         "name": scene.name,
         "units": scene.units,
-        "bounds": [float(b) for b in scene.bounds],
+        "bounds": [_num(b) for b in scene.bounds],
         "terrain_types": [{"id": t.id, "name": t.name, "color": t.color} for t in scene.terrain_types],
         "default_terrain": scene.default_terrain,
         "obstacles": [{"id": o.id, "polygon": _pts(o.polygon)} for o in scene.obstacles],
@@ -63,9 +69,9 @@ def _agent_dict(a) -> dict[str, Any]:
     if a.route is not None:
         d["route"] = a.route
     if a.start is not None:
-        d["start"] = [float(a.start[0]), float(a.start[1])]
+        d["start"] = [_num(a.start[0]), _num(a.start[1])]
     if a.goal is not None:
-        d["goal"] = [float(a.goal[0]), float(a.goal[1])]
+        d["goal"] = [_num(a.goal[0]), _num(a.goal[1])]
     if a.planner is not None:
         d["planner"] = a.planner
     return d

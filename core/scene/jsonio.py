@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,33 @@ def _reject_constant(name: str) -> float:
     return float("nan") if name == "NaN" else (float("inf") if name == "Infinity" else float("-inf"))
 
 
+# Files larger than this are refused before reading (a scene at the 10^6-vertex limit is about 40 MB).
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict:
+    # A key given twice would silently drop the first value; refuse it instead.
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
 def read_json(path: str | os.PathLike) -> Any:
     """Parse a JSON file; malformed JSON raises InputError naming line and column."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError([Problem("", f"the file is {size / 2**20:.0f} MiB, over the limit of "
+                                          f"{MAX_FILE_BYTES / 2**20:.0f} MiB")], str(p))
+        text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputError([Problem("", f"no such file: {p}")]) from None
     except IsADirectoryError:
@@ -37,18 +60,35 @@ def read_json(path: str | os.PathLike) -> Any:
 def parse_json_text(text: str, source: str = "") -> Any:
     """Parse JSON text; malformed JSON raises InputError naming line and column."""
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_pairs)
     except json.JSONDecodeError as e:
         raise InputError([Problem("", f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")], source) from None
     except RecursionError:
         raise InputError([Problem("", "malformed JSON: nested too deeply")], source) from None
+    except _DuplicateKey as e:
+        raise InputError([Problem("", f"malformed JSON: the key {json.dumps(str(e.args[0]))} appears twice in "
+                                      "one object")], source) from None
+    except ValueError as e:
+        # Python refuses integers of more than 4300 digits (sys.int_info.str_digits_check_threshold).
+        raise InputError([Problem("", f"malformed JSON: {e}")], source) from None
 
 
 def write_json_atomic(path: str | os.PathLike, data: Any, indent: int | None = 1) -> None:
     """Write JSON to a temporary file beside ``path``, then rename it over ``path``: never a half-written file."""
-    p = Path(path)
+    write_text_atomic(Path(path), dumps_readable(data, indent) + "\n")
+
+
+# An array holding only numbers, laid out one number per line by json.dumps(indent=...). A JSON string cannot
+# hold a raw newline, so a match always starts at a structural bracket.
+_NUMBER_ARRAY = re.compile(r"\[\n\s*([-+0-9.eE,\s]+?)\n\s*\]")
+
+
+def dumps_readable(data: Any, indent: int | None = 1) -> str:
+    """JSON text with objects indented but arrays of numbers (points, bounds) kept on one line."""
     text = json.dumps(data, indent=indent, allow_nan=False)
-    write_text_atomic(p, text + "\n")
+    if indent is None:
+        return text
+    return _NUMBER_ARRAY.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text)
 
 
 def write_text_atomic(path: str | os.PathLike, text: str) -> None:
@@ -71,5 +111,10 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 
 
 def is_finite_number(v: Any) -> bool:
-    """A JSON number (not a bool) that is finite."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A JSON number (not a bool) that is finite as a float."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False

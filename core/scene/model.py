@@ -13,6 +13,8 @@ Ring = list[Point]
 METHODS = ("miran", "disc-miran", "irm")
 INTEGRATORS = ("euler", "verlet")
 PLANNERS = ("grid", "cdt", "ecm", "portal", "network")
+# The planner used for a start/goal agent whose file names none.
+DEFAULT_PLANNER = "cdt"
 
 
 @dataclass
@@ -77,7 +79,11 @@ class Network:
 
 @dataclass
 class Agent:
-    """A character: follows a named route, or is planned from start to goal with a planner."""
+    """A character: follows a named route, or is planned from start to goal with a planner.
+
+    Exactly one of ``route`` and ``(start, goal)`` is set; ``planner`` only with ``start``/``goal``, and None there
+    means DEFAULT_PLANNER. An agent with a route starts at the route's first point.
+    """
 
     id: str
     profile: str

@@ -1,14 +1,15 @@
-"""The ``miran-scene`` v1 reader: validates a JSON document and builds a Scene, reporting every problem at once."""
+"""The ``miran-scene`` v1 reader: validates a JSON document and builds a Scene, reporting every problem at once.
+
+The rules are listed in ``scenes/README.md`` ("The scene format"); ``resources/schemas/miran-scene.schema.json``
+states the structural ones as a JSON Schema. The reader never raises on any JSON value: every problem becomes a
+``Problem(json_path, sentence)``.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-import numpy as np
-import shapely
-from shapely.geometry import Polygon
-
-from .fields import FieldReader, join
+from .fields import MAX_COORD, FieldReader, join, short
 from .model import (
     INTEGRATORS,
     METHODS,
@@ -23,13 +24,16 @@ from .model import (
     TerrainPolygon,
     TerrainType,
 )
-from .polygons import clean_ring, polygon_problem
-from .problems import InputError, Problem, fmt_point
+from .placement import check_placement
+from .polygons import clean_ring, polygon_problem, ring_problem
+from .problems import InputError, Problem
 
 FORMAT = "miran-scene"
 VERSION = 1
+# Sane size limits: beyond them a scene is refused before any geometry is computed.
 MAX_VERTICES = 1_000_000
 MAX_AGENTS = 200_000
+DEFAULT_COLOR = "#cbd5a3"
 
 TOP_REQUIRED = ("format", "version", "bounds", "terrain_types", "default_terrain")
 TOP_OPTIONAL = ("name", "units", "obstacles", "terrains", "profiles", "routes", "networks", "agents", "simulation")
@@ -51,39 +55,46 @@ def check_scene(data: Any) -> tuple[Scene | None, list[Problem]]:
     if top is None:
         return None, r.problems
     if "format" in top and top["format"] != FORMAT:
-        r.add("format", f"expected {FORMAT!r}, got {top['format']!r}")
+        r.add("format", f"expected {FORMAT!r}, got {short(top['format'])}")
     if "version" in top and (isinstance(top["version"], bool) or top["version"] != VERSION):
-        r.add("version", f"unsupported version {top['version']!r} (this program reads version {VERSION})")
+        r.add("version", f"unsupported version {short(top['version'])} (this program reads version {VERSION})")
+    if _over_size_limits(r, top):
+        return None, r.problems
 
     name = r.string("name", top.get("name", "Untitled"), nonempty=False)
     units = r.string("units", top.get("units", "m"))
-    bounds = _bounds(r, top.get("bounds"))
-    types = _terrain_types(r, top.get("terrain_types"))
+    bounds = _bounds(r, top.get("bounds")) if "bounds" in top else None
     type_ids = _raw_ids(top.get("terrain_types"))
-    default = r.string("default_terrain", top.get("default_terrain"))
+    types = _terrain_types(r, top.get("terrain_types")) if "terrain_types" in top else None
+    default = r.string("default_terrain", top["default_terrain"]) if "default_terrain" in top else None
     if default is not None and type_ids is not None and default not in type_ids:
-        r.add("default_terrain", f"unknown terrain type {default!r}")
+        r.add("default_terrain", f"unknown terrain type {short(default)}")
 
     obstacles = _items(r, top, "obstacles", _obstacle)
     terrains = _items(r, top, "terrains", lambda r_, p, v: _terrain(r_, p, v, type_ids))
     profiles = _items(r, top, "profiles", lambda r_, p, v: _profile(r_, p, v, type_ids))
     routes = _items(r, top, "routes", _route)
     networks = _items(r, top, "networks", _network)
+    has_networks = isinstance(top.get("networks"), list) and len(top["networks"]) > 0
     profile_ids = _raw_ids(top.get("profiles", []))
     route_ids = _raw_ids(top.get("routes", []))
-    agents = _items(r, top, "agents", lambda r_, p, v: _agent(r_, p, v, profile_ids, route_ids))
+    agents = _items(r, top, "agents", lambda r_, p, v: _agent(r_, p, v, profile_ids, route_ids, has_networks))
     sim = _simulation(r, top.get("simulation", {}))
 
-    _check_sizes(r, obstacles, terrains, routes, networks, agents)
-    if bounds is not None and obstacles is not None:
-        _check_placement(r, bounds, obstacles, terrains or [], routes or [], networks or [], agents or [])
+    if bounds is not None:
+        # Checked with the items that are themselves valid, so that a bad obstacle does not hide a misplaced route.
+        check_placement(r, bounds, obstacles, terrains, routes, networks, agents)
 
     if r.problems:
         return None, r.problems
+
+    def bare(indexed):
+        return [item for _, item in indexed]
+
     scene = Scene(
         bounds=bounds, terrain_types=types, default_terrain=default, name=name, units=units,
-        obstacles=obstacles, terrains=terrains, profiles=profiles, routes=routes, networks=networks,
-        agents=agents, simulation=sim,
+        obstacles=bare(obstacles), terrains=bare(terrains), profiles=bare(profiles), routes=bare(routes),
+        networks=bare(networks), agents=bare(agents), simulation=sim,
     )
     return scene, []
 
@@ -95,42 +106,75 @@ def _raw_ids(v: Any) -> set[str] | None:
     return {o["id"] for o in v if isinstance(o, dict) and isinstance(o.get("id"), str)}
 
 
+def _raw_len(v: Any) -> int:
+    return len(v) if isinstance(v, list) else 0
+
+
+def _over_size_limits(r: FieldReader, top: dict) -> bool:
+    """Count vertices and agents in the raw document; a scene over the limits is refused before any geometry."""
+    nv = 0
+    for key, fields in (("obstacles", ("polygon",)), ("terrains", ("polygon",)), ("routes", ("points",)),
+                        ("networks", ("nodes",))):
+        items = top.get(key)
+        if not isinstance(items, list):
+            continue
+        for o in items:
+            if isinstance(o, dict):
+                nv += sum(_raw_len(o.get(f)) for f in fields)
+                if key == "terrains" and isinstance(o.get("holes"), list):
+                    nv += sum(_raw_len(h) for h in o["holes"])
+    too_big = False
+    if nv > MAX_VERTICES:
+        r.add("", f"the scene has {nv} vertices, over the limit of {MAX_VERTICES}")
+        too_big = True
+    na = _raw_len(top.get("agents"))
+    if na > MAX_AGENTS:
+        r.add("agents", f"{na} agents, over the limit of {MAX_AGENTS}")
+        too_big = True
+    return too_big
+
+
 def _bounds(r: FieldReader, v: Any):
     lst = r.list_("bounds", v)
     if lst is None:
         return None
     if len(lst) != 4:
-        r.add("bounds", f"expected [xmin, ymin, xmax, ymax], got {len(lst)} numbers")
+        r.add("bounds", f"expected [xmin, ymin, xmax, ymax], got {len(lst)} items")
         return None
     nums = [r.number(f"bounds[{i}]", x) for i, x in enumerate(lst)]
     if any(n is None for n in nums):
         return None
+    for i, n in enumerate(nums):
+        if abs(n) > MAX_COORD:
+            r.add(f"bounds[{i}]", f"coordinate {n:g} is beyond the limit of +/-{MAX_COORD:g}")
+            return None
     x0, y0, x1, y1 = nums
     if x1 <= x0 or y1 <= y0:
-        r.add("bounds", f"xmax and ymax must exceed xmin and ymin, got {lst}")
+        r.add("bounds", f"xmax and ymax must exceed xmin and ymin, got [{x0:g}, {y0:g}, {x1:g}, {y1:g}]")
         return None
     return (x0, y0, x1, y1)
 
 
-def _items(r: FieldReader, top: dict, key: str, read_one):
-    """Read a list of objects with ids; duplicate ids are problems. None when the list itself is bad."""
+def _items(r: FieldReader, top: dict, key: str, read_one: Callable) -> list[tuple[int, Any]]:
+    """Read an optional list of objects with ids: the valid items with their index in the file.
+
+    Invalid items and repeated ids are recorded as problems and left out, so later checks still see the rest.
+    """
     lst = r.list_(key, top.get(key, []))
     if lst is None:
-        return None
-    out, seen, ok = [], {}, True
+        return []
+    out, seen = [], {}
     for i, v in enumerate(lst):
         path = f"{key}[{i}]"
         item = read_one(r, path, v)
         if item is None:
-            ok = False
             continue
         if item.id in seen:
-            r.add(join(path, "id"), f"duplicate id {item.id!r} (also {key}[{seen[item.id]}])")
-            ok = False
-        else:
-            seen[item.id] = i
-        out.append(item)
-    return out if ok else None
+            r.add(join(path, "id"), f"duplicate id {short(item.id)} (also {key}[{seen[item.id]}])")
+            continue
+        seen[item.id] = i
+        out.append((i, item))
+    return out
 
 
 def _terrain_types(r: FieldReader, v: Any):
@@ -140,7 +184,9 @@ def _terrain_types(r: FieldReader, v: Any):
     if not v:
         r.add("terrain_types", "at least one terrain type is needed")
         return None
-    return _items(r, {"terrain_types": v}, "terrain_types", _terrain_type)
+    n = len(r.problems)
+    types = _items(r, {"terrain_types": v}, "terrain_types", _terrain_type)
+    return [t for _, t in types] if len(r.problems) == n else None
 
 
 def _terrain_type(r: FieldReader, path: str, v: Any):
@@ -148,11 +194,11 @@ def _terrain_type(r: FieldReader, path: str, v: Any):
     if o is None:
         return None
     n = len(r.problems)
-    tid = r.string(join(path, "id"), o.get("id"))
+    tid = r.string(join(path, "id"), o.get("id")) if "id" in o else None
     name = r.string(join(path, "name"), o.get("name", tid or ""), nonempty=False)
-    color = r.string(join(path, "color"), o.get("color", "#cbd5a3"))
+    color = r.string(join(path, "color"), o.get("color", DEFAULT_COLOR))
     if color is not None and not _is_color(color):
-        r.add(join(path, "color"), f"expected a colour like '#7f7f7f', got {color!r}")
+        r.add(join(path, "color"), f"expected a colour like '#7f7f7f', got {short(color)}")
     return TerrainType(tid, name, color) if len(r.problems) == n else None
 
 
@@ -160,54 +206,55 @@ def _is_color(s: str) -> bool:
     return len(s) in (7, 9) and s[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in s[1:])
 
 
-def _polygon(r: FieldReader, path: str, v: Any, holes_v: Any = None):
+def _ring(r: FieldReader, path: str, v: Any):
+    """A ring of points with at least 3 distinct vertices, non-zero area and no self-intersection (cleaned)."""
     pts = r.points(path, v, 3)
-    holes = []
-    if holes_v is not None:
-        hl = r.list_(join(path.rsplit(".", 1)[0], "holes"), holes_v)
-        if hl is None:
-            return None, None
-        hbase = join(path.rsplit(".", 1)[0], "holes")
-        for i, h in enumerate(hl):
-            hp = r.points(f"{hbase}[{i}]", h, 3)
-            if hp is None:
-                return pts, None
-            holes.append(hp)
     if pts is None:
-        return None, None
-    bad = polygon_problem(pts, holes)
-    if bad:
-        which, msg = bad
-        where = path if not which else f"{path.rsplit('.', 1)[0]}.{which}"
-        r.add(where, msg)
-        return None, None
-    return pts, holes
+        return None
+    msg = ring_problem(pts)
+    if msg:
+        r.add(path, msg)
+        return None
+    return [(float(x), float(y)) for x, y in clean_ring(pts)]
 
 
 def _obstacle(r: FieldReader, path: str, v: Any):
     o = r.obj(path, v, ("id", "polygon"))
     if o is None:
         return None
-    oid = r.string(join(path, "id"), o.get("id"))
-    pts, _ = _polygon(r, join(path, "polygon"), o.get("polygon")) if "polygon" in o else (None, None)
-    return Obstacle(oid, pts) if oid is not None and pts is not None else None
+    oid = r.string(join(path, "id"), o["id"]) if "id" in o else None
+    ring = _ring(r, join(path, "polygon"), o["polygon"]) if "polygon" in o else None
+    return Obstacle(oid, ring) if oid is not None and ring is not None else None
 
 
 def _terrain(r: FieldReader, path: str, v: Any, type_ids):
     o = r.obj(path, v, ("id", "type", "polygon"), ("holes",))
     if o is None:
         return None
-    tid = r.string(join(path, "id"), o.get("id"))
-    ttype = r.string(join(path, "type"), o.get("type"))
+    tid = r.string(join(path, "id"), o["id"]) if "id" in o else None
+    ttype = r.string(join(path, "type"), o["type"]) if "type" in o else None
     if ttype is not None and type_ids is not None and ttype not in type_ids:
-        r.add(join(path, "type"), f"unknown terrain type {ttype!r}")
+        r.add(join(path, "type"), f"unknown terrain type {short(ttype)}")
         ttype = None
-    pts, holes = (None, None)
-    if "polygon" in o:
-        pts, holes = _polygon(r, join(path, "polygon"), o.get("polygon"), o.get("holes", []))
-    if None in (tid, ttype, pts, holes):
+    shell = _ring(r, join(path, "polygon"), o["polygon"]) if "polygon" in o else None
+    holes, holes_ok = [], True
+    hl = r.list_(join(path, "holes"), o.get("holes", []))
+    if hl is None:
+        holes_ok = False
+    else:
+        for i, h in enumerate(hl):
+            ring = _ring(r, f"{join(path, 'holes')}[{i}]", h)
+            holes_ok = holes_ok and ring is not None
+            holes.append(ring)
+    if shell is not None and holes_ok and holes:
+        bad = polygon_problem(shell, holes)
+        if bad:
+            which, msg = bad
+            r.add(f"{path}.{which or 'polygon'}", msg)
+            holes_ok = False
+    if None in (tid, ttype, shell) or not holes_ok:
         return None
-    return TerrainPolygon(tid, ttype, pts, holes)
+    return TerrainPolygon(tid, ttype, shell, holes)
 
 
 def _profile(r: FieldReader, path: str, v: Any, type_ids):
@@ -215,21 +262,21 @@ def _profile(r: FieldReader, path: str, v: Any, type_ids):
     if o is None:
         return None
     n = len(r.problems)
-    pid = r.string(join(path, "id"), o.get("id"))
+    pid = r.string(join(path, "id"), o["id"]) if "id" in o else None
     weights = {}
     wv = o.get("weights", {})
     if not isinstance(wv, dict):
         r.add(join(path, "weights"), "expected an object mapping terrain type ids to weights")
     else:
         for k, w in wv.items():
-            wp = f"{path}.weights.{k}"
+            wp = join(join(path, "weights"), k)
             if type_ids is not None and k not in type_ids:
-                r.add(wp, f"unknown terrain type {k!r}")
+                r.add(wp, f"unknown terrain type {short(k)}")
                 continue
             x = r.number(wp, w, positive=True)
             if x is not None:
                 weights[k] = x
-    d = Profile(pid or "")
+    d = Profile("")
     vals = {}
     for key in ("radius", "max_speed", "sigma", "d"):
         vals[key] = r.number(join(path, key), o.get(key, getattr(d, key)), positive=True)
@@ -242,8 +289,8 @@ def _route(r: FieldReader, path: str, v: Any):
     o = r.obj(path, v, ("id", "points"))
     if o is None:
         return None
-    rid = r.string(join(path, "id"), o.get("id"))
-    pts = r.points(join(path, "points"), o.get("points"), 2) if "points" in o else None
+    rid = r.string(join(path, "id"), o["id"]) if "id" in o else None
+    pts = r.points(join(path, "points"), o["points"], 2) if "points" in o else None
     if pts is not None and len(set(pts)) < 2:
         r.add(join(path, "points"), "a route needs at least 2 distinct points")
         pts = None
@@ -254,56 +301,70 @@ def _network(r: FieldReader, path: str, v: Any):
     o = r.obj(path, v, ("id", "nodes", "edges"))
     if o is None:
         return None
-    nid = r.string(join(path, "id"), o.get("id"))
-    nodes = r.points(join(path, "nodes"), o.get("nodes"), 2) if "nodes" in o else None
-    edges = []
-    el = r.list_(join(path, "edges"), o.get("edges")) if "edges" in o else None
-    if el is None or nodes is None:
-        return None
-    ok = True
-    for i, e in enumerate(el):
+    n = len(r.problems)
+    nid = r.string(join(path, "id"), o["id"]) if "id" in o else None
+    nodes = r.points(join(path, "nodes"), o["nodes"], 2) if "nodes" in o else None
+    el = r.list_(join(path, "edges"), o["edges"]) if "edges" in o else None
+    edges, seen = [], {}
+    for i, e in enumerate(el or []):
         ep = f"{path}.edges[{i}]"
         if not isinstance(e, list) or len(e) != 2:
             r.add(ep, "expected an edge [i, j] of two node indices")
-            ok = False
             continue
         a, b = r.integer(f"{ep}[0]", e[0]), r.integer(f"{ep}[1]", e[1])
         if a is None or b is None:
-            ok = False
             continue
-        for j, k in ((0, a), (1, b)):
-            if not 0 <= k < len(nodes):
-                r.add(f"{ep}[{j}]", f"node index {k} out of range (the network has {len(nodes)} nodes)")
-                ok = False
+        if nodes is not None:
+            for j, k in ((0, a), (1, b)):
+                if not 0 <= k < len(nodes):
+                    r.add(f"{ep}[{j}]", f"node index {short(k)} out of range (the network has {len(nodes)} nodes)")
         if a == b:
-            r.add(ep, f"an edge joins node {a} to itself")
-            ok = False
+            r.add(ep, f"an edge joins node {short(a)} to itself")
+            continue
+        key = (min(a, b), max(a, b))
+        if key in seen:
+            r.add(ep, f"duplicate edge between nodes {key[0]} and {key[1]} (also edges[{seen[key]}])")
+            continue
+        seen[key] = i
         edges.append((a, b))
-    return Network(nid, nodes, edges) if ok and nid is not None else None
+    if len(r.problems) != n or nid is None or nodes is None or el is None:
+        return None
+    return Network(nid, nodes, edges)
 
 
-def _agent(r: FieldReader, path: str, v: Any, profile_ids, route_ids):
+def _agent(r: FieldReader, path: str, v: Any, profile_ids, route_ids, has_networks: bool):
     o = r.obj(path, v, ("id", "profile"), ("route", "start", "goal", "planner"))
     if o is None:
         return None
     n = len(r.problems)
-    aid = r.string(join(path, "id"), o.get("id"))
-    prof = r.string(join(path, "profile"), o.get("profile"))
+    aid = r.string(join(path, "id"), o["id"]) if "id" in o else None
+    prof = r.string(join(path, "profile"), o["profile"]) if "profile" in o else None
     if prof is not None and profile_ids is not None and prof not in profile_ids:
-        r.add(join(path, "profile"), f"unknown profile {prof!r}")
+        r.add(join(path, "profile"), f"unknown profile {short(prof)}")
     route = start = goal = planner = None
-    if "route" in o and o["route"] is not None:
+    if "route" in o:
         route = r.string(join(path, "route"), o["route"])
         if route is not None and route_ids is not None and route not in route_ids:
-            r.add(join(path, "route"), f"unknown route {route!r}")
-    if o.get("start") is not None:
+            r.add(join(path, "route"), f"unknown route {short(route)}")
+    if "start" in o:
         start = r.point(join(path, "start"), o["start"])
-    if o.get("goal") is not None:
+    if "goal" in o:
         goal = r.point(join(path, "goal"), o["goal"])
-    if o.get("planner") is not None:
+    if "planner" in o:
         planner = r.choice(join(path, "planner"), o["planner"], PLANNERS)
-    if route is None and "route" not in o and (o.get("start") is None or o.get("goal") is None):
+    has_ends = "start" in o or "goal" in o
+    if "route" in o and has_ends:
+        r.add(path, "an agent follows either a route or is planned from a start to a goal, not both")
+    elif "route" not in o and not has_ends:
         r.add(path, "an agent needs a route, or a start and a goal")
+    elif "start" in o and "goal" not in o:
+        r.add(join(path, "goal"), "missing: an agent with a start also needs a goal")
+    elif "goal" in o and "start" not in o:
+        r.add(join(path, "start"), "missing: an agent with a goal also needs a start")
+    if "planner" in o and "route" in o:
+        r.add(join(path, "planner"), "a planner applies only to agents with a start and a goal, not to one with a route")
+    if planner == "network" and not has_networks:
+        r.add(join(path, "planner"), "planner 'network' needs an indicative network, and 'networks' is empty")
     if len(r.problems) != n:
         return None
     return Agent(aid, prof, route, start, goal, planner)
@@ -322,55 +383,4 @@ def _simulation(r: FieldReader, v: Any):
     return SimulationSettings(method, integ, dt)
 
 
-def _check_sizes(r: FieldReader, obstacles, terrains, routes, networks, agents) -> None:
-    nv = sum(len(o.polygon) for o in obstacles or [])
-    nv += sum(len(t.polygon) + sum(len(h) for h in t.holes) for t in terrains or [])
-    nv += sum(len(x.points) for x in routes or []) + sum(len(x.nodes) for x in networks or [])
-    if nv > MAX_VERTICES:
-        r.add("", f"the scene has {nv} vertices, over the limit of {MAX_VERTICES}")
-    if agents is not None and len(agents) > MAX_AGENTS:
-        r.add("agents", f"{len(agents)} agents, over the limit of {MAX_AGENTS}")
-
-
-def _check_placement(r: FieldReader, bounds, obstacles, terrains, routes, networks, agents) -> None:
-    """Obstacles must touch the bounds; route points, network nodes and agent ends must be in free space."""
-    box = shapely.box(*bounds)
-    polys = [Polygon(clean_ring(o.polygon)) for o in obstacles]
-    for i, p in enumerate(polys):
-        if not p.intersects(box):
-            r.add(f"obstacles[{i}].polygon", "lies entirely outside the bounds")
-    for i, t in enumerate(terrains):
-        if not Polygon(clean_ring(t.polygon)).intersects(box):
-            r.add(f"terrains[{i}].polygon", "lies entirely outside the bounds")
-    tree = shapely.STRtree(polys)
-
-    def check_points(path_of, pts: np.ndarray) -> None:
-        if len(pts) == 0:
-            return
-        geoms = shapely.points(pts)
-        outside = ~shapely.covered_by(geoms, box)
-        inside_pairs = tree.query(geoms, predicate="within")
-        blocked = {}
-        for gi, oi in zip(*inside_pairs):
-            blocked.setdefault(int(gi), int(oi))
-        for k in range(len(pts)):
-            if outside[k]:
-                r.add(path_of(k), f"{fmt_point(pts[k])} is outside the bounds {list(bounds)}")
-            elif k in blocked:
-                r.add(path_of(k), f"{fmt_point(pts[k])} is inside obstacle {obstacles[blocked[k]].id!r}")
-
-    for i, route in enumerate(routes):
-        check_points(lambda k, i=i: f"routes[{i}].points[{k}]", np.asarray(route.points, dtype=float))
-    for i, net in enumerate(networks):
-        check_points(lambda k, i=i: f"networks[{i}].nodes[{k}]", np.asarray(net.nodes, dtype=float))
-    ends, paths = [], []
-    for i, a in enumerate(agents):
-        for key in ("start", "goal"):
-            p = getattr(a, key)
-            if p is not None:
-                ends.append(p)
-                paths.append(f"agents[{i}].{key}")
-    check_points(lambda k: paths[k], np.asarray(ends, dtype=float).reshape(-1, 2))
-
-
-__all__ = ["parse_scene", "check_scene", "FORMAT", "VERSION"]
+__all__ = ["parse_scene", "check_scene", "FORMAT", "VERSION", "MAX_VERTICES", "MAX_AGENTS"]

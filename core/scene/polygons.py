@@ -32,6 +32,16 @@ def signed_area(ring: np.ndarray) -> float:
     return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
 
 
+def is_convex(points) -> bool:
+    """Whether a simple ring is convex: every turn has the same sign (collinear vertices allowed)."""
+    ring = clean_ring(points)
+    d = np.roll(ring, -1, axis=0) - ring
+    cross = d[:, 0] * np.roll(d[:, 1], -1) - d[:, 1] * np.roll(d[:, 0], -1)
+    scale = np.abs(d).max() ** 2 if len(d) else 0.0
+    tol = 1e-12 * scale
+    return bool(np.all(cross >= -tol) or np.all(cross <= tol))
+
+
 def ring_problem(points) -> str | None:
     """Why a ring cannot bound a polygon (too few vertices, zero area, self-intersection), or None."""
     ring = clean_ring(points)

@@ -1,0 +1,79 @@
+"""Placement rules of a scene: what must lie inside the bounds and outside the obstacles.
+
+Route points, network nodes and agent starts and goals must be in the free space (bounds minus obstacles; a point
+on an obstacle's boundary counts as free). Obstacles and terrain polygons may reach past the bounds (they are
+clipped) but not lie wholly outside them, and the obstacles may not cover the whole bounds.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from .fields import FieldReader
+from .model import Agent, Network, Obstacle, Route, TerrainPolygon
+from .problems import fmt_point
+
+
+def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
+                    obstacles: list[tuple[int, Obstacle]], terrains: list[tuple[int, TerrainPolygon]],
+                    routes: list[tuple[int, Route]], networks: list[tuple[int, Network]],
+                    agents: list[tuple[int, Agent]]) -> None:
+    """Record a problem for every misplaced obstacle, terrain polygon, route point, network node and agent end.
+
+    Each list holds the valid items with their index in the file, ``(index, item)``, so paths name the file's
+    items even when some items before them were invalid and left out.
+    """
+    box = shapely.box(*bounds)
+    polys = [Polygon(o.polygon) for _, o in obstacles]
+    for (i, _), p in zip(obstacles, polys):
+        if not p.intersects(box):
+            r.add(f"obstacles[{i}].polygon", "lies entirely outside the bounds")
+    for i, t in terrains:
+        if not Polygon(t.polygon).intersects(box):
+            r.add(f"terrains[{i}].polygon", "lies entirely outside the bounds")
+    union = shapely.union_all(polys) if polys else Polygon()
+    if polys and box.difference(union).area <= 1e-12 * box.area:
+        r.add("obstacles", "the obstacles cover the whole bounds: there is no free space")
+    tree = shapely.STRtree(polys)
+    names = [o.id for _, o in obstacles]
+    for i, route in routes:
+        _check_points(r, box, bounds, tree, names, union, route.points, lambda k, i=i: f"routes[{i}].points[{k}]")
+    for i, net in networks:
+        _check_points(r, box, bounds, tree, names, union, net.nodes, lambda k, i=i: f"networks[{i}].nodes[{k}]")
+    ends, paths = [], []
+    for i, a in agents:
+        for key in ("start", "goal"):
+            p = getattr(a, key)
+            if p is not None:
+                ends.append(p)
+                paths.append(f"agents[{i}].{key}")
+    _check_points(r, box, bounds, tree, names, union, ends, lambda k: paths[k])
+
+
+def _check_points(r: FieldReader, box: Polygon, bounds, tree: shapely.STRtree, names: list[str], union,
+                  pts: list, path_of: Callable[[int], str]) -> None:
+    """Each point must be covered by the bounds and not in the interior of an obstacle (or of overlapping ones)."""
+    if not pts:
+        return
+    xy = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    geoms = shapely.points(xy)
+    outside = ~shapely.covered_by(geoms, box)
+    inside_one: dict[int, int] = {}
+    for gi, oi in zip(*tree.query(geoms, predicate="within")):
+        inside_one.setdefault(int(gi), int(oi))
+    # A point on the seam between two overlapping obstacles is within neither, but inside their union.
+    in_union = shapely.within(geoms, union) if not union.is_empty else np.zeros(len(xy), dtype=bool)
+    x0, y0, x1, y1 = bounds
+    for k in range(len(xy)):
+        if outside[k]:
+            r.add(path_of(k), f"{fmt_point(xy[k])} is outside the bounds [{x0:g}, {y0:g}, {x1:g}, {y1:g}]")
+        elif k in inside_one:
+            r.add(path_of(k), f"{fmt_point(xy[k])} is inside obstacle {names[inside_one[k]]!r}")
+        elif in_union[k]:
+            near = sorted(names[int(j)] for j in tree.query(geoms[k], predicate="intersects"))
+            r.add(path_of(k), f"{fmt_point(xy[k])} is inside the obstacles {', '.join(map(repr, near))} "
+                              "where they meet")
