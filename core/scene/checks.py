@@ -9,6 +9,7 @@ terrain polygon must not lie entirely inside obstacles, where it would paint not
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,18 +126,28 @@ def point_problems(scene: Scene, points, labels: list[str]) -> list[EditProblem]
     geoms = shapely.points(pts)
     outside = ~shapely.covered_by(geoms, box)
     polys = [Polygon(clean_ring(o.polygon)) for o in scene.obstacles]
-    inside: dict[int, int] = {}
+    inside: dict[int, str] = {}
     if polys:
-        gi, oi = shapely.STRtree(polys).query(geoms, predicate="within")
+        tree = shapely.STRtree(polys)
+        gi, oi = tree.query(geoms, predicate="within")
         for g, o in zip(gi.tolist(), oi.tolist()):
-            inside.setdefault(g, o)
+            inside.setdefault(g, f"obstacle {scene.obstacles[o].id!r}")
+        # A point on the seam of overlapping obstacles is within none of them but inside their union.
+        gi, oi = tree.query(geoms, predicate="intersects")
+        touching: dict[int, list[int]] = {}
+        for g, o in zip(gi.tolist(), oi.tolist()):
+            if g not in inside:
+                touching.setdefault(g, []).append(o)
+        for g, os_ in touching.items():
+            if len(os_) > 1 and shapely.within(geoms[g], shapely.union_all([polys[o] for o in os_])):
+                inside[g] = "the obstacles " + ", ".join(repr(scene.obstacles[o].id) for o in sorted(os_))
     out = []
     for k in range(len(pts)):
         at = (float(pts[k, 0]), float(pts[k, 1]))
         if outside[k]:
             out.append(EditProblem(f"{labels[k]} at {fmt_point(at)} is outside the bounds", at))
         elif k in inside:
-            out.append(EditProblem(f"{labels[k]} at {fmt_point(at)} is inside obstacle {scene.obstacles[inside[k]].id!r}", at))
+            out.append(EditProblem(f"{labels[k]} at {fmt_point(at)} is inside {inside[k]}", at))
     return out
 
 
@@ -152,11 +163,21 @@ def obstacle_problems(scene: Scene, ring) -> list[EditProblem]:
     poly = Polygon(clean_ring(ring))
     if not poly.intersects(shapely.box(*scene.bounds)):
         return [EditProblem("the obstacle lies entirely outside the bounds", _centre(poly))]
+    polys = [Polygon(clean_ring(o.polygon)) for o in scene.obstacles]
+    box = shapely.box(*scene.bounds)
+    if sum(p.area for p in polys) + poly.area >= box.area * (1 - 1e-9):
+        if box.difference(shapely.union_all([*polys, poly])).area <= 1e-12 * box.area:
+            return [EditProblem("the obstacles would cover the whole bounds: no free space would be left",
+                                _centre(poly))]
     pts, labels = _free_points(scene)
     if not pts:
         return []
+    # Points the new obstacle covers, alone or together with the obstacles it overlaps (their seams).
+    near = [polys[i] for i in shapely.STRtree(polys).query(poly, predicate="intersects")] if polys else []
+    cover = shapely.union_all([poly, *near]) if near else poly
     arr = np.asarray(pts, dtype=np.float64)
-    inside = shapely.within(shapely.points(arr), poly)
+    geoms = shapely.points(arr)
+    inside = shapely.within(geoms, cover) & shapely.intersects(geoms, poly)
     return [
         EditProblem(f"{labels[k]} at {fmt_point(arr[k])} would be inside this obstacle",
                     (float(arr[k, 0]), float(arr[k, 1])))
@@ -204,7 +225,8 @@ def check_item(scene: Scene, kind: str, item_id: str) -> list[EditProblem]:
     if it is None:
         return []
     if kind == "obstacle":
-        return obstacle_problems(scene, it.polygon)
+        others = dataclasses.replace(scene, obstacles=[o for o in scene.obstacles if o.id != item_id])
+        return obstacle_problems(others, it.polygon)
     if kind == "terrain":
         return terrain_problems(scene, it.polygon, it.holes)
     if kind == "route":
@@ -213,7 +235,11 @@ def check_item(scene: Scene, kind: str, item_id: str) -> list[EditProblem]:
         return point_problems(scene, it.nodes, [f"network {it.id!r} node {k}" for k in range(len(it.nodes))])
     if kind == "agent":
         ends = [(key, getattr(it, key)) for key in ("start", "goal") if getattr(it, key) is not None]
-        return point_problems(scene, [p for _, p in ends], [f"agent {it.id!r} {key}" for key, _ in ends])
+        probs = point_problems(scene, [p for _, p in ends], [f"agent {it.id!r} {key}" for key, _ in ends])
+        if it.planner == "network" and not scene.networks:
+            probs.append(EditProblem(f"agent {it.id!r} plans on a network, and the scene has none",
+                                     ends[0][1] if ends else None))
+        return probs
     return []
 
 
@@ -223,6 +249,16 @@ def check_items(scene: Scene, refs) -> list[EditProblem]:
     for kind, item_id in refs:
         out.extend(check_item(scene, kind, item_id))
     return out
+
+
+def removal_problems(scene: Scene) -> list[EditProblem]:
+    """Problems a removal can cause in what remains: agents planning on a network when none is left."""
+    if scene.networks:
+        return []
+    return [
+        EditProblem(f"agent {a.id!r} plans on a network: change its planner or remove it too", a.start)
+        for a in scene.agents if a.planner == "network"
+    ]
 
 
 def _free_points(scene: Scene) -> tuple[list[tuple[float, float]], list[str]]:
@@ -253,5 +289,5 @@ def _centre(poly) -> tuple[float, float]:
 
 __all__ = [
     "EditProblem", "check_item", "check_items", "obstacle_problems", "point_problems", "polygon_problems",
-    "route_problems", "self_intersections", "terrain_problems",
+    "removal_problems", "route_problems", "self_intersections", "terrain_problems",
 ]

@@ -349,7 +349,9 @@ def copy_items(scene: Scene, refs) -> dict[str, Any]:
         obstacles=[o for o in scene.obstacles if o.id in keep.get("obstacle", ())],
         terrains=[t for t in scene.terrains if t.id in keep.get("terrain", ())],
         routes=[r for r in scene.routes if r.id in route_ids],
-        networks=[n for n in scene.networks if n.id in keep.get("network", ())],
+        # Agents that plan on a network need one for the clipboard scene to be valid; it is not pasted.
+        networks=[n for n in scene.networks
+                  if n.id in keep.get("network", ()) or any(a.planner == "network" for a in agents)],
         agents=agents,
         profiles=[p for p in scene.profiles if p.id in profile_ids],
     )

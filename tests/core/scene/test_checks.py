@@ -126,3 +126,24 @@ def test_terrain_with_a_hole_checks_the_hole():
     t = TerrainPolygon("t1", "default", [(50, 50), (80, 50), (80, 80), (50, 80)], [[(60, 60), (62, 60), (62, 62)]])
     s.terrains.append(t)
     assert check_item(s, "terrain", "t1") == []
+
+
+def test_seams_whole_cover_and_network_planner():
+    from core.scene.checks import removal_problems
+
+    s = _scene()
+    s.obstacles.append(Obstacle("b2", [(30, 10), (40, 10), (40, 30), (30, 30)]))
+    probs = point_problems(s, [(30, 20)], ["p"])
+    assert len(probs) == 1 and "'b1', 'b2'" in probs[0].message
+    # A new obstacle beside an existing one covers the seam point between them.
+    s2 = _scene()
+    s2.routes[0] = Route("r1", [(5, 5), (30, 20)])
+    probs = obstacle_problems(s2, [(30, 10), (40, 10), (40, 30), (30, 30)])
+    assert [p.where for p in probs] == [(30.0, 20.0)]
+    empty = Scene.empty(10, 10)
+    assert "whole bounds" in obstacle_problems(empty, [(-1, -1), (11, -1), (11, 11), (-1, 11)])[0].message
+    s.agents.append(Agent("a9", "pedestrian", start=(1, 1), goal=(2, 2), planner="network"))
+    assert removal_problems(s) == []
+    s.networks = []
+    assert "a9" in removal_problems(s)[0].message
+    assert "network" in check_item(s, "agent", "a9")[0].message
