@@ -1,0 +1,251 @@
+"""Convex decomposition of the free space for the ``portal`` planner (Niederberger et al. 2004, section 6.1).
+
+The free space is triangulated (``triangle``, a constrained triangulation of its rings) and the triangles are
+merged after Hertel and Mehlhorn: a diagonal is removed when both its end points stay convex in the merged polygon,
+longest diagonals first. Niederberger et al. merge Seidel's trapezoids instead; both give convex cells whose
+shared edges are the portals, which is all the search and the cone-of-sight post-processing need, and a portal
+here may have any direction, not only the horizontal one of a trapezoid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import triangle as tr
+from numba import njit
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from .freespace import polygon_parts
+
+
+@dataclass(frozen=True, eq=False)
+class ConvexDecomposition:
+    """Convex cells tiling the free space, and the portals between them.
+
+    - ``vertices``: (nv, 2) float64 vertex positions (scene units).
+    - ``poly_ptr``: (P + 1,) int64, ``poly_verts``: (sum,) int64: cell p is the counter-clockwise vertex cycle
+      ``poly_verts[poly_ptr[p]:poly_ptr[p + 1]]``.
+    - ``portals``: (K, 2) int64 vertex indices (a, b) of each portal, a -> b counter-clockwise in cell
+      ``portal_polys[k, 0]``; ``portal_polys``: (K, 2) int64 the cells on either side.
+    - ``pp_ptr``: (P + 1,) int64, ``pp_idx``: (sum,) int64: the portals of cell p are
+      ``pp_idx[pp_ptr[p]:pp_ptr[p + 1]]``.
+    - ``n_triangles``: how many triangles were merged into the cells.
+    - ``loc_*``: a uniform bucket grid for point location: ``loc_origin`` (2,), ``loc_size`` cell size,
+      ``loc_shape`` (nx, ny), ``loc_ptr`` (nx * ny + 1,) int64 and ``loc_idx`` the cells overlapping each bucket.
+    """
+
+    vertices: np.ndarray
+    poly_ptr: np.ndarray
+    poly_verts: np.ndarray
+    portals: np.ndarray
+    portal_polys: np.ndarray
+    pp_ptr: np.ndarray
+    pp_idx: np.ndarray
+    n_triangles: int
+    loc_origin: np.ndarray
+    loc_size: float
+    loc_shape: tuple[int, int]
+    loc_ptr: np.ndarray
+    loc_idx: np.ndarray
+
+    @property
+    def n_polygons(self) -> int:
+        return len(self.poly_ptr) - 1
+
+    def polygon(self, p: int) -> np.ndarray:
+        """(m, 2) counter-clockwise vertices of cell p."""
+        return self.vertices[self.poly_verts[self.poly_ptr[p]:self.poly_ptr[p + 1]]]
+
+    def portal_segments(self) -> np.ndarray:
+        """(K, 4) float64 portal segments [x0, y0, x1, y1]."""
+        return np.hstack([self.vertices[self.portals[:, 0]], self.vertices[self.portals[:, 1]]])
+
+    def locate(self, pts: np.ndarray) -> np.ndarray:
+        """(n,) int64 cell holding each point (-1 outside the decomposition)."""
+        p = np.ascontiguousarray(np.asarray(pts, dtype=np.float64).reshape(-1, 2))
+        out = np.empty(len(p), dtype=np.int64)
+        for i in range(len(p)):
+            out[i] = locate_kernel(self.vertices, self.poly_ptr, self.poly_verts, self.loc_origin, self.loc_size,
+                                   self.loc_shape[0], self.loc_shape[1], self.loc_ptr, self.loc_idx, p[i])
+        return out
+
+
+def triangulate_free(free: BaseGeometry) -> tuple[np.ndarray, np.ndarray]:
+    """Constrained triangulation of a polygonal free space: (vertices (nv, 2), triangles (nt, 3) counter-clockwise)."""
+    all_v, all_t = [], []
+    base = 0
+    for poly in polygon_parts(free):
+        index: dict[tuple[float, float], int] = {}
+        verts: list[tuple[float, float]] = []
+        segs: list[tuple[int, int]] = []
+        holes = []
+        for ring in [poly.exterior, *poly.interiors]:
+            coords = list(ring.coords)[:-1]
+            ids = []
+            for c in coords:
+                key = (float(c[0]), float(c[1]))
+                if key not in index:
+                    index[key] = len(verts)
+                    verts.append(key)
+                ids.append(index[key])
+            for i in range(len(ids)):
+                a, b = ids[i], ids[(i + 1) % len(ids)]
+                if a != b:
+                    segs.append((a, b))
+        for ring in poly.interiors:
+            holes.append(Polygon(ring).representative_point().coords[0])
+        data = {"vertices": np.asarray(verts, dtype=np.float64), "segments": np.asarray(segs, dtype=np.int32)}
+        if holes:
+            data["holes"] = np.asarray(holes, dtype=np.float64)
+        out = tr.triangulate(data, "pQ")
+        v = np.asarray(out["vertices"], dtype=np.float64)
+        t = np.asarray(out.get("triangles", np.zeros((0, 3))), dtype=np.int64)
+        if len(t):
+            a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
+            cw = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0]) < 0
+            t[cw] = t[cw][:, ::-1]
+        all_v.append(v)
+        all_t.append(t + base)
+        base += len(v)
+    if not all_v:
+        return np.zeros((0, 2)), np.zeros((0, 3), dtype=np.int64)
+    return np.vstack(all_v), np.vstack(all_t)
+
+
+def _cross(o, a, b) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def hertel_mehlhorn(vertices: np.ndarray, triangles: np.ndarray) -> list[list[int]]:
+    """Merge triangles into convex polygons (Hertel-Mehlhorn); returns counter-clockwise vertex cycles."""
+    polys: dict[int, list[int]] = {i: [int(a), int(b), int(c)] for i, (a, b, c) in enumerate(triangles)}
+    owner: dict[tuple[int, int], int] = {}
+    for i, cyc in polys.items():
+        for k in range(3):
+            owner[(cyc[k], cyc[(k + 1) % 3])] = i
+    diagonals = [(u, v) for (u, v) in owner if u < v and (v, u) in owner]
+    length = [float(np.hypot(*(vertices[u] - vertices[v]))) for u, v in diagonals]
+    scale = max(1.0, float(np.max(np.abs(vertices)))) if len(vertices) else 1.0
+    eps = 1e-12 * scale * scale
+    for idx in np.argsort(length)[::-1]:
+        u, v = diagonals[idx]
+        pa, pb = owner.get((u, v)), owner.get((v, u))
+        if pa is None or pb is None or pa == pb:
+            continue
+        A, B = polys[pa], polys[pb]
+        ia, ib = A.index(u), B.index(v)
+        # A holds the directed edge u -> v, B holds v -> u. Merged cycle: v .. (A) .. u .. (B) .. v.
+        a_before_u = A[ia - 1]
+        a_after_v = A[(ia + 2) % len(A)]
+        b_before_v = B[ib - 1]
+        b_after_u = B[(ib + 2) % len(B)]
+        if _cross(vertices[a_before_u], vertices[u], vertices[b_after_u]) < -eps:
+            continue
+        if _cross(vertices[b_before_v], vertices[v], vertices[a_after_v]) < -eps:
+            continue
+        merged = [A[(ia + 1 + k) % len(A)] for k in range(len(A))]  # v, ..., u
+        merged += [B[(ib + 2 + k) % len(B)] for k in range(len(B) - 2)]  # after u ... before v
+        del owner[(u, v)], owner[(v, u)]
+        for k in range(len(merged)):
+            owner[(merged[k], merged[(k + 1) % len(merged)])] = pa
+        polys[pa] = merged
+        del polys[pb]
+    return [polys[k] for k in sorted(polys)]
+
+
+def decompose(free: BaseGeometry) -> ConvexDecomposition:
+    """Triangulate the free space and merge the triangles into convex cells with portals between them."""
+    vertices, triangles = triangulate_free(free)
+    cycles = hertel_mehlhorn(vertices, triangles)
+    P = len(cycles)
+    poly_ptr = np.zeros(P + 1, dtype=np.int64)
+    np.cumsum([len(c) for c in cycles], out=poly_ptr[1:])
+    poly_verts = np.array([v for c in cycles for v in c], dtype=np.int64)
+    owner = {}
+    for p, cyc in enumerate(cycles):
+        for k in range(len(cyc)):
+            owner[(cyc[k], cyc[(k + 1) % len(cyc)])] = p
+    portals, portal_polys = [], []
+    for (u, v), p in owner.items():
+        q = owner.get((v, u))
+        if q is not None and p < q:
+            portals.append((u, v))
+            portal_polys.append((p, q))
+    portals_a = np.array(portals, dtype=np.int64).reshape(-1, 2)
+    pp_a = np.array(portal_polys, dtype=np.int64).reshape(-1, 2)
+    owners = np.concatenate([pp_a[:, 0], pp_a[:, 1]])
+    ids = np.concatenate([np.arange(len(pp_a)), np.arange(len(pp_a))])
+    order = np.argsort(owners, kind="stable")
+    pp_ptr = np.zeros(P + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owners, minlength=P), out=pp_ptr[1:])
+    loc = _bucket_grid(vertices, poly_ptr, poly_verts)
+    return ConvexDecomposition(vertices, poly_ptr, poly_verts, portals_a, pp_a, pp_ptr,
+                               np.ascontiguousarray(ids[order]), len(triangles), *loc)
+
+
+def _bucket_grid(vertices, poly_ptr, poly_verts):
+    P = len(poly_ptr) - 1
+    if P == 0:
+        return np.zeros(2), 1.0, (1, 1), np.zeros(2, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    lo = vertices.min(axis=0)
+    hi = vertices.max(axis=0)
+    ext = float(max(hi[0] - lo[0], hi[1] - lo[1], 1e-9))
+    size = ext / max(1.0, np.ceil(np.sqrt(P)))
+    nx = int(np.floor((hi[0] - lo[0]) / size)) + 1
+    ny = int(np.floor((hi[1] - lo[1]) / size)) + 1
+    cells, owners = [], []
+    for p in range(P):
+        v = vertices[poly_verts[poly_ptr[p]:poly_ptr[p + 1]]]
+        i0, j0 = np.floor((v.min(axis=0) - lo) / size).astype(int)
+        i1, j1 = np.floor((v.max(axis=0) - lo) / size).astype(int)
+        ii, jj = np.meshgrid(np.arange(i0, min(i1, nx - 1) + 1), np.arange(j0, min(j1, ny - 1) + 1))
+        c = (jj * nx + ii).ravel()
+        cells.append(c)
+        owners.append(np.full(len(c), p, dtype=np.int64))
+    cells_a = np.concatenate(cells)
+    owners_a = np.concatenate(owners)
+    order = np.argsort(cells_a, kind="stable")
+    ptr = np.zeros(nx * ny + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cells_a, minlength=nx * ny), out=ptr[1:])
+    return lo.astype(np.float64), float(size), (nx, ny), ptr, np.ascontiguousarray(owners_a[order])
+
+
+@njit(cache=True, nogil=True)
+def point_in_convex(vertices, poly_ptr, poly_verts, p, x, tol):
+    """Whether x lies in convex cell p, allowing a distance ``tol`` outside its edges."""
+    a = poly_ptr[p]
+    b = poly_ptr[p + 1]
+    m = b - a
+    for k in range(m):
+        u = poly_verts[a + k]
+        v = poly_verts[a + (k + 1) % m]
+        ex = vertices[v, 0] - vertices[u, 0]
+        ey = vertices[v, 1] - vertices[u, 1]
+        c = ex * (x[1] - vertices[u, 1]) - ey * (x[0] - vertices[u, 0])
+        if c < -tol * np.sqrt(ex * ex + ey * ey):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def locate_kernel(vertices, poly_ptr, poly_verts, origin, size, nx, ny, ptr, idx, x):
+    """The cell holding x (-1 if none); exact test first, then a tolerance of 1e-9 of the bucket size."""
+    i = int(np.floor((x[0] - origin[0]) / size))
+    j = int(np.floor((x[1] - origin[1]) / size))
+    if i < 0 or j < 0 or i >= nx or j >= ny:
+        # Points on the far boundary of the box fall just outside the last bucket.
+        if i == nx:
+            i = nx - 1
+        if j == ny:
+            j = ny - 1
+        if i < 0 or j < 0 or i >= nx or j >= ny:
+            return -1
+    c = j * nx + i
+    for tol in (0.0, 1e-9 * size):
+        for k in range(ptr[c], ptr[c + 1]):
+            p = idx[k]
+            if point_in_convex(vertices, poly_ptr, poly_verts, p, x, tol):
+                return p
+    return -1

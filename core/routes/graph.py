@@ -1,0 +1,98 @@
+"""A weighted graph over a tessellation (grid cells, triangles): CSR adjacency plus per-edge terrain halves.
+
+An edge u -> v runs from node u's point through a crossing point into node v's cell (MIRAN section 4, Figure 6):
+``half_u`` is the length of the part in u's cell and ``half_v`` the part in v's, so with a profile's weights w its
+cost is ``w[terrain[u]] * half_u + w[terrain[v]] * half_v``. Costs are computed per weight vector and cached, so a
+changed weight costs one vector operation, not a rebuild.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .search import astar, csr_from_edges
+
+
+@dataclass(eq=False)
+class DualGraph:
+    """Directed weighted graph of a tessellation.
+
+    - ``xy``: (n, 2) float64 node points (cell centre or triangle centroid), scene units.
+    - ``terrain``: (n,) int32 terrain type index of each node's cell.
+    - ``indptr``: (n + 1,) int64, ``indices``: (m,) int64 CSR adjacency (neighbours of u: indices[indptr[u]:indptr[u+1]]).
+    - ``half_u``, ``half_v``: (m,) float64 lengths of each edge's part in the source and the target cell.
+    - ``via``: (m, 2) float64 the crossing point of each edge (NaN where the edge is one straight segment).
+    """
+
+    xy: np.ndarray
+    terrain: np.ndarray
+    indptr: np.ndarray
+    indices: np.ndarray
+    half_u: np.ndarray
+    half_v: np.ndarray
+    via: np.ndarray
+    _costs: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_edges(cls, xy: np.ndarray, terrain: np.ndarray, a: np.ndarray, b: np.ndarray, half_a: np.ndarray,
+                   half_b: np.ndarray, via: np.ndarray | None = None) -> "DualGraph":
+        """Build from directed edge lists a[k] -> b[k] (each undirected edge given in both directions)."""
+        n = len(xy)
+        indptr, indices, order = csr_from_edges(n, a, b)
+        if via is None:
+            via = np.full((len(a), 2), np.nan)
+        return cls(np.ascontiguousarray(xy, dtype=np.float64), np.asarray(terrain, dtype=np.int32), indptr,
+                   indices, np.ascontiguousarray(np.asarray(half_a, dtype=np.float64)[order]),
+                   np.ascontiguousarray(np.asarray(half_b, dtype=np.float64)[order]),
+                   np.ascontiguousarray(np.asarray(via, dtype=np.float64)[order]))
+
+    @property
+    def n(self) -> int:
+        return len(self.xy)
+
+    def sources(self) -> np.ndarray:
+        """(m,) int64 source node of every CSR edge."""
+        return np.repeat(np.arange(self.n, dtype=np.int64), np.diff(self.indptr))
+
+    def costs(self, weights: np.ndarray) -> np.ndarray:
+        """(m,) float64 edge costs for one weight vector (one weight per terrain type), cached."""
+        key = tuple(float(w) for w in weights)
+        c = self._costs.get(key)
+        if c is None:
+            w = np.asarray(weights, dtype=np.float64)
+            c = w[self.terrain[self.sources()]] * self.half_u + w[self.terrain[self.indices]] * self.half_v
+            c = np.ascontiguousarray(c)
+            if len(self._costs) > 16:
+                self._costs.clear()
+            self._costs[key] = c
+        return c
+
+    def search(self, weights: np.ndarray, src: np.ndarray, src_cost: np.ndarray, dst: np.ndarray,
+               dst_cost: np.ndarray, goal: np.ndarray) -> tuple[np.ndarray, float]:
+        """A* from the start's source nodes to the goal's target nodes; (nodes, cost), empty and inf if none."""
+        w = np.asarray(weights, dtype=np.float64)
+        hscale = float(np.min(w)) if len(w) else 1.0
+        return astar(self.indptr, self.indices, self.costs(w), self.xy, hscale,
+                     np.asarray(src, dtype=np.int64), np.asarray(src_cost, dtype=np.float64),
+                     np.asarray(dst, dtype=np.int64), np.asarray(dst_cost, dtype=np.float64),
+                     np.asarray(goal, dtype=np.float64))
+
+    def edge_index(self, u: int, v: int) -> int:
+        """CSR slot of edge u -> v (-1 if absent)."""
+        lo, hi = self.indptr[u], self.indptr[u + 1]
+        hit = np.nonzero(self.indices[lo:hi] == v)[0]
+        return int(lo + hit[0]) if len(hit) else -1
+
+    def path_points(self, nodes: np.ndarray) -> np.ndarray:
+        """(k, 2) points of a node path: each node's point with the edges' crossing points between them."""
+        if len(nodes) == 0:
+            return np.zeros((0, 2))
+        pts = [self.xy[nodes[0]]]
+        for u, v in zip(nodes[:-1], nodes[1:]):
+            e = self.edge_index(int(u), int(v))
+            if e >= 0 and not np.isnan(self.via[e, 0]):
+                pts.append(self.via[e])
+            pts.append(self.xy[v])
+        return np.asarray(pts, dtype=np.float64)

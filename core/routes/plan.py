@@ -1,0 +1,216 @@
+"""``plan_route``: one entry point for the five planners, with a reusable PlannerContext.
+
+A planner asked for clearance C first plans in the free space eroded by C. Where no route keeps C (a passage is
+narrower than 2C, or an end point itself lies closer than C to an obstacle) it tries C/2 and then 0, and the result
+says so: ``clearance_ok`` is False and ``narrowest`` is the smallest distance from the route to an obstacle or the
+bounds, measured exactly on the returned polyline. Only the ``ecm`` planner handles clearance itself (the ECM's
+minimum-clearance path keeps C wherever the corridor is wide enough).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.scene.geometry import SceneGeometry, build_geometry
+from core.scene.model import PLANNERS, Scene
+from core.scene.problems import InputError, Problem, fmt_point
+
+from .freespace import FreeSpace
+from .route import Route
+
+
+@dataclass(frozen=True, eq=False)
+class PlanResult:
+    """A planned indicative route.
+
+    - ``route``: the Route from start to goal.
+    - ``cost``: the planner's cost of the route: the weighted length in the planner's model for ``grid``, ``cdt``
+      and ``network`` (terrain weights of the profile), the Euclidean length for ``portal`` and ``ecm``.
+    - ``planner``: the planner's name; ``profile``: the profile id whose weights were used (None: all weights 1).
+    - ``clearance``: the clearance asked for; ``clearance_used``: the level the route was planned at.
+    - ``clearance_ok``: every route point keeps ``clearance``; ``narrowest``: the route's smallest distance to an
+      obstacle or the bounds (scene units).
+    """
+
+    route: Route
+    cost: float
+    planner: str
+    clearance_ok: bool
+    narrowest: float
+    profile: str | None = None
+    clearance: float = 0.0
+    clearance_used: float = 0.0
+
+    def to_dict(self) -> dict:
+        """One entry of a ``miran-route`` file's ``routes`` list."""
+        return {
+            "from": [float(v) for v in self.route.start],
+            "to": [float(v) for v in self.route.goal],
+            "points": self.route.to_list(),
+            "length": self.route.length,
+            "cost": float(self.cost),
+            "clearance_ok": bool(self.clearance_ok),
+            "narrowest": float(self.narrowest),
+        }
+
+
+def _factories():
+    from .planners.cdt import CdtPlanner
+    from .planners.ecm import EcmPlanner
+    from .planners.grid import GridPlanner
+    from .planners.network import NetworkPlanner
+    from .planners.portal import PortalPlanner
+
+    return {"grid": lambda c: GridPlanner(c.free(0.0), c.cell_size),
+            "cdt": CdtPlanner, "ecm": EcmPlanner, "portal": PortalPlanner, "network": NetworkPlanner}
+
+
+class PlannerContext:
+    """The structures built for one scene, reused by every query: geometry, free space per clearance level,
+    navigation meshes, grid, convex decomposition, ECM and network graph.
+
+    Build one per scene (``PlannerContext(scene)``) and pass it to ``plan_route``; the simulation and batch queries
+    then build each structure once. ``navmesh`` and ``ecm`` may be handed in when already built for the scene's
+    own free space. A context must not be used with another (or an edited) scene.
+    """
+
+    def __init__(self, scene: Scene, geometry: SceneGeometry | None = None, navmesh=None, ecm=None,
+                 cell_size: float | None = None):
+        self.scene = scene
+        self._geometry = geometry
+        self.cell_size = cell_size
+        self._free: dict[float, FreeSpace] = {}
+        self._planners: dict[str, object] = {}
+        self._navmeshes: dict[float, object] = {} if navmesh is None else {0.0: navmesh}
+        self.ecm = ecm
+        self.lock = threading.RLock()
+
+    @property
+    def geometry(self) -> SceneGeometry:
+        """The scene's SceneGeometry (built on first use)."""
+        with self.lock:
+            if self._geometry is None:
+                self._geometry = build_geometry(self.scene)
+            return self._geometry
+
+    def free(self, clearance: float = 0.0) -> FreeSpace:
+        """The free space eroded by ``clearance`` (cached per level)."""
+        key = float(clearance)
+        with self.lock:
+            if key not in self._free:
+                self._free[key] = FreeSpace.of(self.geometry, key)
+            return self._free[key]
+
+    def navmesh(self, clearance: float = 0.0):
+        """The constrained triangulation (core.navmesh) of the free space eroded by ``clearance`` (cached)."""
+        from core.navmesh import build_navmesh
+
+        key = float(clearance)
+        with self.lock:
+            if key not in self._navmeshes:
+                self._navmeshes[key] = build_navmesh(self.scene, geometry=self.free(key).geometry)
+            return self._navmeshes[key]
+
+    def planner(self, name: str):
+        """The planner object for ``name`` (built on first use, then reused)."""
+        with self.lock:
+            p = self._planners.get(name)
+            if p is None:
+                p = _factories()[name](self)
+                self._planners[name] = p
+            return p
+
+    def weights(self, profile: str | None) -> tuple[str | None, np.ndarray]:
+        """The profile id used and its (n_types,) float64 weights; None means the first profile (all 1 if none)."""
+        ntypes = len(self.scene.terrain_types)
+        if profile is None:
+            if not self.scene.profiles:
+                return None, np.ones(ntypes)
+            profile = self.scene.profiles[0].id
+        ids = [p.id for p in self.scene.profiles]
+        if profile not in ids:
+            valid = ", ".join(ids) if ids else "the scene has no profiles"
+            raise InputError([Problem("profile", f"unknown profile {profile!r} (valid: {valid})")])
+        p = self.scene.profile(profile)
+        return profile, np.array([p.weight(t.id) for t in self.scene.terrain_types], dtype=np.float64)
+
+
+def clearance_levels(clearance: float) -> list[float]:
+    """The clearance levels tried in turn: C, C/2, 0 (just 0 when C is 0)."""
+    c = float(clearance)
+    return [c, 0.5 * c, 0.0] if c > 0 else [0.0]
+
+
+def check_point(ctx: PlannerContext, name: str, p) -> np.ndarray:
+    """A query point as a (2,) array; InputError naming it when it is not finite, outside the bounds or blocked."""
+    try:
+        a = np.asarray(p, dtype=np.float64).reshape(2)
+    except (TypeError, ValueError):
+        raise InputError([Problem(name, f"expected a point [x, y], got {p!r}")]) from None
+    if not np.all(np.isfinite(a)):
+        raise InputError([Problem(name, f"{fmt_point(a)} is not a finite point")])
+    x0, y0, x1, y1 = ctx.scene.bounds
+    if not (x0 <= a[0] <= x1 and y0 <= a[1] <= y1):
+        raise InputError([Problem(name, f"{fmt_point(a)} is outside the bounds {list(ctx.scene.bounds)}")])
+    if not ctx.free(0.0).contains(a)[0]:
+        raise InputError([Problem(name, f"{fmt_point(a)} is inside an obstacle")])
+    return a
+
+
+def _unreachable(ctx: PlannerContext, planner: str, start: np.ndarray, goal: np.ndarray, hint: str) -> InputError:
+    comps = ctx.geometry.components
+    import shapely
+
+    def comp(p):
+        for i, c in enumerate(comps):
+            if shapely.intersects_xy(c, p[0], p[1]):
+                return i
+        return -1
+
+    why = hint
+    if comp(start) != comp(goal):
+        why = "start and goal lie in different connected parts of the free space"
+    return InputError([Problem("", f"no {planner} route from {fmt_point(start)} to {fmt_point(goal)}: {why}")])
+
+
+def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = None, clearance: float = 0.0,
+               context: PlannerContext | None = None) -> PlanResult:
+    """Plan an indicative route from start to goal with one of the five planners (see the module docstring).
+
+    Raises InputError for an unknown planner or profile, a start or goal outside the free space, a negative
+    clearance, or a goal that cannot be reached.
+    """
+    if planner not in PLANNERS:
+        raise InputError([Problem("planner", f"unknown planner {planner!r} (valid: {', '.join(PLANNERS)})")])
+    ctx = context if context is not None else PlannerContext(scene)
+    if ctx.scene is not scene:
+        raise ValueError("this PlannerContext was built for another scene")
+    try:
+        c = float(clearance)
+    except (TypeError, ValueError):
+        raise InputError([Problem("clearance", f"expected a number, got {clearance!r}")]) from None
+    if not np.isfinite(c) or c < 0:
+        raise InputError([Problem("clearance", f"must be a number >= 0, got {clearance!r}")])
+    prof, weights = ctx.weights(profile)
+    s = check_point(ctx, "start", start)
+    g = check_point(ctx, "goal", goal)
+    if np.all(s == g):
+        raise InputError([Problem("", f"start and goal are the same point {fmt_point(s)}")])
+    p = ctx.planner(planner)
+    levels = [c] if getattr(p, "native_clearance", False) else clearance_levels(c)
+    leg, used = None, 0.0
+    for level in levels:
+        leg = p.plan(s, g, weights, level)
+        if leg is not None:
+            used = level
+            break
+    if leg is None:
+        raise _unreachable(ctx, planner, s, g, getattr(p, "unreachable_hint", "the goal cannot be reached"))
+    route = Route.from_points(leg.points)
+    narrowest = ctx.free(0.0).narrowest(route.points)
+    scale = max(1.0, float(np.max(np.abs(route.points))))
+    ok = narrowest >= c - 1e-9 * scale
+    return PlanResult(route, float(leg.cost), planner, bool(ok), float(narrowest), prof, c, used)

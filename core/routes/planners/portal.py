@@ -1,0 +1,262 @@
+"""``portal``: Niederberger et al. (2004) A* over a convex decomposition with nodes that move on the portals.
+
+A search state is a portal crossed in one direction; its position on the portal is fixed when the state is reached
+(section 6.3): moving towards the goal, the greedy strategy puts it where the straight line to the goal crosses the
+portal (more precisely, at the point of the portal minimising |x - p| + |p - goal|, which is that crossing when
+there is one); moving away from the goal, the lazy strategy puts it at the point of the portal closest to the
+current position. g is the length of the polyline through the positions, h the straight distance to the goal.
+The portal sequence found is then straightened by the cone-of-sight algorithm (section 7.1, ``core.routes.funnel``).
+
+``centre_route`` is the static baseline of section 8 ("Center"): A* over the portal centres, with the same
+post-processing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..convex import ConvexDecomposition, decompose
+from ..funnel import funnel
+from ..graph import DualGraph
+from ..search import _pop, _push
+from .base import Leg, join_point
+
+
+@njit(cache=True, nogil=True)
+def place(x, ax, ay, bx, by, goal):
+    """Position of a node on portal [a, b] reached from x: greedy towards the goal, lazy away from it."""
+    ex = bx - ax
+    ey = by - ay
+    L2 = ex * ex + ey * ey
+    gx = goal[0]
+    gy = goal[1]
+    sx = ex * (x[1] - ay) - ey * (x[0] - ax)
+    sg = ex * (gy - ay) - ey * (gx - ax)
+    if sx * sg > 0.0 and L2 > 0.0:
+        # Same side: mirror the goal in the portal's line (min |x-p| + |p-g| over the line).
+        t = ((gx - ax) * ex + (gy - ay) * ey) / L2
+        fx = ax + t * ex
+        fy = ay + t * ey
+        gx = 2.0 * fx - gx
+        gy = 2.0 * fy - gy
+    dx = gx - x[0]
+    dy = gy - x[1]
+    den = ex * dy - ey * dx
+    if den != 0.0:
+        # x + u d = a + t e  =>  t = cross(x - a, d) / cross(e, d).
+        t = ((x[0] - ax) * dy - (x[1] - ay) * dx) / den
+    else:
+        # Line to the goal parallel to the portal: take the nearer end to the goal.
+        da = (ax - goal[0]) ** 2 + (ay - goal[1]) ** 2
+        db = (bx - goal[0]) ** 2 + (by - goal[1]) ** 2
+        t = 0.0 if da <= db else 1.0
+    if t < 0.0:
+        t = 0.0
+    elif t > 1.0:
+        t = 1.0
+    px = ax + t * ex
+    py = ay + t * ey
+    dgx = px - goal[0]
+    dgy = py - goal[1]
+    dxg = x[0] - goal[0]
+    dyg = x[1] - goal[1]
+    if dgx * dgx + dgy * dgy < dxg * dxg + dyg * dyg or L2 == 0.0:
+        return px, py
+    # Moving away from the goal: the lazy strategy, the portal's point closest to x.
+    t = ((x[0] - ax) * ex + (x[1] - ay) * ey) / L2
+    if t < 0.0:
+        t = 0.0
+    elif t > 1.0:
+        t = 1.0
+    return ax + t * ex, ay + t * ey
+
+
+@njit(cache=True, nogil=True)
+def _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, poly, came, x, gx0, parent_state, goal,
+            g, pos, parent, closed, hk, hv, size):
+    """Relax every portal of cell ``poly`` (except ``came``) from position x with cost-so-far gx0."""
+    for e in range(pp_ptr[poly], pp_ptr[poly + 1]):
+        q = pp_idx[e]
+        if q == came:
+            continue
+        d = 0 if portal_polys[q, 0] == poly else 1
+        s = 2 * q + d
+        if closed[s]:
+            continue
+        a = portals[q, 0]
+        b = portals[q, 1]
+        px, py = place(x, vertices[a, 0], vertices[a, 1], vertices[b, 0], vertices[b, 1], goal)
+        ng = gx0 + np.sqrt((px - x[0]) ** 2 + (py - x[1]) ** 2)
+        if ng < g[s]:
+            g[s] = ng
+            pos[s, 0] = px
+            pos[s, 1] = py
+            parent[s] = parent_state
+            h = np.sqrt((px - goal[0]) ** 2 + (py - goal[1]) ** 2)
+            size = _push(hk, hv, size, ng + h, s)
+    return size
+
+
+@njit(cache=True, nogil=True)
+def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, ps, pg):
+    """Niederberger's modified A* from cell ps to cell pg; returns (states (k,) int64, cost), empty/inf if none.
+
+    State 2k + d is portal k crossed from ``portal_polys[k, d]`` into ``portal_polys[k, 1 - d]``.
+    """
+    K = portals.shape[0]
+    S = 2 * K
+    g = np.full(S, np.inf)
+    pos = np.zeros((S, 2))
+    parent = np.full(S, -1, dtype=np.int64)
+    closed = np.zeros(S, dtype=np.bool_)
+    cap = 2 * pp_idx.shape[0] + S + 8
+    hk = np.empty(cap)
+    hv = np.empty(cap, dtype=np.int64)
+    size = _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, ps, -1, start, 0.0, -1, goal,
+                   g, pos, parent, closed, hk, hv, 0)
+    best = np.inf
+    best_s = -1
+    x = np.empty(2)
+    while size > 0:
+        u = hv[0]
+        size = _pop(hk, hv, size)
+        if u == S:
+            break
+        if closed[u]:
+            continue
+        closed[u] = True
+        k = u >> 1
+        d = u & 1
+        into = portal_polys[k, 1 - d]
+        x[0] = pos[u, 0]
+        x[1] = pos[u, 1]
+        if into == pg:
+            c = g[u] + np.sqrt((x[0] - goal[0]) ** 2 + (x[1] - goal[1]) ** 2)
+            if c < best:
+                best = c
+                best_s = u
+                size = _push(hk, hv, size, c, S)
+        if size + (pp_ptr[into + 1] - pp_ptr[into]) >= cap:
+            continue
+        size = _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, into, k, x, g[u], u, goal,
+                       g, pos, parent, closed, hk, hv, size)
+    if best_s < 0:
+        return np.zeros(0, dtype=np.int64), np.inf
+    n = 0
+    u = best_s
+    while u >= 0:
+        n += 1
+        u = parent[u]
+    out = np.empty(n, dtype=np.int64)
+    u = best_s
+    for i in range(n - 1, -1, -1):
+        out[i] = u
+        u = parent[u]
+    return out, best
+
+
+def channel(dec: ConvexDecomposition, start: np.ndarray, goal: np.ndarray, states: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Left and right end points (n + 2, 2) of the crossed portals, framed by the start and the goal."""
+    k = states >> 1
+    d = states & 1
+    a = dec.vertices[dec.portals[k, 0]]
+    b = dec.vertices[dec.portals[k, 1]]
+    # a -> b runs counter-clockwise in portal_polys[k, 0]; leaving that cell, b is on the left.
+    left = np.where((d == 0)[:, None], b, a)
+    right = np.where((d == 0)[:, None], a, b)
+    s = np.asarray(start, dtype=np.float64)[None]
+    g = np.asarray(goal, dtype=np.float64)[None]
+    return (np.ascontiguousarray(np.vstack([s, left, g])), np.ascontiguousarray(np.vstack([s, right, g])))
+
+
+def portal_path(dec: ConvexDecomposition, start: np.ndarray, goal: np.ndarray, ps: int, pg: int
+                ) -> np.ndarray | None:
+    """Waypoints (k, 2) from start (in cell ps) to goal (in cell pg), or None when pg cannot be reached."""
+    if ps == pg:
+        return np.array([start, goal], dtype=np.float64)
+    states, cost = portal_astar(dec.vertices, dec.portals, dec.portal_polys, dec.pp_ptr, dec.pp_idx,
+                                np.asarray(start, dtype=np.float64), np.asarray(goal, dtype=np.float64), ps, pg)
+    if len(states) == 0:
+        return None
+    left, right = channel(dec, start, goal, states)
+    return funnel(left, right)
+
+
+def centre_graph(dec: ConvexDecomposition) -> DualGraph:
+    """The static portal-centre graph of Niederberger section 6.2 / 8 ("Center"): a node per portal at its
+    midpoint, an edge between two portals of the same cell costing the distance between their midpoints."""
+    mid = 0.5 * (dec.vertices[dec.portals[:, 0]] + dec.vertices[dec.portals[:, 1]])
+    a_list, b_list = [], []
+    for p in range(dec.n_polygons):
+        ids = dec.pp_idx[dec.pp_ptr[p]:dec.pp_ptr[p + 1]]
+        if len(ids) > 1:
+            aa, bb = np.meshgrid(ids, ids)
+            m = aa != bb
+            a_list.append(aa[m])
+            b_list.append(bb[m])
+    a = np.concatenate(a_list) if a_list else np.zeros(0, np.int64)
+    b = np.concatenate(b_list) if b_list else np.zeros(0, np.int64)
+    half = 0.5 * np.hypot(*(mid[a] - mid[b]).T)
+    return DualGraph.from_edges(mid, np.zeros(len(mid), np.int32), a, b, half, half)
+
+
+def centre_route(dec: ConvexDecomposition, graph: DualGraph, start: np.ndarray, goal: np.ndarray, ps: int,
+                 pg: int) -> np.ndarray | None:
+    """The baseline: A* over portal centres, then the same cone-of-sight post-processing."""
+    if ps == pg:
+        return np.array([start, goal], dtype=np.float64)
+    src = dec.pp_idx[dec.pp_ptr[ps]:dec.pp_ptr[ps + 1]]
+    dst = dec.pp_idx[dec.pp_ptr[pg]:dec.pp_ptr[pg + 1]]
+    nodes, _ = graph.search(np.ones(1), src, np.hypot(*(graph.xy[src] - start).T), dst,
+                            np.hypot(*(graph.xy[dst] - goal).T), goal)
+    if len(nodes) == 0:
+        return None
+    states = np.empty(len(nodes), dtype=np.int64)
+    cell = ps
+    for i, k in enumerate(nodes):
+        if dec.portal_polys[k, 0] == cell:
+            states[i], cell = 2 * k, dec.portal_polys[k, 1]
+        elif dec.portal_polys[k, 1] == cell:
+            states[i], cell = 2 * k + 1, dec.portal_polys[k, 0]
+        else:
+            return None
+    left, right = channel(dec, start, goal, states)
+    return funnel(left, right)
+
+
+class PortalPlanner:
+    """Niederberger's planner on the convex decomposition of the free space at each clearance level."""
+
+    name = "portal"
+    unreachable_hint = "the goal cannot be reached"
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self._dec: dict[float, ConvexDecomposition] = {}
+
+    def decomposition(self, clearance: float = 0.0) -> ConvexDecomposition:
+        """The convex decomposition of the free space eroded by ``clearance`` (cached)."""
+        key = float(clearance)
+        with self.ctx.lock:
+            if key not in self._dec:
+                self._dec[key] = decompose(self.ctx.free(key).free)
+            return self._dec[key]
+
+    def plan(self, start: np.ndarray, goal: np.ndarray, weights: np.ndarray, clearance: float) -> Leg | None:
+        """A route from start to goal in the free space eroded by ``clearance``; None when there is none."""
+        free0, free_c = self.ctx.free(0.0), self.ctx.free(clearance)
+        s1 = join_point(free0, free_c, start)
+        g1 = join_point(free0, free_c, goal)
+        if s1 is None or g1 is None:
+            return None
+        dec = self.decomposition(clearance)
+        ps, pg = dec.locate(np.vstack([s1, g1]))
+        if ps < 0 or pg < 0:
+            return None
+        pts = portal_path(dec, s1, g1, int(ps), int(pg))
+        if pts is None:
+            return None
+        pts = np.vstack([start[None], pts, goal[None]])
+        return Leg(pts, float(np.sum(np.hypot(*np.diff(pts, axis=0).T))))

@@ -1,0 +1,136 @@
+"""A* over a graph in CSR form (numba), shared by the grid, cdt and network planners.
+
+The graph: ``indptr`` (n + 1,) int64 and ``indices`` (m,) int64 (the neighbours of node u are
+``indices[indptr[u]:indptr[u + 1]]``), ``costs`` (m,) float64 the cost of each directed edge, ``xy`` (n, 2) float64
+the position of each node. The query's start and goal are not graph nodes: the start reaches the source nodes
+``src`` at costs ``src_cost`` and the goal is reached from the target nodes ``dst`` at costs ``dst_cost``.
+
+The heuristic is ``hscale * |xy[u] - goal|``. It is admissible and consistent when every edge costs at least
+``hscale`` times the distance between its nodes and every target cost at least ``hscale`` times the distance to the
+goal: with terrain weights that is ``hscale = min weight``, which keeps A* exact when weights are below 1 (MIRAN
+section 4 asks for weights > 0, not >= 1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def _push(hk, hv, size, key, val):
+    i = size
+    hk[i] = key
+    hv[i] = val
+    while i > 0:
+        p = (i - 1) >> 1
+        if hk[p] <= hk[i]:
+            break
+        hk[p], hk[i] = hk[i], hk[p]
+        hv[p], hv[i] = hv[i], hv[p]
+        i = p
+    return size + 1
+
+
+@njit(cache=True, nogil=True)
+def _pop(hk, hv, size):
+    size -= 1
+    hk[0] = hk[size]
+    hv[0] = hv[size]
+    i = 0
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[i] <= hk[c]:
+            break
+        hk[c], hk[i] = hk[i], hk[c]
+        hv[c], hv[i] = hv[i], hv[c]
+        i = c
+    return size
+
+
+@njit(cache=True, nogil=True)
+def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal):
+    """Cheapest start -> goal path; returns (nodes (k,) int64 from first to last graph node, cost).
+
+    An unreachable goal gives an empty node array and cost inf. ``goal`` is (2,) float64.
+    """
+    n = indptr.shape[0] - 1
+    g = np.full(n, np.inf)
+    parent = np.full(n, -1, dtype=np.int64)
+    closed = np.zeros(n, dtype=np.bool_)
+    tcost = np.full(n, np.inf)
+    for k in range(dst.shape[0]):
+        if dst_cost[k] < tcost[dst[k]]:
+            tcost[dst[k]] = dst_cost[k]
+    cap = indices.shape[0] + src.shape[0] + n + 1
+    hk = np.empty(cap)
+    hv = np.empty(cap, dtype=np.int64)
+    size = 0
+    gx = goal[0]
+    gy = goal[1]
+    for k in range(src.shape[0]):
+        u = src[k]
+        if src_cost[k] < g[u]:
+            g[u] = src_cost[k]
+            dx = xy[u, 0] - gx
+            dy = xy[u, 1] - gy
+            size = _push(hk, hv, size, g[u] + hscale * np.sqrt(dx * dx + dy * dy), u)
+    best = np.inf
+    best_node = -1
+    while size > 0:
+        f = hk[0]
+        u = hv[0]
+        size = _pop(hk, hv, size)
+        if u == n:
+            break  # the virtual goal node: its key is the optimal cost
+        if closed[u]:
+            continue
+        closed[u] = True
+        if tcost[u] < np.inf:
+            c = g[u] + tcost[u]
+            if c < best:
+                best = c
+                best_node = u
+                size = _push(hk, hv, size, c, n)
+        gu = g[u]
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if closed[v]:
+                continue
+            nv = gu + costs[e]
+            if nv < g[v]:
+                g[v] = nv
+                parent[v] = u
+                dx = xy[v, 0] - gx
+                dy = xy[v, 1] - gy
+                size = _push(hk, hv, size, nv + hscale * np.sqrt(dx * dx + dy * dy), v)
+    if best_node < 0:
+        return np.zeros(0, dtype=np.int64), np.inf
+    k = 0
+    u = best_node
+    while u >= 0:
+        k += 1
+        u = parent[u]
+    out = np.empty(k, dtype=np.int64)
+    u = best_node
+    for i in range(k - 1, -1, -1):
+        out[i] = u
+        u = parent[u]
+    return out, best
+
+
+def csr_from_edges(n: int, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR of the directed edges a[k] -> b[k]; returns (indptr (n+1,), indices (m,), order (m,)).
+
+    ``order[j]`` is the input edge stored at CSR slot j, so per-edge data is reordered with ``data[order]``.
+    """
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    order = np.argsort(a, kind="stable")
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(a, minlength=n), out=indptr[1:])
+    return indptr, np.ascontiguousarray(b[order]), order
