@@ -25,7 +25,7 @@ from .model import (
     TerrainType,
 )
 from .placement import check_placement
-from .polygons import clean_ring, polygon_problem, ring_problem
+from .polygons import clean_ring, hole_problems, ring_problem
 from .problems import InputError, Problem
 
 FORMAT = "miran-scene"
@@ -247,10 +247,8 @@ def _terrain(r: FieldReader, path: str, v: Any, type_ids):
             holes_ok = holes_ok and ring is not None
             holes.append(ring)
     if shell is not None and holes_ok and holes:
-        bad = polygon_problem(shell, holes)
-        if bad:
-            which, msg = bad
-            r.add(f"{path}.{which or 'polygon'}", msg)
+        for which, msg in hole_problems(shell, holes):
+            r.add(f"{path}.{which}", msg)
             holes_ok = False
     if None in (tid, ttype, shell) or not holes_ok:
         return None

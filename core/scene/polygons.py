@@ -74,6 +74,36 @@ def polygon_problem(shell, holes=()) -> tuple[str, str] | None:
     return None
 
 
+def hole_problems(shell, holes) -> list[tuple[str, str]]:
+    """What is wrong with the holes of a polygon whose rings are each simple, as ``(which, message)`` pairs.
+
+    ``which`` is ``holes[i]`` for a hole outside or across the shell or overlapping an earlier hole, or ``holes``
+    for what only the whole polygon shows (holes that cut the interior apart). Empty when the polygon is valid.
+    """
+    outer = Polygon(clean_ring(shell))
+    hp = [Polygon(clean_ring(h)) for h in holes]
+    out: list[tuple[str, str]] = []
+    for i, h in enumerate(hp):
+        if not outer.covers(h):
+            if not outer.intersects(h) or outer.intersection(h).area == 0.0:
+                out.append((f"holes[{i}]", f"lies outside its polygon (near {fmt_point(h.exterior.coords[0])})"))
+            else:
+                at = shapely.intersection(h.exterior, outer.exterior)
+                where = fmt_point(shapely.get_coordinates(at)[0]) if not at.is_empty else fmt_point(h.exterior.coords[0])
+                out.append((f"holes[{i}]", f"crosses the boundary of its polygon at {where}"))
+            continue
+        for j in range(i):
+            inter = shapely.intersection(h, hp[j])
+            if inter.area > 0.0:
+                out.append((f"holes[{i}]", f"overlaps holes[{j}] at {fmt_point(inter.representative_point().coords[0])}"))
+                break
+    if not out:
+        reason = shapely.is_valid_reason(Polygon(outer.exterior.coords, [p.exterior.coords for p in hp]))
+        if reason != "Valid Geometry":
+            out.append(("holes", describe_reason(reason)))
+    return out
+
+
 def describe_reason(reason: str) -> str:
     """GEOS's validity reason as a plain sentence with the location as (x, y)."""
     m = _REASON.match(reason)
