@@ -167,3 +167,17 @@ def terrain_at(geometry: SceneGeometry, pts: np.ndarray, default: int = -1) -> n
         out[hit] = k
         todo &= ~hit
     return out
+
+
+def segment_terrain_lengths(geometry: SceneGeometry, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """(n, n_types) float64 length of each segment p[i] -> q[i] inside each terrain region (MIRAN 3.3, l^T)."""
+    p = np.asarray(p, dtype=np.float64).reshape(-1, 2)
+    q = np.asarray(q, dtype=np.float64).reshape(-1, 2)
+    out = np.zeros((len(p), len(geometry.regions)))
+    if len(p) == 0:
+        return out
+    lines = shapely.linestrings(np.stack([p, q], axis=1))
+    for k, reg in enumerate(geometry.regions):
+        if not reg.is_empty:
+            out[:, k] = shapely.length(shapely.intersection(lines, reg))
+    return out

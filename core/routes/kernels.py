@@ -8,6 +8,8 @@ inside their own njit code.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -85,8 +87,7 @@ def closest_point(points: np.ndarray, s: np.ndarray, lo: int, hi: int, x: np.nda
             dx = points[j + 1, 0] - points[j, 0]
             dy = points[j + 1, 1] - points[j, 1]
             # Projection of x on the segment's line, as an arc length, clamped to the clipped piece [ta, tb].
-            u = ((x[0] - points[j, 0]) * dx + (x[1] - points[j, 1]) * dy) / (L * L)
-            t = a + u * L
+            t = a + ((x[0] - points[j, 0]) * dx + (x[1] - points[j, 1]) * dy) / L
             if t < ta:
                 t = ta
             elif t > tb:
@@ -95,7 +96,7 @@ def closest_point(points: np.ndarray, s: np.ndarray, lo: int, hi: int, x: np.nda
             px = points[j, 0] + v * dx - x[0]
             py = points[j, 1] + v * dy - x[1]
             d = np.sqrt(px * px + py * py)
-            if d < best_d - 1e-12 * (1.0 + best_d):
+            if best_d == np.inf or d < best_d - 1e-12 * (1.0 + best_d):
                 best_d = d
                 best_t = t
         j += 1
@@ -108,7 +109,5 @@ def cumulative_length(points: np.ndarray) -> np.ndarray:
     n = points.shape[0]
     out = np.zeros(n, dtype=np.float64)
     for i in range(1, n):
-        dx = points[i, 0] - points[i - 1, 0]
-        dy = points[i, 1] - points[i - 1, 1]
-        out[i] = out[i - 1] + np.sqrt(dx * dx + dy * dy)
+        out[i] = out[i - 1] + math.hypot(points[i, 0] - points[i - 1, 0], points[i, 1] - points[i - 1, 1])
     return out

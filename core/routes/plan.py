@@ -9,6 +9,7 @@ minimum-clearance path keeps C wherever the corridor is wide enough).
 
 from __future__ import annotations
 
+import importlib
 import threading
 from dataclasses import dataclass
 
@@ -57,20 +58,17 @@ class PlanResult:
         }
 
 
-def _factories():
-    from .planners.cdt import CdtPlanner
-    from .planners.ecm import EcmPlanner
-    from .planners.grid import GridPlanner
-    from .planners.network import NetworkPlanner
-    from .planners.portal import PortalPlanner
-
-    return {"grid": lambda c: GridPlanner(c.free(0.0), c.cell_size),
-            "cdt": CdtPlanner, "ecm": EcmPlanner, "portal": PortalPlanner, "network": NetworkPlanner}
+# Planner name -> (module under core.routes.planners, class); imported on first use.
+PLANNER_CLASSES = {"grid": ("grid", "GridPlanner"), "cdt": ("cdt", "CdtPlanner"), "ecm": ("ecm", "EcmPlanner"),
+                   "portal": ("portal", "PortalPlanner"), "network": ("network", "NetworkPlanner")}
 
 
 class PlannerContext:
     """The structures built for one scene, reused by every query: geometry, free space per clearance level,
     navigation meshes, grid, convex decomposition, ECM and network graph.
+
+    ``cell_size`` is the ``grid`` planner's cell size (default: 1/200 of the longer side of the bounds) and
+    ``network`` the id of the indicative network the ``network`` planner uses (default: all of the scene's).
 
     Build one per scene (``PlannerContext(scene)``) and pass it to ``plan_route``; the simulation and batch queries
     then build each structure once. ``navmesh`` and ``ecm`` may be handed in when already built for the scene's
@@ -78,8 +76,9 @@ class PlannerContext:
     """
 
     def __init__(self, scene: Scene, geometry: SceneGeometry | None = None, navmesh=None, ecm=None,
-                 cell_size: float | None = None):
+                 cell_size: float | None = None, network: str | None = None):
         self.scene = scene
+        self.network = network
         self._geometry = geometry
         self.cell_size = cell_size
         self._free: dict[float, FreeSpace] = {}
@@ -119,7 +118,8 @@ class PlannerContext:
         with self.lock:
             p = self._planners.get(name)
             if p is None:
-                p = _factories()[name](self)
+                module, cls = PLANNER_CLASSES[name]
+                p = getattr(importlib.import_module(f"core.routes.planners.{module}"), cls)(self)
                 self._planners[name] = p
             return p
 

@@ -19,7 +19,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 class Route:
     """An indicative route (MIRAN section 2, IRM section 2): a polyline from start to goal.
 
-    - ``points``: (n, 2) float64 vertices in scene units, n >= 2, no two consecutive vertices equal.
+    - ``points``: (n, 2) float64 vertices in scene units, n >= 2, consecutive vertices at positive distance.
     - ``s``: (n,) float64 cumulative arc length of each vertex, ``s[0] == 0`` and ``s[-1] == length``.
 
     Both arrays are read-only. Build one with ``Route.from_points``; scene routes come from ``Route.from_scene``.
@@ -48,12 +48,19 @@ class Route:
         if not np.all(np.isfinite(p)):
             raise ValueError("route points must be finite numbers")
         if len(p) > 1:
+            # Drop points at zero distance from the previous one (equal, or closer than float resolution).
             keep = np.ones(len(p), dtype=bool)
-            keep[1:] = np.any(p[1:] != p[:-1], axis=1)
+            keep[1:] = np.hypot(*(p[1:] - p[:-1]).T) > 0.0
             p = p[keep]
         if len(p) < 2:
             raise ValueError("a route needs at least 2 distinct points")
-        return cls(p, kernels.cumulative_length(np.ascontiguousarray(p)))
+        s = kernels.cumulative_length(np.ascontiguousarray(p))
+        if np.any(np.diff(s) <= 0.0):
+            # Steps lost to rounding when added to a long arc length: drop them so s strictly increases.
+            keep = np.ones(len(p), dtype=bool)
+            keep[1:] = np.diff(s) > 0.0
+            return cls.from_points(p[keep])
+        return cls(p, s)
 
     @classmethod
     def from_scene(cls, scene, route_id: str) -> "Route":

@@ -11,20 +11,52 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
-from ..freespace import FreeSpace, terrain_at
+from ..freespace import terrain_at
 from ..graph import DualGraph
 from .base import Leg
 
 # The eight neighbour offsets (di, dj) and their step lengths in cells.
 OFFSETS = np.array([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)], dtype=np.int64)
-DEFAULT_CELLS = 200
+DEFAULT_CELLS = 400
 
 
 def default_cell_size(bounds) -> float:
-    """Cell size giving about 200 cells along the longer side of the bounds."""
+    """Cell size giving about 400 cells along the longer side of the bounds."""
     x0, y0, x1, y1 = bounds
     return max(x1 - x0, y1 - y0) / DEFAULT_CELLS
+
+
+@njit(cache=True, nogil=True)
+def capped_clearance(segments, origin, h, nx, ny, cap):
+    """(nx * ny,) distance from each cell centre to the nearest segment [x0, y0, x1, y1], or ``cap`` when none
+    lies within ``cap``: each segment visits only the cells of its bounding box grown by ``cap``."""
+    out = np.full(nx * ny, cap)
+    for k in range(segments.shape[0]):
+        ax, ay, bx, by = segments[k, 0], segments[k, 1], segments[k, 2], segments[k, 3]
+        ex = bx - ax
+        ey = by - ay
+        L2 = ex * ex + ey * ey
+        i0 = max(0, int(np.floor((min(ax, bx) - cap - origin[0]) / h)))
+        i1 = min(nx - 1, int(np.floor((max(ax, bx) + cap - origin[0]) / h)))
+        j0 = max(0, int(np.floor((min(ay, by) - cap - origin[1]) / h)))
+        j1 = min(ny - 1, int(np.floor((max(ay, by) + cap - origin[1]) / h)))
+        for j in range(j0, j1 + 1):
+            cy = origin[1] + (j + 0.5) * h
+            for i in range(i0, i1 + 1):
+                cx = origin[0] + (i + 0.5) * h
+                t = 0.0
+                if L2 > 0.0:
+                    t = ((cx - ax) * ex + (cy - ay) * ey) / L2
+                    t = min(1.0, max(0.0, t))
+                dx = ax + t * ex - cx
+                dy = ay + t * ey - cy
+                d = np.sqrt(dx * dx + dy * dy)
+                c = j * nx + i
+                if d < out[c]:
+                    out[c] = d
+    return out
 
 
 class GridPlanner:
@@ -32,15 +64,18 @@ class GridPlanner:
 
     - ``h``: cell size (scene units); ``nx``, ``ny``: cells per row and column; cell (i, j) has index j * nx + i
       and centre (x0 + (i + 0.5) h, y0 + (j + 0.5) h).
-    - ``centres``: (n, 2) float64; ``clearance``: (n,) float64 distance of each centre to the free space's boundary
-      (0 outside the free space); ``terrain``: (n,) int32 terrain index at each centre (-1 outside).
+    - ``centres``: (n, 2) float64; ``terrain``: (n,) int32 terrain index at each centre (-1 outside the free
+      space); ``clearance``: (n,) float64 distance of each centre to the free space's boundary, capped (cells
+      farther than the cap hold the cap; 0 outside the free space).
     """
 
     name = "grid"
     unreachable_hint = ("the grid has no connected path between them (passages narrower than about 1.5 cells "
                         "close on a coarse grid: try a smaller cell size)")
 
-    def __init__(self, free0: FreeSpace, cell_size: float | None = None):
+    def __init__(self, ctx):
+        free0 = ctx.free(0.0)
+        cell_size = ctx.cell_size
         geometry = free0.geometry
         x0, y0, x1, y1 = geometry.box.bounds
         self.h = float(cell_size) if cell_size else default_cell_size((x0, y0, x1, y1))
@@ -50,8 +85,9 @@ class GridPlanner:
         ii, jj = np.meshgrid(np.arange(self.nx), np.arange(self.ny))
         self.centres = np.column_stack([x0 + (ii.ravel() + 0.5) * self.h, y0 + (jj.ravel() + 0.5) * self.h])
         self.free0 = free0
-        self.clearance = free0.point_clearance(self.centres)
         self.terrain = terrain_at(geometry, self.centres)
+        self._cap = 0.0
+        self.clearance = np.zeros(self.n)
         self._graphs: dict[float, tuple[DualGraph, np.ndarray]] = {}
 
     @property
@@ -60,7 +96,13 @@ class GridPlanner:
 
     def open_cells(self, clearance: float) -> np.ndarray:
         """(n,) bool: cells whose centre keeps clearance + h / sqrt(2) (and lies in the free space)."""
-        return (self.terrain >= 0) & (self.clearance >= clearance + self.h / math.sqrt(2.0))
+        need = clearance + self.h / math.sqrt(2.0)
+        if need >= self._cap:
+            # Centre clearances are computed up to a cap (cells farther away hold the cap), raised on demand.
+            self._cap = max(2.0 * need, 4.0 * self.h)
+            self.clearance = capped_clearance(self.free0.segments, self.origin, self.h, self.nx, self.ny, self._cap)
+            self.clearance[self.terrain < 0] = 0.0
+        return (self.terrain >= 0) & (self.clearance >= need)
 
     def graph(self, clearance: float) -> tuple[DualGraph, np.ndarray]:
         """The 8-connected graph over the open cells at a clearance level, and the open mask."""
