@@ -1,0 +1,174 @@
+"""Segment queries by triangle walks: visibility and terrain lengths (MIRAN 2013, section 3.3: l^T per terrain T).
+
+All kernels take the walk arrays ``V, T, N, TT, B, G, S`` first (see ``walk``), points as scalars or (n, 2)
+float64 arrays, and write into caller-provided outputs so that steering kernels can call them without allocating.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .walk import DONE, clip_to_bounds, in_bounds, locate_any, prefer_free, walk_start, walk_step
+
+
+@njit(cache=True, nogil=True)
+def segment_visible(V, T, N, TT, B, G, S, px, py, qx, qy) -> bool:
+    """Does the closed segment p -> q lie in the closed free space? (False if it leaves the bounds.)"""
+    if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
+        return False
+    tri = locate_any(V, T, N, TT, B, G, S, px, py)
+    if tri < 0:
+        return False
+    if px == qx and py == qy:
+        return _point_free(V, T, N, TT, tri, px, py)
+    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, px, py, qx, qy)
+    if pt >= 0 and TT[pt] < 0:
+        return False
+    for _ in range(1 << 24):
+        if state == DONE:
+            break
+        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy)
+        if pt >= 0 and TT[pt] < 0:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _point_free(V, T, N, TT, tri, x, y) -> bool:
+    """Is (x, y), lying in triangle ``tri``, in the closed free space?"""
+    t = prefer_free(V, T, N, TT, tri, x, y)
+    return t >= 0 and TT[t] >= 0
+
+
+@njit(cache=True, nogil=True)
+def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
+    """Add the length of p -> q on each terrain type to ``out`` (n_types,); returns the length inside obstacles.
+
+    Parts outside the bounds count for nothing (the segment is clipped to the bounds first). Exact up to the
+    floating-point crossing parameters: the lengths sum to the clipped segment's length."""
+    ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
+    if not ok:
+        return 0.0
+    dx = qx - px
+    dy = qy - py
+    ax = px + c0 * dx if c0 > 0.0 else px
+    ay = py + c0 * dy if c0 > 0.0 else py
+    bx = px + c1 * dx if c1 < 1.0 else qx
+    by = py + c1 * dy if c1 < 1.0 else qy
+    ax = min(max(ax, B[0]), B[2])
+    ay = min(max(ay, B[1]), B[3])
+    bx = min(max(bx, B[0]), B[2])
+    by = min(max(by, B[1]), B[3])
+    length = math.hypot(bx - ax, by - ay)
+    blocked = 0.0
+    if length == 0.0:
+        return 0.0
+    tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
+    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, ax, ay, bx, by)
+    for _ in range(1 << 24):
+        if pt >= 0 and t1 > t0:
+            ty = TT[pt]
+            if ty >= 0:
+                out[ty] += (t1 - t0) * length
+            else:
+                blocked += (t1 - t0) * length
+        if state == DONE:
+            break
+        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, ax, ay, bx, by)
+    return blocked
+
+
+@njit(cache=True, nogil=True)
+def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
+    """Weighted length sum_T w(T) l^T of p -> q (MIRAN 2013, section 3.3) without allocating; obstacles add 0."""
+    ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
+    if not ok:
+        return 0.0
+    dx = qx - px
+    dy = qy - py
+    ax = min(max(px + c0 * dx if c0 > 0.0 else px, B[0]), B[2])
+    ay = min(max(py + c0 * dy if c0 > 0.0 else py, B[1]), B[3])
+    bx = min(max(px + c1 * dx if c1 < 1.0 else qx, B[0]), B[2])
+    by = min(max(py + c1 * dy if c1 < 1.0 else qy, B[1]), B[3])
+    length = math.hypot(bx - ax, by - ay)
+    if length == 0.0:
+        return 0.0
+    cost = 0.0
+    tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
+    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, ax, ay, bx, by)
+    for _ in range(1 << 24):
+        if pt >= 0 and t1 > t0 and TT[pt] >= 0:
+            cost += weights[TT[pt]] * (t1 - t0)
+        if state == DONE:
+            break
+        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, ax, ay, bx, by)
+    return cost * length
+
+
+@njit(cache=True, nogil=True)
+def segment_first_block(V, T, N, TT, B, G, S, px, py, qx, qy) -> float:
+    """Parameter t in [0, 1] where p -> q first enters an obstacle or leaves the bounds; 2.0 if it never does.
+
+    For p outside the closed free space the answer is 0."""
+    ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
+    if not ok or c0 > 0.0:
+        return 0.0
+    tri = locate_any(V, T, N, TT, B, G, S, px, py)
+    if tri < 0:
+        return 0.0
+    if px == qx and py == qy:
+        return 2.0 if _point_free(V, T, N, TT, tri, px, py) else 0.0
+    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, px, py, qx, qy)
+    for _ in range(1 << 24):
+        if pt >= 0 and TT[pt] < 0:
+            return min(t0, c1)
+        if state == DONE:
+            break
+        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy)
+    return 2.0 if c1 >= 1.0 else c1
+
+
+@njit(cache=True, nogil=True)
+def visible_batch(V, T, N, TT, B, G, S, p, q, out) -> None:
+    """``out[i] = segment_visible(p[i], q[i])`` for p, q (n, 2) float64, out (n,) bool."""
+    for i in range(p.shape[0]):
+        out[i] = segment_visible(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1])
+
+
+@njit(cache=True, nogil=True)
+def terrain_lengths_batch(V, T, N, TT, B, G, S, p, q, out) -> None:
+    """``out[i, :] = terrain lengths of p[i] -> q[i]`` for p, q (n, 2) float64, out (n, n_types) float64."""
+    for i in range(p.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = 0.0
+        segment_terrain_lengths(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], out[i])
+
+
+@njit(cache=True, nogil=True)
+def cost_batch(V, T, N, TT, B, G, S, p, q, weights, out) -> None:
+    """``out[i] = segment_cost(p[i], q[i], weights)`` for p, q (n, 2) float64, out (n,) float64."""
+    for i in range(p.shape[0]):
+        out[i] = segment_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], weights)
+
+
+@njit(cache=True, nogil=True)
+def polyline_terrain_lengths(V, T, N, TT, B, G, S, pts, out) -> float:
+    """Add the terrain lengths of the polyline pts (m, 2) to ``out`` (n_types,); returns its length in obstacles."""
+    blocked = 0.0
+    for i in range(pts.shape[0] - 1):
+        blocked += segment_terrain_lengths(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0],
+                                           pts[i + 1, 1], out)
+    return blocked
+
+
+@njit(cache=True, nogil=True)
+def polyline_visible(V, T, N, TT, B, G, S, pts) -> bool:
+    """Does the polyline pts (m, 2) stay in the closed free space?"""
+    if pts.shape[0] == 1:
+        return segment_visible(V, T, N, TT, B, G, S, pts[0, 0], pts[0, 1], pts[0, 0], pts[0, 1])
+    for i in range(pts.shape[0] - 1):
+        if not segment_visible(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1]):
+            return False
+    return True

@@ -1,0 +1,108 @@
+"""Python-level batch queries on a NavMesh: numpy arrays in, arrays out; thin wrappers over the numba kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels import clearance as kc
+from .kernels import segments as ks
+from .kernels import walk as kw
+from .mesh import NavMesh
+
+
+def _pts(a, name: str = "points") -> np.ndarray:
+    p = np.ascontiguousarray(np.asarray(a, dtype=np.float64))
+    if p.ndim == 1 and p.shape == (2,):
+        p = p.reshape(1, 2)
+    if p.ndim != 2 or p.shape[1] != 2:
+        raise ValueError(f"{name}: expected an (n, 2) array of points, got shape {np.shape(a)}")
+    return p
+
+
+def _pair(p, q) -> tuple[np.ndarray, np.ndarray]:
+    p, q = _pts(p, "p"), _pts(q, "q")
+    if len(p) != len(q):
+        if len(p) == 1:
+            p = np.repeat(p, len(q), axis=0)
+        elif len(q) == 1:
+            q = np.repeat(q, len(p), axis=0)
+        else:
+            raise ValueError(f"p and q differ in length: {len(p)} and {len(q)}")
+    return p, q
+
+
+def locate(mesh: NavMesh, pts) -> np.ndarray:
+    """Free triangle containing each point, (n,) int32; -1 inside an obstacle or outside the bounds.
+
+    Points on an obstacle outline are in the closed free space and get the free triangle beside it."""
+    p = _pts(pts)
+    out = np.empty(len(p), dtype=np.int32)
+    kw.locate_batch(*mesh.kernel_args(), p, out)
+    return out
+
+
+def segment_visible(mesh: NavMesh, p, q) -> np.ndarray:
+    """Does each segment p[i] -> q[i] stay in the closed free space? (n,) bool. p, q: (n, 2) or one point."""
+    p, q = _pair(p, q)
+    out = np.empty(len(p), dtype=np.bool_)
+    ks.visible_batch(*mesh.kernel_args(), p, q, out)
+    return out
+
+
+def segment_terrain_lengths(mesh: NavMesh, p, q) -> np.ndarray:
+    """Length of each segment on each terrain type (MIRAN 2013, 3.3: l^T), (n, n_terrain_types) float64.
+
+    Parts inside obstacles or outside the bounds count for no terrain type."""
+    p, q = _pair(p, q)
+    out = np.zeros((len(p), mesh.n_terrain_types), dtype=np.float64)
+    ks.terrain_lengths_batch(*mesh.kernel_args(), p, q, out)
+    return out
+
+
+def polyline_terrain_lengths(mesh: NavMesh, pts) -> np.ndarray:
+    """Length of the polyline pts (m, 2) on each terrain type, (n_terrain_types,) float64."""
+    p = _pts(pts)
+    out = np.zeros(mesh.n_terrain_types, dtype=np.float64)
+    ks.polyline_terrain_lengths(*mesh.kernel_args(), p, out)
+    return out
+
+
+def polyline_visible(mesh: NavMesh, pts) -> bool:
+    """Does the polyline pts (m, 2) stay in the closed free space?"""
+    return bool(ks.polyline_visible(*mesh.kernel_args(), _pts(pts)))
+
+
+def weighted_length(lengths: np.ndarray, weights) -> np.ndarray:
+    """Weighted length sum_T w(T) l^T (MIRAN 2013, 3.3) of terrain lengths (..., n_types) for a weight row."""
+    return np.asarray(lengths, dtype=np.float64) @ np.asarray(weights, dtype=np.float64)
+
+
+def segment_cost(mesh: NavMesh, p, q, weights) -> np.ndarray:
+    """Weighted length of each segment, (n,) float64, walked once without building the terrain-length rows."""
+    p, q = _pair(p, q)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    _check_weights(mesh, w)
+    out = np.empty(len(p), dtype=np.float64)
+    ks.cost_batch(*mesh.kernel_args(), p, q, w, out)
+    return out
+
+
+def _check_weights(mesh: NavMesh, w: np.ndarray) -> None:
+    if w.shape != (mesh.n_terrain_types,):
+        raise ValueError(f"weights: expected one weight per terrain type ({mesh.n_terrain_types}), got shape {w.shape}")
+
+
+def clearance(mesh: NavMesh, pts) -> tuple[np.ndarray, np.ndarray]:
+    """Distance from each point to the nearest obstacle edge (obstacle outlines and the bounds), (n,) float64, and
+    that nearest point, (n, 2) float64. Points inside obstacles get their distance to the outline too."""
+    p = _pts(pts)
+    dist = np.empty(len(p), dtype=np.float64)
+    near = np.empty((len(p), 2), dtype=np.float64)
+    kc.clearance_batch(*mesh.clearance_args(), p, dist, near)
+    return dist, near
+
+
+def polyline_clearance(mesh: NavMesh, pts) -> float:
+    """Smallest distance between the polyline pts (m, 2) and any obstacle edge (0 where it touches or crosses)."""
+    p = _pts(pts)
+    return float(kc.polyline_clearance(*mesh.clearance_args(), p))
