@@ -1,0 +1,13 @@
+"""Paths of the scene test data (imported by the scene tests; no fixtures here)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+SCENES = REPO / "scenes"
+SCHEMAS = REPO / "resources" / "schemas"
+BAD = Path(__file__).resolve().parent / "bad"
+BAD_CORPUS = json.loads((Path(__file__).resolve().parent / "bad_corpus.json").read_text())
+SHIPPED = sorted(p.name for p in SCENES.glob("*.json"))
