@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from .search import astar, csr_from_edges
 
@@ -79,20 +80,26 @@ class DualGraph:
                      np.asarray(dst, dtype=np.int64), np.asarray(dst_cost, dtype=np.float64),
                      np.asarray(goal, dtype=np.float64))
 
-    def edge_index(self, u: int, v: int) -> int:
-        """CSR slot of edge u -> v (-1 if absent)."""
-        lo, hi = self.indptr[u], self.indptr[u + 1]
-        hit = np.nonzero(self.indices[lo:hi] == v)[0]
-        return int(lo + hit[0]) if len(hit) else -1
-
     def path_points(self, nodes: np.ndarray) -> np.ndarray:
         """(k, 2) points of a node path: each node's point with the edges' crossing points between them."""
+        nodes = np.asarray(nodes, dtype=np.int64)
         if len(nodes) == 0:
             return np.zeros((0, 2))
-        pts = [self.xy[nodes[0]]]
-        for u, v in zip(nodes[:-1], nodes[1:]):
-            e = self.edge_index(int(u), int(v))
-            if e >= 0 and not np.isnan(self.via[e, 0]):
-                pts.append(self.via[e])
-            pts.append(self.xy[v])
-        return np.asarray(pts, dtype=np.float64)
+        slots = edge_slots(self.indptr, self.indices, nodes)
+        out = np.empty((2 * len(nodes) - 1, 2))
+        out[0::2] = self.xy[nodes]
+        out[1::2] = self.via[slots]
+        return out[~np.isnan(out[:, 0])]
+
+
+@njit(cache=True, nogil=True)
+def edge_slots(indptr, indices, nodes):
+    """(k - 1,) int64 CSR slot of each edge nodes[i] -> nodes[i + 1] of a path (-1 where there is none)."""
+    out = np.full(max(nodes.shape[0] - 1, 0), -1, dtype=np.int64)
+    for i in range(nodes.shape[0] - 1):
+        u = nodes[i]
+        for e in range(indptr[u], indptr[u + 1]):
+            if indices[e] == nodes[i + 1]:
+                out[i] = e
+                break
+    return out

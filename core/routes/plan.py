@@ -28,8 +28,11 @@ class PlanResult:
     """A planned indicative route.
 
     - ``route``: the Route from start to goal.
-    - ``cost``: the planner's cost of the route: the weighted length in the planner's model for ``grid``, ``cdt``
-      and ``network`` (terrain weights of the profile), the Euclidean length for ``portal`` and ``ecm``.
+    - ``cost``: the planner's cost of the route: its terrain-weighted length for the profile in the planner's model
+      (``grid``: the cells' terrain; ``cdt`` and ``network``: exact terrain lengths), its Euclidean length for
+      ``portal`` and ``ecm``.
+    - ``search_cost``: the optimum of the planner's search (A* on its graph); equals ``cost`` except for ``cdt``,
+      whose route shortcuts the triangle centroids of the dual graph (``cost <= search_cost``).
     - ``planner``: the planner's name; ``profile``: the profile id whose weights were used (None: all weights 1).
     - ``clearance``: the clearance asked for; ``clearance_used``: the level the route was planned at.
     - ``clearance_ok``: every route point keeps ``clearance``; ``narrowest``: the route's smallest distance to an
@@ -44,6 +47,7 @@ class PlanResult:
     profile: str | None = None
     clearance: float = 0.0
     clearance_used: float = 0.0
+    search_cost: float = float("nan")
 
     def to_dict(self) -> dict:
         """One entry of a ``miran-route`` file's ``routes`` list."""
@@ -113,6 +117,37 @@ class PlannerContext:
                 self._navmeshes[key] = build_navmesh(self.scene, geometry=self.free(key).geometry)
             return self._navmeshes[key]
 
+    @property
+    def mesh(self):
+        """The navigation mesh of the scene's own free space (level 0), for exact queries."""
+        return self.navmesh(0.0)
+
+    def contains(self, pts) -> np.ndarray:
+        """(n,) bool: points in the closed free space (exact point location on the navigation mesh)."""
+        from core.navmesh.queries import locate
+
+        return locate(self.mesh, np.asarray(pts, dtype=np.float64).reshape(-1, 2)) >= 0
+
+    def visible(self, p, q) -> np.ndarray:
+        """(n,) bool: segment p[i] -> q[i] stays in the closed free space (exact walk on the navigation mesh)."""
+        from core.navmesh.queries import segment_visible
+
+        return segment_visible(self.mesh, np.asarray(p, dtype=np.float64).reshape(-1, 2),
+                               np.asarray(q, dtype=np.float64).reshape(-1, 2))
+
+    def terrain_lengths(self, p, q) -> np.ndarray:
+        """(n, n_types) float64 exact length of each segment p[i] -> q[i] in each terrain type (MIRAN 3.3)."""
+        from core.navmesh.queries import segment_terrain_lengths
+
+        return segment_terrain_lengths(self.mesh, np.asarray(p, dtype=np.float64).reshape(-1, 2),
+                                       np.asarray(q, dtype=np.float64).reshape(-1, 2))
+
+    def narrowest(self, pts) -> float:
+        """Smallest distance from the polyline pts (m, 2) to an obstacle or the bounds."""
+        from core.navmesh.queries import polyline_clearance
+
+        return polyline_clearance(self.mesh, np.asarray(pts, dtype=np.float64).reshape(-1, 2))
+
     def planner(self, name: str):
         """The planner object for ``name`` (built on first use, then reused)."""
         with self.lock:
@@ -155,7 +190,7 @@ def check_point(ctx: PlannerContext, name: str, p) -> np.ndarray:
     x0, y0, x1, y1 = ctx.scene.bounds
     if not (x0 <= a[0] <= x1 and y0 <= a[1] <= y1):
         raise InputError([Problem(name, f"{fmt_point(a)} is outside the bounds {list(ctx.scene.bounds)}")])
-    if not ctx.free(0.0).contains(a)[0]:
+    if not ctx.contains(a)[0]:
         raise InputError([Problem(name, f"{fmt_point(a)} is inside an obstacle")])
     return a
 
@@ -210,7 +245,8 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
     if leg is None:
         raise _unreachable(ctx, planner, s, g, getattr(p, "unreachable_hint", "the goal cannot be reached"))
     route = Route.from_points(leg.points)
-    narrowest = ctx.free(0.0).narrowest(route.points)
+    narrowest = ctx.narrowest(route.points)
     scale = max(1.0, float(np.max(np.abs(route.points))))
     ok = narrowest >= c - 1e-9 * scale
-    return PlanResult(route, float(leg.cost), planner, bool(ok), float(narrowest), prof, c, used)
+    search = float(leg.cost if leg.search_cost is None else leg.search_cost)
+    return PlanResult(route, float(leg.cost), planner, bool(ok), float(narrowest), prof, c, used, search)

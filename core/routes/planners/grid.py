@@ -85,6 +85,7 @@ class GridPlanner:
         ii, jj = np.meshgrid(np.arange(self.nx), np.arange(self.ny))
         self.centres = np.column_stack([x0 + (ii.ravel() + 0.5) * self.h, y0 + (jj.ravel() + 0.5) * self.h])
         self.free0 = free0
+        self.ctx = ctx
         self.terrain = terrain_at(geometry, self.centres)
         self._cap = 0.0
         self.clearance = np.zeros(self.n)
@@ -150,7 +151,7 @@ class GridPlanner:
         d = np.hypot(*(self.centres[cells] - p).T)
         order = np.argsort(d, kind="stable")
         cells, d = cells[order], d[order]
-        vis = self.free0.visible(np.repeat(np.asarray(p)[None], len(cells), axis=0), self.centres[cells])
+        vis = self.ctx.visible(np.repeat(np.asarray(p)[None], len(cells), axis=0), self.centres[cells])
         cells, d = cells[vis][:k], d[vis][:k]
         return cells.astype(np.int64), weights[self.terrain[cells]] * d
 

@@ -13,7 +13,6 @@ import numpy as np
 
 from core.scene.problems import InputError, Problem, fmt_point
 
-from ..freespace import segment_terrain_lengths
 from ..search import astar, csr_from_edges
 from .base import Leg
 
@@ -62,11 +61,11 @@ class NetworkPlanner:
             raise InputError([Problem("networks", "the indicative network has no edges")])
         free0 = ctx.free(0.0)
         a, b = self.nodes[self.edges[:, 0]], self.nodes[self.edges[:, 1]]
-        ok = free0.visible(a, b)
+        ok = ctx.visible(a, b)
         if not np.all(ok):
             raise InputError([Problem(paths[k], f"the edge from {fmt_point(a[k])} to {fmt_point(b[k])} crosses an "
                                                 "obstacle or leaves the bounds") for k in np.flatnonzero(~ok)])
-        self.terrain = segment_terrain_lengths(ctx.geometry, a, b)
+        self.terrain = ctx.terrain_lengths(a, b)
         src = np.concatenate([self.edges[:, 0], self.edges[:, 1]])
         dst = np.concatenate([self.edges[:, 1], self.edges[:, 0]])
         self.indptr, self.indices, order = csr_from_edges(len(self.nodes), src, dst)
@@ -89,7 +88,6 @@ class NetworkPlanner:
         from x of free-space corners inside the triangle (x, A, B); the closest visible point is the foot of x on
         AB or one of those ends (distance to x is convex along AB), so those candidates are tried nearest first.
         """
-        free0 = self.ctx.free(0.0)
         A, B = self.nodes[self.edges[:, 0]], self.nodes[self.edges[:, 1]]
         d = B - A
         L2 = np.einsum("ij,ij->i", d, d)
@@ -126,7 +124,7 @@ class NetworkPlanner:
                 order = order[dist[order] < best[0]]
             if len(order) == 0:
                 continue
-            vis = free0.visible(np.repeat(x[None], len(order), axis=0), pts[order])
+            vis = self.ctx.visible(np.repeat(x[None], len(order), axis=0), pts[order])
             if np.any(vis):
                 k = order[int(np.argmax(vis))]
                 best = (float(dist[k]), int(e), float(tt[k]))
@@ -143,7 +141,6 @@ class NetworkPlanner:
             pt = start if js is None else goal
             raise InputError([Problem(who, f"no point of the indicative network is visible from {fmt_point(pt)}")])
         (es, ts, ps), (eg, tg, pg) = js, jg
-        geom = self.ctx.geometry
         w = np.asarray(weights, dtype=np.float64)
         ecost = self.edge_costs(w)
         na, nb = self.edges[es]
@@ -151,7 +148,7 @@ class NetworkPlanner:
         # Pieces: start->ps, ps->A_s, ps->B_s, A_g->pg, B_g->pg, pg->goal, and ps->pg along a shared edge.
         P = np.array([start, ps, ps, self.nodes[ga], self.nodes[gb], pg, ps])
         Q = np.array([ps, self.nodes[na], self.nodes[nb], pg, pg, goal, pg])
-        c = segment_terrain_lengths(geom, P, Q) @ w
+        c = self.ctx.terrain_lengths(P, Q) @ w
         src = np.array([na, nb])
         src_cost = np.array([c[0] + c[1], c[0] + c[2]])
         dst = np.array([ga, gb])

@@ -246,9 +246,9 @@ class PortalPlanner:
 
     def plan(self, start: np.ndarray, goal: np.ndarray, weights: np.ndarray, clearance: float) -> Leg | None:
         """A route from start to goal in the free space eroded by ``clearance``; None when there is none."""
-        free0, free_c = self.ctx.free(0.0), self.ctx.free(clearance)
-        s1 = join_point(free0, free_c, start)
-        g1 = join_point(free0, free_c, goal)
+        free_c = self.ctx.free(clearance)
+        s1 = join_point(self.ctx, free_c, start)
+        g1 = join_point(self.ctx, free_c, goal)
         if s1 is None or g1 is None:
             return None
         dec = self.decomposition(clearance)

@@ -10,7 +10,8 @@ import numpy as np
 import shapely
 
 from core.scene.geometry import build_geometry
-from core.scene.io import load_scene
+from core.scene.io import load_scene, scene_to_dict
+from core.scene.parse import parse_scene
 from core.scene.model import Network, Obstacle, Profile, Scene, TerrainPolygon, TerrainType
 
 SCENES_DIR = Path(__file__).resolve().parents[3] / "scenes"
@@ -18,8 +19,9 @@ SHIPPED = ["mckenna", "mckenna_road", "forest", "city"]
 
 
 def star(rng: np.random.Generator, cx: float, cy: float, r: float, n: int) -> list[tuple[float, float]]:
-    """A random simple star-shaped polygon around (cx, cy), counter-clockwise."""
-    ang = np.sort(rng.choice(np.linspace(0, 2 * np.pi, 48, endpoint=False), n, replace=False))
+    """A random simple star-shaped polygon around (cx, cy), counter-clockwise: one vertex per angular sector, so
+    consecutive angles differ by less than pi and the centre sees every edge."""
+    ang = 2 * np.pi * np.arange(n) / n + rng.uniform(0, np.pi / n, n)
     rad = r * rng.uniform(0.4, 1.0, n)
     return [(float(cx + a * np.cos(t)), float(cy + a * np.sin(t))) for a, t in zip(rad, ang)]
 
@@ -45,6 +47,7 @@ def random_scene(seed: int, size: float = 100.0, n_obstacles: int = 10, n_terrai
                 Profile("light", {"default": 0.8, "road": 0.3, "mud": 2.0, "sidewalk": 0.6})]
     scene = Scene(bounds=(0.0, 0.0, w, h), terrain_types=types, default_terrain="default", name=f"random {seed}",
                   obstacles=obstacles, terrains=terrains, profiles=profiles)
+    parse_scene(scene_to_dict(scene))  # the generator only makes valid scenes
     if network:
         scene.networks = [random_network(scene, rng)]
     return scene
