@@ -233,11 +233,12 @@ class PickIndex:
         return out
 
     def snap(self, x: float, y: float, tol: float, grid: float | None, vertices: bool = True,
-             exclude=None) -> tuple[float, float, str]:
-        """(x, y) snapped to the nearest vertex within ``tol`` (when ``vertices``), else to the ``grid`` spacing
-        (when given); returns the point and how it snapped: ``"vertex"``, ``"grid"`` or ``"none"``."""
+             exclude=None, kinds=None) -> tuple[float, float, str]:
+        """(x, y) snapped to the nearest vertex (of ``kinds``, all when None) within ``tol`` when ``vertices``, else
+        to the ``grid`` spacing when given; returns the point and how it snapped: ``"vertex"``, ``"grid"`` or
+        ``"none"``."""
         if vertices:
-            h = self.nearest_vertex(x, y, tol, exclude=exclude)
+            h = self.nearest_vertex(x, y, tol, kinds=kinds, exclude=exclude)
             if h is not None:
                 return h.point[0], h.point[1], "vertex"
         if grid:

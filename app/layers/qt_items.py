@@ -1,0 +1,111 @@
+"""Custom graphics items: filled polygon groups drawn as a few QPainterPaths, and the adaptive metric grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from core.scene.picking import nice_step
+
+
+def rings_path(rings: np.ndarray) -> QtGui.QPainterPath:
+    """A winding-fill path from packed closed rings ((n, 2), NaN-separated; see arrays.closed_rings)."""
+    if len(rings) == 0:
+        return QtGui.QPainterPath()
+    path = pg.arrayToQPath(rings[:, 0], rings[:, 1], connect="finite")
+    path.setFillRule(QtCore.Qt.FillRule.WindingFill)
+    return path
+
+
+def cosmetic_pen(color, width: float = 1.0, style=QtCore.Qt.PenStyle.SolidLine) -> QtGui.QPen:
+    """A pen whose width is in screen pixels whatever the zoom."""
+    pen = QtGui.QPen(QtGui.QColor(color), width, style)
+    pen.setCosmetic(True)
+    pen.setJoinStyle(QtCore.Qt.PenJoinStyle.RoundJoin)
+    pen.setCapStyle(QtCore.Qt.PenCapStyle.RoundCap)
+    return pen
+
+
+class PolygonsItem(pg.GraphicsObject):
+    """Groups of polygons, each group one path with one pen and brush, painted in order: a whole layer of
+    polygons is one item and a handful of drawPath calls."""
+
+    def __init__(self, antialias: bool = True) -> None:
+        super().__init__()
+        self._groups: list[tuple[QtGui.QPainterPath, QtGui.QPen, QtGui.QBrush]] = []
+        self._rect = QtCore.QRectF()
+        self._antialias = antialias
+
+    def set_groups(self, groups: list[tuple[QtGui.QPainterPath, QtGui.QPen, QtGui.QBrush]]) -> None:
+        self.prepareGeometryChange()
+        self._groups = groups
+        rect = QtCore.QRectF()
+        for path, _, _ in groups:
+            rect = rect.united(path.boundingRect())
+        self._rect = rect
+        self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return self._rect
+
+    def paint(self, p: QtGui.QPainter, *args) -> None:
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, self._antialias)
+        for path, pen, brush in self._groups:
+            p.setPen(pen)
+            p.setBrush(brush)
+            p.drawPath(path)
+
+
+def grid_steps(pixel: float, min_pixels: float = 14.0) -> tuple[float, float]:
+    """Minor and major grid spacings (scene units) for a zoom where one pixel is ``pixel`` scene units: minor
+    lines at least ``min_pixels`` apart on a 1-2-5 ladder, major lines every 5 (after 1) or 10 (after 2 and 5)."""
+    minor = nice_step(min_pixels * pixel)
+    mantissa = round(minor / 10 ** np.floor(np.log10(minor)))
+    return minor, minor * (5 if mantissa == 1 else 10 if mantissa == 2 else 2)
+
+
+class MetricGridItem(pg.GraphicsObject):
+    """Grid lines over the scene bounds, minor and major, spaced by the zoom (see grid_steps)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._bounds = QtCore.QRectF(0, 0, 1, 1)
+        self._minor_pen = cosmetic_pen(QtGui.QColor(20, 30, 40, 26), 1.0)
+        self._major_pen = cosmetic_pen(QtGui.QColor(20, 30, 40, 60), 1.0)
+        self.minor = self.major = 1.0
+
+    def set_bounds(self, bounds) -> None:
+        x0, y0, x1, y1 = bounds
+        self.prepareGeometryChange()
+        self._bounds = QtCore.QRectF(x0, y0, x1 - x0, y1 - y0)
+        self.update()
+
+    def set_steps(self, minor: float, major: float) -> None:
+        if (minor, major) != (self.minor, self.major):
+            self.minor, self.major = minor, major
+            self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return self._bounds
+
+    def paint(self, p: QtGui.QPainter, *args) -> None:
+        view = self.viewRect()
+        if view is None:
+            return
+        r = self._bounds.intersected(view)
+        if r.isEmpty():
+            return
+        b = self._bounds
+        for step, pen in ((self.minor, self._minor_pen), (self.major, self._major_pen)):
+            xs = np.arange(np.ceil(r.left() / step), np.floor(r.right() / step) + 1) * step
+            ys = np.arange(np.ceil(r.top() / step), np.floor(r.bottom() / step) + 1) * step
+            if len(xs) + len(ys) > 4000:
+                continue
+            if step == self.minor:
+                xs = xs[np.abs(np.round(xs / self.major) * self.major - xs) > step * 1e-6]
+                ys = ys[np.abs(np.round(ys / self.major) * self.major - ys) > step * 1e-6]
+            lines = [QtCore.QLineF(x, b.top(), x, b.bottom()) for x in xs]
+            lines += [QtCore.QLineF(b.left(), y, b.right(), y) for y in ys]
+            p.setPen(pen)
+            p.drawLines(lines)

@@ -1,0 +1,63 @@
+"""``miran-studio [SCENE]``: the application's entry point, and ``create_main_window`` for tests and scripts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+
+def ensure_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
+    """The QApplication, created (with the app's style and palette) when there is none yet."""
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        QtWidgets.QApplication.setHighDpiScaleFactorRoundingPolicy(
+            QtCore.Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QtWidgets.QApplication(argv if argv is not None else sys.argv[:1])
+        app.setApplicationName("MIRAN Studio")
+        app.setOrganizationName("MIRAN")
+        app.setStyle("Fusion")
+        from .qt_style import apply_style
+
+        apply_style(app)
+    return app
+
+
+def create_main_window(scene_path: str | os.PathLike | None = None, config_dir: str | os.PathLike | None = None):
+    """Build the main window (not shown). With a scene path, open it; else show the welcome page. Work left by
+    an editor that did not close is offered for recovery first."""
+    ensure_app()
+    from .qt_main_window import QtMainWindow
+
+    window = QtMainWindow(config_dir)
+    if window.files.offer_recovery():
+        window.show_editor()
+    elif scene_path is not None and window.files.open_path(Path(scene_path), prompt=False):
+        window.show_editor()
+    else:
+        window.show_welcome()
+    return window
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="miran-studio", description="MIRAN Studio: edit and simulate scenes.")
+    p.add_argument("scene", nargs="?", help="a scene file (miran-scene JSON) to open")
+    p.add_argument("--config-dir", help="folder for settings and recovery files (default: the user's config "
+                                        "folder, or $MIRAN_STUDIO_CONFIG_DIR)")
+    return p.parse_args(argv)
+
+
+def entry(argv: list[str] | None = None) -> int:
+    """Run the app; returns its exit status."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    app = ensure_app(sys.argv[:1])
+    window = create_main_window(args.scene, args.config_dir)
+    window.show()
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(entry())

@@ -1,0 +1,221 @@
+"""The inspector: the properties of the selection, editable (each change one undoable edit).
+
+Nothing selected shows the scene (name, bounds, default simulation settings); one item shows its id and its own
+fields; several show a count per kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6 import QtCore, QtWidgets
+from shapely.geometry import LineString, Polygon
+
+from core.scene import INTEGRATORS, METHODS, PLANNERS, check_scene, scene_to_dict
+from core.scene.edits import agent_ends, apply, rename, replace_item
+
+from ..editor import Editor
+from .qt_scene_tree import describe
+from .qt_widgets import number_box, section_label, swatch_icon
+
+KIND_TITLES = {"terrain": "Terrain polygon", "obstacle": "Obstacle", "route": "Route", "network": "Network",
+               "agent": "Agent"}
+FOLLOW_PLANNER = "(planned: start and goal)"
+
+
+class QtInspector(QtWidgets.QScrollArea):
+    """Rebuilt whenever the selection or the selected items change."""
+
+    def __init__(self, editor: Editor, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inspector")
+        self.editor = editor
+        self.doc = editor.doc
+        self.setWidgetResizable(True)
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self._pending = False
+        self.doc.selection_changed.connect(self.rebuild)
+        self.doc.changed.connect(lambda fields: self.rebuild())
+        self.doc.reset.connect(self.rebuild)
+        self._rebuild()
+
+    def rebuild(self) -> None:
+        """Rebuild soon (after the signal that asked for it: its sender may be one of the widgets replaced)."""
+        if not self._pending:
+            self._pending = True
+            QtCore.QTimer.singleShot(0, self._rebuild)
+
+    def _rebuild(self) -> None:
+        self._pending = False
+        old = self.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        body = QtWidgets.QWidget()
+        self.form = QtWidgets.QFormLayout(body)
+        self.form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.setLabelAlignment(QtCore.Qt.AlignmentFlag.AlignRight)
+        sel = self.doc.selected_items()
+        if not sel:
+            self._scene()
+        elif len(sel) == 1:
+            self._item(*sel[0])
+        else:
+            self._many(sel)
+        self.setWidget(body)
+
+    # -- the scene ---------------------------------------------------------------------------------------------
+
+    def _scene(self) -> None:
+        scene = self.doc.scene
+        self.form.addRow(section_label("Scene"))
+        name = QtWidgets.QLineEdit(scene.name)
+        name.setObjectName("inspector.name")
+        name.editingFinished.connect(lambda: name.text() != self.doc.scene.name and self.editor.apply(
+            {"name": name.text()}, "Rename scene"))
+        self.form.addRow("Name", name)
+        boxes = []
+        for label, v in zip(("x min", "y min", "x max", "y max"), scene.bounds):
+            sb = number_box(-1e7, 1e7, 2, " m")
+            sb.setValue(v)
+            boxes.append(sb)
+            self.form.addRow(label, sb)
+        for sb in boxes:
+            sb.valueChanged.connect(lambda _=None: self._set_bounds(tuple(b.value() for b in boxes)))
+        counts = ", ".join(f"{len(getattr(scene, f))} {f}" for f in ("obstacles", "terrains", "routes", "networks",
+                                                                     "agents"))
+        info = QtWidgets.QLabel(counts)
+        info.setWordWrap(True)
+        self.form.addRow("Contains", info)
+        self.form.addRow(section_label("Simulation defaults"))
+        sim = scene.simulation
+        method = QtWidgets.QComboBox()
+        method.addItems(METHODS)
+        method.setCurrentText(sim.method)
+        method.currentTextChanged.connect(lambda v: self._set_sim(method=v))
+        integ = QtWidgets.QComboBox()
+        integ.addItems(INTEGRATORS)
+        integ.setCurrentText(sim.integrator)
+        integ.currentTextChanged.connect(lambda v: self._set_sim(integrator=v))
+        dt = number_box(1e-4, 10.0, 4, " s", 0.01)
+        dt.setValue(sim.dt)
+        dt.valueChanged.connect(lambda v: self._set_sim(dt=v))
+        self.form.addRow("Method", method)
+        self.form.addRow("Integrator", integ)
+        self.form.addRow("Time step", dt)
+
+    def _set_bounds(self, bounds) -> None:
+        x0, y0, x1, y1 = bounds
+        if x1 <= x0 or y1 <= y0:
+            self.editor.message("The bounds need x max > x min and y max > y min.")
+            self.rebuild()
+            return
+        _, problems = check_scene(scene_to_dict(apply(self.doc.scene, {"bounds": bounds})))
+        if problems:
+            self.editor.message(f"Bounds refused: {problems[0]}" + (f" (and {len(problems) - 1} more)"
+                                                                    if len(problems) > 1 else ""))
+            self.rebuild()
+            return
+        self.editor.apply({"bounds": tuple(float(b) for b in bounds)}, "Change bounds")
+
+    def _set_sim(self, **kw) -> None:
+        self.editor.apply({"simulation": dataclasses.replace(self.doc.scene.simulation, **kw)},
+                          "Change simulation settings", merge_key="simulation")
+
+    # -- one item ----------------------------------------------------------------------------------------------
+
+    def _item(self, kind: str, it) -> None:
+        scene = self.doc.scene
+        self.form.addRow(section_label(KIND_TITLES[kind]))
+        ident = QtWidgets.QLineEdit(it.id)
+        ident.setObjectName("inspector.id")
+        ident.editingFinished.connect(lambda: self._rename(kind, it.id, ident.text()))
+        self.form.addRow("Id", ident)
+        self.form.addRow("", QtWidgets.QLabel(describe(scene, kind, it)))
+        if kind == "terrain":
+            combo = QtWidgets.QComboBox()
+            for t in scene.terrain_types:
+                combo.addItem(swatch_icon(t.color), t.name or t.id, t.id)
+            combo.setCurrentIndex(max(0, combo.findData(it.type)))
+            combo.currentIndexChanged.connect(
+                lambda _: self._replace(kind, it, dataclasses.replace(it, type=combo.currentData()), "Change terrain type"))
+            self.form.addRow("Type", combo)
+            self.form.addRow("Area", QtWidgets.QLabel(f"{Polygon(it.polygon, it.holes).area:.6g} m²"))
+        elif kind == "obstacle":
+            self.form.addRow("Area", QtWidgets.QLabel(f"{Polygon(it.polygon).area:.6g} m²"))
+        elif kind == "route":
+            self.form.addRow("Length", QtWidgets.QLabel(f"{LineString(it.points).length:.6g} m"))
+            n = sum(1 for a in scene.agents if a.route == it.id)
+            self.form.addRow("Followed by", QtWidgets.QLabel(f"{n} agent{'s' if n != 1 else ''}"))
+        elif kind == "agent":
+            self._agent(it)
+
+    def _agent(self, a) -> None:
+        scene = self.doc.scene
+        prof = QtWidgets.QComboBox()
+        prof.addItems([p.id for p in scene.profiles])
+        prof.setCurrentText(a.profile)
+        prof.currentTextChanged.connect(lambda v: self._replace("agent", a, dataclasses.replace(a, profile=v),
+                                                                "Change agent profile"))
+        self.form.addRow("Profile", prof)
+        follow = QtWidgets.QComboBox()
+        follow.addItem(FOLLOW_PLANNER, None)
+        for r in scene.routes:
+            follow.addItem(f"route {r.id}", r.id)
+        follow.setCurrentIndex(max(0, follow.findData(a.route)) if a.route is not None else 0)
+        follow.currentIndexChanged.connect(lambda _: self._set_follow(a, follow.currentData()))
+        self.form.addRow("Follows", follow)
+        if a.route is None:
+            planner = QtWidgets.QComboBox()
+            planner.addItems(PLANNERS)
+            planner.setCurrentText(a.planner or "cdt")
+            planner.currentTextChanged.connect(lambda v: self._replace("agent", a, dataclasses.replace(a, planner=v),
+                                                                       "Change agent planner"))
+            self.form.addRow("Planner", planner)
+            for key in ("start", "goal"):
+                p = getattr(a, key)
+                xs, ys = number_box(-1e7, 1e7, 3, " m"), number_box(-1e7, 1e7, 3, " m")
+                xs.setValue(p[0])
+                ys.setValue(p[1])
+                row = QtWidgets.QHBoxLayout()
+                row.addWidget(xs)
+                row.addWidget(ys)
+                for sb in (xs, ys):
+                    sb.valueChanged.connect(lambda _=None, key=key, xs=xs, ys=ys: self._replace(
+                        "agent", a, dataclasses.replace(a, **{key: (xs.value(), ys.value())}), f"Move agent {key}"))
+                self.form.addRow(key.capitalize(), row)
+
+    def _set_follow(self, a, route: str | None) -> None:
+        if route is not None:
+            new = dataclasses.replace(a, route=route, start=None, goal=None, planner=None)
+        else:
+            s, g = agent_ends(self.doc.scene, a)
+            new = dataclasses.replace(a, route=None, start=s, goal=g, planner="cdt")
+        self._replace("agent", a, new, "Change what the agent follows")
+
+    def _replace(self, kind: str, old, new, text: str) -> None:
+        if new != old:
+            refs = [(kind, new.id)]
+            if self.editor.commit(replace_item(self.doc.scene, kind, old.id, new), text, refs=refs,
+                                  select=refs):
+                self.rebuild()
+
+    def _rename(self, kind: str, old: str, new: str) -> None:
+        if new.strip() == old:
+            return
+        try:
+            changes = rename(self.doc.scene, kind, old, new)
+        except (ValueError, KeyError) as e:
+            self.editor.message(f"Cannot rename: {e.args[0]}")
+            self.rebuild()
+            return
+        self.editor.apply(changes, f"Rename {kind} {old} to {new.strip()}", select=[(kind, new.strip())])
+
+    # -- several -----------------------------------------------------------------------------------------------
+
+    def _many(self, sel) -> None:
+        self.form.addRow(section_label(f"{len(sel)} items selected"))
+        counts: dict[str, int] = {}
+        for kind, _ in sel:
+            counts[kind] = counts.get(kind, 0) + 1
+        for kind, n in counts.items():
+            self.form.addRow(KIND_TITLES[kind], QtWidgets.QLabel(str(n)))

@@ -1,0 +1,183 @@
+"""The terrain types panel: each type's colour, id and name; add, remove (asking what becomes of its polygons),
+make default. The selected row is the type the terrain tool paints."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.scene import TerrainType
+from core.scene.edits import (
+    add_item, find, new_id, remove_terrain_type, rename, replace_item, terrain_type_usage,
+)
+
+from .. import dialogs
+from ..editor import Editor
+from .qt_widgets import swatch_icon
+
+PALETTE = ("#d9d9d9", "#7f7f7f", "#7a5230", "#8fbf6a", "#e6d28a", "#5b9bd5", "#c9a0dc", "#f4a261")
+
+
+def ask_color(parent: QtWidgets.QWidget, current: str) -> str | None:
+    """A colour chosen by the user as ``#rrggbb``, or None (a function so tests can replace it)."""
+    c = QtWidgets.QColorDialog.getColor(QtGui.QColor(current), parent, "Terrain colour")
+    return c.name() if c.isValid() else None
+
+
+class QtTerrainTypes(QtWidgets.QWidget):
+    def __init__(self, editor: Editor, parent=None) -> None:
+        super().__init__(parent)
+        self.editor = editor
+        self.doc = editor.doc
+        self.state = editor.state
+        self.table = QtWidgets.QTableWidget(0, 3)
+        self.table.setObjectName("terrain_types")
+        self.table.setHorizontalHeaderLabels(["Id", "Name", "Used by"])
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QtWidgets.QAbstractItemView.EditTrigger.EditKeyPressed)
+        add = QtWidgets.QPushButton("Add")
+        colour = QtWidgets.QPushButton("Colour…")
+        default = QtWidgets.QPushButton("Make default")
+        self.remove_button = QtWidgets.QPushButton("Remove")
+        add.clicked.connect(self.add_type)
+        colour.clicked.connect(self.pick_colour)
+        default.clicked.connect(self.make_default)
+        self.remove_button.clicked.connect(lambda: self.remove_type(self.current()))
+        buttons = QtWidgets.QHBoxLayout()
+        for b in (add, colour, default, self.remove_button):
+            buttons.addWidget(b)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.table)
+        lay.addLayout(buttons)
+        self._filling = False
+        self.table.itemChanged.connect(self._edited)
+        self.table.itemSelectionChanged.connect(self._selected)
+        self.table.cellDoubleClicked.connect(lambda r, c: c == 0 and self.pick_colour())
+        self._pending = False
+        self.doc.changed.connect(lambda f: f & {"terrain_types", "terrains", "default_terrain"} and self.schedule_fill())
+        self.doc.reset.connect(self.schedule_fill)
+        self.state.changed.connect(lambda name: name == "terrain_type" and self._select_current())
+        self.fill()
+
+    def current(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        return self.table.item(rows[0].row(), 0).data(QtCore.Qt.ItemDataRole.UserRole)
+
+    def schedule_fill(self) -> None:
+        """Refill after the current signal (the table item that reported an edit must outlive it)."""
+        if not self._pending:
+            self._pending = True
+            QtCore.QTimer.singleShot(0, self.fill)
+
+    def fill(self) -> None:
+        self._pending = False
+        self._filling = True
+        scene = self.doc.scene
+        self.table.setRowCount(len(scene.terrain_types))
+        for r, t in enumerate(scene.terrain_types):
+            ident = QtWidgets.QTableWidgetItem(swatch_icon(t.color), t.id)
+            ident.setData(QtCore.Qt.ItemDataRole.UserRole, t.id)
+            ident.setToolTip(f"{t.color} — double-click the swatch to change the colour")
+            name = QtWidgets.QTableWidgetItem(t.name)
+            default = " (default)" if t.id == scene.default_terrain else ""
+            used = QtWidgets.QTableWidgetItem(f"{terrain_type_usage(scene, t.id)}{default}")
+            used.setFlags(used.flags() & ~QtCore.Qt.ItemFlag.ItemIsEditable)
+            for c, it in enumerate((ident, name, used)):
+                self.table.setItem(r, c, it)
+        self.table.resizeColumnToContents(0)
+        self._filling = False
+        self._select_current()
+
+    def _select_current(self) -> None:
+        for r in range(self.table.rowCount()):
+            if self.table.item(r, 0).data(QtCore.Qt.ItemDataRole.UserRole) == self.state.terrain_type:
+                if self.current() != self.state.terrain_type:
+                    self.table.selectRow(r)
+                return
+
+    def _selected(self) -> None:
+        cur = self.current()
+        if cur is not None:
+            self.state.set("terrain_type", cur)
+
+    def _edited(self, item: QtWidgets.QTableWidgetItem) -> None:
+        if self._filling:
+            return
+        type_id = self.table.item(item.row(), 0).data(QtCore.Qt.ItemDataRole.UserRole)
+        t = find(self.doc.scene, "terrain_type", type_id)
+        if t is None:
+            return
+        if item.column() == 0:
+            try:
+                changes = rename(self.doc.scene, "terrain_type", type_id, item.text())
+            except ValueError as e:
+                self.editor.message(f"Cannot rename: {e.args[0]}")
+                self.fill()
+                return
+            self.editor.apply(changes, f"Rename terrain type {type_id}")
+            self.state.set("terrain_type", item.text().strip())
+        elif item.column() == 1 and item.text() != t.name:
+            self.editor.apply(replace_item(self.doc.scene, "terrain_type", type_id,
+                                           dataclasses.replace(t, name=item.text())), "Rename terrain type")
+
+    def add_type(self) -> str:
+        scene = self.doc.scene
+        tid = new_id(scene, "terrain_type")
+        colour = PALETTE[len(scene.terrain_types) % len(PALETTE)]
+        self.editor.apply(add_item(scene, "terrain_type", TerrainType(tid, tid.capitalize(), colour)),
+                          "Add terrain type")
+        self.state.set("terrain_type", tid)
+        return tid
+
+    def pick_colour(self) -> None:
+        tid = self.current()
+        t = find(self.doc.scene, "terrain_type", tid) if tid else None
+        if t is None:
+            return
+        c = ask_color(self, t.color)
+        if c is not None and c != t.color:
+            self.editor.apply(replace_item(self.doc.scene, "terrain_type", tid, dataclasses.replace(t, color=c)),
+                              "Change terrain colour")
+
+    def make_default(self) -> None:
+        tid = self.current()
+        if tid is not None and tid != self.doc.scene.default_terrain:
+            self.editor.apply({"default_terrain": tid}, "Change default terrain")
+
+    def remove_type(self, tid: str | None) -> bool:
+        """Remove a type; when polygons use it (or it is the default) ask what becomes of them."""
+        scene = self.doc.scene
+        if tid is None:
+            return False
+        if len(scene.terrain_types) < 2:
+            self.editor.message("A scene needs at least one terrain type.")
+            return False
+        used = terrain_type_usage(scene, tid)
+        is_default = tid == scene.default_terrain
+        replacement: str | None = None
+        if used or is_default:
+            others = [t for t in scene.terrain_types if t.id != tid]
+            options = [f"Repaint as “{t.name or t.id}”" for t in others]
+            if not is_default:
+                options.append(f"Delete the {used} polygon{'s' if used != 1 else ''}")
+            what = (f"{used} terrain polygon{'s' if used != 1 else ''} use{'s' if used == 1 else ''} “{tid}”"
+                    + (" and it is the default type" if is_default else "") + ".")
+            choice = dialogs.ask_choice(self, "Remove terrain type", f"{what} What should become of them?", options)
+            if choice is None:
+                return False
+            replacement = others[choice].id if choice < len(others) else None
+        try:
+            changes = remove_terrain_type(scene, tid, replacement)
+        except ValueError as e:
+            self.editor.message(str(e))
+            return False
+        self.editor.apply(changes, f"Remove terrain type {tid}")
+        return True

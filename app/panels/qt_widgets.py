@@ -1,0 +1,45 @@
+"""Small widgets the panels share: a spin box for scene numbers and a colour swatch button."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+
+def number_box(lo: float, hi: float, decimals: int = 3, suffix: str = "", step: float = 1.0) -> QtWidgets.QDoubleSpinBox:
+    """A double spin box that reports a value when editing finishes (not on every keystroke)."""
+    sb = QtWidgets.QDoubleSpinBox()
+    sb.setRange(lo, hi)
+    sb.setDecimals(decimals)
+    sb.setSingleStep(step)
+    sb.setKeyboardTracking(False)
+    sb.setAccelerated(True)
+    if suffix:
+        sb.setSuffix(suffix)
+    return sb
+
+
+def set_quietly(widget: QtWidgets.QWidget, setter: str, value) -> None:
+    """Set a widget's value without emitting its change signals (the panel is showing, not editing)."""
+    was = widget.blockSignals(True)
+    getattr(widget, setter)(value)
+    widget.blockSignals(was)
+
+
+def swatch_icon(color: str, size: int = 14) -> QtGui.QIcon:
+    pm = QtGui.QPixmap(size, size)
+    pm.fill(QtCore.Qt.GlobalColor.transparent)
+    p = QtGui.QPainter(pm)
+    p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+    p.setBrush(QtGui.QColor(color))
+    p.setPen(QtGui.QPen(QtGui.QColor(0, 0, 0, 90), 1))
+    p.drawRoundedRect(QtCore.QRectF(0.5, 0.5, size - 1, size - 1), 3, 3)
+    p.end()
+    return QtGui.QIcon(pm)
+
+
+def section_label(text: str) -> QtWidgets.QLabel:
+    lab = QtWidgets.QLabel(text)
+    f = lab.font()
+    f.setBold(True)
+    lab.setFont(f)
+    return lab

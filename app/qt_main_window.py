@@ -1,0 +1,429 @@
+"""The main window: wires the document, editor, tools, viewport, layers, panels and actions together.
+
+It owns no editing logic (that is in ``editor``, ``files``, ``tools`` and ``core``); it builds the widgets from
+the action table and connects signals. Later features (the simulation worker, its overlays and plots) attach the
+same way: a layer added to ``self.layers``, a dock added with ``add_dock``, actions added to the table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.scene.edits import ITEM_KINDS, items
+
+from . import dialogs
+from .actions import ACTIONS, GESTURES, MENUS, ActionSpec, key_text
+from .editor import Editor
+from .files import FileController
+from .layers.qt_layer_set import LayerSet
+from .model import Document, ToolState
+from .model.outlines import vertices
+from .panels.qt_inspector import QtInspector
+from .panels.qt_profiles import QtProfiles
+from .panels.qt_scene_tree import QtSceneTree
+from .panels.qt_terrain_types import QtTerrainTypes
+from .panels.qt_tool_options import QtToolOptions
+from .paths import config_dir, resources_dir
+from .qt_icons import action_icon
+from .qt_welcome import QtWelcome
+from .settings import load_settings, save_settings
+from .tools import TOOL_CLASSES, ToolHost
+from .viewport import QtViewport
+
+CLIPBOARD_MIME = "application/x-miran-items+json"
+
+
+class QtMainWindow(QtWidgets.QMainWindow):
+    """MIRAN Studio's window. ``scene`` is the core Scene being edited."""
+
+    def __init__(self, config: str | Path | None = None) -> None:
+        super().__init__()
+        self.setObjectName("main_window")
+        self.setWindowIcon(QtGui.QIcon(str(resources_dir() / "icons" / "app.svg")))
+        self.config = config_dir(config)
+        self.settings = load_settings(self.config)
+        self.doc = Document()
+        self.state = ToolState()
+        self.state.snap_grid = self.settings.snap_grid
+        self.state.snap_vertices = self.settings.snap_vertices
+        self.undo_stack = QtGui.QUndoStack(self)
+        self.undo_stack.setUndoLimit(2000)
+        self.editor = Editor(self.doc, self.state, self.undo_stack)
+        self.host = ToolHost(self.editor)
+        self.viewport = QtViewport()
+        self.viewport.set_host(self.host)
+        self.layers = LayerSet(self.doc, self.viewport.view)
+        self.welcome = QtWelcome()
+        self.central = QtWidgets.QStackedWidget()
+        self.central.addWidget(self.welcome)
+        self.central.addWidget(self.viewport)
+        self.setCentralWidget(self.central)
+        self.files = FileController(self, self.doc, self.undo_stack, self.settings, self.config)
+        self.actions: dict[str, QtGui.QAction] = {}
+        self._build_actions()
+        self._build_docks()
+        self._build_menus()
+        self._build_toolbars()
+        self._build_status()
+        self._connect()
+        self.resize(1440, 900)
+        if self.settings.window_geometry:
+            self.restoreGeometry(QtCore.QByteArray.fromHex(self.settings.window_geometry.encode()))
+        if self.settings.window_state:
+            self.restoreState(QtCore.QByteArray.fromHex(self.settings.window_state.encode()))
+        self._scene_loaded()
+        self.set_tool("select")
+
+    @property
+    def scene(self):
+        """The core Scene being edited (a new object after every edit; see Document)."""
+        return self.doc.scene
+
+    # -- building ----------------------------------------------------------------------------------------------
+
+    def _resolve(self, path: str):
+        obj = self
+        for part in path.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+    def _make_action(self, spec: ActionSpec) -> QtGui.QAction:
+        a = QtGui.QAction(spec.title.replace("&", "") if spec.menu == "" else spec.title, self)
+        a.setObjectName(spec.id)
+        if isinstance(spec.key, QtGui.QKeySequence.StandardKey):
+            a.setShortcuts(spec.key)
+        elif spec.key:
+            a.setShortcut(QtGui.QKeySequence(spec.key))
+        a.setToolTip(f"{spec.tip} ({key_text(spec.key)})" if spec.key and spec.tip else spec.tip or spec.title)
+        a.setStatusTip(spec.tip)
+        if spec.icon:
+            a.setIcon(action_icon(self, spec.icon))
+        if spec.checkable:
+            a.setCheckable(True)
+            a.toggled.connect(lambda on, spec=spec: self._resolve(spec.run)(on))
+        else:
+            a.triggered.connect(lambda _=False, spec=spec: self._resolve(spec.run)())
+        self.addAction(a)
+        return a
+
+    def _build_actions(self) -> None:
+        for spec in ACTIONS:
+            self.actions[spec.id] = self._make_action(spec)
+        undo = self.undo_stack.createUndoAction(self, "&Undo")
+        redo = self.undo_stack.createRedoAction(self, "&Redo")
+        for a, name, key, icon in ((undo, "edit.undo", QtGui.QKeySequence.StandardKey.Undo, "undo"),
+                                   (redo, "edit.redo", QtGui.QKeySequence.StandardKey.Redo, "redo")):
+            a.setObjectName(name)
+            a.setShortcuts(key)
+            a.setIcon(action_icon(self, icon))
+            self.addAction(a)
+            self.actions[name] = a
+        self.tool_group = QtGui.QActionGroup(self)
+        self.tool_group.setExclusive(True)
+        for cls in TOOL_CLASSES:
+            a = QtGui.QAction(action_icon(self, cls.name), cls.title, self)
+            a.setObjectName(f"tool.{cls.name}")
+            a.setCheckable(True)
+            a.setShortcut(QtGui.QKeySequence(cls.shortcut))
+            a.setToolTip(f"<b>{cls.title}</b> ({cls.shortcut})<br>{cls.hint}")
+            a.setStatusTip(cls.hint)
+            a.triggered.connect(lambda _=False, name=cls.name: self.set_tool(name))
+            self.tool_group.addAction(a)
+            self.addAction(a)
+            self.actions[f"tool.{cls.name}"] = a
+        self.actions["view.grid"].setChecked(self.settings.show_grid)
+        self.actions["view.snap_grid"].setChecked(self.state.snap_grid)
+        self.actions["view.snap_vertices"].setChecked(self.state.snap_vertices)
+        self.viewport.grid.setVisible(self.settings.show_grid)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.menus: dict[str, QtWidgets.QMenu] = {name: bar.addMenu(f"&{name}") for name in MENUS}
+        m = self.menus
+        m["Edit"].addAction(self.actions["edit.undo"])
+        m["Edit"].addAction(self.actions["edit.redo"])
+        m["Edit"].addSeparator()
+        for spec in ACTIONS:
+            if spec.id == "file.quit":
+                self.recent_menu = m["File"].addMenu("Open &Recent")
+                m["File"].addSeparator()
+            if spec.id == "view.zoom_in":
+                pass
+            m[spec.menu].addAction(self.actions[spec.id])
+            if spec.id in ("file.save_as", "edit.paste", "edit.delete", "view.fit"):
+                m[spec.menu].addSeparator()
+        for cls in TOOL_CLASSES:
+            m["Tools"].addAction(self.actions[f"tool.{cls.name}"])
+        m["View"].addSeparator()
+        self.panels_menu = m["View"].addMenu("&Panels")
+        for dock in self.docks.values():
+            self.panels_menu.addAction(dock.toggleViewAction())
+        self._fill_recent()
+
+    def _build_toolbars(self) -> None:
+        main = self.addToolBar("Main")
+        main.setObjectName("toolbar.main")
+        main.setIconSize(QtCore.QSize(20, 20))
+        for name in ("file.new", "file.open", "file.save", None, "edit.undo", "edit.redo", None, "view.fit",
+                     "view.snap_grid", "view.snap_vertices"):
+            if name is None:
+                main.addSeparator()
+            else:
+                main.addAction(self.actions[name])
+        self.options = QtToolOptions(self.editor, self)
+        self.addToolBar(self.options)
+        tools = QtWidgets.QToolBar("Tools")
+        tools.setObjectName("toolbar.tools")
+        tools.setIconSize(QtCore.QSize(26, 26))
+        tools.setMovable(False)
+        for cls in TOOL_CLASSES:
+            tools.addAction(self.actions[f"tool.{cls.name}"])
+        self.addToolBar(QtCore.Qt.ToolBarArea.LeftToolBarArea, tools)
+
+    def add_dock(self, name: str, title: str, widget: QtWidgets.QWidget,
+                 area=QtCore.Qt.DockWidgetArea.RightDockWidgetArea) -> QtWidgets.QDockWidget:
+        """Add a panel as a dock widget (objectName ``dock.<name>``)."""
+        dock = QtWidgets.QDockWidget(title, self)
+        dock.setObjectName(f"dock.{name}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[name] = dock
+        return dock
+
+    def _build_docks(self) -> None:
+        self.docks: dict[str, QtWidgets.QDockWidget] = {}
+        self.scene_tree = QtSceneTree(self.editor)
+        self.inspector = QtInspector(self.editor)
+        self.terrain_types = QtTerrainTypes(self.editor)
+        self.profiles = QtProfiles(self.editor)
+        self.history = QtWidgets.QUndoView(self.undo_stack)
+        self.history.setObjectName("history")
+        self.history.setEmptyLabel("Opened scene")
+        left = QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
+        self.add_dock("scene", "Scene", self.scene_tree, left)
+        self.add_dock("history", "History", self.history, left)
+        self.add_dock("inspector", "Inspector", self.inspector)
+        self.add_dock("terrain_types", "Terrain Types", self.terrain_types)
+        self.add_dock("profiles", "Profiles", self.profiles)
+        self.tabifyDockWidget(self.docks["terrain_types"], self.docks["profiles"])
+        self.docks["terrain_types"].raise_()
+        self.resizeDocks([self.docks["scene"], self.docks["inspector"]], [280, 330],
+                         QtCore.Qt.Orientation.Horizontal)
+
+    def _build_status(self) -> None:
+        bar = self.statusBar()
+        self.hint_label = QtWidgets.QLabel()
+        self.hint_label.setObjectName("status.hint")
+        bar.addWidget(self.hint_label, 1)
+        self.zoom_label = QtWidgets.QLabel()
+        self.coords_label = QtWidgets.QLabel("x —  y —")
+        self.coords_label.setObjectName("status.coords")
+        self.coords_label.setMinimumWidth(190)
+        self.coords_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+        bar.addPermanentWidget(self.zoom_label)
+        bar.addPermanentWidget(self.coords_label)
+
+    def _connect(self) -> None:
+        self.host.preview_changed.connect(self.layers.preview.show_preview)
+        self.host.hint_changed.connect(self.hint_label.setText)
+        self.host.tool_changed.connect(lambda name: self.actions[f"tool.{name}"].setChecked(True))
+        self.editor.flash.connect(self.layers.preview.flash)
+        self.editor.messages.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.viewport.cursor_moved.connect(self._cursor_moved)
+        self.viewport.zoom_changed.connect(self._zoom_changed)
+        self.viewport.viewport().installEventFilter(self)
+        self.doc.changed.connect(self._fields_changed)
+        self.doc.path_changed.connect(self._update_title)
+        self.undo_stack.cleanChanged.connect(self._update_title)
+        self.undo_stack.indexChanged.connect(self._index_changed)
+        self.files.loaded.connect(self._scene_loaded)
+        self.files.recent_changed.connect(self._fill_recent)
+        self.welcome.open_requested.connect(lambda p: self.files.open_path(p) and self.show_editor())
+        self.welcome.new_requested.connect(lambda: self.files.new_dialog() and self.show_editor())
+        self.welcome.open_file_requested.connect(lambda: self.files.open_dialog() and self.show_editor())
+        self.scene_tree.focus_requested.connect(self.focus_item)
+
+    # -- reactions ---------------------------------------------------------------------------------------------
+
+    def eventFilter(self, obj, ev) -> bool:
+        if ev.type() == QtCore.QEvent.Type.MouseButtonPress:
+            self.layers.preview.clear_flash()
+        return False
+
+    def _scene_loaded(self) -> None:
+        self.viewport.set_bounds(self.doc.scene.bounds)
+        scene = self.doc.scene
+        painted = [t.id for t in scene.terrain_types if t.id != scene.default_terrain]
+        self.state.set("terrain_type", painted[0] if painted else scene.default_terrain)
+        self.state.fit_to(scene)
+        self.host.reset()
+        self._update_title()
+        self.fit()
+        QtCore.QTimer.singleShot(0, self.fit)
+
+    def _fields_changed(self, fields) -> None:
+        if "bounds" in fields:
+            self.viewport.set_bounds(self.doc.scene.bounds)
+        self.state.fit_to(self.doc.scene)
+
+    def _index_changed(self, index: int) -> None:
+        self.host.refresh()
+
+    def _update_title(self, *args) -> None:
+        self.setWindowTitle(f"{self.files.display_name()}[*] — MIRAN Studio")
+        self.setWindowModified(self.files.is_dirty())
+
+    def _cursor_moved(self, x: float, y: float) -> None:
+        self.coords_label.setText(f"x {x:,.2f} m   y {y:,.2f} m")
+
+    def _zoom_changed(self, pixel: float) -> None:
+        self.editor.grid_step = self.viewport.grid_step()
+        self.layers.view_changed(pixel)
+        self.zoom_label.setText(f"grid {self.viewport.grid_step():g} m   ")
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        paths = self.files.recent_files()
+        for p in paths:
+            a = self.recent_menu.addAction(str(p))
+            a.triggered.connect(lambda _=False, p=p: self.files.open_path(p) and self.show_editor())
+        self.recent_menu.addSeparator()
+        clear = self.recent_menu.addAction("Clear Recent Files")
+        clear.setEnabled(bool(paths))
+        clear.triggered.connect(self.files.clear_recent)
+        self.welcome.set_recent(paths)
+
+    # -- commands (the action table's targets) -----------------------------------------------------------------
+
+    def show_editor(self) -> None:
+        self.central.setCurrentWidget(self.viewport)
+        self.viewport.setFocus()
+        QtCore.QTimer.singleShot(0, self.fit)
+
+    def show_welcome(self) -> None:
+        self.central.setCurrentWidget(self.welcome)
+
+    def set_tool(self, name: str) -> None:
+        if self.central.currentWidget() is not self.viewport:
+            self.show_editor()
+        self.host.set_tool(name)
+        self.actions[f"tool.{name}"].setChecked(True)
+
+    def cut(self) -> None:
+        if self.copy():
+            self.editor.delete_selection()
+
+    def copy(self) -> bool:
+        text = self.editor.copy_text()
+        if text is None:
+            return False
+        mime = QtCore.QMimeData()
+        mime.setData(CLIPBOARD_MIME, QtCore.QByteArray(text.encode("utf-8")))
+        mime.setText(text)
+        QtWidgets.QApplication.clipboard().setMimeData(mime)
+        n = len(self.doc.selection)
+        self.statusBar().showMessage(f"Copied {n} item{'s' if n != 1 else ''}.", 4000)
+        return True
+
+    def paste(self) -> None:
+        mime = QtWidgets.QApplication.clipboard().mimeData()
+        if mime is None:
+            return
+        if mime.hasFormat(CLIPBOARD_MIME):
+            text = bytes(mime.data(CLIPBOARD_MIME).data()).decode("utf-8")
+        else:
+            text = mime.text()
+        if text:
+            self.editor.paste_text(text)
+
+    def delete(self) -> None:
+        if not self.host.delete():
+            self.editor.delete_selection()
+
+    def select_all(self) -> None:
+        kinds = self.doc.editable_kinds()
+        self.doc.select([(k, it.id) for k in ITEM_KINDS if k in kinds for it in items(self.doc.scene, k)])
+
+    def deselect(self) -> None:
+        self.doc.select([])
+
+    def zoom_in(self) -> None:
+        self.viewport.zoom(1.25)
+
+    def zoom_out(self) -> None:
+        self.viewport.zoom(0.8)
+
+    def fit(self) -> None:
+        self.viewport.fit()
+
+    def focus_item(self, kind: str, item_id: str) -> None:
+        """Zoom to an item (with a margin) and select it."""
+        pts = vertices(self.doc.scene, [(kind, item_id)])
+        if len(pts) == 0:
+            return
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        pad = max(float(np.max(hi - lo)) * 0.4, 5.0)
+        self.viewport.view.setRange(QtCore.QRectF(lo[0] - pad, lo[1] - pad, hi[0] - lo[0] + 2 * pad,
+                                                  hi[1] - lo[1] + 2 * pad), padding=0)
+        self.doc.select([(kind, item_id)])
+
+    def set_grid_visible(self, on: bool) -> None:
+        self.viewport.grid.setVisible(on)
+        self.settings.show_grid = on
+
+    def set_snap_grid(self, on: bool) -> None:
+        self.state.set("snap_grid", on)
+        self.settings.snap_grid = on
+
+    def set_snap_vertices(self, on: bool) -> None:
+        self.state.set("snap_vertices", on)
+        self.settings.snap_vertices = on
+
+    def show_shortcuts(self) -> QtWidgets.QDialog:
+        """A non-modal list of every shortcut and mouse gesture (objectName ``shortcuts_dialog``)."""
+        rows = [(spec.title.replace("&", "").replace("…", ""), key_text(spec.key)) for spec in ACTIONS if spec.key]
+        rows[2:2] = [("Undo", key_text(QtGui.QKeySequence.StandardKey.Undo)),
+                     ("Redo", key_text(QtGui.QKeySequence.StandardKey.Redo))]
+        rows += [(f"Tool: {cls.title}", cls.shortcut) for cls in TOOL_CLASSES]
+        rows += [(what, how) for how, what in GESTURES]
+        dlg = QtWidgets.QDialog(self)
+        dlg.setObjectName("shortcuts_dialog")
+        dlg.setWindowTitle("Keyboard and Mouse")
+        dlg.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+        table = QtWidgets.QTableWidget(len(rows), 2)
+        table.setHorizontalHeaderLabels(["Command", "Shortcut"])
+        table.verticalHeader().hide()
+        table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        for r, (what, how) in enumerate(rows):
+            table.setItem(r, 0, QtWidgets.QTableWidgetItem(what))
+            table.setItem(r, 1, QtWidgets.QTableWidgetItem(how))
+        table.horizontalHeader().setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        table.resizeColumnToContents(1)
+        lay = QtWidgets.QVBoxLayout(dlg)
+        lay.addWidget(table)
+        dlg.resize(520, 640)
+        dlg.show()
+        return dlg
+
+    def show_about(self) -> None:
+        dialogs.show_message(self, "About MIRAN Studio",
+                             "MIRAN Studio — a scene editor and simulator for terrain-aware path planning "
+                             "(MIRAN, IRM, disc MIRAN, ECM).")
+
+    # -- closing -----------------------------------------------------------------------------------------------
+
+    def closeEvent(self, ev: QtGui.QCloseEvent) -> None:
+        if not self.files.maybe_save():
+            ev.ignore()
+            return
+        self.settings.window_geometry = bytes(self.saveGeometry().toHex()).decode()
+        self.settings.window_state = bytes(self.saveState().toHex()).decode()
+        try:
+            save_settings(self.config, self.settings)
+        except OSError:
+            pass
+        self.files.shutdown()
+        ev.accept()
