@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
 import reprlib
 from typing import Any
+
+import numpy as np
 
 from .problems import Problem, fmt_point
 
@@ -121,6 +124,12 @@ class FieldReader:
         lst = self.list_(path, v)
         if lst is None:
             return None
+        fast = _all_good_points(lst)
+        if fast is not None:
+            if len(fast) < min_len:
+                self.add(path, f"expected at least {min_len} points, got {len(fast)}")
+                return None
+            return fast
         pts, bad = [], 0
         for i, p in enumerate(lst):
             n = len(self.problems)
@@ -138,6 +147,22 @@ class FieldReader:
             self.add(path, f"expected at least {min_len} points, got {len(pts)}")
             return None
         return pts
+
+
+def _all_good_points(lst: list) -> list[tuple[float, float]] | None:
+    """The points of a list when every item is a good ``[x, y]`` (checked in bulk), else None to check one by one."""
+    if not all(type(p) is list and len(p) == 2 for p in lst):
+        return None
+    flat = list(itertools.chain.from_iterable(lst))
+    if not set(map(type, flat)) <= {int, float}:
+        return None
+    try:
+        a = np.array(flat, dtype=np.float64)
+    except OverflowError:
+        return None
+    if not np.isfinite(a).all() or (len(a) and np.abs(a).max() > MAX_COORD):
+        return None
+    return list(zip(a[0::2].tolist(), a[1::2].tolist()))
 
 
 def join(path: str, key: str) -> str:

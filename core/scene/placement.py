@@ -41,9 +41,9 @@ def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
     tree = shapely.STRtree(polys)
     names = [o.id for _, o in obstacles]
     for i, route in routes:
-        _check_points(r, box, bounds, tree, names, union, route.points, lambda k, i=i: f"routes[{i}].points[{k}]")
+        _check_points(r, bounds, tree, names, union, route.points, lambda k, i=i: f"routes[{i}].points[{k}]")
     for i, net in networks:
-        _check_points(r, box, bounds, tree, names, union, net.nodes, lambda k, i=i: f"networks[{i}].nodes[{k}]")
+        _check_points(r, bounds, tree, names, union, net.nodes, lambda k, i=i: f"networks[{i}].nodes[{k}]")
     ends, paths = [], []
     for i, a in agents:
         for key in ("start", "goal"):
@@ -51,29 +51,33 @@ def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
             if p is not None:
                 ends.append(p)
                 paths.append(f"agents[{i}].{key}")
-    _check_points(r, box, bounds, tree, names, union, ends, lambda k: paths[k])
+    _check_points(r, bounds, tree, names, union, ends, lambda k: paths[k])
 
 
-def _check_points(r: FieldReader, box: Polygon, bounds, tree: shapely.STRtree, names: list[str], union,
-                  pts: list, path_of: Callable[[int], str]) -> None:
-    """Each point must be covered by the bounds and not in the interior of an obstacle (or of overlapping ones)."""
+def _check_points(r: FieldReader, bounds, tree: shapely.STRtree, names: list[str], union, pts: list,
+                  path_of: Callable[[int], str]) -> None:
+    """Each point must be covered by the bounds and not in the interior of an obstacle (or of touching ones)."""
     if not pts:
         return
     xy = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
-    geoms = shapely.points(xy)
-    outside = ~shapely.covered_by(geoms, box)
-    inside_one: dict[int, int] = {}
-    for gi, oi in zip(*tree.query(geoms, predicate="within")):
-        inside_one.setdefault(int(gi), int(oi))
-    # A point on the seam between two overlapping obstacles is within neither, but inside their union.
-    in_union = shapely.within(geoms, union) if not union.is_empty else np.zeros(len(xy), dtype=bool)
     x0, y0, x1, y1 = bounds
-    for k in range(len(xy)):
+    outside = (xy[:, 0] < x0) | (xy[:, 0] > x1) | (xy[:, 1] < y0) | (xy[:, 1] > y1)
+    # A point is blocked when it lies in the interior of the union of the obstacles (a point on the seam between
+    # two touching obstacles is within neither, but inside their union); the prepared union answers in bulk.
+    blocked = np.zeros(len(xy), dtype=bool)
+    if not union.is_empty:
+        shapely.prepare(union)
+        blocked = shapely.contains_xy(union, xy[:, 0], xy[:, 1]) & ~outside
+    suspects = np.flatnonzero(blocked)
+    inside_one: dict[int, int] = {}
+    for gi, oi in zip(*tree.query(shapely.points(xy[suspects]), predicate="within")):
+        inside_one.setdefault(int(suspects[gi]), int(oi))
+    for k in np.flatnonzero(outside | blocked).tolist():
         if outside[k]:
             r.add(path_of(k), f"{fmt_point(xy[k])} is outside the bounds [{x0:g}, {y0:g}, {x1:g}, {y1:g}]")
         elif k in inside_one:
             r.add(path_of(k), f"{fmt_point(xy[k])} is inside obstacle {names[inside_one[k]]!r}")
-        elif in_union[k]:
-            near = sorted(names[int(j)] for j in tree.query(geoms[k], predicate="intersects"))
+        else:
+            near = sorted(names[int(j)] for j in tree.query(shapely.Point(xy[k]), predicate="intersects"))
             r.add(path_of(k), f"{fmt_point(xy[k])} is inside the obstacles {', '.join(map(repr, near))} "
                               "where they meet")

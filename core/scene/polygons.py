@@ -58,7 +58,8 @@ def ring_problem(points) -> str | None:
 
 
 def polygon_problem(shell, holes=()) -> tuple[str, str] | None:
-    """Why a polygon with holes is invalid as ``(which ring, message)``, or None. ``which`` is '' or 'holes[i]'."""
+    """Why a polygon with holes is invalid as ``(which ring, message)``, or None. ``which`` is '', 'holes[i]' or
+    'holes' (see hole_problems); the first problem only."""
     msg = ring_problem(shell)
     if msg:
         return "", msg
@@ -66,12 +67,8 @@ def polygon_problem(shell, holes=()) -> tuple[str, str] | None:
         msg = ring_problem(h)
         if msg:
             return f"holes[{i}]", msg
-    if holes:
-        poly = Polygon(clean_ring(shell), [clean_ring(h) for h in holes])
-        reason = shapely.is_valid_reason(poly)
-        if reason != "Valid Geometry":
-            return "", describe_reason(reason)
-    return None
+    problems = hole_problems(shell, holes) if len(holes) else []
+    return problems[0] if problems else None
 
 
 def hole_problems(shell, holes) -> list[tuple[str, str]]:
