@@ -14,6 +14,9 @@ Python-level queries (numpy in, numpy out; see ``queries``):
 - ``polyline_terrain_lengths(mesh, pts (m,2)) -> (n_types,)``, ``polyline_visible(mesh, pts) -> bool``.
 - ``weighted_length(lengths, weights)`` = lengths @ weights; ``segment_cost(mesh, p, q, weights) -> (n,)``.
 - ``clearance(mesh, pts) -> (dist (n,), nearest (n,2))``; ``polyline_clearance(mesh, pts) -> float``.
+- ``visible_intervals(mesh, x (2,), route_pts (m,2), route_s (m,), s0, s1) -> (k, 2) float64`` (MIRAN 2013, 3.2).
+- ``disc_traversal_cost(mesh, p, q, radius, weights) -> (n,) float64`` (Kremyzas 2014, ch. 3, max-weight rule);
+  ``disc_overlap_intervals(mesh, p, q, radius, weights) -> (k, 3)`` rows [start, end, terrain] of one sweep.
 
 Numba level: ``core.navmesh.kernels`` (walk kernels take ``*mesh.kernel_args()``, clearance kernels
 ``*mesh.clearance_args()``).
@@ -30,6 +33,8 @@ from .build import BuildCancelled, build_navmesh
 from .mesh import NavMesh
 from .queries import (
     clearance,
+    disc_overlap_intervals,
+    disc_traversal_cost,
     locate,
     polyline_clearance,
     polyline_terrain_lengths,
@@ -37,11 +42,12 @@ from .queries import (
     segment_cost,
     segment_terrain_lengths,
     segment_visible,
+    visible_intervals,
     weighted_length,
 )
 
 __all__ = [
-    "BuildCancelled", "NavMesh", "build_navmesh", "clearance", "locate", "polyline_clearance",
-    "polyline_terrain_lengths", "polyline_visible", "segment_cost", "segment_terrain_lengths", "segment_visible",
-    "weighted_length",
+    "BuildCancelled", "NavMesh", "build_navmesh", "clearance", "disc_overlap_intervals", "disc_traversal_cost",
+    "locate", "polyline_clearance", "polyline_terrain_lengths", "polyline_visible", "segment_cost",
+    "segment_terrain_lengths", "segment_visible", "visible_intervals", "weighted_length",
 ]

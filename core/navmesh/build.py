@@ -12,6 +12,7 @@ from core.scene.geometry import SceneGeometry, build_geometry
 from core.scene.model import Scene
 
 from .kernels.grids import bin_edges, grid_meta, seed_cells
+from .kernels.predicates import orient
 from .mesh import NavMesh
 from .pslg import pslg
 
@@ -50,6 +51,9 @@ def build_navmesh(scene: Scene, geometry: SceneGeometry | None = None,
     # Counter-clockwise orientation and no degenerate triangles.
     p = V[T]
     area2 = (p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1]) - (p[:, 1, 1] - p[:, 0, 1]) * (p[:, 2, 0] - p[:, 0, 0])
+    # Slivers whose floating-point area rounds to 0 get their orientation from the exact predicate.
+    for i in np.flatnonzero(area2 == 0):
+        area2[i] = orient(*p[i, 0], *p[i, 1], *p[i, 2])
     T[area2 < 0] = T[area2 < 0][:, [0, 2, 1]]
     T = T[area2 != 0]
     terrain = _classify(g, V, T, _unconstrained_components(T, csegs, len(V)), len(scene.terrain_types))

@@ -66,9 +66,47 @@ def pslg(geometry: SceneGeometry) -> tuple[np.ndarray, np.ndarray, float]:
     keep, new_index = np.unique(root, return_inverse=True)
     verts = uniq[keep]
     s = new_index.reshape(-1)[inverse[segs]]
-    s = s[s[:, 0] != s[:, 1]]
-    s = np.unique(np.sort(s, axis=1), axis=0)
+    s = _dedupe(s)
+    for _ in range(8):
+        s, changed = _split_at_close_vertices(verts, s, snap)
+        if not changed:
+            break
     return verts.astype(np.float64), s.astype(np.int32), snap
+
+
+def _dedupe(s: np.ndarray) -> np.ndarray:
+    s = s[s[:, 0] != s[:, 1]]
+    return np.unique(np.sort(s, axis=1), axis=0)
+
+
+def _split_at_close_vertices(verts: np.ndarray, s: np.ndarray, snap: float) -> tuple[np.ndarray, bool]:
+    """Split every segment at the vertices lying within ``snap`` of its interior.
+
+    Boundaries computed by different overlays (an obstacle outline and the terrain region beside it) can differ
+    by a rounding error: a vertex of one lies 1e-16 off the other's edge. Splitting the edge there makes both the
+    same chain (deduplicated), instead of leaving a needle triangle between two nearly identical lines."""
+    if snap <= 0 or len(s) == 0:
+        return s, False
+    lines = shapely.linestrings(np.stack([verts[s[:, 0]], verts[s[:, 1]]], axis=1))
+    tree = shapely.STRtree(lines)
+    vi, si = tree.query(shapely.points(verts), predicate="dwithin", distance=snap)
+    inner = (vi != s[si, 0]) & (vi != s[si, 1])
+    vi, si = vi[inner], si[inner]
+    if len(vi) == 0:
+        return s, False
+    a = verts[s[si, 0]]
+    d = verts[s[si, 1]] - a
+    t = np.einsum("ij,ij->i", verts[vi] - a, d) / np.einsum("ij,ij->i", d, d)
+    split = np.unique(si)
+    kept = np.setdiff1d(np.arange(len(s)), split)
+    out = [s[kept]]
+    order = np.lexsort((t, si))
+    vi, si, t = vi[order], si[order], t[order]
+    bounds = np.flatnonzero(np.diff(si)) + 1
+    for group_v, group_s in zip(np.split(vi, bounds), np.split(si, bounds)):
+        chain = np.concatenate([[s[group_s[0], 0]], group_v, [s[group_s[0], 1]]])
+        out.append(np.stack([chain[:-1], chain[1:]], axis=1))
+    return _dedupe(np.concatenate(out)), True
 
 
 def _find(root: np.ndarray, i: int) -> int:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .kernels import clearance as kc
+from .kernels import disc as kd
 from .kernels import segments as ks
+from .kernels import visibility as kv
 from .kernels import walk as kw
 from .mesh import NavMesh
 
@@ -106,3 +108,49 @@ def polyline_clearance(mesh: NavMesh, pts) -> float:
     """Smallest distance between the polyline pts (m, 2) and any obstacle edge (0 where it touches or crosses)."""
     p = _pts(pts)
     return float(kc.polyline_clearance(*mesh.clearance_args(), p))
+
+
+def visible_intervals(mesh: NavMesh, x, route_pts, route_s, s0: float, s1: float) -> np.ndarray:
+    """Arc-length intervals of the route window [s0, s1] visible from x (MIRAN 2013, 3.2), (k, 2) float64.
+
+    route_pts (m, 2) float64 and route_s (m,) float64 (cumulative arc length) describe the route; the intervals
+    are sorted, disjoint, and exclude pieces shorter than ``kernels.visibility.MERGE_TOL`` times the scene size."""
+    xy = np.asarray(x, dtype=np.float64).reshape(2)
+    rp = _pts(route_pts, "route_pts")
+    rs = np.ascontiguousarray(route_s, dtype=np.float64).reshape(-1)
+    if len(rs) != len(rp):
+        raise ValueError(f"route_s has {len(rs)} values for {len(rp)} route points")
+    out = np.empty((max(8, 2 * len(rp)), 2), dtype=np.float64)
+    while True:
+        n = kv.visible_intervals(*mesh.kernel_args(), xy[0], xy[1], rp, rs, 0, len(rp), float(s0), float(s1), out)
+        if n >= 0:
+            return out[:n].copy()
+        out = np.empty((2 * len(out), 2), dtype=np.float64)
+
+
+def disc_traversal_cost(mesh: NavMesh, p, q, radius: float, weights) -> np.ndarray:
+    """Traversal cost of a disc of the given radius sweeping p[i] -> q[i] (Kremyzas 2014, ch. 3), (n,) float64.
+
+    At each centre position the cost rate is the largest weight among the free triangles the closed disc meets
+    (0 where it meets none); NaN where p or q lies outside the bounds."""
+    p, q = _pair(p, q)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    _check_weights(mesh, w)
+    out = np.empty(len(p), dtype=np.float64)
+    kd.disc_cost_batch(*mesh.kernel_args(), p, q, float(radius), w, out)
+    return out
+
+
+def disc_overlap_intervals(mesh: NavMesh, p, q, radius: float, weights) -> np.ndarray:
+    """The max-weight overlap intervals of one disc sweep p -> q (Kremyzas 2014, Algorithm 3), (k, 3) float64
+    rows [x_start, x_end, terrain index] with x the distance of the centre from p; cost = sum w * (end - start)."""
+    p, q = _pts(p, "p")[0], _pts(q, "q")[0]
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    _check_weights(mesh, w)
+    cap = 64
+    while True:
+        out = np.empty((cap, 3), dtype=np.float64)
+        n = kd.disc_intervals(*mesh.kernel_args(), p[0], p[1], q[0], q[1], float(radius), w, out)
+        if n >= 0:
+            return out[:n].copy()
+        cap *= 4

@@ -12,9 +12,8 @@ from core.scene.model import Obstacle, Profile, Scene, TerrainPolygon, TerrainTy
 
 def star_polygon(rng: np.random.Generator, cx: float, cy: float, r: float, n: int) -> list[tuple[float, float]]:
     """A random simple (star-shaped, usually non-convex) polygon around (cx, cy), counter-clockwise."""
-    # Sorted distinct angles in [0, 2 pi) and positive radii give a simple polygon.
-    ang = np.sort(rng.choice(np.linspace(0, 2 * np.pi, 64, endpoint=False), n, replace=False)
-                  + rng.uniform(0, 0.09, n))
+    # Increasing angles with gaps under pi and positive radii give a simple polygon, star-shaped around (cx, cy).
+    ang = (np.arange(n) + rng.uniform(-0.35, 0.35, n)) * (2 * np.pi / n) + rng.uniform(0, 2 * np.pi)
     rad = r * rng.uniform(0.35, 1.0, n)
     return [(float(cx + a * np.cos(t)), float(cy + a * np.sin(t))) for a, t in zip(rad, ang)]
 

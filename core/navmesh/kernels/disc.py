@@ -1,0 +1,328 @@
+"""Traversal cost of a sweeping disc (Kremyzas 2014, chapter 3).
+
+A disc of radius r moves with its centre on s -> g. In the local frame of section 3.2 (origin s, primary axis
+along s -> g, secondary axis to its left) the centre is at (x, 0), x in [0, L]. The *overlap interval* of a
+triangle is the set of x at which the closed disc meets the closed triangle: the line y = 0 cut by the Minkowski
+sum of the triangle and the disc, i.e. the union of the vertex discs (3.2.1, eq. 3.14/3.15), the edge bands
+(3.2.2, eq. 3.18-3.23) and the triangle itself, which is one interval because the sum is convex.
+
+Triangles are found as in Algorithm 4: a triangle-disc walk at s and at g (Algorithm 6, an edge is crossed when
+its distance to the centre is at most r) and a triangle-box walk over the intermediate box [0, L] x [-r, r]
+(Algorithm 7, an edge is crossed when it meets the box). The walks run on the complete triangulation, which
+covers the convex bounds, so every triangle the swept stadium meets is found, also across thin obstacles.
+
+Cost (Algorithms 2 and 3, the max-weight rule): at each x the rate is the largest weight among the *free*
+triangles the disc meets (obstacle triangles weigh nothing; 0 where the disc meets no free triangle), and the
+cost is the integral of that rate over x in [0, L]. For r = 0 this is the point cost sum_T w(T) l^T (eq. 3.1).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .grids import seg_meets_box
+from .segments import segment_cost
+from .walk import in_bounds, locate_any
+
+# Relative slack of the walks' overlap tests (finding an extra triangle is harmless: its interval is exact).
+_SLACK = 1e-9
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _halfline(a, b, lo, hi):
+    """Restrict [lo, hi] to {s : a s + b >= 0}."""
+    if a > 0.0:
+        return max(lo, -b / a), hi
+    if a < 0.0:
+        return lo, min(hi, -b / a)
+    if b >= 0.0:
+        return lo, hi
+    return 1.0, 0.0
+
+
+@njit(cache=True, nogil=True)
+def triangle_overlap_interval(V, T, t, px, py, ex, ey, r):
+    """(lo, hi): the x-range where the disc centred at p + x e (e unit) meets triangle t; lo > hi when never."""
+    lo = math.inf
+    hi = -math.inf
+    xs = np.empty(3)
+    ys = np.empty(3)
+    for k in range(3):
+        dx = V[T[t, k], 0] - px
+        dy = V[T[t, k], 1] - py
+        xs[k] = dx * ex + dy * ey
+        ys[k] = ex * dy - ey * dx
+    r2 = r * r
+    for k in range(3):
+        # Vertex disc (Kremyzas 3.2.1): |(x_v - x, y_v)| <= r.
+        if ys[k] * ys[k] <= r2:
+            h = math.sqrt(r2 - ys[k] * ys[k])
+            lo = min(lo, xs[k] - h)
+            hi = max(hi, xs[k] + h)
+    for k in range(3):
+        xa, ya = xs[k], ys[k]
+        xb, yb = xs[(k + 1) % 3], ys[(k + 1) % 3]
+        dx = xb - xa
+        dy = yb - ya
+        len2 = dx * dx + dy * dy
+        if len2 == 0.0:
+            continue
+        # Edge band (Kremyzas 3.2.2): projection parameter in [0, 1] and distance to the edge's line <= r.
+        a0, a1 = -1e300, 1e300
+        al = dx / len2
+        be = (-xa * dx - ya * dy) / len2
+        a0, a1 = _halfline(al, be, a0, a1)
+        a0, a1 = _halfline(-al, 1.0 - be, a0, a1)
+        ln = math.sqrt(len2)
+        ga = -dy / ln
+        de = (-dx * ya + dy * xa) / ln
+        a0, a1 = _halfline(ga, de + r, a0, a1)
+        a0, a1 = _halfline(-ga, r - de, a0, a1)
+        if a0 <= a1:
+            lo = min(lo, a0)
+            hi = max(hi, a1)
+    # The triangle itself: inside all three edges' half-planes (counter-clockwise).
+    b0, b1 = -1e300, 1e300
+    for k in range(3):
+        xa, ya = xs[k], ys[k]
+        xb, yb = xs[(k + 1) % 3], ys[(k + 1) % 3]
+        # cross(B - A, (x, 0) - A) = (xb - xa)(-ya) - (yb - ya)(x - xa) >= 0
+        b0, b1 = _halfline(-(yb - ya), -(xb - xa) * ya + (yb - ya) * xa, b0, b1)
+    if b0 <= b1:
+        lo = min(lo, b0)
+        hi = max(hi, b1)
+    return lo, hi
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _seg_point_dist2(x, y, ax, ay, bx, by) -> float:
+    dx = bx - ax
+    dy = by - ay
+    den = dx * dx + dy * dy
+    t = 0.0
+    if den > 0.0:
+        t = min(max(((x - ax) * dx + (y - ay) * dy) / den, 0.0), 1.0)
+    cx = ax + t * dx - x
+    cy = ay + t * dy - y
+    return cx * cx + cy * cy
+
+
+@njit(cache=True, nogil=True)
+def _add(found, n0, n, t):
+    """Append t to found[:n] unless present in found[n0:n]; returns (found, n, added)."""
+    for i in range(n0, n):
+        if found[i] == t:
+            return found, n, False
+    if n >= found.shape[0]:
+        f2 = np.empty(2 * found.shape[0], dtype=found.dtype)
+        f2[:n] = found[:n]
+        found = f2
+    found[n] = t
+    return found, n + 1, True
+
+
+@njit(cache=True, nogil=True)
+def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
+    """Kremyzas Algorithm 6: append to found[:n] every triangle the closed disc (c, r) meets, walking from
+    ``start`` (which contains c) across edges within distance r of c. Returns (found, n, stack); a triangle found
+    by an earlier walk may appear again."""
+    n0 = n
+    found, n, added = _add(found, n0, n, start)
+    top = 0
+    stack[top] = start
+    top += 1
+    lim = (r * (1.0 + _SLACK)) ** 2 + 1e-300
+    while top > 0:
+        top -= 1
+        t = stack[top]
+        for k in range(3):
+            nb = N[t, k]
+            if nb < 0:
+                continue
+            a = T[t, k]
+            b = T[t, (k + 1) % 3]
+            if _seg_point_dist2(cx, cy, V[a, 0], V[a, 1], V[b, 0], V[b, 1]) <= lim:
+                found, n, added = _add(found, n0, n, nb)
+                if added:
+                    if top >= stack.shape[0]:
+                        s2 = np.empty(2 * stack.shape[0], dtype=stack.dtype)
+                        s2[:top] = stack[:top]
+                        stack = s2
+                    stack[top] = nb
+                    top += 1
+    return found, n, stack
+
+
+@njit(cache=True, nogil=True)
+def triangle_box_walk(V, T, N, start, px, py, ex, ey, length, r, found, n, stack):
+    """Kremyzas Algorithm 7: add every triangle meeting the intermediate box [0, L] x [-r, r] (local frame of
+    p, e), walking from ``start`` (which meets the box) across edges that meet it. Returns (found, n, stack)."""
+    n0 = n
+    found, n, added = _add(found, n0, n, start)
+    top = 0
+    stack[top] = start
+    top += 1
+    pad = _SLACK * (r + length) + 1e-300
+    while top > 0:
+        top -= 1
+        t = stack[top]
+        for k in range(3):
+            nb = N[t, k]
+            if nb < 0:
+                continue
+            a = T[t, k]
+            b = T[t, (k + 1) % 3]
+            ax = (V[a, 0] - px) * ex + (V[a, 1] - py) * ey
+            ay = ex * (V[a, 1] - py) - ey * (V[a, 0] - px)
+            bx = (V[b, 0] - px) * ex + (V[b, 1] - py) * ey
+            by = ex * (V[b, 1] - py) - ey * (V[b, 0] - px)
+            if seg_meets_box(ax, ay, bx, by, -pad, -r - pad, length + pad, r + pad):
+                found, n, added = _add(found, n0, n, nb)
+                if added:
+                    if top >= stack.shape[0]:
+                        s2 = np.empty(2 * stack.shape[0], dtype=stack.dtype)
+                        s2[:top] = stack[:top]
+                        stack = s2
+                    stack[top] = nb
+                    top += 1
+    return found, n, stack
+
+
+@njit(cache=True, nogil=True)
+def _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights):
+    """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k)."""
+    length = math.hypot(qx - px, qy - py)
+    ex = (qx - px) / length
+    ey = (qy - py) / length
+    found = np.empty(32, dtype=np.int64)
+    stack = np.empty(32, dtype=np.int64)
+    n = 0
+    ts = locate_any(V, T, N, TT, B, G, S, px, py)
+    tg = locate_any(V, T, N, TT, B, G, S, qx, qy)
+    found, n, stack = triangle_disc_walk(V, T, N, ts, px, py, r, found, n, stack)
+    found, n, stack = triangle_box_walk(V, T, N, ts, px, py, ex, ey, length, r, found, n, stack)
+    found, n, stack = triangle_disc_walk(V, T, N, tg, qx, qy, r, found, n, stack)
+    iv = np.empty((n, 3))
+    ty = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        t = found[i]
+        if TT[t] < 0:
+            continue
+        lo, hi = triangle_overlap_interval(V, T, t, px, py, ex, ey, r)
+        lo = max(lo, 0.0)
+        hi = min(hi, length)
+        if lo < hi:
+            iv[k, 0] = lo
+            iv[k, 1] = hi
+            iv[k, 2] = weights[TT[t]]
+            ty[k] = TT[t]
+            k += 1
+    return iv, ty, k
+
+
+@njit(cache=True, nogil=True)
+def disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights) -> float:
+    """Traversal cost of a disc of radius r sweeping p -> q under the max-weight rule (Kremyzas Algorithms 2-3).
+
+    NaN when p or q is outside the bounds; 0 for p == q. r == 0 gives the point cost (one segment walk)."""
+    if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
+        return math.nan
+    if px == qx and py == qy:
+        return 0.0
+    if r <= 0.0:
+        return segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights)
+    iv, ty, k = _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights)
+    # Heaviest first: each interval pays its weight on the part no heavier interval covered yet.
+    order = np.argsort(-iv[:k, 2], kind="mergesort")
+    cov = np.empty((k + 1, 2))
+    m = 0
+    cost = 0.0
+    for oi in range(k):
+        i = order[oi]
+        lo = iv[i, 0]
+        hi = iv[i, 1]
+        w = iv[i, 2]
+        covered = 0.0
+        for j in range(m):
+            a = max(lo, cov[j, 0])
+            b = min(hi, cov[j, 1])
+            if b > a:
+                covered += b - a
+        cost += w * ((hi - lo) - covered)
+        # Insert [lo, hi] into the sorted disjoint cover, merging the rows it touches (in place).
+        j0 = 0
+        while j0 < m and cov[j0, 1] < lo:
+            j0 += 1
+        j1 = j0
+        while j1 < m and cov[j1, 0] <= hi:
+            j1 += 1
+        if j1 > j0:
+            nlo = min(lo, cov[j0, 0])
+            nhi = max(hi, cov[j1 - 1, 1])
+            drop = j1 - j0 - 1
+            for j in range(j0 + 1, m - drop):
+                cov[j, 0] = cov[j + drop, 0]
+                cov[j, 1] = cov[j + drop, 1]
+            cov[j0, 0] = nlo
+            cov[j0, 1] = nhi
+            m -= drop
+        else:
+            for j in range(m, j0, -1):
+                cov[j, 0] = cov[j - 1, 0]
+                cov[j, 1] = cov[j - 1, 1]
+            cov[j0, 0] = lo
+            cov[j0, 1] = hi
+            m += 1
+    return cost
+
+
+@njit(cache=True, nogil=True)
+def disc_intervals(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights, out) -> int:
+    """The max-weight overlap intervals of the sweep p -> q (Kremyzas Algorithm 3's list), written to out (k, 3)
+    as rows [x_start, x_end, terrain index] (-1 where the disc meets no free triangle), ordered along the sweep
+    and covering [0, L]. Returns k, or -1 when ``out`` is too small (0 for p == q or outside the bounds)."""
+    if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)) or (px == qx and py == qy):
+        return 0
+    length = math.hypot(qx - px, qy - py)
+    iv, ty, k = _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, max(r, 0.0), weights)
+    xs = np.empty(2 * k + 2)
+    xs[0] = 0.0
+    xs[1] = length
+    for i in range(k):
+        xs[2 + 2 * i] = iv[i, 0]
+        xs[3 + 2 * i] = iv[i, 1]
+    xs = np.unique(xs)
+    n = 0
+    for j in range(xs.shape[0] - 1):
+        a = xs[j]
+        b = xs[j + 1]
+        if b <= a:
+            continue
+        mid = 0.5 * (a + b)
+        best = -1
+        bw = -math.inf
+        for i in range(k):
+            if iv[i, 0] <= mid <= iv[i, 1] and iv[i, 2] > bw:
+                bw = iv[i, 2]
+                best = ty[i]
+        if n > 0 and out[n - 1, 2] == best and out[n - 1, 1] == a:
+            out[n - 1, 1] = b
+            continue
+        if n >= out.shape[0]:
+            return -1
+        out[n, 0] = a
+        out[n, 1] = b
+        out[n, 2] = best
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def disc_cost_batch(V, T, N, TT, B, G, S, p, q, r, weights, out) -> None:
+    """``out[i] = disc_cost(p[i], q[i], r, weights)`` for p, q (n, 2) float64, out (n,) float64."""
+    for i in range(p.shape[0]):
+        out[i] = disc_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], r, weights)
