@@ -3,7 +3,7 @@ can replace one without a window ever blocking. Question dialogs are modal; mess
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from .recovery import RecoveryFile
 
@@ -90,6 +90,12 @@ def ask_choice(parent: QtWidgets.QWidget, title: str, text: str, options: list[s
     box.exec()
     clicked = box.clickedButton()
     return buttons.index(clicked) if clicked in buttons else None
+
+
+def ask_color(parent: QtWidgets.QWidget, current: str) -> str | None:
+    """A colour chosen by the user as ``#rrggbb``, or None."""
+    c = QtWidgets.QColorDialog.getColor(QtGui.QColor(current), parent, "Terrain colour")
+    return c.name() if c.isValid() else None
 
 
 def ask_text(parent: QtWidgets.QWidget, title: str, label: str, text: str = "") -> str | None:

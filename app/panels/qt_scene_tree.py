@@ -203,8 +203,8 @@ class QtSceneTree(QtWidgets.QWidget):
         if self._syncing:
             return
         refs = []
-        for idx in self.tree.selectionModel().selectedRows(0):
-            if idx.internalId() != 0:
+        for idx in self.tree.selectionModel().selectedIndexes():
+            if idx.column() == 0 and idx.internalId() != 0:
                 kind = self.model.kind_of(idx)
                 refs.append((kind, items(self.doc.scene, kind)[idx.row()].id))
         self._syncing = True

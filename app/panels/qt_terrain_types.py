@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from core.scene import TerrainType
 from core.scene.edits import (
@@ -17,12 +17,6 @@ from ..editor import Editor
 from .qt_widgets import swatch_icon
 
 PALETTE = ("#d9d9d9", "#7f7f7f", "#7a5230", "#8fbf6a", "#e6d28a", "#5b9bd5", "#c9a0dc", "#f4a261")
-
-
-def ask_color(parent: QtWidgets.QWidget, current: str) -> str | None:
-    """A colour chosen by the user as ``#rrggbb``, or None (a function so tests can replace it)."""
-    c = QtWidgets.QColorDialog.getColor(QtGui.QColor(current), parent, "Terrain colour")
-    return c.name() if c.isValid() else None
 
 
 class QtTerrainTypes(QtWidgets.QWidget):
@@ -142,7 +136,7 @@ class QtTerrainTypes(QtWidgets.QWidget):
         t = find(self.doc.scene, "terrain_type", tid) if tid else None
         if t is None:
             return
-        c = ask_color(self, t.color)
+        c = dialogs.ask_color(self, t.color)
         if c is not None and c != t.color:
             self.editor.apply(replace_item(self.doc.scene, "terrain_type", tid, dataclasses.replace(t, color=c)),
                               "Change terrain colour")

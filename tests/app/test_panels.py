@@ -1,0 +1,149 @@
+"""Panels: terrain types (removal asks what to do), profiles, the inspector, Help, and the welcome page."""
+
+from pathlib import Path
+
+import pytest
+from PySide6 import QtCore, QtTest, QtWidgets
+
+from app import dialogs
+from core.scene import Agent, Obstacle, Profile, Route, TerrainPolygon, TerrainType, load_scene
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def with_types(w):
+    w.editor.apply({
+        "terrain_types": [TerrainType("default", "Open ground", "#cbd5a3"), TerrainType("road", "Road", "#7f7f7f"),
+                          TerrainType("mud", "Mud", "#7a5230")],
+        "terrains": [TerrainPolygon("t1", "road", [(0, 40), (100, 40), (100, 50), (0, 50)]),
+                     TerrainPolygon("t2", "mud", [(10, 10), (20, 10), (20, 20)])],
+        "profiles": [Profile("pedestrian", {"road": 4.0, "mud": 40.0})],
+    }, "setup")
+
+
+@pytest.mark.parametrize("choice, expect_type, expect_count", [(0, "default", 2), (2, None, 1), (None, "road", 2)])
+def test_removing_a_used_terrain_type_asks_what_to_do(make_studio, monkeypatch, choice, expect_type, expect_count):
+    w = make_studio(new=(100, 100))
+    with_types(w)
+    asked = []
+    monkeypatch.setattr(dialogs, "ask_choice", lambda parent, title, text, options: asked.append(options) or choice)
+    removed = w.terrain_types.remove_type("road")
+    assert asked == [["Repaint as “Open ground”", "Repaint as “Mud”", "Delete the 1 polygon"]]
+    assert removed == (choice is not None)
+    assert len(w.scene.terrains) == expect_count
+    if choice is None:
+        assert [t.id for t in w.scene.terrain_types] == ["default", "road", "mud"]
+    else:
+        assert "road" not in [t.id for t in w.scene.terrain_types]
+        assert "road" not in w.scene.profiles[0].weights
+        if expect_type:
+            assert w.scene.terrains[0].type == expect_type
+        w.undo_stack.undo()
+        assert w.scene.terrains[0].type == "road" and w.scene.profiles[0].weights["road"] == 4.0
+
+
+def test_default_type_can_only_be_replaced(make_studio, monkeypatch):
+    w = make_studio(new=(100, 100))
+    with_types(w)
+    monkeypatch.setattr(dialogs, "ask_choice", lambda parent, title, text, options: len(options) - 1)
+    assert w.terrain_types.remove_type("default")
+    assert w.scene.default_terrain == "mud"
+
+
+def test_unused_type_goes_without_a_question_and_colour_changes(make_studio, monkeypatch, qtbot):
+    w = make_studio(new=(100, 100))
+    tid = w.terrain_types.add_type()
+    qtbot.waitUntil(lambda: w.terrain_types.table.rowCount() == 2)
+    w.terrain_types.table.selectRow(1)
+    monkeypatch.setattr(dialogs, "ask_color", lambda parent, current: "#123456")
+    w.terrain_types.pick_colour()
+    assert w.scene.terrain_types[1].color == "#123456"
+    assert w.terrain_types.remove_type(tid)
+    assert [t.id for t in w.scene.terrain_types] == ["default"]
+
+
+def test_rename_terrain_type_in_the_table(make_studio, qtbot):
+    w = make_studio(new=(100, 100))
+    with_types(w)
+    qtbot.waitUntil(lambda: w.terrain_types.table.rowCount() == 3)
+    w.terrain_types.table.item(1, 0).setText("asphalt")
+    assert w.scene.terrains[0].type == "asphalt" and "asphalt" in w.scene.profiles[0].weights
+    qtbot.waitUntil(lambda: w.terrain_types.table.item(1, 0).text() == "asphalt")
+    w.terrain_types.table.item(2, 1).setText("Deep mud")
+    assert w.scene.terrain_types[2].name == "Deep mud"
+
+
+def test_profile_fields_and_weights_edit_the_scene_in_one_undo_step_each(make_studio, qtbot):
+    w = make_studio(new=(100, 100))
+    with_types(w)
+    qtbot.waitUntil(lambda: w.profiles.weights.rowCount() == 3)
+    box = w.profiles.findChild(QtWidgets.QDoubleSpinBox, "profiles.weight.mud")
+    box.setValue(20.0)
+    box.setValue(25.0)
+    box = w.profiles.findChild(QtWidgets.QDoubleSpinBox, "profiles.weight.mud")
+    assert w.scene.profiles[0].weights["mud"] == 25.0
+    sigma = w.profiles.findChild(QtWidgets.QDoubleSpinBox, "profiles.sigma")
+    sigma.setValue(12.0)
+    assert w.scene.profiles[0].sigma == 12.0
+    steps = w.undo_stack.count()
+    w.undo_stack.undo()
+    w.undo_stack.undo()
+    assert w.scene.profiles[0].weights["mud"] == 40.0 and w.scene.profiles[0].sigma == 40.0
+    assert steps == 3  # setup, the weight (two edits merged), sigma
+    qtbot.waitUntil(lambda: w.profiles.findChild(QtWidgets.QDoubleSpinBox, "profiles.sigma").value() == 40.0)
+
+
+def test_removing_a_used_profile_asks(make_studio, monkeypatch):
+    w = make_studio(new=(100, 100))
+    w.profiles.add_profile()
+    w.editor.apply({"agents": [Agent("a1", "profile1", start=(5, 5), goal=(9, 9))]}, "agent")
+    monkeypatch.setattr(dialogs, "ask_choice", lambda parent, title, text, options: 0)
+    assert w.profiles.remove("profile1")
+    assert w.scene.agents[0].profile == "pedestrian"
+    assert [p.id for p in w.scene.profiles] == ["pedestrian"]
+
+
+def test_inspector_renames_and_refuses_a_taken_id(make_studio, drive, qtbot):
+    w = make_studio(new=(100, 100))
+    w.editor.apply({"obstacles": [Obstacle("b1", [(10, 10), (30, 10), (30, 30)]),
+                                  Obstacle("b2", [(60, 10), (80, 10), (80, 30)])],
+                    "routes": [Route("r1", [(5, 50), (95, 50)])],
+                    "agents": [Agent("a1", "pedestrian", route="r1")]}, "setup")
+    w.doc.select([("route", "r1")])
+    qtbot.waitUntil(lambda: w.inspector.findChild(QtWidgets.QLineEdit, "inspector.id") is not None)
+    ident = w.inspector.findChild(QtWidgets.QLineEdit, "inspector.id")
+    ident.setText("main")
+    ident.editingFinished.emit()
+    assert w.scene.routes[0].id == "main" and w.scene.agents[0].route == "main"
+    assert w.doc.selection == (("route", "main"),)
+    w.doc.select([("obstacle", "b2")])
+    qtbot.waitUntil(lambda: w.inspector.findChild(QtWidgets.QLineEdit, "inspector.id").text() == "b2")
+    ident = w.inspector.findChild(QtWidgets.QLineEdit, "inspector.id")
+    ident.setText("b1")
+    ident.editingFinished.emit()
+    assert [o.id for o in w.scene.obstacles] == ["b1", "b2"]
+    assert "already used" in w.statusBar().currentMessage()
+
+
+def test_help_lists_the_shortcuts(make_studio):
+    w = make_studio(new=(100, 100))
+    dlg = w.show_shortcuts()
+    table = dlg.findChild(QtWidgets.QTableWidget)
+    rows = {table.item(r, 0).text(): table.item(r, 1).text() for r in range(table.rowCount())}
+    assert rows["Save"] and rows["Undo"] and rows["Tool: Draw Obstacle"] == "O"
+    assert "Esc" in rows.values()
+    dlg.close()
+
+
+def test_welcome_lists_the_shipped_scenes_and_opens_one(make_studio):
+    w = make_studio()
+    assert w.central.currentWidget() is w.welcome
+    paths = w.welcome.scene_paths()
+    shipped = sorted(str(p) for p in (REPO / "scenes").glob("*.json"))
+    assert paths == shipped
+    if not shipped:
+        pytest.skip("no shipped scenes yet")
+    card = w.welcome.findChildren(QtWidgets.QFrame, "scene_card")[0]
+    QtTest.QTest.mouseClick(card, QtCore.Qt.MouseButton.LeftButton)
+    assert w.central.currentWidget() is w.viewport
+    assert w.scene == load_scene(card.path)
