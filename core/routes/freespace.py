@@ -3,7 +3,8 @@
 A planner asked for clearance C plans in the free space eroded by C, so every point of its route keeps C from the
 obstacles and the bounds. The erosion is computed with shapely; the buffer radius is enlarged by 1/cos(pi/(4q)) so
 that the polygonal approximation of each rounded corner (q segments per quarter circle) lies outside the true
-circle of radius C, and the guarantee holds for the polygonal result, not only for the ideal one.
+circle of radius C, and by 1/(1 - 0.01) for GEOS's simplification of the buffer's input, so the guarantee holds for
+the polygonal result, not only for the ideal one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from shapely.geometry.base import BaseGeometry
 from core.scene.geometry import SceneGeometry
 
 QUAD_SEGS = 4
+# GEOS simplifies the input of a buffer by this fraction of the distance (BufferParameters' simplify factor), so
+# the offset may come that much closer; the radius is enlarged to make up for it.
+GEOS_SIMPLIFY = 0.01
 
 
 def polygon_parts(g: BaseGeometry) -> list[Polygon]:
@@ -43,7 +47,7 @@ def erode_geometry(geometry: SceneGeometry, clearance: float) -> SceneGeometry:
     """The scene geometry restricted to points at distance >= clearance from every obstacle and the bounds."""
     if clearance <= 0.0:
         return geometry
-    r = clearance / math.cos(math.pi / (4 * QUAD_SEGS))
+    r = clearance / (math.cos(math.pi / (4 * QUAD_SEGS)) * (1.0 - GEOS_SIMPLIFY))
     free = _as_polygonal(polygon_parts(shapely.buffer(geometry.free, -r, quad_segs=QUAD_SEGS)))
     regions = tuple(_as_polygonal(polygon_parts(shapely.intersection(reg, free))) for reg in geometry.regions)
     areas = np.array([g.area for g in regions], dtype=np.float64)

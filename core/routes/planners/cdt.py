@@ -1,7 +1,7 @@
 """``cdt``: A* on the weighted dual graph of the constrained triangulation (MIRAN section 4, Figure 6).
 
-A node per free triangle of the navigation mesh (core.navmesh: obstacle outlines, bounds and terrain boundaries
-are constraints, so every triangle has one terrain type), at its centroid. Two triangles sharing an edge are
+A node per free triangle of the quality constrained triangulation (core.routes.trimesh: obstacle outlines, bounds
+and terrain boundaries are constraints, so every triangle has one terrain type), at its centroid. Two triangles sharing an edge are
 joined by the dual edge e_uv = centroid(T_u) -> midpoint of the shared edge -> centroid(T_v); the midpoint p is
 where the underlying triangle changes, so e_u and e_v each lie in one triangle and
 
@@ -19,11 +19,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import DualGraph, edge_slots
+from ..trimesh import TriMesh, quality_mesh
 from .base import Leg, join_point
 
 
 def dual_graph(mesh) -> DualGraph:
-    """The weighted dual graph of a NavMesh's free triangles (both directions of every shared edge)."""
+    """The weighted dual graph of a mesh's free triangles (both directions of every shared edge); ``mesh`` has
+    ``vertices``, ``triangles``, ``neighbors`` and ``tri_terrain`` (a TriMesh or a NavMesh)."""
     V = mesh.vertices
     T = mesh.triangles.astype(np.int64)
     N = mesh.neighbors.astype(np.int64)
@@ -45,28 +47,34 @@ class CdtPlanner:
 
     def __init__(self, ctx):
         self.ctx = ctx
+        self._meshes: dict[float, TriMesh] = {}
         self._graphs: dict[float, DualGraph] = {}
 
+    def mesh(self, clearance: float = 0.0) -> TriMesh:
+        """The quality triangulation of the free space eroded by ``clearance`` (cached)."""
+        key = float(clearance)
+        with self.ctx.lock:
+            if key not in self._meshes:
+                self._meshes[key] = quality_mesh(self.ctx.free(key).geometry)
+            return self._meshes[key]
+
     def graph(self, clearance: float = 0.0) -> DualGraph:
-        """The dual graph of the navigation mesh of the free space eroded by ``clearance`` (cached)."""
+        """The weighted dual graph of ``mesh(clearance)`` (cached)."""
         key = float(clearance)
         with self.ctx.lock:
             if key not in self._graphs:
-                self._graphs[key] = dual_graph(self.ctx.navmesh(key))
+                self._graphs[key] = dual_graph(self.mesh(key))
             return self._graphs[key]
 
     def plan(self, start: np.ndarray, goal: np.ndarray, weights: np.ndarray, clearance: float) -> Leg | None:
         """A* from the start's triangle to the goal's; None when they are not connected at this level."""
-        from core.navmesh.queries import locate
-
         free_c = self.ctx.free(clearance)
         s1 = join_point(self.ctx, free_c, start)
         g1 = join_point(self.ctx, free_c, goal)
         if s1 is None or g1 is None:
             return None
-        mesh = self.ctx.navmesh(clearance)
         g = self.graph(clearance)
-        ts, tg = (int(v) for v in locate(mesh, np.vstack([s1, g1])))
+        ts, tg = (int(v) for v in self.mesh(clearance).locate(np.vstack([s1, g1])))
         if ts < 0 or tg < 0:
             return None
         w = np.asarray(weights, dtype=np.float64)
