@@ -326,3 +326,12 @@ def disc_cost_batch(V, T, N, TT, B, G, S, p, q, r, weights, out) -> None:
     """``out[i] = disc_cost(p[i], q[i], r, weights)`` for p, q (n, 2) float64, out (n,) float64."""
     for i in range(p.shape[0]):
         out[i] = disc_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], r, weights)
+
+
+@njit(cache=True, nogil=True)
+def polyline_disc_cost(V, T, N, TT, B, G, S, pts, r, weights) -> float:
+    """Sum of the disc traversal costs of the segments of pts (m, 2); NaN when a point is outside the bounds."""
+    total = 0.0
+    for i in range(pts.shape[0] - 1):
+        total += disc_cost(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1], r, weights)
+    return total
