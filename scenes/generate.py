@@ -96,9 +96,11 @@ MCKENNA_BUILDINGS: list[list[tuple[float, float]]] = [
     rect(168, 172, 196, 190),
 ]
 
-# The indicative route of Figure 7: east along the main street, a loop around the block north of it (the route
-# crosses itself at (50, 100)), then south, east and north to the goal.
-MCKENNA_ROUTE = [(8, 100), (100, 100), (100, 160), (50, 160), (50, 40), (155, 40), (155, 192)]
+# The indicative route of Figure 7: east along the main street, north, then a loop round the four middle blocks
+# (north-east, south, west; 450 units from crossing to crossing, so that sigma = 300 can neither see nor reach its
+# far side at the crossing and cuts it part-way, while sigma = 1250 skips it) that crosses the first leg at
+# (50, 100), then north to the goal.
+MCKENNA_ROUTE = [(8, 100), (100, 100), (100, 160), (155, 160), (155, 40), (50, 40), (50, 192)]
 
 
 def mckenna_types() -> list[TerrainType]:
@@ -120,7 +122,7 @@ def mckenna() -> Scene:
 
 # McKenna + Road (Figure 8): 10 convex terrain polygons with 39 vertices. The main street carries a road
 # (y 92..108) with sidewalks on both sides; a second road runs north-south at x 151..159 with sidewalks at
-# x 147..151 and 159..163 south of the main street. Mud lies in the yard south of the main street, next to both
+# x 147..151 and 159..163 south of the main street. Mud lies in the yard south of the main street, 2 m off both
 # sidewalks, and in two smaller patches beside the sidewalks elsewhere.
 ROAD_TERRAINS: list[tuple[str, str, list[tuple[float, float]]]] = [
     ("sidewalk-main-south", "sidewalk", rect(0, 86, 200, 92)),
@@ -130,14 +132,17 @@ ROAD_TERRAINS: list[tuple[str, str, list[tuple[float, float]]]] = [
     ("road-main", "road", rect(0, 92, 200, 108)),
     ("road-ns-south", "road", rect(151, 0, 159, 92)),
     ("road-ns-north", "road", rect(151, 108, 159, 200)),
-    ("mud-yard", "mud", [(118, 86), (126, 60), (147, 58), (147, 86)]),
+    ("mud-yard", "mud", [(118, 84), (126, 60), (145, 58), (145, 84)]),
     ("mud-north", "mud", [(22, 114), (40, 114), (30, 124)]),
     ("mud-east", "mud", [(163, 50), (178, 52), (180, 68), (163, 70)]),
 ]
 
-# Along the main road, then straight through the mud of the yard to the north-south road and down it. A follower
-# blind to the weights stays on the road and cuts through the mud; the sidewalks run parallel all the way.
-ROAD_ROUTE = [(4, 100), (64, 100), (124, 100), (138, 72), (155, 44), (155, 6)]
+# A sloppy sketch along the south side of the main street, bulging twice 5 m into the road, round the corner of the
+# muddy yard (whose edge stays 5 m off the corner) and down the west sidewalk of the north-south road. MIRAN only
+# attracts to route points (section 3.2), so it keeps to the sidewalk by choosing cheap chords across the bulges and
+# stays out of the mud; a follower blind to the weights follows the bulges onto the road, and one that cuts the
+# corner wide (IRM's attraction point on its clearance disc, IRM 4.3) crosses the mud.
+ROAD_ROUTE = [(4, 90), (40, 97), (80, 89.5), (120, 97), (149, 89), (149, 6)]
 
 
 def mckenna_road() -> Scene:
