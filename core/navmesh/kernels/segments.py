@@ -21,18 +21,7 @@ def segment_visible(V, T, N, TT, B, G, S, px, py, qx, qy) -> bool:
     tri = locate_any(V, T, N, TT, B, G, S, px, py)
     if tri < 0:
         return False
-    if px == qx and py == qy:
-        return _point_free(V, T, N, TT, tri, px, py)
-    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, px, py, qx, qy)
-    if pt >= 0 and TT[pt] < 0:
-        return False
-    for _ in range(1 << 24):
-        if state == DONE:
-            break
-        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy)
-        if pt >= 0 and TT[pt] < 0:
-            return False
-    return True
+    return walk_visible(V, T, N, TT, tri, px, py, qx, qy)
 
 
 @njit(cache=True, nogil=True)
@@ -81,6 +70,36 @@ def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
 
 
 @njit(cache=True, nogil=True)
+def walk_cost_visible(V, T, N, TT, tri, ax, ay, bx, by, weights):
+    """(weighted length, visible) of a -> b, both in the closed bounds, walked once from a triangle ``tri``
+    containing a: the cost counts the free parts only, visible is False if any part crosses an obstacle."""
+    if ax == bx and ay == by:
+        return 0.0, _point_free(V, T, N, TT, tri, ax, ay)
+    length = math.hypot(bx - ax, by - ay)
+    cost = 0.0
+    vis = True
+    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, ax, ay, bx, by)
+    for _ in range(1 << 24):
+        if pt >= 0:
+            if TT[pt] >= 0:
+                if t1 > t0:
+                    cost += weights[TT[pt]] * (t1 - t0)
+            else:
+                vis = False
+        if state == DONE:
+            break
+        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, ax, ay, bx, by)
+    return cost * length, vis
+
+
+@njit(cache=True, nogil=True)
+def walk_cost(V, T, N, TT, tri, ax, ay, bx, by, weights) -> float:
+    """Weighted length of a -> b, both in the closed bounds, starting from a triangle ``tri`` containing a."""
+    c, v = walk_cost_visible(V, T, N, TT, tri, ax, ay, bx, by, weights)
+    return c
+
+
+@njit(cache=True, nogil=True)
 def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
     """Weighted length sum_T w(T) l^T of p -> q (MIRAN 2013, section 3.3) without allocating; obstacles add 0."""
     ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
@@ -92,19 +111,40 @@ def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
     ay = min(max(py + c0 * dy if c0 > 0.0 else py, B[1]), B[3])
     bx = min(max(px + c1 * dx if c1 < 1.0 else qx, B[0]), B[2])
     by = min(max(py + c1 * dy if c1 < 1.0 else qy, B[1]), B[3])
-    length = math.hypot(bx - ax, by - ay)
-    if length == 0.0:
-        return 0.0
-    cost = 0.0
     tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
-    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, ax, ay, bx, by)
+    return walk_cost(V, T, N, TT, tri, ax, ay, bx, by, weights)
+
+
+@njit(cache=True, nogil=True)
+def walk_visible(V, T, N, TT, tri, px, py, qx, qy) -> bool:
+    """Does p -> q (q in the closed bounds) stay in the closed free space? ``tri`` contains p."""
+    if px == qx and py == qy:
+        return _point_free(V, T, N, TT, tri, px, py)
+    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, px, py, qx, qy)
+    if pt >= 0 and TT[pt] < 0:
+        return False
     for _ in range(1 << 24):
-        if pt >= 0 and t1 > t0 and TT[pt] >= 0:
-            cost += weights[TT[pt]] * (t1 - t0)
         if state == DONE:
             break
-        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, ax, ay, bx, by)
-    return cost * length
+        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy)
+        if pt >= 0 and TT[pt] < 0:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def fan_costs(V, T, N, TT, B, G, S, x, y, cands, weights, visible, cost) -> None:
+    """From one point x to many candidates cands (k, 2) (MIRAN's candidate attraction points): visible (k,) bool
+    and weighted length cost (k,) float64 of each segment x -> cands[j]; x is located once for all of them."""
+    start = locate_any(V, T, N, TT, B, G, S, x, y)
+    for j in range(cands.shape[0]):
+        cx = cands[j, 0]
+        cy = cands[j, 1]
+        if start >= 0 and in_bounds(B, cx, cy):
+            cost[j], visible[j] = walk_cost_visible(V, T, N, TT, start, x, y, cx, cy, weights)
+        else:
+            visible[j] = segment_visible(V, T, N, TT, B, G, S, x, y, cx, cy)
+            cost[j] = segment_cost(V, T, N, TT, B, G, S, x, y, cx, cy, weights)
 
 
 @njit(cache=True, nogil=True)

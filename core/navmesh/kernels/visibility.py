@@ -363,3 +363,26 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
     if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
         n -= 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def visible_intervals_batch(V, T, N, TT, B, G, S, xs, rp, rs, offsets, route, s0, s1, out, counts) -> None:
+    """Visible intervals for many queries on packed routes: query i looks from xs[i] (n, 2) at route
+    ``route[i]`` (points rp[offsets[r]:offsets[r+1]], arc lengths rs likewise) in the window [s0[i], s1[i]].
+
+    Writes up to K = out.shape[1] intervals per query into out (n, K, 2) and their number into counts (n,)
+    int64; counts[i] = -1 when more than K intervals were visible (out[i] then holds the first K)."""
+    K = out.shape[1]
+    buf = np.empty((K + 1, 2))
+    for i in range(xs.shape[0]):
+        r = route[i]
+        k = visible_intervals(V, T, N, TT, B, G, S, xs[i, 0], xs[i, 1], rp, rs, offsets[r], offsets[r + 1],
+                              s0[i], s1[i], buf)
+        if k < 0 or k > K:
+            counts[i] = -1
+            k = K
+        else:
+            counts[i] = k
+        for j in range(k):
+            out[i, j, 0] = buf[j, 0]
+            out[i, j, 1] = buf[j, 1]

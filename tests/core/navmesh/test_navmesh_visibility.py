@@ -82,3 +82,33 @@ def test_visible_intervals_degenerate_cases():
     # Nothing is visible from inside an obstacle; a zero-length window is a point.
     assert len(vis([3, 3], [[0, 1], [10, 1]])) == 0
     np.testing.assert_allclose(vis([1, 1], [[0, 1], [10, 1]], 2.0, 2.0), [[2.0, 2.0]])
+
+
+def test_visible_intervals_batch_matches_single_queries():
+    """The packed-routes batch form gives each query's intervals, and flags overflow of its K slots."""
+    from core.navmesh.kernels.visibility import visible_intervals_batch
+
+    scene, g, m = case("city.json")
+    rng = np.random.default_rng(32)
+    routes = [rng.uniform(0, 500, (int(rng.integers(2, 9)), 2)) for _ in range(5)]
+    rp = np.concatenate(routes)
+    rs = np.concatenate([_arc(r) for r in routes])
+    offsets = np.concatenate([[0], np.cumsum([len(r) for r in routes])]).astype(np.int64)
+    n = 60
+    xs = np.array([_free_point(rng, m, scene) for _ in range(n)])
+    which = rng.integers(0, len(routes), n).astype(np.int64)
+    s0 = np.array([rng.uniform(0, _arc(routes[r])[-1] / 2) for r in which])
+    s1 = s0 + rng.uniform(0, 200, n)
+    for K in (16, 1):
+        out = np.zeros((n, K, 2))
+        counts = np.zeros(n, dtype=np.int64)
+        visible_intervals_batch(*m.kernel_args(), xs, rp, rs, offsets, which, s0, s1, out, counts)
+        for i in range(n):
+            r = which[i]
+            ref = visible_intervals(m, xs[i], routes[r], _arc(routes[r]), s0[i], s1[i])
+            if len(ref) <= K:
+                assert counts[i] == len(ref)
+                np.testing.assert_array_equal(out[i, : len(ref)], ref)
+            else:
+                assert counts[i] == -1
+                np.testing.assert_array_equal(out[i], ref[:K])

@@ -147,3 +147,27 @@ def test_orient_is_exact(c, k, scale_up):
     F = Fraction
     det = (F(bx) - F(ax)) * (F(cy) - F(ay)) - (F(by) - F(ay)) * (F(cx) - F(ax))
     assert orient(ax, ay, bx, by, cx, cy) == (det > 0) - (det < 0)
+
+
+@pytest.mark.parametrize("name", ["random:0", "grid", "city.json"])
+def test_fan_costs_match_single_queries(name):
+    """One located start, many candidates (MIRAN's candidate attraction points): same answers as single walks,
+    including candidates outside the bounds and a start inside an obstacle."""
+    from core.navmesh.kernels.segments import fan_costs
+
+    scene, g, m = case(name)
+    w = scene.weight_matrix()[0]
+    rng = np.random.default_rng(16)
+    x0, y0, x1, y1 = scene.bounds
+    for _ in range(30):
+        x = rng.uniform([x0, y0], [x1, y1])
+        if name == "grid":
+            x = np.round(x)
+        cands = x + rng.normal(0, 0.2 * (x1 - x0), (10, 2))
+        if name == "grid":
+            cands = np.round(cands)
+        vis = np.empty(10, dtype=bool)
+        cost = np.empty(10)
+        fan_costs(*m.kernel_args(), x[0], x[1], cands, w, vis, cost)
+        np.testing.assert_array_equal(vis, segment_visible(m, x, cands))
+        np.testing.assert_allclose(cost, segment_cost(m, x, cands, w), rtol=1e-12, atol=1e-12)
