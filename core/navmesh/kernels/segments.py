@@ -212,3 +212,10 @@ def polyline_visible(V, T, N, TT, B, G, S, pts) -> bool:
         if not segment_visible(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1]):
             return False
     return True
+
+
+@njit(cache=True, nogil=True)
+def fan_costs_batch(V, T, N, TT, B, G, S, xs, cands, weights, visible, cost) -> None:
+    """``fan_costs`` for many agents: xs (n, 2), cands (n, k, 2); visible (n, k) bool, cost (n, k) float64."""
+    for i in range(xs.shape[0]):
+        fan_costs(V, T, N, TT, B, G, S, xs[i, 0], xs[i, 1], cands[i], weights, visible[i], cost[i])
