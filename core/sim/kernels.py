@@ -1,0 +1,411 @@
+"""The simulation step as numba kernels, one per phase over all agents, driven by ``advance`` for many steps.
+
+Phases of one step (DESIGN.md: "one numba kernel per phase, not per agent"):
+
+1. ``attraction_phase``: reference point, visible intervals, candidates and the attraction point of every walking
+   agent (MIRAN 3.1-3.3; disc MIRAN, Kremyzas 4.1-4.2).
+2. ``force_phase``: F = F_s + F_b + F_o at the positions all agents stood on (MIRAN 3.4, IRM eqs. 1, 3, 6), after
+   the neighbour grid is rebuilt.
+3. ``move_phase``: integration (integrators.py), the collision guard, arrival, the walked lengths and the log.
+
+The collision guard keeps the path in the free space exactly: a step whose segment would enter an obstacle (or,
+for a disc, come closer than its radius R to one) is replaced by a step of the same length straight towards the
+attraction point, which is visible (disc: sweepable) by construction; if even that is refused the agent waits.
+
+Argument tuples: ``W`` the mesh's walk arrays (V, T, N, TT, B, G, S); ``C`` its clearance arrays (E, EG, ES, EI);
+``st`` the agent arrays in ``state.STATE_ORDER``; ``rec`` the path log (agent, t, xy, cursor); ``tr`` the trace
+buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (grid, cell_start, order).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from core.navmesh.kernels.clearance import point_clearance, segment_clearance
+from core.navmesh.kernels.segments import segment_first_block, segment_terrain_lengths
+from core.navmesh.kernels.visibility import visible_intervals
+from core.routes.kernels import point_at_into
+from core.steering.disc_miran import adjust_intervals, disc_fallback
+from core.steering.forces import avoidance_term, boundary_force, steering_force
+from core.steering.methods import DISC_MIRAN
+from core.steering.miran import (
+    CHOSEN,
+    NOTHING_VISIBLE,
+    fallback,
+    pick_candidate,
+    reference_point,
+    same_point,
+)
+
+from . import neighbors
+from .integrators import integrate
+from .params import (
+    G_ARRIVE,
+    G_CB,
+    G_CO,
+    G_CS,
+    G_DO,
+    G_DS,
+    G_DT,
+    G_FMAX,
+    G_INTEGRATOR,
+    G_INTERACT,
+    G_KAPPA,
+    P_D,
+    P_SIGMA,
+    P_VMAX,
+)
+from .state import ARRIVED, LOST, WALKING
+from .trace import (
+    TS_ATTR_X,
+    TS_ATTR_Y,
+    TS_CLEAR,
+    TS_F_X,
+    TS_F_Y,
+    TS_FALLBACK,
+    TS_FB_X,
+    TS_FB_Y,
+    TS_FO_X,
+    TS_FO_Y,
+    TS_FS_X,
+    TS_FS_Y,
+    TS_N_ADJ,
+    TS_N_CAND,
+    TS_N_INT,
+    TS_NEAR_X,
+    TS_NEAR_Y,
+    TS_POS_X,
+    TS_POS_Y,
+    TS_REF_X,
+    TS_REF_Y,
+    TS_S_ATTR,
+    TS_S_END,
+    TS_S_REF,
+    TS_TIME,
+)
+
+# Capacity of the per-agent visible-interval buffer (a route window rarely has more than a handful).
+MAX_INTERVALS = 256
+# Stop flags of ``advance``.
+STOP_ALL_DONE = 1
+STOP_ON_LOST = 2
+# Pushing a point back from an obstacle it would touch: this fraction of the scene's size.
+_TOUCH_RTOL = 1e-9
+
+
+@njit(cache=True, nogil=True)
+def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code) -> int:
+    """Choose every walking agent's attraction point; returns how many agents became LOST this step."""
+    V, T, N, TT, B, G, S = W
+    E, EG, ES, EI = C
+    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
+        status, t_arrive, length, terrain_len, min_clear = st
+    slot, tsc, tint, tadj, tcand = tr
+    ibuf = np.empty((MAX_INTERVALS, 2), dtype=np.float64)
+    abuf = np.empty((MAX_INTERVALS, 2), dtype=np.float64)
+    q = np.empty(2, dtype=np.float64)
+    rpt = np.empty(2, dtype=np.float64)
+    outs = np.empty(1, dtype=np.float64)
+    no_trace = np.empty((0, 4), dtype=np.float64)
+    lost = 0
+    tol = 1e-9 * scale
+    for i in range(pos.shape[0]):
+        if status[i] != WALKING:
+            continue
+        x = pos[i]
+        lo = route_lo[i]
+        hi = route_hi[i]
+        total = rs[hi - 1]
+        p = profile[i]
+        sigma = prof[p, P_SIGMA]
+        d = prof[p, P_D]
+        w = weights[p]
+        disc = method[i] == DISC_MIRAN
+        rad = radius[i] if disc else 0.0
+        need = 0.0
+        if rad > 0.0:
+            c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
+            need = min(rad, c0) * (1.0 - 1e-9)
+        s_r = reference_point(rp, rs, lo, hi, x, s_ref[i], s_attr[i])
+        point_at_into(rp, rs, lo, hi, s_r, rpt)
+        s1 = min(s_r + sigma, total)
+        n_int = visible_intervals(V, T, N, TT, B, G, S, x[0], x[1], rp, rs, lo, hi, s_r, s1, ibuf)
+        while n_int < 0:
+            ibuf = np.empty((4 * ibuf.shape[0], 2), dtype=np.float64)
+            abuf = np.empty((ibuf.shape[0], 2), dtype=np.float64)
+            n_int = visible_intervals(V, T, N, TT, B, G, S, x[0], x[1], rp, rs, lo, hi, s_r, s1, ibuf)
+        ints = ibuf
+        n_use = n_int
+        if disc and rad > 0.0:
+            n_use = adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, rad, s_r, s1, ibuf, n_int, abuf, q)
+            ints = abuf
+        skip_first = (n_use > 0 and ints[0, 0] <= s_r + tol
+                      and same_point(x[0], x[1], rpt[0], rpt[1], scale))
+        k = slot[i] if slot.shape[0] > 0 else -1
+        tc = tcand[k] if k >= 0 else no_trace
+        best_s, best_w, m = pick_candidate(W, C, rp, rs, lo, hi, x, s_r, ints, n_use, d, w, wstat[p, 0],
+                                           wstat[p, 1] > 0.0, skip_first, rad, need, q, tc)
+        code = CHOSEN
+        if best_s < 0.0:
+            if disc and rad > 0.0:
+                code = disc_fallback(W, C, x, rad, need, w, s_r, rpt, s_attr[i], attr[i], outs)
+            else:
+                code = fallback(V, T, N, TT, B, G, S, x, s_r, rpt, s_attr[i], attr[i], outs)
+            best_s = outs[0]
+        fallback_code[i] = code
+        s_ref[i] = s_r
+        if code == NOTHING_VISIBLE:
+            status[i] = LOST
+            lost += 1
+        else:
+            s_attr[i] = best_s
+            point_at_into(rp, rs, lo, hi, best_s, q)
+            attr[i, 0] = q[0]
+            attr[i, 1] = q[1]
+        if k >= 0:
+            row = tsc[k]
+            row[TS_TIME] = t_now
+            row[TS_POS_X] = x[0]
+            row[TS_POS_Y] = x[1]
+            row[TS_S_REF] = s_r
+            row[TS_REF_X] = rpt[0]
+            row[TS_REF_Y] = rpt[1]
+            row[TS_S_END] = s1
+            row[TS_S_ATTR] = s_attr[i]
+            row[TS_ATTR_X] = attr[i, 0]
+            row[TS_ATTR_Y] = attr[i, 1]
+            row[TS_N_INT] = min(n_int, tint.shape[1])
+            for j in range(min(n_int, tint.shape[1])):
+                tint[k, j, 0] = ibuf[j, 0]
+                tint[k, j, 1] = ibuf[j, 1]
+            row[TS_N_ADJ] = 0.0
+            if disc and rad > 0.0:
+                row[TS_N_ADJ] = min(n_use, tadj.shape[1])
+                for j in range(min(n_use, tadj.shape[1])):
+                    tadj[k, j, 0] = abuf[j, 0]
+                    tadj[k, j, 1] = abuf[j, 1]
+            row[TS_N_CAND] = min(m, tcand.shape[1])
+            row[TS_FALLBACK] = code
+    return lost
+
+
+@njit(cache=True, nogil=True)
+def force_phase(C, st, gvec, prof, nb, fnew, tr) -> None:
+    """F = F_s + F_b + F_o for every walking agent at its current position, into ``fnew`` (n, 2)."""
+    E, EG, ES, EI = C
+    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
+        status, t_arrive, length, terrain_len, min_clear = st
+    grid, cell_start, order = nb
+    slot, tsc, tint, tadj, tcand = tr
+    dt = gvec[G_DT]
+    cs = gvec[G_CS]
+    cb = gvec[G_CB]
+    kappa = gvec[G_KAPPA]
+    fmax = gvec[G_FMAX]
+    co = gvec[G_CO]
+    interact = gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1
+    ncx = int(grid[3])
+    ncy = int(grid[4])
+    cell = grid[2]
+    fs = np.empty(2, dtype=np.float64)
+    fb = np.empty(2, dtype=np.float64)
+    fo = np.empty(2, dtype=np.float64)
+    bpt = np.empty(2, dtype=np.float64)
+    for i in range(pos.shape[0]):
+        fnew[i, 0] = 0.0
+        fnew[i, 1] = 0.0
+        if status[i] != WALKING:
+            continue
+        x = pos[i]
+        vmax = prof[profile[i], P_VMAX]
+        rgeo = radius[i] if method[i] == DISC_MIRAN else 0.0
+        steering_force(x, attr[i], cs, vmax, fs)
+        db, bx, by, e = point_clearance(E, EG, ES, EI, x[0], x[1])
+        fb[0] = 0.0
+        fb[1] = 0.0
+        if e >= 0:
+            bpt[0] = bx
+            bpt[1] = by
+            ds = gvec[G_DS] if gvec[G_DS] > 0.0 else 2.0 * vmax * dt
+            boundary_force(x, bpt, rgeo, ds, kappa, cb, vmax, fmax, fb)
+            if db - rgeo < min_clear[i]:
+                min_clear[i] = db - rgeo
+        fo[0] = 0.0
+        fo[1] = 0.0
+        if interact and co > 0.0:
+            ri = radius[i]
+            d_o = gvec[G_DO] if gvec[G_DO] > 0.0 else vmax * 1.0
+            reach = d_o + 2.0 * ri
+            cx0 = max(int((x[0] - reach - grid[0]) / cell), 0)
+            cx1 = min(int((x[0] + reach - grid[0]) / cell), ncx - 1)
+            cy0 = max(int((x[1] - reach - grid[1]) / cell), 0)
+            cy1 = min(int((x[1] + reach - grid[1]) / cell), ncy - 1)
+            for cy in range(cy0, cy1 + 1):
+                for cxx in range(cx0, cx1 + 1):
+                    c = cy * ncx + cxx
+                    for m in range(cell_start[c], cell_start[c + 1]):
+                        j = order[m]
+                        if j == i:
+                            continue
+                        avoidance_term(x, pos[j], ri, radius[j], d_o, co * d_o, vmax, fmax, fo)
+        fnew[i, 0] = fs[0] + fb[0] + fo[0]
+        fnew[i, 1] = fs[1] + fb[1] + fo[1]
+        if slot.shape[0] > 0 and slot[i] >= 0:
+            row = tsc[slot[i]]
+            row[TS_FS_X] = fs[0]
+            row[TS_FS_Y] = fs[1]
+            row[TS_FB_X] = fb[0]
+            row[TS_FB_Y] = fb[1]
+            row[TS_FO_X] = fo[0]
+            row[TS_FO_Y] = fo[1]
+            row[TS_F_X] = fnew[i, 0]
+            row[TS_F_Y] = fnew[i, 1]
+            row[TS_CLEAR] = db
+            row[TS_NEAR_X] = bx
+            row[TS_NEAR_Y] = by
+
+
+@njit(cache=True, nogil=True)
+def _step_allowed(W, C, x0, y0, x1, y1, rgeo, need) -> bool:
+    """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space; a disc must keep
+    ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the segment."""
+    V, T, N, TT, B, G, S = W
+    E, EG, ES, EI = C
+    if segment_first_block(V, T, N, TT, B, G, S, x0, y0, x1, y1) <= 1.0:
+        return False
+    if rgeo > 0.0 and segment_clearance(E, EG, ES, EI, x0, y0, x1, y1) < need:
+        return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -> int:
+    """Integrate, guard against obstacles, detect arrival, accumulate lengths and log the positions at time
+    ``t_next`` (the end of the step); returns the number of arrivals."""
+    V, T, N, TT, B, G, S = W
+    E, EG, ES, EI = C
+    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
+        status, t_arrive, length, terrain_len, min_clear = st
+    rec_agent, rec_t, rec_xy, cursor = rec
+    dt = gvec[G_DT]
+    code = int(gvec[G_INTEGRATOR])
+    arrived = 0
+    xn = np.empty(2, dtype=np.float64)
+    vn = np.empty(2, dtype=np.float64)
+    tol = 1e-9 * scale
+    for i in range(pos.shape[0]):
+        if status[i] != WALKING:
+            continue
+        x = pos[i]
+        vmax = prof[profile[i], P_VMAX]
+        total = rs[route_hi[i] - 1]
+        rgeo = radius[i] if method[i] == DISC_MIRAN else 0.0
+        arrive_r = gvec[G_ARRIVE] if gvec[G_ARRIVE] > 0.0 else vmax * dt
+        gx = goal[i, 0]
+        gy = goal[i, 1]
+        dgoal = math.hypot(gx - x[0], gy - x[1])
+        if s_attr[i] >= total - tol and dgoal <= max(arrive_r, vmax * dt):
+            # The goal is the attraction point (visible, or sweepable for a disc) and within one step: arrive.
+            xn[0] = gx
+            xn[1] = gy
+            vn[0] = 0.0
+            vn[1] = 0.0
+            status[i] = ARRIVED
+            t_arrive[i] = t_next
+            arrived += 1
+        else:
+            integrate(code, x, vel[i], force[i], has_force[i], fnew[i], dt, vmax, xn, vn)
+            need = 0.0
+            if rgeo > 0.0:
+                c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
+                need = min(rgeo, c0)
+            if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need):
+                # Straight towards the attraction point, as far as the integrated step would have gone.
+                h = math.hypot(xn[0] - x[0], xn[1] - x[1])
+                ax = attr[i, 0] - x[0]
+                ay = attr[i, 1] - x[1]
+                da = math.hypot(ax, ay)
+                if da > tol and h > 0.0:
+                    h = min(h, da)
+                    xn[0] = x[0] + ax * (h / da)
+                    xn[1] = x[1] + ay * (h / da)
+                else:
+                    xn[0] = x[0]
+                    xn[1] = x[1]
+                if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need):
+                    xn[0] = x[0]
+                    xn[1] = x[1]
+                vn[0] = (xn[0] - x[0]) / dt
+                vn[1] = (xn[1] - x[1]) / dt
+            if gvec[G_ARRIVE] > 0.0 and math.hypot(gx - xn[0], gy - xn[1]) <= gvec[G_ARRIVE]:
+                status[i] = ARRIVED
+                t_arrive[i] = t_next
+                vn[0] = 0.0
+                vn[1] = 0.0
+                arrived += 1
+        step = math.hypot(xn[0] - x[0], xn[1] - x[1])
+        if step > 0.0:
+            segment_terrain_lengths(V, T, N, TT, B, G, S, x[0], x[1], xn[0], xn[1], terrain_len[i])
+            length[i] += step
+        force[i, 0] = fnew[i, 0]
+        force[i, 1] = fnew[i, 1]
+        has_force[i] = True
+        vel[i, 0] = vn[0]
+        vel[i, 1] = vn[1]
+        pos[i, 0] = xn[0]
+        pos[i, 1] = xn[1]
+        if record:
+            c = cursor[0]
+            if c < rec_t.shape[0]:
+                rec_agent[c] = i
+                rec_t[c] = t_next
+                rec_xy[c, 0] = xn[0]
+                rec_xy[c, 1] = xn[1]
+                cursor[0] = c + 1
+    return arrived
+
+
+@njit(cache=True, nogil=True)
+def count_walking(status) -> int:
+    """Number of agents still walking."""
+    n = 0
+    for i in range(status.shape[0]):
+        if status[i] == WALKING:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, nb, rec, record, clock, tr,
+            scale) -> int:
+    """Run up to ``n_steps`` steps; returns the number done. ``clock`` (2,) float64 is [time (s), steps] and is
+    advanced in place. Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost
+    (STOP_ON_LOST)."""
+    pos = st[0]
+    status = st[14]
+    n = pos.shape[0]
+    fnew = np.zeros((n, 2), dtype=np.float64)
+    fallback_code = np.zeros(n, dtype=np.int8)
+    grid, cell_start, order = nb
+    done = 0
+    t0 = clock[0]
+    dt = gvec[G_DT]
+    for k in range(n_steps):
+        if (stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
+            break
+        # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
+        t_now = t0 + k * dt
+        lost = attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code)
+        if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
+            neighbors.build(grid, pos, status, cell_start, order)
+        force_phase(C, st, gvec, prof, nb, fnew, tr)
+        move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale)
+        clock[0] = t0 + (k + 1) * dt
+        clock[1] += 1.0
+        done += 1
+        if lost > 0 and (stop_flags & STOP_ON_LOST):
+            break
+    return done

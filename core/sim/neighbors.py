@@ -1,0 +1,61 @@
+"""A uniform grid over the agents for neighbour queries (the spatial hash of IRM section 5), rebuilt every step.
+
+Arrays: ``cell_start`` (ncx * ncy + 1,) int64 and ``order`` (n,) int64 form a counting sort of the walking
+agents by cell (agents of cell c are ``order[cell_start[c]:cell_start[c + 1]]``); ``grid`` (5,) float64 is
+``[x0, y0, cell, ncx, ncy]`` in scene units. Arrived agents are left out: they no longer take part.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .state import WALKING
+
+
+def grid_shape(bounds, cell: float, n_agents: int) -> np.ndarray:
+    """The grid description ``[x0, y0, cell, ncx, ncy]`` over the bounds, at most about 4 cells per agent."""
+    x0, y0, x1, y1 = (float(b) for b in bounds)
+    w, h = max(x1 - x0, 1e-9), max(y1 - y0, 1e-9)
+    cell = max(float(cell), 1e-9)
+    limit = max(64, 4 * n_agents)
+    while (w / cell) * (h / cell) > limit:
+        cell *= 2.0
+    ncx = int(np.ceil(w / cell)) or 1
+    ncy = int(np.ceil(h / cell)) or 1
+    return np.array([x0, y0, cell, ncx, ncy], dtype=np.float64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def cell_of(grid: np.ndarray, x: float, y: float) -> int:
+    """The cell index of a point (points outside the grid go to the border cells)."""
+    ncx = int(grid[3])
+    ncy = int(grid[4])
+    cx = int((x - grid[0]) / grid[2])
+    cy = int((y - grid[1]) / grid[2])
+    cx = min(max(cx, 0), ncx - 1)
+    cy = min(max(cy, 0), ncy - 1)
+    return cy * ncx + cx
+
+
+@njit(cache=True, nogil=True)
+def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.ndarray, order: np.ndarray) -> int:
+    """Counting-sort the walking agents into the grid cells; returns how many were sorted."""
+    ncell = cell_start.shape[0] - 1
+    for c in range(ncell + 1):
+        cell_start[c] = 0
+    n = pos.shape[0]
+    for i in range(n):
+        if status[i] == WALKING:
+            cell_start[cell_of(grid, pos[i, 0], pos[i, 1]) + 1] += 1
+    for c in range(ncell):
+        cell_start[c + 1] += cell_start[c]
+    fill = cell_start[:-1].copy()
+    m = 0
+    for i in range(n):
+        if status[i] == WALKING:
+            c = cell_of(grid, pos[i, 0], pos[i, 1])
+            order[fill[c]] = i
+            fill[c] += 1
+            m += 1
+    return m

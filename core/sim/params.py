@@ -1,0 +1,187 @@
+"""Live-tunable simulation parameters: a global vector and the per-profile table the kernels read directly.
+
+Changing a parameter writes one number into these arrays (DESIGN.md "Profiles, not copies"): the next step uses
+it, nothing is rebuilt. Names are checked against the known ones and the error lists the valid names.
+
+Global vector ``gvec`` (float64, indices G_*):
+- ``dt`` (s): fixed time step.
+- ``integrator``: 0 euler, 1 verlet (see integrators.py).
+- ``c_s`` (1/s): steering strength, F_s = c_s * vmax toward the attraction point (MIRAN 3.4, IRM eq. 3).
+- ``c_b`` (1): boundary force scale on IRM eq. 1's C_b; ``kappa`` its steepness (IRM 4.1).
+- ``safe_distance`` (units): IRM's d_s, the clearance under which F_b acts; 0 = automatic, 2 vmax dt, twice the
+  lower bound of IRM eq. 2 (the corridor's upper bound R_min - r is not known without a corridor).
+- ``c_o`` (1): obstacle-avoidance strength at the edge of the influence region (IRM eq. 6 with k_r = c_o d_o);
+  ``d_o`` (units) that region; 0 = automatic, r_i + r + vmax * 1 s.
+- ``f_max`` (1/s): cap on |F_b| and |F_o| relative to vmax, so touching never gives an infinite force.
+- ``arrival_radius`` (units): an agent this close to its goal has arrived; 0 = automatic, vmax dt.
+- ``interact`` (0/1): whether characters push each other with F_o.
+
+Profile table ``prof`` (P, N_PROF) float64, columns P_*: vmax (units/s), sigma (units), d (units), radius
+(units); and ``weights`` (P, T) float64, the (profile x terrain type) weight matrix of the scene.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from core.scene.model import Scene
+from core.scene.problems import InputError, Problem
+
+from .integrators import INTEGRATORS, integrator_code
+
+G_DT, G_INTEGRATOR, G_CS, G_CB, G_KAPPA, G_DS, G_CO, G_DO, G_FMAX, G_ARRIVE, G_INTERACT = range(11)
+N_GLOBAL = 11
+
+GLOBAL_NAMES = ("dt", "integrator", "c_s", "c_b", "kappa", "safe_distance", "c_o", "d_o", "f_max",
+                "arrival_radius", "interact")
+DEFAULTS = {"dt": 0.1, "integrator": 0.0, "c_s": 4.0, "c_b": 1.0, "kappa": 1.0, "safe_distance": 0.0,
+            "c_o": 0.5, "d_o": 0.0, "f_max": 40.0, "arrival_radius": 0.0, "interact": 1.0}
+
+P_VMAX, P_SIGMA, P_D, P_RADIUS = range(4)
+N_PROF = 4
+PROFILE_FIELDS = ("max_speed", "sigma", "d", "radius")
+
+# Which parameters must be > 0, and which >= 0 (0 meaning "automatic").
+_POSITIVE = {"dt", "c_s", "kappa", "max_speed", "sigma", "d"}
+_NONNEGATIVE = {"c_b", "safe_distance", "c_o", "d_o", "f_max", "arrival_radius", "radius"}
+
+
+class SimParams:
+    """The parameters of one simulation: ``gvec`` (N_GLOBAL,), ``prof`` (P, N_PROF), ``weights`` (P, T).
+
+    The arrays are owned here and handed to the kernels as they are; setters write into them in place.
+    """
+
+    def __init__(self, scene: Scene) -> None:
+        self.profile_ids = [p.id for p in scene.profiles]
+        self.terrain_ids = [t.id for t in scene.terrain_types]
+        self.gvec = np.zeros(N_GLOBAL, dtype=np.float64)
+        for i, name in enumerate(GLOBAL_NAMES):
+            self.gvec[i] = DEFAULTS[name]
+        self.gvec[G_DT] = scene.simulation.dt
+        self.gvec[G_INTEGRATOR] = integrator_code(scene.simulation.integrator)
+        self.prof = np.zeros((len(scene.profiles), N_PROF), dtype=np.float64)
+        for k, p in enumerate(scene.profiles):
+            self.prof[k] = (p.max_speed, p.sigma, p.d, p.radius)
+        self.weights = np.ascontiguousarray(scene.weight_matrix(), dtype=np.float64)
+
+    # ----- global parameters
+    def get(self, name: str) -> Any:
+        """The value of a global parameter (the integrator as its name, interact as a bool)."""
+        i = _global_index(name)
+        if i == G_INTEGRATOR:
+            return INTEGRATORS[int(self.gvec[i])]
+        if i == G_INTERACT:
+            return bool(self.gvec[i])
+        return float(self.gvec[i])
+
+    def set(self, name: str, value: Any) -> None:
+        """Set a global parameter for the next step; InputError names a bad name or value."""
+        i = _global_index(name)
+        if i == G_INTEGRATOR:
+            try:
+                self.gvec[i] = integrator_code(value)
+            except ValueError as e:
+                raise InputError([Problem(name, str(e))]) from None
+            return
+        if i == G_INTERACT:
+            self.gvec[i] = 1.0 if bool(value) else 0.0
+            return
+        self.gvec[i] = _checked(name, value)
+
+    @property
+    def dt(self) -> float:
+        return float(self.gvec[G_DT])
+
+    # ----- per-profile parameters
+    def profile_index(self, profile_id: str) -> int:
+        """Row of a profile in ``prof`` and ``weights``; InputError listing the known profiles otherwise."""
+        try:
+            return self.profile_ids.index(profile_id)
+        except ValueError:
+            raise InputError([Problem("profile", f"unknown profile {profile_id!r} (known: "
+                                                 f"{', '.join(self.profile_ids)})")]) from None
+
+    def get_profile(self, profile_id: str, field: str) -> float:
+        """One of max_speed, sigma, d, radius of a profile."""
+        return float(self.prof[self.profile_index(profile_id), _profile_column(field)])
+
+    def set_profile(self, profile_id: str, **values: float) -> None:
+        """Set max_speed, sigma, d or radius of a profile (e.g. ``set_profile("adult", sigma=80)``)."""
+        k = self.profile_index(profile_id)
+        cols = {f: _profile_column(f) for f in values}
+        checked = {f: _checked(f"profiles.{profile_id}.{f}", v, f) for f, v in values.items()}
+        for f, v in checked.items():
+            self.prof[k, cols[f]] = v
+
+    def weight(self, profile_id: str, terrain_id: str) -> float:
+        """w(T) of a profile for a terrain type (MIRAN 3.3)."""
+        return float(self.weights[self.profile_index(profile_id), self._terrain_index(terrain_id)])
+
+    def set_weight(self, profile_id: str, terrain_id: str, value: float) -> None:
+        """Set w(T) > 0 of a profile for a terrain type: one number of the weight matrix changes."""
+        k = self.profile_index(profile_id)
+        t = self._terrain_index(terrain_id)
+        v = _checked(f"profiles.{profile_id}.weights.{terrain_id}", value, "weight")
+        if v <= 0.0:
+            raise InputError([Problem(f"profiles.{profile_id}.weights.{terrain_id}", "must be positive")])
+        self.weights[k, t] = v
+
+    def _terrain_index(self, terrain_id: str) -> int:
+        try:
+            return self.terrain_ids.index(terrain_id)
+        except ValueError:
+            raise InputError([Problem("terrain", f"unknown terrain type {terrain_id!r} (known: "
+                                                 f"{', '.join(self.terrain_ids)})")]) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every parameter that shapes a run, JSON-ready (the ``parameters`` of a miran-paths file)."""
+        out: dict[str, Any] = {name: self.get(name) for name in GLOBAL_NAMES}
+        out["profiles"] = {
+            pid: {**{f: float(self.prof[k, c]) for c, f in enumerate(PROFILE_FIELDS)},
+                  "weights": {tid: float(self.weights[k, t]) for t, tid in enumerate(self.terrain_ids)}}
+            for k, pid in enumerate(self.profile_ids)
+        }
+        return out
+
+    def copy(self) -> "SimParams":
+        """An independent copy (for a forked simulation, e.g. the app's ghost preview)."""
+        c = object.__new__(SimParams)
+        c.profile_ids = list(self.profile_ids)
+        c.terrain_ids = list(self.terrain_ids)
+        c.gvec = self.gvec.copy()
+        c.prof = self.prof.copy()
+        c.weights = self.weights.copy()
+        return c
+
+
+def _global_index(name: str) -> int:
+    try:
+        return GLOBAL_NAMES.index(name)
+    except ValueError:
+        raise InputError([Problem(str(name), f"unknown parameter (valid: {', '.join(GLOBAL_NAMES)})")]) from None
+
+
+def _profile_column(field: str) -> int:
+    try:
+        return PROFILE_FIELDS.index(field)
+    except ValueError:
+        raise InputError([Problem(str(field), f"unknown profile parameter (valid: {', '.join(PROFILE_FIELDS)})")]
+                         ) from None
+
+
+def _checked(path: str, value: Any, name: str | None = None) -> float:
+    key = name or path
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise InputError([Problem(path, f"expected a number, got {value!r}")])
+    v = float(value)
+    if not math.isfinite(v):
+        raise InputError([Problem(path, f"must be a finite number, got {v}")])
+    if key in _POSITIVE and v <= 0.0:
+        raise InputError([Problem(path, f"must be positive, got {v:g}")])
+    if key in _NONNEGATIVE and v < 0.0:
+        raise InputError([Problem(path, f"must not be negative, got {v:g}")])
+    return v

@@ -1,0 +1,358 @@
+"""The Simulation: agents as struct-of-arrays state, stepped by numba kernels at a fixed time step.
+
+```python
+sim = Simulation(scene)                      # the scene's agents, routes sketched or planned at creation
+sim.step()                                   # one step; sim.step(trace=[0]) also returns the debug trace
+sim.run()                                    # until every agent has arrived (or max_steps)
+sim.params.set("c_s", 3.0); sim.set_weight("pedestrian", "mud", 10)   # live, on the next step
+```
+
+Every step is a handful of kernel calls over all agents (core.sim.kernels); ``run`` executes many steps per
+kernel call, so no Python runs per step or per agent. The kernels release the GIL (``nogil``): a worker thread
+can run the simulation while the UI thread keeps drawing. The simulation is deterministic: the same scene,
+parameters and seed give the same paths bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+import numpy as np
+
+from core.navmesh import NavMesh, build_navmesh
+from core.navmesh.queries import locate, segment_visible
+from core.routes import PlannerContext, Route, plan_route
+from core.scene.model import DEFAULT_PLANNER, Scene
+from core.scene.problems import InputError, Problem, fmt_point
+from core.steering.methods import CODES, IRM, method_code
+
+from . import kernels, neighbors
+from .params import G_DO, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
+from .recorder import Recorder
+from .routebook import RouteBook
+from .state import ARRIVED, LOST, WALKING, AgentState
+from .trace import MAX_INTERVALS, AgentTrace, TraceBuffers
+
+# Steering methods the step kernels implement.
+IMPLEMENTED = ("miran", "disc-miran")
+
+
+class Simulation:
+    """Agents walking their indicative routes through a scene.
+
+    - ``scene``, ``mesh`` (core.navmesh.NavMesh), ``params`` (SimParams, live), ``state`` (AgentState),
+      ``routes`` (RouteBook), ``recorder`` (Recorder of the walked paths), ``time`` (s), ``steps``.
+    - ``method`` / ``integrator`` / ``dt`` override the scene's ``simulation`` settings; ``seed`` fixes every
+      random choice (none in MIRAN itself; crowds and noise forces draw from it).
+    - ``add_scene_agents=False`` starts empty (add agents with ``add_agents``).
+    """
+
+    def __init__(self, scene: Scene, *, mesh: NavMesh | None = None, method: str | None = None,
+                 integrator: str | None = None, dt: float | None = None, seed: int = 0, record: bool = True,
+                 planner_context: PlannerContext | None = None, add_scene_agents: bool = True) -> None:
+        self.scene = scene
+        self.mesh = mesh if mesh is not None else build_navmesh(scene)
+        self.params = SimParams(scene)
+        self.method = _checked_method(method or scene.simulation.method)
+        if integrator is not None:
+            self.params.set("integrator", integrator)
+        if dt is not None:
+            self.params.set("dt", dt)
+        self.seed = int(seed)
+        self.rng = np.random.default_rng(self.seed)
+        self.state = AgentState(self.mesh.n_terrain_types)
+        self.routes = RouteBook()
+        self.recorder = Recorder()
+        self.recorder.enabled = bool(record)
+        self._clock = np.zeros(2, dtype=np.float64)
+        self._context = planner_context
+        x0, y0, x1, y1 = scene.bounds
+        self.scale = float(math.hypot(x1 - x0, y1 - y0))
+        self._walk = self.mesh.kernel_args()
+        self._clear = self.mesh.clearance_args()
+        self.planned: dict[str, object] = {}
+        if add_scene_agents:
+            self.add_scene_agents()
+
+    # ----- clock
+    @property
+    def time(self) -> float:
+        """Simulated time in seconds."""
+        return float(self._clock[0])
+
+    @property
+    def steps(self) -> int:
+        """Number of steps taken."""
+        return int(self._clock[1])
+
+    @property
+    def n_agents(self) -> int:
+        return self.state.n
+
+    @property
+    def context(self) -> PlannerContext:
+        """The planner context for this scene (built on first use, sharing this simulation's navmesh)."""
+        if self._context is None:
+            self._context = PlannerContext(self.scene, navmesh=self.mesh)
+        return self._context
+
+    # ----- agents
+    def add_scene_agents(self) -> np.ndarray:
+        """Add the scene's agents: a named route, or a route planned from start to goal with the agent's planner
+        (DEFAULT_PLANNER when none is named), for disc MIRAN with the profile's radius as clearance."""
+        routes, problems = [], []
+        for k, a in enumerate(self.scene.agents):
+            try:
+                if a.route is not None:
+                    routes.append(Route.from_scene(self.scene, a.route))
+                else:
+                    clearance = self.scene.profile(a.profile).radius if self.method == "disc-miran" else 0.0
+                    res = plan_route(self.scene, a.start, a.goal, a.planner or DEFAULT_PLANNER, profile=a.profile,
+                                     clearance=clearance, context=self.context)
+                    self.planned[a.id] = res
+                    routes.append(res.route)
+            except InputError as e:
+                problems.extend(Problem(f"agents[{k}]" + (f".{p.path}" if p.path else ""), p.message)
+                                for p in e.problems)
+        if problems:
+            raise InputError(problems)
+        return self.add_agents(routes, [a.profile for a in self.scene.agents], [a.id for a in self.scene.agents])
+
+    def add_agents(self, routes: Sequence[Route], profiles: Sequence[str], ids: Sequence[str] | None = None,
+                   methods: Sequence[str] | str | None = None) -> np.ndarray:
+        """Add agents standing at the start of their routes; returns their indices.
+
+        ``profiles`` are profile ids; ``methods`` a method name for all or one per agent (default: the
+        simulation's). Every route start must lie in the free space."""
+        k = len(routes)
+        if len(profiles) != k:
+            raise ValueError(f"{k} routes but {len(profiles)} profiles")
+        if ids is None:
+            ids = [f"agent-{self.state.n + j}" for j in range(k)]
+        taken = set(self.state.ids)
+        problems = []
+        for j, aid in enumerate(ids):
+            if aid in taken:
+                problems.append(Problem(f"agents[{j}].id", f"duplicate agent id {aid!r}"))
+            taken.add(aid)
+        meths = [methods or self.method] * k if methods is None or isinstance(methods, str) else list(methods)
+        for j, m in enumerate(meths):
+            _checked_method(m, f"agents[{j}].method")
+        prof_idx = np.array([self.params.profile_index(p) for p in profiles], dtype=np.int32)
+        if k == 0:
+            return np.zeros(0, dtype=np.int64)
+        starts = np.array([r.start for r in routes], dtype=np.float64).reshape(k, 2)
+        inside = locate(self.mesh, starts) >= 0
+        for j in np.nonzero(~inside)[0]:
+            problems.append(Problem(f"agents[{j}]", f"start {fmt_point(starts[j])} is not in the free space"))
+        if problems:
+            raise InputError(problems)
+        lo = np.empty(k, dtype=np.int64)
+        hi = np.empty(k, dtype=np.int64)
+        for j, r in enumerate(routes):
+            lo[j], hi[j] = self.routes.add(r)
+        goals = np.array([r.goal for r in routes], dtype=np.float64).reshape(k, 2)
+        codes = np.array([method_code(m) for m in meths], dtype=np.int8)
+        radius = self.params.prof[prof_idx, P_RADIUS].copy()
+        idx = self.state.append(list(ids), starts, lo, hi, goals, prof_idx, codes, radius)
+        if self.recorder.enabled:
+            self.recorder.append(idx.astype(np.int32), self.time, starts)
+        return idx
+
+    def set_route(self, agent: int, route: Route) -> None:
+        """Give an agent a new route from where it stands (replanning, MIRAN 3.5); it walks again."""
+        pos = self.state.pos[agent]
+        if np.hypot(*(route.start - pos)) > 1e-9 * self.scale:
+            if not segment_visible(self.mesh, pos, route.start)[0]:
+                raise InputError([Problem("route", f"the route starts at {fmt_point(route.start)}, not visible "
+                                                   f"from the agent at {fmt_point(pos)}")])
+            route = Route.from_points(np.vstack([pos[None], route.points]))
+        lo, hi = self.routes.add(route)
+        st = self.state
+        st.route_lo[agent], st.route_hi[agent] = lo, hi
+        st.goal[agent] = route.goal
+        st.s_ref[agent] = 0.0
+        st.s_attr[agent] = 0.0
+        st.attr[agent] = route.start
+        st.status[agent] = WALKING
+        st.t_arrive[agent] = np.nan
+
+    def route_of(self, agent: int) -> Route:
+        """The route an agent follows."""
+        return self.routes.route(int(self.state.route_lo[agent]), int(self.state.route_hi[agent]))
+
+    # ----- live changes
+    def set_method(self, method: str, agents: Sequence[int] | None = None) -> None:
+        """Switch the steering method of all (or some) agents from the next step on."""
+        _checked_method(method)
+        code = method_code(method)
+        if agents is None:
+            self.method = method
+            self.state.method[:] = code
+        else:
+            self.state.method[np.asarray(agents, dtype=np.int64)] = code
+
+    def set_integrator(self, name: str) -> None:
+        """Euler or Verlet from the next step on."""
+        self.params.set("integrator", name)
+
+    def set_dt(self, dt: float) -> None:
+        """The time step from the next step on."""
+        self.params.set("dt", dt)
+
+    def set_profile(self, profile_id: str, **values: float) -> None:
+        """Set sigma, d, max_speed or radius of a profile; a new radius also applies to its agents' discs."""
+        self.params.set_profile(profile_id, **values)
+        if "radius" in values:
+            k = self.params.profile_index(profile_id)
+            self.state.radius[self.state.profile == k] = self.params.prof[k, P_RADIUS]
+
+    def set_weight(self, profile_id: str, terrain_id: str, value: float) -> None:
+        """w(T) of a profile for a terrain type, from the next step on."""
+        self.params.set_weight(profile_id, terrain_id, value)
+
+    def set_radius(self, agents: Sequence[int] | int, radius: float) -> None:
+        """The disc radius R of some agents from the next step on (Kremyzas ch. 5: R may vary)."""
+        if not (isinstance(radius, (int, float)) and math.isfinite(radius) and radius >= 0):
+            raise InputError([Problem("radius", f"must be a finite number >= 0, got {radius!r}")])
+        self.state.radius[np.asarray(agents, dtype=np.int64)] = float(radius)
+
+    # ----- stepping
+    def step(self, n: int = 1, trace: Sequence[int] | None = None) -> list[AgentTrace] | None:
+        """Advance n steps; with ``trace`` (agent indices) take one step and return those agents' traces."""
+        if trace is not None:
+            bufs = self._trace_buffers(trace)
+            self._advance(1, 0, bufs)
+            return bufs.read(self.state.ids)
+        self._advance(int(n), 0, None)
+        return None
+
+    def run(self, until: float | Callable[["Simulation"], bool] | None = None, max_steps: int | None = None,
+            chunk: int = 512) -> int:
+        """Step until ``until`` (a simulated time in s, or a predicate on the simulation) or until every agent
+        has arrived, at most ``max_steps`` steps (default: automatic, see ``step_budget``); returns the steps
+        taken. Steps run ``chunk`` at a time inside one kernel call."""
+        budget = self.step_budget() if max_steps is None else int(max_steps)
+        done = 0
+        while done < budget and self.walking() > 0:
+            k = min(chunk, budget - done)
+            if isinstance(until, (int, float)):
+                left = float(until) - self.time
+                if left <= 1e-12:
+                    break
+                k = min(k, max(1, int(math.ceil(left / self.params.dt - 1e-9))))
+            elif until is not None and until(self):
+                break
+            got = self._advance(k, kernels.STOP_ALL_DONE, None)
+            done += got
+            if got == 0:
+                break
+        return done
+
+    def step_budget(self) -> int:
+        """A generous number of steps for every agent to walk its route: 20 times the longest route over the
+        slowest speed, plus 1000."""
+        st = self.state
+        if st.n == 0:
+            return 0
+        lengths = self.routes.s[st.route_hi - 1]
+        speeds = self.params.prof[st.profile, P_VMAX]
+        return int(20.0 * float(np.max(lengths / speeds)) / self.params.dt) + 1000
+
+    def walking(self) -> int:
+        """Number of agents still walking."""
+        return int(np.count_nonzero(self.state.status == WALKING))
+
+    def _advance(self, n: int, flags: int, bufs: TraceBuffers | None) -> int:
+        st = self.state
+        if st.n == 0 or n <= 0:
+            return 0
+        bad = np.nonzero(st.method == IRM)[0]
+        if len(bad):
+            raise InputError([Problem("method", f"agent {st.ids[int(bad[0])]!r}: method 'irm' is not available "
+                                                f"in this version (available: {', '.join(IMPLEMENTED)})")])
+        if self.recorder.enabled:
+            self.recorder.ensure(n * self.walking())
+        tr = (bufs or TraceBuffers.empty(0)).kernel_tuple()
+        nb = self._neighbour_grid()
+        return int(kernels.advance(n, flags, self._walk, self._clear, self.routes.points, self.routes.s,
+                                   st.kernel_tuple(), self.params.gvec, self.params.prof, self.params.weights,
+                                   self._weight_stats(), nb, self.recorder.buffers(), self.recorder.enabled,
+                                   self._clock, tr, self.scale))
+
+    def _weight_stats(self) -> np.ndarray:
+        """(P, 2) float64 per profile: the smallest weight (the pruning bound) and 1.0 when all weights are
+        equal (omega then needs no walk: sum_T w l^T = w |x - q| on a visible segment)."""
+        w = self.params.weights
+        out = np.zeros((w.shape[0], 2), dtype=np.float64)
+        if w.size:
+            out[:, 0] = w.min(axis=1)
+            out[:, 1] = (w.max(axis=1) == w.min(axis=1)).astype(np.float64)
+        return out
+
+    def _neighbour_grid(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        st = self.state
+        if not self.params.get("interact") or st.n < 2:
+            return np.zeros(5), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        vmax = float(self.params.prof[:, P_VMAX].max())
+        d_o = self.params.gvec[G_DO] if self.params.gvec[G_DO] > 0 else vmax
+        cell = d_o + 2.0 * float(st.radius.max(initial=0.0))
+        grid = neighbors.grid_shape(self.scene.bounds, cell, st.n)
+        ncell = int(grid[3]) * int(grid[4])
+        return grid, np.zeros(ncell + 1, dtype=np.int64), np.zeros(st.n, dtype=np.int64)
+
+    def _trace_buffers(self, agents: Sequence[int]) -> TraceBuffers:
+        idx = np.asarray(list(agents), dtype=np.int64).reshape(-1)
+        if len(idx) and (idx.min() < 0 or idx.max() >= self.state.n):
+            raise InputError([Problem("trace", f"agent index out of range 0..{self.state.n - 1}")])
+        prof = self.params.prof[self.state.profile[idx]] if len(idx) else np.zeros((0, 4))
+        cap = int(np.max(np.ceil(prof[:, P_SIGMA] / prof[:, P_D]))) + 2 * MAX_INTERVALS + 4 if len(idx) else 1
+        return TraceBuffers(self.state.n, idx, cap)
+
+    # ----- results
+    def arrived(self) -> np.ndarray:
+        """(n,) bool: which agents have reached their goal."""
+        return self.state.status == ARRIVED
+
+    def lost(self) -> np.ndarray:
+        """(n,) bool: agents that lost sight of their route (MIRAN 3.5; they wait for a new route)."""
+        return self.state.status == LOST
+
+    def positions(self) -> np.ndarray:
+        """A copy of the (n, 2) positions (a snapshot another thread may keep)."""
+        return self.state.pos.copy()
+
+    def path(self, agent: int) -> np.ndarray:
+        """(m, 3) float64 [t, x, y] rows of an agent's walked path."""
+        return self.recorder.path(agent)
+
+    def fork(self) -> "Simulation":
+        """An independent copy of this simulation in its current state (e.g. the app's preview of the future)."""
+        c = object.__new__(Simulation)
+        c.__dict__.update(self.__dict__)
+        c.params = self.params.copy()
+        c.state = self.state.copy()
+        c.routes = self.routes.copy()
+        c.recorder = self.recorder.copy()
+        c._clock = self._clock.copy()
+        c.rng = np.random.default_rng(self.seed)
+        c.planned = dict(self.planned)
+        return c
+
+    def summary(self) -> dict:
+        """Counts for a quick report: agents, walking, arrived, lost, time, steps."""
+        return {"agents": self.state.n, "walking": self.walking(), "arrived": int(self.arrived().sum()),
+                "lost": int(self.lost().sum()), "time": self.time, "steps": self.steps}
+
+
+def _checked_method(name: str, path: str = "method") -> str:
+    if name not in CODES:
+        raise InputError([Problem(path, f"unknown method {name!r} (valid: {', '.join(CODES)})")])
+    if name not in IMPLEMENTED:
+        raise InputError([Problem(path, f"method {name!r} is not available in this version "
+                                        f"(available: {', '.join(IMPLEMENTED)})")])
+    return name
+
+
+__all__ = ["IMPLEMENTED", "Simulation"]

@@ -1,0 +1,112 @@
+"""Struct-of-arrays agent state: one row per agent in flat numpy arrays, no Python object per agent.
+
+Arrays (n = number of agents; positions in scene units, velocities in units/s, forces in units/s^2):
+- ``pos`` (n, 2) float64 position x_i; ``vel`` (n, 2) float64 velocity; ``force`` (n, 2) float64 last total
+  force (Verlet needs it); ``has_force`` (n,) bool whether ``force`` is valid.
+- ``attr`` (n, 2) float64 current attraction point alpha_i; ``s_ref`` / ``s_attr`` (n,) float64 arc lengths of
+  the reference and attraction points along the agent's route (MIRAN 3.1).
+- ``route_lo`` / ``route_hi`` (n,) int64: the agent's route is rows [lo, hi) of the packed route arrays.
+- ``goal`` (n, 2) float64 the route's last point g.
+- ``profile`` (n,) int32 row in the profile table; ``method`` (n,) int8 steering code (core.steering.methods).
+- ``radius`` (n,) float64 the disc radius R (may change between steps); ``tri`` (n,) int32 the navmesh triangle
+  holding ``pos`` (-1 when unknown).
+- ``status`` (n,) int8: WALKING, ARRIVED, or LOST (no part of the route window visible: replanning needed).
+- ``t_arrive`` (n,) float64 arrival time (s, NaN while walking); ``length`` (n,) float64 walked length;
+  ``terrain_len`` (n, T) float64 walked length on each terrain type, measured exactly on each step's segment;
+  ``min_clear`` (n,) float64 smallest clearance met at the positions of the path (units).
+
+Rows are appended with ``append`` (amortised growth); views ``[:n]`` are what the kernels receive.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+WALKING = 0
+ARRIVED = 1
+LOST = 2
+
+_FIELDS = (
+    ("pos", np.float64, 2), ("vel", np.float64, 2), ("force", np.float64, 2), ("has_force", np.bool_, 0),
+    ("attr", np.float64, 2), ("s_ref", np.float64, 0), ("s_attr", np.float64, 0),
+    ("route_lo", np.int64, 0), ("route_hi", np.int64, 0), ("goal", np.float64, 2),
+    ("profile", np.int32, 0), ("method", np.int8, 0), ("radius", np.float64, 0), ("tri", np.int32, 0),
+    ("status", np.int8, 0), ("t_arrive", np.float64, 0), ("length", np.float64, 0),
+    ("min_clear", np.float64, 0),
+)
+
+
+class AgentState:
+    """All agents' state as flat arrays; ``n`` rows are in use out of a larger capacity."""
+
+    def __init__(self, n_terrain_types: int, capacity: int = 16) -> None:
+        self.n = 0
+        self.n_types = int(n_terrain_types)
+        self.ids: list[str] = []
+        self._cap = 0
+        self._buf: dict[str, np.ndarray] = {}
+        self._grow(max(1, capacity))
+
+    def _grow(self, cap: int) -> None:
+        new: dict[str, np.ndarray] = {}
+        for name, dtype, width in _FIELDS + (("terrain_len", np.float64, self.n_types),):
+            shape = (cap, width) if width else (cap,)
+            a = np.zeros(shape, dtype=dtype)
+            if name in self._buf:
+                a[: self.n] = self._buf[name][: self.n]
+            new[name] = a
+        self._buf = new
+        self._cap = cap
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        buf = self.__dict__.get("_buf")
+        if buf is not None and name in buf:
+            return buf[name][: self.__dict__["n"]]
+        raise AttributeError(name)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def append(self, ids: list[str], pos: np.ndarray, route_lo: np.ndarray, route_hi: np.ndarray,
+               goal: np.ndarray, profile: np.ndarray, method: np.ndarray, radius: np.ndarray) -> np.ndarray:
+        """Add k agents standing still at ``pos`` (k, 2) at the start of their routes; returns their indices."""
+        k = len(ids)
+        if self.n + k > self._cap:
+            self._grow(max(self.n + k, 2 * self._cap))
+        sl = slice(self.n, self.n + k)
+        b = self._buf
+        for name in ("vel", "force", "s_ref", "s_attr", "length", "terrain_len"):
+            b[name][sl] = 0
+        b["has_force"][sl] = False
+        b["pos"][sl] = pos
+        b["attr"][sl] = pos
+        b["route_lo"][sl] = route_lo
+        b["route_hi"][sl] = route_hi
+        b["goal"][sl] = goal
+        b["profile"][sl] = profile
+        b["method"][sl] = method
+        b["radius"][sl] = radius
+        b["tri"][sl] = -1
+        b["status"][sl] = WALKING
+        b["t_arrive"][sl] = np.nan
+        b["min_clear"][sl] = np.inf
+        self.ids.extend(ids)
+        self.n += k
+        return np.arange(sl.start, sl.stop)
+
+    def kernel_tuple(self) -> tuple:
+        """The arrays in the order the step kernel unpacks them (see core.sim.kernels.STATE_ORDER)."""
+        return tuple(getattr(self, name) for name in STATE_ORDER)
+
+    def copy(self) -> "AgentState":
+        """An independent copy of every array (for forks and snapshots)."""
+        c = AgentState(self.n_types, max(1, self.n))
+        c.n = self.n
+        c.ids = list(self.ids)
+        for name, a in self._buf.items():
+            c._buf[name][: self.n] = a[: self.n]
+        return c
+
+
+STATE_ORDER = ("pos", "vel", "force", "has_force", "attr", "s_ref", "s_attr", "route_lo", "route_hi", "goal",
+               "profile", "method", "radius", "tri", "status", "t_arrive", "length", "terrain_len", "min_clear")

@@ -1,0 +1,126 @@
+"""MIRAN (Jaklin, Cook and Geraerts 2013, section 3) for one point character: reference point, candidates, choice.
+
+Called by the simulation's attraction phase for each walking agent. Routes are the packed arrays of
+core.routes.kernels (``rp`` (N, 2) float64 points, ``rs`` (N,) float64 arc lengths, the agent's route the rows
+[lo, hi)); the navigation mesh enters as its walk arrays ``V, T, N, TT, B, G, S`` (core.navmesh.kernels.walk).
+Visibility and terrain lengths are the mesh's exact triangle walks, never a grid.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from core.navmesh.kernels.clearance import segment_clearance
+from core.navmesh.kernels.disc import disc_cost
+from core.navmesh.kernels.segments import segment_cost, segment_visible
+from core.routes.kernels import closest_point, point_at_into
+
+from .candidates import better_or_tie, omega_of, sample_at, sample_count, strictly_worse
+
+# Two points closer than this, relative to the scene's size, are "the same point" (x_i = r_i in MIRAN 3.2).
+SAME_POINT_RTOL = 1e-9
+
+# Fallback codes when the candidate set is empty (MIRAN 3.5: only when other forces pushed the character).
+CHOSEN = 0
+KEPT_PREVIOUS = 1
+TO_REFERENCE = 2
+NOTHING_VISIBLE = 3
+
+
+@njit(cache=True, nogil=True)
+def reference_point(rp, rs, lo, hi, x, s_ref_prev, s_attr_prev) -> float:
+    """MIRAN 3.1: arc length of the first closest route point to x between r_{i-1} and alpha_{i-1}."""
+    s1 = s_attr_prev if s_attr_prev > s_ref_prev else s_ref_prev
+    return closest_point(rp, rs, lo, hi, x, s_ref_prev, s1)
+
+
+@njit(cache=True, nogil=True)
+def same_point(ax, ay, bx, by, scale) -> bool:
+    """Are two points equal up to SAME_POINT_RTOL * scale?"""
+    return math.hypot(ax - bx, ay - by) <= SAME_POINT_RTOL * scale
+
+
+@njit(cache=True, nogil=True)
+def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
+                   disc_radius, disc_need, q, tr_c) -> tuple:
+    """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
+
+    omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate (``segment_cost``); where the
+    profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate| exactly (the segment is visible), so no
+    walk is needed. ``disc_radius > 0`` switches to the disc traversal cost (Kremyzas eq. 4.5, see
+    ``sweep_cost``), infinite where the disc would come closer than ``disc_need`` to an obstacle.
+    A lower bound w_min |x - q| / d_ij that already loses skips the walk (exact pruning), except when tracing.
+    ``tr_c`` (m, 4) receives [s, x, y, omega] rows when its first dimension is non-zero. Best is -1 when empty.
+    """
+    V, T, N, TT, B, G, S = W
+    tracing = tr_c.shape[0] > 0
+    best_s = -1.0
+    best_w = np.inf
+    found = False
+    m = 0
+    for j in range(n_int):
+        a = intervals[j, 0]
+        b = intervals[j, 1]
+        count = sample_count(a, b, d)
+        for k in range(count):
+            if j == 0 and k == 0 and skip_first:
+                continue
+            t = sample_at(a, b, d, k, count)
+            point_at_into(rp, rs, lo, hi, t, q)
+            dij = t - s_r
+            dist = math.hypot(q[0] - x[0], q[1] - x[1])
+            if found and not tracing and dij > 0.0 and strictly_worse(w_min * dist / dij, best_w):
+                m += 1
+                continue
+            if disc_radius > 0.0:
+                cost = sweep_cost(W, C, x[0], x[1], q[0], q[1], disc_radius, disc_need, w)
+            elif uniform:
+                cost = w_min * dist
+            else:
+                cost = segment_cost(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1], w)
+            om = omega_of(cost, dij)
+            if tracing and m < tr_c.shape[0]:
+                tr_c[m, 0] = t
+                tr_c[m, 1] = q[0]
+                tr_c[m, 2] = q[1]
+                tr_c[m, 3] = om
+            m += 1
+            if disc_radius > 0.0 and cost == np.inf:
+                continue
+            if not found or better_or_tie(om, best_w):
+                found = True
+                best_s = t
+                if om < best_w:
+                    best_w = om
+    return best_s, best_w, m
+
+
+@njit(cache=True, nogil=True)
+def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
+    """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST for a disc of this radius sweeping p -> q (max-weight rule, ch. 3),
+    and +inf ("a very large omega", section 4.1) when the sweep would come closer than ``need`` to an obstacle:
+    the exact segment-to-obstacle distance decides, so an infinite cost means the disc cannot pass."""
+    V, T, N, TT, B, G, S = W
+    E, EG, ES, EI = C
+    if segment_clearance(E, EG, ES, EI, px, py, qx, qy) < need:
+        return np.inf
+    c = disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, radius, w)
+    return np.inf if c != c else c
+
+
+@njit(cache=True, nogil=True)
+def fallback(V, T, N, TT, B, G, S, x, s_r, r_pt, s_attr_prev, attr_prev, out_s) -> int:
+    """No candidate (only possible once other forces pushed the character off its line of sight, MIRAN 3.5):
+    keep the previous attraction point if it is still visible, else head for the reference point if visible,
+    else report NOTHING_VISIBLE (the route must be replanned). Writes the arc length into ``out_s[0]``."""
+    if s_attr_prev >= s_r and segment_visible(V, T, N, TT, B, G, S, x[0], x[1], attr_prev[0], attr_prev[1]):
+        out_s[0] = s_attr_prev
+        return KEPT_PREVIOUS
+    if segment_visible(V, T, N, TT, B, G, S, x[0], x[1], r_pt[0], r_pt[1]):
+        out_s[0] = s_r
+        return TO_REFERENCE
+    out_s[0] = s_r
+    return NOTHING_VISIBLE
