@@ -1,10 +1,10 @@
 """Convex decomposition of the free space for the ``portal`` planner (Niederberger et al. 2004, section 6.1).
 
-The free space is triangulated (``triangle``, a constrained triangulation of its rings) and the triangles are
-merged after Hertel and Mehlhorn: a diagonal is removed when both its end points stay convex in the merged polygon,
-longest diagonals first. Niederberger et al. merge Seidel's trapezoids instead; both give convex cells whose
-shared edges are the portals, which is all the search and the cone-of-sight post-processing need, and a portal
-here may have any direction, not only the horizontal one of a trapezoid.
+The free space is cut into trapezoids with horizontal tops and bottoms (the trapezoidal map that Seidel's algorithm
+builds, here by a sweep over the vertices' y coordinates) and neighbouring trapezoids are merged after Hertel and
+Mehlhorn: a shared edge is removed when both its end points stay convex in the merged polygon, longest edges first.
+The shared edges left are the portals. A triangulation (``triangle``) can replace the trapezoids
+(``pieces="triangles"``); the merging is the same.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from numba import njit
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .freespace import polygon_parts
+from .freespace import boundary_segments, polygon_parts
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,7 +31,7 @@ class ConvexDecomposition:
       ``portal_polys[k, 0]``; ``portal_polys``: (K, 2) int64 the cells on either side.
     - ``pp_ptr``: (P + 1,) int64, ``pp_idx``: (sum,) int64: the portals of cell p are
       ``pp_idx[pp_ptr[p]:pp_ptr[p + 1]]``.
-    - ``n_triangles``: how many triangles were merged into the cells.
+    - ``n_pieces``: how many trapezoids (or triangles) were merged into the cells.
     - ``loc_*``: a uniform bucket grid for point location: ``loc_origin`` (2,), ``loc_size`` cell size,
       ``loc_shape`` (nx, ny), ``loc_ptr`` (nx * ny + 1,) int64 and ``loc_idx`` the cells overlapping each bucket.
     """
@@ -43,7 +43,7 @@ class ConvexDecomposition:
     portal_polys: np.ndarray
     pp_ptr: np.ndarray
     pp_idx: np.ndarray
-    n_triangles: int
+    n_pieces: int
     loc_origin: np.ndarray
     loc_size: float
     loc_shape: tuple[int, int]
@@ -114,17 +114,98 @@ def triangulate_free(free: BaseGeometry) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack(all_v), np.vstack(all_t)
 
 
+def trapezoidate(free: BaseGeometry) -> tuple[np.ndarray, list[list[int]]]:
+    """Trapezoids of the free space with horizontal top and bottom (Niederberger 6.1, after Seidel): vertices and
+    counter-clockwise vertex cycles. A horizontal line through every vertex cuts the free space into slabs; each slab
+    is cut by the boundary edges crossing it into intervals (inside between the 2i-th and (2i+1)-th crossing), and
+    intervals of consecutive slabs between the same two edges join into one trapezoid. Trapezoid corners lying on
+    another trapezoid's top or bottom are inserted into it, so neighbouring cells share whole edges (the portals)."""
+    segs = boundary_segments(free)
+    if len(segs) == 0:
+        return np.zeros((0, 2)), []
+    lo_first = segs[:, 1] <= segs[:, 3]
+    e = np.where(lo_first[:, None], segs, segs[:, [2, 3, 0, 1]])  # each edge from its lower to its upper end
+    slanted = np.flatnonzero(e[:, 1] < e[:, 3])
+    ys = np.unique(np.concatenate([segs[:, 1], segs[:, 3]]))
+
+    def x_at(k: int, y: float) -> float:
+        x0, y0, x1, y1 = e[k]
+        if y == y0:
+            return float(x0)
+        if y == y1:
+            return float(x1)
+        return float(x0 + (x1 - x0) * (y - y0) / (y1 - y0))
+
+    traps: list[list] = []  # [left edge, right edge, y bottom, y top]
+    open_: dict[tuple[int, int], int] = {}
+    elo, ehi = e[slanted, 1], e[slanted, 3]
+    for k in range(len(ys) - 1):
+        ya, yb = ys[k], ys[k + 1]
+        act = slanted[(elo <= ya) & (ehi >= yb)]
+        ym = 0.5 * (ya + yb)
+        xm = e[act, 0] + (e[act, 2] - e[act, 0]) * (ym - e[act, 1]) / (e[act, 3] - e[act, 1])
+        act = act[np.argsort(xm, kind="stable")]
+        now: dict[tuple[int, int], int] = {}
+        for i in range(0, len(act) - 1, 2):
+            key = (int(act[i]), int(act[i + 1]))
+            t = open_.get(key)
+            if t is None:
+                t = len(traps)
+                traps.append([key[0], key[1], ya, yb])
+            else:
+                traps[t][3] = yb
+            now[key] = t
+        open_ = now
+    # Corners, and the corners on each horizontal line (to split tops and bottoms at their neighbours' corners).
+    index: dict[tuple[float, float], int] = {}
+    verts: list[tuple[float, float]] = []
+
+    def vid(x: float, y: float) -> int:
+        key = (x, y)
+        if key not in index:
+            index[key] = len(verts)
+            verts.append(key)
+        return index[key]
+
+    on_line: dict[float, set[float]] = {}
+    corners = []
+    for l, r, y0, y1 in traps:
+        c = (x_at(l, y0), x_at(r, y0), x_at(r, y1), x_at(l, y1))
+        corners.append(c)
+        on_line.setdefault(y0, set()).update((c[0], c[1]))
+        on_line.setdefault(y1, set()).update((c[2], c[3]))
+    lines = {y: np.array(sorted(xs)) for y, xs in on_line.items()}
+    cycles = []
+    for (l, r, y0, y1), (bl, br, tr_, tl) in zip(traps, corners):
+        xs0 = lines[y0]
+        xs1 = lines[y1]
+        bottom = [x for x in xs0[(xs0 > bl) & (xs0 < br)]]
+        top = [x for x in xs1[(xs1 > tl) & (xs1 < tr_)]][::-1]
+        pts = [(bl, y0)] + [(x, y0) for x in bottom] + [(br, y0), (tr_, y1)] + [(x, y1) for x in top] + [(tl, y1)]
+        cyc = []
+        for x, y in pts:
+            v = vid(float(x), float(y))
+            if not cyc or cyc[-1] != v:
+                cyc.append(v)
+        if len(cyc) > 1 and cyc[0] == cyc[-1]:
+            cyc.pop()
+        if len(cyc) >= 3:
+            cycles.append(cyc)
+    return np.asarray(verts, dtype=np.float64).reshape(-1, 2), cycles
+
+
 def _cross(o, a, b) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def hertel_mehlhorn(vertices: np.ndarray, triangles: np.ndarray) -> list[list[int]]:
-    """Merge triangles into convex polygons (Hertel-Mehlhorn); returns counter-clockwise vertex cycles."""
-    polys: dict[int, list[int]] = {i: [int(a), int(b), int(c)] for i, (a, b, c) in enumerate(triangles)}
+def hertel_mehlhorn(vertices: np.ndarray, cells) -> list[list[int]]:
+    """Merge convex cells (triangles or trapezoids, counter-clockwise vertex cycles sharing whole edges) into larger
+    convex polygons (Hertel-Mehlhorn); returns counter-clockwise vertex cycles."""
+    polys: dict[int, list[int]] = {i: [int(v) for v in cyc] for i, cyc in enumerate(cells)}
     owner: dict[tuple[int, int], int] = {}
     for i, cyc in polys.items():
-        for k in range(3):
-            owner[(cyc[k], cyc[(k + 1) % 3])] = i
+        for k in range(len(cyc)):
+            owner[(cyc[k], cyc[(k + 1) % len(cyc)])] = i
     diagonals = [(u, v) for (u, v) in owner if u < v and (v, u) in owner]
     length = [float(np.hypot(*(vertices[u] - vertices[v]))) for u, v in diagonals]
     scale = max(1.0, float(np.max(np.abs(vertices)))) if len(vertices) else 1.0
@@ -155,10 +236,18 @@ def hertel_mehlhorn(vertices: np.ndarray, triangles: np.ndarray) -> list[list[in
     return [polys[k] for k in sorted(polys)]
 
 
-def decompose(free: BaseGeometry) -> ConvexDecomposition:
-    """Triangulate the free space and merge the triangles into convex cells with portals between them."""
-    vertices, triangles = triangulate_free(free)
-    cycles = hertel_mehlhorn(vertices, triangles)
+DECOMPOSITIONS = ("trapezoids", "triangles")
+
+
+def decompose(free: BaseGeometry, pieces: str = "trapezoids") -> ConvexDecomposition:
+    """Cut the free space into trapezoids (or triangles) and merge them into convex cells after Hertel-Mehlhorn."""
+    if pieces == "trapezoids":
+        vertices, cells = trapezoidate(free)
+    elif pieces == "triangles":
+        vertices, cells = triangulate_free(free)
+    else:
+        raise ValueError(f"unknown decomposition {pieces!r} (valid: {', '.join(DECOMPOSITIONS)})")
+    cycles = hertel_mehlhorn(vertices, cells)
     P = len(cycles)
     poly_ptr = np.zeros(P + 1, dtype=np.int64)
     np.cumsum([len(c) for c in cycles], out=poly_ptr[1:])
@@ -182,7 +271,7 @@ def decompose(free: BaseGeometry) -> ConvexDecomposition:
     np.cumsum(np.bincount(owners, minlength=P), out=pp_ptr[1:])
     loc = _bucket_grid(vertices, poly_ptr, poly_verts)
     return ConvexDecomposition(vertices, poly_ptr, poly_verts, portals_a, pp_a, pp_ptr,
-                               np.ascontiguousarray(ids[order]), len(triangles), *loc)
+                               np.ascontiguousarray(ids[order]), len(cells), *loc)
 
 
 def _bucket_grid(vertices, poly_ptr, poly_verts):

@@ -72,7 +72,9 @@ class PlannerContext:
     navigation meshes, grid, convex decomposition, ECM and network graph.
 
     ``cell_size`` is the ``grid`` planner's cell size (default: 1/200 of the longer side of the bounds) and
-    ``network`` the id of the indicative network the ``network`` planner uses (default: all of the scene's).
+    ``network`` the id of the indicative network the ``network`` planner uses (default: all of the scene's);
+    ``portal_pieces`` what the ``portal`` planner merges into convex cells: "trapezoids" (Niederberger) or
+    "triangles".
 
     Build one per scene (``PlannerContext(scene)``) and pass it to ``plan_route``; the simulation and batch queries
     then build each structure once. ``navmesh`` and ``ecm`` may be handed in when already built for the scene's
@@ -80,9 +82,10 @@ class PlannerContext:
     """
 
     def __init__(self, scene: Scene, geometry: SceneGeometry | None = None, navmesh=None, ecm=None,
-                 cell_size: float | None = None, network: str | None = None):
+                 cell_size: float | None = None, network: str | None = None, portal_pieces: str = "trapezoids"):
         self.scene = scene
         self.network = network
+        self.portal_pieces = portal_pieces
         self._geometry = geometry
         self.cell_size = cell_size
         self._free: dict[float, FreeSpace] = {}

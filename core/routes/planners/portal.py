@@ -213,21 +213,37 @@ def centre_route(dec: ConvexDecomposition, graph: DualGraph, start: np.ndarray, 
                             np.hypot(*(graph.xy[dst] - goal).T), goal)
     if len(nodes) == 0:
         return None
-    states = np.empty(len(nodes), dtype=np.int64)
+    # Consecutive portal centres share a cell; when it is the cell behind the last portal, the path only touched
+    # that portal's centre without crossing it, so the crossing is taken back.
+    stack: list[tuple[int, int]] = []  # (state, cell before crossing)
     cell = ps
-    for i, k in enumerate(nodes):
+    for k in (int(v) for v in nodes):
+        if dec.portal_polys[k, 0] != cell and dec.portal_polys[k, 1] != cell:
+            if not stack:
+                return None
+            _, cell = stack.pop()
         if dec.portal_polys[k, 0] == cell:
-            states[i], cell = 2 * k, dec.portal_polys[k, 1]
+            stack.append((2 * k, cell))
+            cell = int(dec.portal_polys[k, 1])
         elif dec.portal_polys[k, 1] == cell:
-            states[i], cell = 2 * k + 1, dec.portal_polys[k, 0]
+            stack.append((2 * k + 1, cell))
+            cell = int(dec.portal_polys[k, 0])
         else:
             return None
+    while stack and cell != pg:
+        _, cell = stack.pop()
+    if cell != pg:
+        return None
+    states = np.array([st for st, _ in stack], dtype=np.int64)
+    if len(states) == 0:
+        return np.array([start, goal], dtype=np.float64)
     left, right = channel(dec, start, goal, states)
     return funnel(left, right)
 
 
 class PortalPlanner:
-    """Niederberger's planner on the convex decomposition of the free space at each clearance level."""
+    """Niederberger's planner on the convex decomposition of the free space at each clearance level (trapezoids
+    merged after Hertel-Mehlhorn by default; ``PlannerContext(portal_pieces="triangles")`` merges triangles)."""
 
     name = "portal"
     unreachable_hint = "the goal cannot be reached"
@@ -241,7 +257,7 @@ class PortalPlanner:
         key = float(clearance)
         with self.ctx.lock:
             if key not in self._dec:
-                self._dec[key] = decompose(self.ctx.free(key).free)
+                self._dec[key] = decompose(self.ctx.free(key).free, self.ctx.portal_pieces)
             return self._dec[key]
 
     def plan(self, start: np.ndarray, goal: np.ndarray, weights: np.ndarray, clearance: float) -> Leg | None:

@@ -8,6 +8,7 @@ import pytest
 import shapely
 
 from core.routes import PlannerContext, plan_route
+from core.routes.convex import trapezoidate
 from core.routes.funnel import funnel
 from core.routes.planners.portal import centre_graph, centre_route
 from core.routes.reference import VisibilityGraph
@@ -16,17 +17,24 @@ from routecheck import assert_valid
 from routegen import random_queries, random_scene, shipped
 
 
+@pytest.mark.parametrize("pieces", ["trapezoids", "triangles"])
 @pytest.mark.parametrize("seed", [21, 22])
-def test_decomposition_tiles_free_space_with_convex_cells(seed):
+def test_decomposition_tiles_free_space_with_convex_cells(seed, pieces):
     scene = random_scene(seed)
-    ctx = PlannerContext(scene)
+    ctx = PlannerContext(scene, portal_pieces=pieces)
     dec = ctx.planner("portal").decomposition()
     cells = [shapely.Polygon(dec.polygon(p)) for p in range(dec.n_polygons)]
     assert all(c.is_valid and c.area > 0 for c in cells)
     assert all(c.convex_hull.area - c.area <= 1e-9 * max(1.0, c.area) for c in cells)
     assert sum(c.area for c in cells) == pytest.approx(ctx.geometry.free.area, rel=1e-9)
     assert shapely.union_all(cells).symmetric_difference(ctx.geometry.free).area < 1e-6
-    assert dec.n_polygons < dec.n_triangles  # Hertel-Mehlhorn merged something
+    assert dec.n_polygons < dec.n_pieces  # Hertel-Mehlhorn merged something
+    if pieces == "trapezoids":
+        # Before merging, every cell is a trapezoid: top and bottom horizontal.
+        v, traps = trapezoidate(ctx.geometry.free)
+        for cyc in traps:
+            y = v[cyc, 1]
+            assert len(np.unique(y)) <= 2
     # Every portal is an edge of both its cells, a -> b counter-clockwise in the first.
     for k, (a, b) in enumerate(dec.portals):
         p, q = dec.portal_polys[k]
