@@ -2,8 +2,9 @@
 shortest path (visibility graph).
 
 Each planner answers the same random queries (both ends in the free space) through ``plan_route`` with a shared
-PlannerContext, so the times include validation, search, post-processing and the clearance measure; building the
-structures and the first (JIT) call are timed apart. Niederberger et al. (2004, section 8) report 0.19 ms (loose map)
+PlannerContext, so the times include validation, search, post-processing and the clearance measure. Query times
+are CPU time of the calling thread (``time.thread_time``), so other processes on the machine disturb them less;
+building the structures and the first (JIT) call are timed apart (wall time). Niederberger et al. (2004, section 8) report 0.19 ms (loose map)
 to 0.28 ms (dense map) per query on a 1 GHz Pentium III. Lengths are compared with a uniform-weight profile, so the
 weighted planners are not charged for following their terrain preferences.
 """
@@ -20,13 +21,15 @@ from core.scene.io import load_scene
 from core.scene.model import PLANNERS, Profile
 from core.scene.problems import InputError
 
+from .record import Record
+
 SECTION = "routes"
 CITY = Path(__file__).resolve().parents[2] / "scenes" / "city.json"
 NIEDERBERGER = "Niederberger 2004: 0.19-0.28 ms per query (1 GHz Pentium III)"
 
 
-def _record(name: str, value: float, unit: str, reference: str = "") -> dict:
-    return {"section": SECTION, "name": name, "value": float(value), "unit": unit, "reference": reference}
+def _record(name: str, value: float, unit: str, reference: str = "") -> Record:
+    return Record(SECTION, name, float(value), unit, reference)
 
 
 def _queries(ctx, n: int, seed: int) -> np.ndarray:
@@ -46,7 +49,7 @@ def available_planners() -> list[str]:
     return [p for p in PLANNERS if p != "ecm" or ecm_available()]
 
 
-def run(quick: bool = False) -> list[dict]:
+def run(quick: bool = False) -> list[Record]:
     """Median query time per planner on the city, build times, and length ratios to the exact shortest path."""
     from core.routes import PlannerContext, plan_route
     from core.routes.planners.portal import centre_graph, centre_route
@@ -72,13 +75,13 @@ def run(quick: bool = False) -> list[dict]:
         records.append(_record(f"build + first query {planner}", time.perf_counter() - t, "s"))
         times, ratios, failed = [], [], 0
         for q, best in zip(queries, shortest):
-            t = time.perf_counter()
+            t = time.thread_time()
             try:
                 res = plan_route(scene, q[:2], q[2:], planner, "uniform", context=ctx)
             except InputError:
                 failed += 1
                 continue
-            times.append(time.perf_counter() - t)
+            times.append(time.thread_time() - t)
             ratios.append(res.route.length / best)
         ref = NIEDERBERGER if planner in ("portal", "cdt", "ecm") else ""
         records.append(_record(f"median query {planner} city", 1e3 * np.median(times), "ms", ref))

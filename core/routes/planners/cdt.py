@@ -16,9 +16,12 @@ shared edges' midpoints directly (each piece inside one triangle), so its exact 
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
-from ..graph import DualGraph, edge_slots
+import numpy as np
+from numba import njit
+
+from ..graph import DualGraph
 from ..trimesh import TriMesh, quality_mesh
 from .base import Leg, join_point
 
@@ -37,6 +40,29 @@ def dual_graph(mesh) -> DualGraph:
     half_u = np.hypot(*(mid - cent[u]).T)
     half_v = np.hypot(*(cent[v] - mid).T)
     return DualGraph.from_edges(cent, mesh.tri_terrain, u, v, half_u, half_v, via=mid)
+
+
+@njit(cache=True, nogil=True)
+def midpoint_route(indptr, indices, via, terrain, nodes, s1, g1, w):
+    """(k + 1, 2) route s1 -> midpoints of the shared edges of the triangle path ``nodes`` (k,) -> g1, and its
+    weighted length: piece i lies in triangle nodes[i] and costs w[terrain[nodes[i]]] times its length."""
+    k = nodes.shape[0]
+    pts = np.empty((k + 1, 2))
+    pts[0, 0] = s1[0]
+    pts[0, 1] = s1[1]
+    for i in range(k - 1):
+        u = nodes[i]
+        for e in range(indptr[u], indptr[u + 1]):
+            if indices[e] == nodes[i + 1]:
+                pts[i + 1, 0] = via[e, 0]
+                pts[i + 1, 1] = via[e, 1]
+                break
+    pts[k, 0] = g1[0]
+    pts[k, 1] = g1[1]
+    cost = 0.0
+    for i in range(k):
+        cost += w[terrain[nodes[i]]] * math.hypot(pts[i + 1, 0] - pts[i, 0], pts[i + 1, 1] - pts[i, 1])
+    return pts, cost
 
 
 class CdtPlanner:
@@ -90,19 +116,16 @@ class CdtPlanner:
         # The route runs through the shared edges' midpoints and skips the centroids: each piece still lies in
         # one triangle, so its weighted length is exact, and by the triangle inequality it is no more than the
         # dual edges' w(T_u)|e_u| + w(T_v)|e_v| that the search minimised.
-        mids = g.via[edge_slots(g.indptr, g.indices, nodes)]
-        inner = np.vstack([s1[None], mids, g1[None]])
-        tris = nodes
-        cost_inner = float(np.sum(w[g.terrain[tris]] * np.hypot(*np.diff(inner, axis=0).T)))
+        inner, cost_inner = midpoint_route(g.indptr, g.indices, g.via, g.terrain, nodes, s1, g1, w)
         pts = np.vstack([start[None], inner, goal[None]])
-        extra = self._piece_cost(np.array([start, s1]), w) if np.any(start != s1) else 0.0
-        extra += self._piece_cost(np.array([g1, goal]), w) if np.any(goal != g1) else 0.0
+        extra = self._piece_cost(np.array([start, s1]), w) if (start[0] != s1[0] or start[1] != s1[1]) else 0.0
+        extra += self._piece_cost(np.array([g1, goal]), w) if (goal[0] != g1[0] or goal[1] != g1[1]) else 0.0
         return Leg(pts, cost_inner + extra, float(cost))
 
     def _join_cost(self, p, entry, centroid, terrain: int, w: np.ndarray) -> float:
         """Cost of p -> entry (measured on the terrain) plus entry -> centroid (inside one triangle)."""
-        c = w[terrain] * float(np.hypot(*(centroid - entry)))
-        if np.any(p != entry):
+        c = float(w[terrain]) * math.hypot(centroid[0] - entry[0], centroid[1] - entry[1])
+        if p[0] != entry[0] or p[1] != entry[1]:
             c += self._piece_cost(np.array([p, entry]), w)
         return c
 
