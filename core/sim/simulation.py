@@ -327,14 +327,23 @@ class Simulation:
         """(m, 3) float64 [t, x, y] rows of an agent's walked path."""
         return self.recorder.path(agent)
 
-    def fork(self) -> "Simulation":
-        """An independent copy of this simulation in its current state (e.g. the app's preview of the future)."""
+    def fork(self, keep_paths: bool = True) -> "Simulation":
+        """An independent copy of this simulation in its current state (e.g. the app's preview of the future).
+
+        ``keep_paths=False`` starts the copy's recorder afresh at the current positions (the walked history is not
+        copied), so a preview of the future costs O(agents), not O(history)."""
         c = object.__new__(Simulation)
         c.__dict__.update(self.__dict__)
         c.params = self.params.copy()
         c.state = self.state.copy()
         c.routes = self.routes.copy()
-        c.recorder = self.recorder.copy()
+        if keep_paths:
+            c.recorder = self.recorder.copy()
+        else:
+            c.recorder = Recorder()
+            c.recorder.enabled = self.recorder.enabled
+            if c.recorder.enabled and c.state.n:
+                c.recorder.append(np.arange(c.state.n, dtype=np.int32), self.time, c.state.pos)
         c._clock = self._clock.copy()
         c.rng = np.random.default_rng(self.seed)
         c.planned = dict(self.planned)
