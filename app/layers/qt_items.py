@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.picking import nice_step
 
@@ -27,27 +27,63 @@ def cosmetic_pen(color, width: float = 1.0, style=QtCore.Qt.PenStyle.SolidLine) 
     return pen
 
 
-class PolygonsItem(pg.GraphicsObject):
-    """Groups of polygons, each group one path with one pen and brush, painted in order: a whole layer of
-    polygons is one item and a handful of drawPath calls."""
+def lines_path(points: np.ndarray, connect: str = "finite") -> QtGui.QPainterPath:
+    """A path of polylines from an (n, 2) array: NaN rows separate them (``finite``), or consecutive point pairs
+    are segments (``pairs``)."""
+    a = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(a) == 0:
+        return QtGui.QPainterPath()
+    return pg.arrayToQPath(np.ascontiguousarray(a[:, 0]), np.ascontiguousarray(a[:, 1]), connect=connect)
 
-    def __init__(self, antialias: bool = True) -> None:
+
+class PathsItem(pg.GraphicsObject):
+    """Groups of paths, each with one pen and brush, painted in order: a whole layer of polygons or polylines is
+    one item and a handful of drawPath calls.
+
+    Unlike pyqtgraph's PlotCurveItem, the item changes its geometry only on a zoom (its stroke margin is in
+    pixels), not on every pan. Pens should be one pixel wide for long paths: Qt strokes wider antialiased pens
+    an order of magnitude slower. ``cached`` keeps a device pixmap (DeviceCoordinateCache); measured on the
+    shipped city it saved nothing, so layers leave it off.
+    """
+
+    def __init__(self, antialias: bool = True, cached: bool = False) -> None:
         super().__init__()
         self._groups: list[tuple[QtGui.QPainterPath, QtGui.QPen, QtGui.QBrush]] = []
         self._rect = QtCore.QRectF()
         self._antialias = antialias
+        self._pixel = 0.0
+        self._pen_px = 1.0
+        if cached:
+            self.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def set_groups(self, groups: list[tuple[QtGui.QPainterPath, QtGui.QPen, QtGui.QBrush]]) -> None:
         self.prepareGeometryChange()
         self._groups = groups
         rect = QtCore.QRectF()
         for path, _, _ in groups:
-            rect = rect.united(path.boundingRect())
+            if not path.isEmpty():
+                rect = rect.united(path.boundingRect())
         self._rect = rect
+        self._pen_px = max([pen.widthF() for _, pen, _ in groups if pen.style() != QtCore.Qt.PenStyle.NoPen] or [1.0])
         self.update()
 
+    def set_lines(self, points: np.ndarray, pen: QtGui.QPen, connect: str = "finite") -> None:
+        """One group of polylines (see lines_path), not filled."""
+        self.set_groups([(lines_path(points, connect), pen, QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))])
+
+    def viewTransformChanged(self) -> None:
+        # Strokes reach past the paths by half a pen width in pixels; only a zoom changes that margin.
+        vb = self.getViewBox()
+        px = vb.viewPixelSize()[0] if isinstance(vb, pg.ViewBox) else 0.0
+        if px > 0 and abs(px - self._pixel) > 1e-6 * px:  # float noise of a pan is not a zoom
+            self.prepareGeometryChange()
+            self._pixel = px
+
     def boundingRect(self) -> QtCore.QRectF:
-        return self._rect
+        if self._rect.isNull():
+            return QtCore.QRectF()
+        pad = (self._pen_px / 2 + 2) * self._pixel
+        return self._rect.adjusted(-pad, -pad, pad, pad)
 
     def paint(self, p: QtGui.QPainter, *args) -> None:
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, self._antialias)

@@ -33,7 +33,7 @@ class LayerSet:
         self.preview = PreviewLayer(doc, view)
         self.extra: list[Layer] = []
         self.frame = QtWidgets.QGraphicsRectItem()
-        self.frame.setPen(cosmetic_pen(FRAME, 1.5))
+        self.frame.setPen(cosmetic_pen(FRAME, 1.0))
         self.frame.setZValue(Z["frame"])
         view.addItem(self.frame, ignoreBounds=True)
         doc.changed.connect(self._changed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .arrays import obstacle_rings
 from .qt_base import OBSTACLE_EDGE, OBSTACLE_FILL, Layer, brush
-from .qt_items import PolygonsItem, cosmetic_pen, rings_path
+from .qt_items import PathsItem, cosmetic_pen, rings_path
 
 
 class ObstacleLayer(Layer):
@@ -13,8 +13,8 @@ class ObstacleLayer(Layer):
 
     def __init__(self, doc, view) -> None:
         super().__init__(doc, view)
-        self.item = self.add(PolygonsItem(antialias=True))
-        self._pen = cosmetic_pen(OBSTACLE_EDGE, 1.2)
+        self.item = self.add(PathsItem())
+        self._pen = cosmetic_pen(OBSTACLE_EDGE, 1.0)
         self._brush = brush(OBSTACLE_FILL)
 
     def refresh(self) -> None:

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from ..tools.base import Preview
 from .arrays import closed_rings
 from .qt_base import PREVIEW, PROBLEM, Layer, brush, xy
-from .qt_items import PolygonsItem, cosmetic_pen, rings_path
+from .qt_items import PathsItem, cosmetic_pen, rings_path
 
 
 class PreviewLayer(Layer):
@@ -18,9 +18,9 @@ class PreviewLayer(Layer):
 
     def __init__(self, doc, view) -> None:
         super().__init__(doc, view)
-        self.fill = self.add(PolygonsItem(antialias=True))
+        self.fill = self.add(PathsItem())
         self.lines = self.add(pg.PlotCurveItem(pen=cosmetic_pen(PREVIEW, 2.0, QtCore.Qt.PenStyle.DashLine),
-                                               antialias=True), 0.1)
+                                               antialias=True), 0.1)  # short and changing: not cached
         self.handles = self.add(pg.ScatterPlotItem(size=8, symbol="s", pen=pg.mkPen(PREVIEW, width=1.5),
                                                    brush=pg.mkBrush("#ffffff"), pxMode=True), 0.2)
         self.active = self.add(pg.ScatterPlotItem(size=11, symbol="s", pen=pg.mkPen("#ffffff", width=1.5),

@@ -8,7 +8,7 @@ from PySide6 import QtGui
 
 from .arrays import closed_rings, terrain_runs
 from .qt_base import Layer, brush
-from .qt_items import PolygonsItem, cosmetic_pen, rings_path
+from .qt_items import PathsItem, cosmetic_pen, rings_path
 
 
 class TerrainLayer(Layer):
@@ -17,7 +17,7 @@ class TerrainLayer(Layer):
 
     def __init__(self, doc, view) -> None:
         super().__init__(doc, view)
-        self.item = self.add(PolygonsItem(antialias=True))
+        self.item = self.add(PathsItem())
         self.hidden = False
 
     def refresh(self) -> None:

@@ -1,0 +1,171 @@
+"""What crosses between the UI thread and the simulation threads: commands in, immutable snapshots out.
+
+Commands are small frozen records the UI puts on a queue; the worker applies them between steps. Everything the
+worker hands back is a frozen record of arrays it copied (napari's request/response: no array is shared with a
+simulation that is still stepping). Arrays are float64 scene units unless stated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# ----- commands (UI -> worker) -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command: ``name`` and its arguments. Names and arguments:
+
+    - ``load(scene)``: build the navmesh and the simulation of a scene (progress, cancellable);
+    - ``scene(scene)``: the edited scene; profiles and settings apply live, geometry on the next reset;
+    - ``play``, ``pause``, ``step(n)``, ``reset``, ``speed(factor)`` (simulated s per wall s, 0 = fastest);
+    - ``param(name, value)`` a global parameter (core.sim.GLOBAL_NAMES); ``profile(pid, field, value)``;
+      ``weight(pid, tid, value)``; ``method(name)``;
+    - ``select(index)`` the traced agent (-1: none); ``overlays(names)`` what the UI draws;
+    - ``preview(on)`` the ghost preview; ``compare(method or None)`` side by side;
+    - ``add_agents(n, seed, profile)``; ``export(path, fmt)`` with fmt ``json`` or ``csv``; ``ecm(resolution)``;
+    - ``warmup``; ``stop``.
+    """
+
+    name: str
+    args: tuple = ()
+
+
+def cmd(name: str, *args: Any) -> Command:
+    """A command record (``cmd("param", "c_s", 3.0)``)."""
+    return Command(name, tuple(args))
+
+
+# ----- snapshots (worker -> UI) ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class BuildInfo:
+    """A simulation built or rebuilt (``generation`` counts builds and resets).
+
+    - ``ids`` agent ids; ``profiles`` / ``terrains`` ids of the profile and terrain type tables;
+    - ``params``: every parameter (core.sim.SimParams.to_dict) and ``method``;
+    - ``methods``: steering methods the engine offers; ``compare``: the method running side by side, or None;
+    - ``mesh_edges`` (m, 4) segments of the triangulation, ``mesh_constrained`` (m,) bool;
+    - ``routes``: (k, 2) NaN-separated polylines of every agent's route (for the routes of random agents).
+    """
+
+    generation: int
+    scene_name: str
+    ids: tuple[str, ...]
+    profiles: tuple[str, ...]
+    terrains: tuple[str, ...]
+    params: dict
+    method: str
+    methods: tuple[str, ...]
+    compare: str | None
+    mesh_edges: np.ndarray
+    mesh_constrained: np.ndarray
+    build_seconds: float
+    scene_version: object = None
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """The latest agent positions: ``positions`` (n, 2), ``status`` (n,) int8 (core.sim WALKING/ARRIVED/LOST),
+    ``profile`` (n,) int32; the side-by-side simulation's ``compare_positions`` (n, 2) or None. ``rate`` is the
+    simulated seconds per wall second over the last second, ``step_ms`` the wall time of one step."""
+
+    generation: int
+    time: float
+    steps: int
+    positions: np.ndarray
+    status: np.ndarray
+    profile: np.ndarray
+    compare_positions: np.ndarray | None
+    compare_status: np.ndarray | None
+    playing: bool
+    walking: int
+    arrived: int
+    rate: float
+    step_ms: float
+
+
+@dataclass(frozen=True, eq=False)
+class TraceView:
+    """The traced agent's last step (core.sim.AgentTrace) with what drawing it needs: ``route`` (m, 2) its
+    route, ``pieces`` (k, 2) NaN-separated visible route pieces, ``window`` (k, 2) the route window [r_i,
+    sigma_i]; ``corridor`` (k, 2) NaN-separated corridor outline when the method has one, else empty."""
+
+    generation: int
+    agent: int
+    trace: Any
+    route: np.ndarray
+    pieces: np.ndarray
+    window: np.ndarray
+    corridor: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Trails:
+    """Where the agents walked lately: (k, 2) float32 NaN-separated polylines, main and side-by-side."""
+
+    generation: int
+    main: np.ndarray
+    compare: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Ghost:
+    """The ghost preview: every agent's future path, (k, 2) float32 NaN-separated; ``complete`` when every
+    agent arrived within the horizon, ``horizon`` the simulated seconds looked ahead."""
+
+    generation: int
+    request: int
+    paths: np.ndarray
+    complete: bool
+    horizon: float
+
+
+@dataclass(frozen=True, eq=False)
+class Stats:
+    """For the plots: the traced agent's ``terrain_lengths`` (T,) and speed series ``speed_t`` / ``speed_v``
+    (m,) (s, units/s); everyone's sorted arrival times ``arrivals`` (a,) s out of ``n`` agents; the same for the
+    side-by-side simulation (``compare_*``, empty when none)."""
+
+    generation: int
+    agent: int
+    terrain_lengths: np.ndarray
+    speed_t: np.ndarray
+    speed_v: np.ndarray
+    arrivals: np.ndarray
+    n: int
+    compare_terrain_lengths: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    compare_arrivals: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+@dataclass(frozen=True, eq=False)
+class EcmView:
+    """The GVD/ECM overlay: medial-axis ``segments`` (m, 4) float32 with their ``clearance`` (m,) float32, and
+    closest-point segments ``spokes`` (k, 4) float32; ``seconds`` the build time."""
+
+    segments: np.ndarray
+    clearance: np.ndarray
+    spokes: np.ndarray
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Event:
+    """A one-off report: ``kind`` is ``progress`` (fraction, stage), ``busy`` (text or None when done),
+    ``error`` (title, text), ``exported`` (path, error or None), ``info`` (text), ``stale`` (bool)."""
+
+    kind: str
+    args: tuple = ()
+
+
+def empty_xy(dtype=np.float64) -> np.ndarray:
+    """A (0, 2) array."""
+    return np.zeros((0, 2), dtype=dtype)
+
+
+__all__ = ["BuildInfo", "Command", "EcmView", "Event", "Frame", "Ghost", "Stats", "TraceView", "Trails",
+           "cmd", "empty_xy"]
