@@ -7,6 +7,10 @@ pf = read_paths("paths.json")             # InputError with located problems whe
 ```
 """
 
+from core.jitcache import refresh as _refresh_jit_cache
+
+_refresh_jit_cache()
+
 from .measure import paths_from_simulation
 from .paths import FORMAT, VERSION, AgentPath, PathsFile, check_paths, parse_paths, paths_to_dict, read_paths, write_paths
 

@@ -149,9 +149,13 @@ def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, f
         best_s, best_w, m = pick_candidate(W, C, rp, rs, lo, hi, x, s_r, ints, n_use, d, w, wstat[p, 0],
                                            wstat[p, 1] > 0.0, skip_first, rad, need, q, tc)
         code = CHOSEN
+        if disc and rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
+            best_s = -1.0  # only r_i itself (omega infinite) was left: the disc needs a point it can sweep to
         if best_s < 0.0:
             if disc and rad > 0.0:
-                code = disc_fallback(W, C, x, rad, need, w, s_r, rpt, s_attr[i], attr[i], outs)
+                s_end = ints[0, 1] if n_use > 0 else (ibuf[0, 1] if n_int > 0 else s_r)
+                code = disc_fallback(W, C, rp, rs, lo, hi, x, rad, need, w, s_r, rpt, s_end, s_attr[i], attr[i],
+                                     scale, outs, q)
             else:
                 code = fallback(V, T, N, TT, B, G, S, x, s_r, rpt, s_attr[i], attr[i], outs)
             best_s = outs[0]

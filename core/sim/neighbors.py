@@ -59,3 +59,50 @@ def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.
             fill[c] += 1
             m += 1
     return m
+
+
+@njit(cache=True, nogil=True)
+def _count_pairs(grid, cell_start, order, pos, reach, out, fill) -> int:
+    """Pairs i < j of sorted agents with |pos_i - pos_j| <= reach (requires reach <= cell); writes them into
+    ``out`` (2, cap) when ``fill`` and returns how many there are."""
+    ncx = int(grid[3])
+    ncy = int(grid[4])
+    r2 = reach * reach
+    k = 0
+    for cy in range(ncy):
+        for cx in range(ncx):
+            c = cy * ncx + cx
+            for m in range(cell_start[c], cell_start[c + 1]):
+                i = order[m]
+                for ny in range(max(cy - 1, 0), min(cy + 2, ncy)):
+                    for nx in range(max(cx - 1, 0), min(cx + 2, ncx)):
+                        c2 = ny * ncx + nx
+                        for m2 in range(cell_start[c2], cell_start[c2 + 1]):
+                            j = order[m2]
+                            if j <= i:
+                                continue
+                            dx = pos[i, 0] - pos[j, 0]
+                            dy = pos[i, 1] - pos[j, 1]
+                            if dx * dx + dy * dy <= r2:
+                                if fill:
+                                    out[0, k] = i
+                                    out[1, k] = j
+                                k += 1
+    return k
+
+
+def neighbour_pairs(bounds, pos: np.ndarray, reach: float, status: np.ndarray | None = None) -> np.ndarray:
+    """(2, k) int64 pairs i < j of (walking) agents no farther apart than ``reach``, found through the grid (the
+    spatial-query form of shapely's STRtree.query); ``pos`` is (n, 2) float64 in scene units."""
+    pos = np.ascontiguousarray(pos, dtype=np.float64).reshape(-1, 2)
+    n = len(pos)
+    st = np.full(n, WALKING, dtype=np.int8) if status is None else np.asarray(status, dtype=np.int8)
+    grid = grid_shape(bounds, max(float(reach), 1e-9), n)
+    cell_start = np.zeros(int(grid[3]) * int(grid[4]) + 1, dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)
+    build(grid, pos, st, cell_start, order)
+    empty = np.zeros((2, 0), dtype=np.int64)
+    k = _count_pairs(grid, cell_start, order, pos, float(reach), empty, False)
+    out = np.zeros((2, k), dtype=np.int64)
+    _count_pairs(grid, cell_start, order, pos, float(reach), out, True)
+    return out

@@ -15,6 +15,14 @@ Global vector ``gvec`` (float64, indices G_*):
 - ``f_max`` (1/s): cap on |F_b| and |F_o| relative to vmax, so touching never gives an infinite force.
 - ``arrival_radius`` (units): an agent this close to its goal has arrived; 0 = automatic, vmax dt.
 - ``interact`` (0/1): whether characters push each other with F_o.
+- ``social`` (0/1): add Helbing and Molnar's elliptical personal-space force between characters (IRM section 5);
+  ``social_v0`` (units^2/s^2) its potential V0 (2.1), ``social_sigma`` (units) its range (0.3), ``social_tau`` (s)
+  the step Delta t that stretches the ellipse along the other's velocity (2.0).
+- ``c_n`` (1): IRM's noise force strength relative to vmax (IRM 4.4, eq. 5), ``noise_freq`` (Hz) how fast the
+  Perlin-noise angle changes; IRM agents only.
+- ``slope`` (0/1): deflect the steering direction away from steep ascents of the scene's height field
+  (Niederberger 7.2, eqs. 2-3); ``slope_max_angle`` (rad) the largest deflection, ``slope_fade`` (units) the distance
+  to the attraction point under which the deflection fades to zero (0 = automatic, the profile's d).
 
 Profile table ``prof`` (P, N_PROF) float64, columns P_*: vmax (units/s), sigma (units), d (units), radius
 (units); and ``weights`` (P, T) float64, the (profile x terrain type) weight matrix of the scene.
@@ -33,12 +41,18 @@ from core.scene.problems import InputError, Problem
 from .integrators import INTEGRATORS, integrator_code
 
 G_DT, G_INTEGRATOR, G_CS, G_CB, G_KAPPA, G_DS, G_CO, G_DO, G_FMAX, G_ARRIVE, G_INTERACT = range(11)
-N_GLOBAL = 11
+(G_SOCIAL, G_SF_V0, G_SF_SIGMA, G_SF_TAU, G_CN, G_NOISE_FREQ, G_SLOPE, G_SLOPE_MAX, G_SLOPE_FADE) = range(11, 20)
+N_GLOBAL = 20
 
 GLOBAL_NAMES = ("dt", "integrator", "c_s", "c_b", "kappa", "safe_distance", "c_o", "d_o", "f_max",
-                "arrival_radius", "interact")
+                "arrival_radius", "interact", "social", "social_v0", "social_sigma", "social_tau", "c_n",
+                "noise_freq", "slope", "slope_max_angle", "slope_fade")
 DEFAULTS = {"dt": 0.1, "integrator": 0.0, "c_s": 4.0, "c_b": 1.0, "kappa": 1.0, "safe_distance": 0.0,
-            "c_o": 0.5, "d_o": 0.0, "f_max": 40.0, "arrival_radius": 0.0, "interact": 1.0}
+            "c_o": 0.5, "d_o": 0.0, "f_max": 40.0, "arrival_radius": 0.0, "interact": 1.0,
+            "social": 1.0, "social_v0": 2.1, "social_sigma": 0.3, "social_tau": 2.0, "c_n": 0.4, "noise_freq": 0.2,
+            "slope": 0.0, "slope_max_angle": 1.0, "slope_fade": 0.0}
+# Switches: read and written as booleans.
+_FLAGS = ("interact", "social", "slope")
 
 P_VMAX, P_SIGMA, P_D, P_RADIUS = range(4)
 N_PROF = 4
@@ -46,7 +60,9 @@ PROFILE_FIELDS = ("max_speed", "sigma", "d", "radius")
 
 # Which parameters must be > 0, and which >= 0 (0 meaning "automatic").
 _POSITIVE = {"dt", "c_s", "kappa", "max_speed", "sigma", "d"}
-_NONNEGATIVE = {"c_b", "safe_distance", "c_o", "d_o", "f_max", "arrival_radius", "radius"}
+_NONNEGATIVE = {"c_b", "safe_distance", "c_o", "d_o", "f_max", "arrival_radius", "radius", "social_v0", "c_n",
+                "noise_freq", "slope_fade"}
+_POSITIVE |= {"social_sigma", "social_tau", "slope_max_angle"}
 
 
 class SimParams:
@@ -74,7 +90,7 @@ class SimParams:
         i = _global_index(name)
         if i == G_INTEGRATOR:
             return INTEGRATORS[int(self.gvec[i])]
-        if i == G_INTERACT:
+        if name in _FLAGS:
             return bool(self.gvec[i])
         return float(self.gvec[i])
 
@@ -87,7 +103,7 @@ class SimParams:
             except ValueError as e:
                 raise InputError([Problem(name, str(e))]) from None
             return
-        if i == G_INTERACT:
+        if name in _FLAGS:
             self.gvec[i] = 1.0 if bool(value) else 0.0
             return
         self.gvec[i] = _checked(name, value)

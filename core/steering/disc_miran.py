@@ -19,11 +19,13 @@ from numba import njit
 from core.navmesh.kernels.segments import segment_first_block, segment_visible
 from core.routes.kernels import point_at_into, segment_of
 
-from .miran import KEPT_PREVIOUS, TO_REFERENCE, fallback, sweep_cost
+from .miran import KEPT_PREVIOUS, SWEEP_SEARCH, TO_REFERENCE, fallback, sweep_cost
 
 # Arc-length nudges, relative to the route length (plus 1), used to step just outside / inside an interval end.
 _NUDGE_RTOL = 1e-9
 _NUDGE_TRIES = 8
+# The rotated ray passes the occluder this relative amount beyond R, so that round-off cannot make the sweep touch.
+_CLEAR_MARGIN = 1e-6
 
 
 @njit(cache=True, nogil=True)
@@ -35,6 +37,19 @@ def rotation_angle(radius: float, dist: float) -> float:
     if c < -1.0:
         return math.nan
     return math.acos(c)
+
+
+@njit(cache=True, nogil=True)
+def tangent_angle(radius: float, dist: float) -> float:
+    """The rotation that makes the ray from x pass p at distance exactly R: arcsin(R / |x p|); NaN when R > |x p|.
+
+    Eq. 4.3 puts the disc centre p' at distance R from p, but the sweep x -> p' -> q then passes p at
+    |x p| sin(theta) = R cos(theta / 2) < R, so the disc would graze the obstacle on the way and the adjusted end
+    would fail the validity check that the ray reach the route before any obstacle. This is the smallest angle that
+    passes; it differs from eq. 4.3 by O((R / |x p|)^3)."""
+    if dist <= 0.0 or radius > dist:
+        return math.nan
+    return math.asin(radius / dist)
 
 
 @njit(cache=True, nogil=True)
@@ -94,7 +109,7 @@ def adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, end, a, b, s_r, 
     dx = px - x[0]
     dy = py - x[1]
     dist = math.hypot(dx, dy)
-    theta = rotation_angle(radius, dist)
+    theta = tangent_angle(radius * (1.0 + _CLEAR_MARGIN), dist)
     if theta != theta:
         return -1.0
     # Rotate towards the visible side: the side of a route point just inside the interval.
@@ -149,15 +164,48 @@ def adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, s_r, s1, i
 
 
 @njit(cache=True, nogil=True)
-def disc_fallback(W, C, x, radius, need, w, s_r, r_pt, s_attr_prev, attr_prev, out_s) -> int:
-    """Disc MIRAN without a sweepable candidate: keep the previous attraction point if the disc can still sweep
-    there, else the reference point if it can; failing both, fall back to point visibility (the forces and the
-    collision guard keep the disc off the obstacles) and report NOTHING_VISIBLE only when nothing is visible."""
+def farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_lo, s_hi, q) -> float:
+    """The farthest arc length t in (s_lo, s_hi] whose route point the disc can sweep to from x, by bisection on
+    the boundary between a sweepable and a blocked point (40 halvings); -1 when none is found."""
+    point_at_into(rp, rs, lo, hi, s_hi, q)
+    if sweep_cost(W, C, x[0], x[1], q[0], q[1], radius, need, w) < math.inf:
+        return s_hi
+    a = s_lo
+    b = s_hi
+    found = -1.0
+    for _ in range(40):
+        m = 0.5 * (a + b)
+        point_at_into(rp, rs, lo, hi, m, q)
+        if sweep_cost(W, C, x[0], x[1], q[0], q[1], radius, need, w) < math.inf:
+            found = m
+            a = m
+        else:
+            b = m
+    return found
+
+
+@njit(cache=True, nogil=True)
+def disc_fallback(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, r_pt, s_end, s_attr_prev, attr_prev, scale,
+                  out_s, q) -> int:
+    """Disc MIRAN when no candidate but r_i itself can be swept to (the samples every d lie round a corner the
+    disc cannot cut): head for the farthest route point up to ``s_end`` (the end of the first visible interval)
+    that the disc can sweep to (SWEEP_SEARCH); else keep the previous attraction point or take the reference
+    point if the disc can sweep there and it is not where the disc stands; failing all, fall back to point
+    visibility (the forces and the collision guard keep the disc off the obstacles)."""
     V, T, N, TT, B, G, S = W
-    if s_attr_prev >= s_r and sweep_cost(W, C, x[0], x[1], attr_prev[0], attr_prev[1], radius, need, w) < math.inf:
+    tol = 1e-9 * scale
+    if s_end > s_r + tol:
+        t = farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, s_end, q)
+        point_at_into(rp, rs, lo, hi, t, q)
+        if t > s_r + tol and math.hypot(q[0] - x[0], q[1] - x[1]) > tol:
+            out_s[0] = t
+            return SWEEP_SEARCH
+    if (s_attr_prev >= s_r and math.hypot(attr_prev[0] - x[0], attr_prev[1] - x[1]) > tol
+            and sweep_cost(W, C, x[0], x[1], attr_prev[0], attr_prev[1], radius, need, w) < math.inf):
         out_s[0] = s_attr_prev
         return KEPT_PREVIOUS
-    if sweep_cost(W, C, x[0], x[1], r_pt[0], r_pt[1], radius, need, w) < math.inf:
+    if (math.hypot(r_pt[0] - x[0], r_pt[1] - x[1]) > tol
+            and sweep_cost(W, C, x[0], x[1], r_pt[0], r_pt[1], radius, need, w) < math.inf):
         out_s[0] = s_r
         return TO_REFERENCE
     return fallback(V, T, N, TT, B, G, S, x, s_r, r_pt, s_attr_prev, attr_prev, out_s)

@@ -28,6 +28,7 @@ CHOSEN = 0
 KEPT_PREVIOUS = 1
 TO_REFERENCE = 2
 NOTHING_VISIBLE = 3
+SWEEP_SEARCH = 4
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,67 @@
+"""The IRM corridors of a running simulation in one growable packed buffer (like ``RouteBook`` for routes).
+
+Arrays (M rows in use; scene units): ``B`` (M, 2) disc centres on the medial axis, ``R`` (M,) their radii (the
+clearance), ``L`` / ``Q`` (M, 2) the left / right closest obstacle points, ``S`` (M,) the route arc length each
+disc was retracted from (IRM 3.2; see core.steering.irm). An agent's corridor is the rows [lo, hi).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.routes.route import Route
+from core.steering.irm import build_corridor
+
+_NAMES = ("B", "R", "L", "Q", "S")
+
+
+class CorridorBook:
+    """Append-only packed corridors: ``add(arrays) -> (lo, hi)``; ``B, R, L, Q, S`` are the used rows."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self._a = {"B": np.zeros((capacity, 2)), "R": np.zeros(capacity), "L": np.zeros((capacity, 2)),
+                   "Q": np.zeros((capacity, 2)), "S": np.zeros(capacity)}
+        self.used = 0
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        a = self.__dict__.get("_a")
+        if a is not None and name in a:
+            return a[name][: self.__dict__["used"]]
+        raise AttributeError(name)
+
+    def add(self, parts: tuple[np.ndarray, ...]) -> tuple[int, int]:
+        """Append one corridor given as (B, R, L, Q, S); returns its row range."""
+        k = len(parts[1])
+        if self.used + k > len(self._a["R"]):
+            cap = max(self.used + k, 2 * len(self._a["R"]))
+            for name in _NAMES:
+                old = self._a[name]
+                new = np.zeros((cap,) + old.shape[1:])
+                new[: self.used] = old[: self.used]
+                self._a[name] = new
+        lo = self.used
+        for name, part in zip(_NAMES, parts):
+            self._a[name][lo: lo + k] = part
+        self.used += k
+        return lo, lo + k
+
+    def kernel_tuple(self) -> tuple[np.ndarray, ...]:
+        """(B, R, L, Q, S) for the kernels."""
+        return tuple(getattr(self, n) for n in _NAMES)
+
+    def copy(self) -> "CorridorBook":
+        c = CorridorBook(max(1, self.used))
+        for name in _NAMES:
+            c._a[name][: self.used] = self._a[name][: self.used]
+        c.used = self.used
+        return c
+
+
+def corridor_of_route(mesh, route: Route, scale: float) -> tuple[np.ndarray, ...]:
+    """The IRM corridor (B, R, L, Q, S) of a route in a navigation mesh's free space (IRM 3.2)."""
+    E, EG, ES, EI = mesh.clearance_args()
+    pts = np.ascontiguousarray(route.points, dtype=np.float64)
+    s = np.ascontiguousarray(route.s, dtype=np.float64)
+    min_step = max(1e-4 * scale, 1e-3 * route.length / max(len(pts), 1), 1e-9)
+    max_step = max(0.02 * scale, min_step)
+    return build_corridor(E, EG, ES, EI, pts, s, 0, len(pts), min_step, max_step, scale)

@@ -1,0 +1,109 @@
+"""The crowd phase of a step: the forces the MIRAN phases leave out, added to the total force of every agent.
+
+- Helbing and Molnar's personal-space force between characters (IRM section 5; ``core.steering.social``), found
+  through the neighbour grid (``neighbors``, the spatial hash of IRM section 5).
+- IRM's noise force for IRM agents (IRM 4.4, eq. 5; ``core.steering.noise``).
+- The slope deflection of the steering force (Niederberger 7.2; ``core.steering.slope``), when switched on and the
+  scene has a height field.
+
+``X`` is the extension tuple (see ``Simulation._extension``): ``(hf_geo (3,), heights (ny, nx), perm (512,) int64,
+noise_phase (n,) float64, cor, agent_cor)`` where ``cor`` holds the IRM corridors (``core.sim.corridors``) and
+``agent_cor`` each agent's corridor rows and safe distance.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from core.steering.forces import steering_force
+from core.steering.methods import IRM
+from core.steering.noise import noise_angle, noise_force
+from core.steering.slope import deflection, height_gradient, rotate
+from core.steering.social import social_term
+
+from .params import (
+    G_CN,
+    G_CS,
+    G_FMAX,
+    G_INTERACT,
+    G_NOISE_FREQ,
+    G_SF_SIGMA,
+    G_SF_TAU,
+    G_SF_V0,
+    G_SLOPE,
+    G_SLOPE_FADE,
+    G_SLOPE_MAX,
+    G_SOCIAL,
+    P_D,
+    P_VMAX,
+)
+from .state import WALKING
+
+
+@njit(cache=True, nogil=True)
+def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
+    """Add the social, noise and slope terms to ``fnew`` (n, 2) for every walking agent (positions of this step)."""
+    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
+        status, t_arrive, length, terrain_len, min_clear = st
+    hf_geo, heights, perm, phase = X[0], X[1], X[2], X[3]
+    grid, cell_start, order = nb
+    social = gvec[G_SOCIAL] > 0.0 and gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1 and gvec[G_SF_V0] > 0.0
+    slope = gvec[G_SLOPE] > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
+    cn = gvec[G_CN]
+    v0 = gvec[G_SF_V0]
+    sig = gvec[G_SF_SIGMA]
+    tau = gvec[G_SF_TAU]
+    fmax = gvec[G_FMAX]
+    cs = gvec[G_CS]
+    ncx = int(grid[3])
+    ncy = int(grid[4])
+    cell = grid[2]
+    e = np.empty(2, dtype=np.float64)
+    f = np.empty(2, dtype=np.float64)
+    fs = np.empty(2, dtype=np.float64)
+    g = np.empty(2, dtype=np.float64)
+    for i in range(pos.shape[0]):
+        if status[i] != WALKING:
+            continue
+        x = pos[i]
+        vmax = prof[profile[i], P_VMAX]
+        dx = attr[i, 0] - x[0]
+        dy = attr[i, 1] - x[1]
+        da = math.hypot(dx, dy)
+        e[0] = dx / da if da > 0.0 else 0.0
+        e[1] = dy / da if da > 0.0 else 0.0
+        if social:
+            f[0] = 0.0
+            f[1] = 0.0
+            cx0 = max(int((x[0] - cell - grid[0]) / cell), 0)
+            cx1 = min(int((x[0] + cell - grid[0]) / cell), ncx - 1)
+            cy0 = max(int((x[1] - cell - grid[1]) / cell), 0)
+            cy1 = min(int((x[1] + cell - grid[1]) / cell), ncy - 1)
+            for cy in range(cy0, cy1 + 1):
+                for cxx in range(cx0, cx1 + 1):
+                    c = cy * ncx + cxx
+                    for m in range(cell_start[c], cell_start[c + 1]):
+                        j = order[m]
+                        if j != i:
+                            social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
+            fnew[i, 0] += f[0]
+            fnew[i, 1] += f[1]
+        if method[i] == IRM and cn > 0.0:
+            th = noise_angle(perm, t_now, gvec[G_NOISE_FREQ], phase[i])
+            noise_force(x, attr[i], th, cn, vmax, f)
+            fnew[i, 0] += f[0]
+            fnew[i, 1] += f[1]
+        if slope and da > 0.0:
+            height_gradient(hf_geo, heights, x[0], x[1], g)
+            fade = gvec[G_SLOPE_FADE] if gvec[G_SLOPE_FADE] > 0.0 else prof[profile[i], P_D]
+            delta = deflection(g[0], g[1], dx, dy, gvec[G_SLOPE_MAX], fade)
+            if delta != 0.0:
+                steering_force(x, attr[i], cs, vmax, fs)
+                f[0] = fs[0]
+                f[1] = fs[1]
+                rotate(f, delta)
+                fnew[i, 0] += f[0] - fs[0]
+                fnew[i, 1] += f[1] - fs[1]

@@ -1,0 +1,256 @@
+"""The Indicative Route Method (Karamouzas, Geraerts and Overmars 2009, sections 3-4) for one character at a time.
+
+**Corridor (IRM 3.2).** The indicative route is sampled densely and every sample p is *retracted* onto the medial
+axis of the free space: from its closest obstacle point c it moves away along c -> p until the closest obstacle
+point changes (IRM 3.2, after Wein et al. [18]). The retracted point B is a centre of a maximum-clearance disc of
+radius R = clearance(B), touching the obstacles at c and at the new closest point c'. The corridor of the route
+is the sequence of these discs K(B_k, R_k) with their two closest points, sorted into the left one L_k and the
+right one Q_k as seen walking the route (the ECM's event points with their left and right closest points, ECM
+section II). Its explicit boundary is the polyline of the left closest points and that of the right ones; where
+two consecutive closest points lie on different obstacles the boundary closes the side opening with a chord.
+
+Exactness: the closest points come from the navigation mesh's exact nearest-obstacle query (obstacle outlines and
+the scene bounds); the retraction distance is found by bisection to a relative 1e-4 of R.
+
+**Per step (IRM 4.1-4.3).** The agent's disc is the corridor disc it lies deepest in, searched forward from the
+previous one (``deepest_disc``; the retraction of x onto the backbone). The attraction point is the farthest route
+point on the boundary of that disc, or the goal when the goal lies inside it (eq. 4, ``attraction_on_disc``); it is
+always visible, since the disc is free and holds x. The boundary force (eq. 1) pushes from the nearest point of the
+explicit boundary (``boundary_point``), with the safe distance clamped to the admissible set D of eq. 2
+(``admissible_safe_distance``).
+
+Arrays: route arrays as in core.routes.kernels (``rp`` (N, 2), ``rs`` (N,), a route the rows [lo, hi)); corridor
+arrays ``cB`` (M, 2) disc centres, ``cR`` (M,) radii, ``cL`` / ``cQ`` (M, 2) left / right closest points, ``cS``
+(M,) the route arc length of the sample each disc was retracted from (non-decreasing within a corridor); a corridor
+is the rows [clo, chi). All in scene units.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from core.navmesh.kernels.clearance import point_clearance
+from core.routes.kernels import point_at_into, segment_of
+
+# Bisection tolerance of the retraction, relative to the disc radius.
+RETRACT_RTOL = 1e-4
+# Route sampling step for the corridor: this fraction of the last disc's radius, within [min_step, max_step].
+SAMPLE_FRACTION = 0.5
+
+
+@njit(cache=True, nogil=True)
+def retract(E, EG, ES, EI, px: float, py: float, scale: float, out: np.ndarray) -> bool:
+    """Retract (px, py) onto the medial axis (IRM 3.2). ``out`` (7,) receives [Bx, By, R, c1x, c1y, c2x, c2y]: the
+    disc centre, its radius and the two closest obstacle points (c1 the one of p, c2 the one that takes over).
+    False when p has no clearance (on or inside an obstacle)."""
+    d0, cx, cy, e0 = point_clearance(E, EG, ES, EI, px, py)
+    if e0 < 0 or not d0 > 1e-12 * scale:
+        return False
+    ux = (px - cx) / d0
+    uy = (py - cy) / d0
+    lo = 0.0
+    hi = max(d0, 1e-6 * scale)
+    # Grow the bracket until the closest point has changed: clearance(p + t u) < d0 + t.
+    for _ in range(64):
+        d, _, _, _ = point_clearance(E, EG, ES, EI, px + hi * ux, py + hi * uy)
+        if d < d0 + hi - RETRACT_RTOL * (d0 + hi):
+            break
+        lo = hi
+        hi *= 2.0
+        if hi > 4.0 * scale:
+            break
+    for _ in range(60):
+        if hi - lo <= RETRACT_RTOL * (d0 + lo):
+            break
+        m = 0.5 * (lo + hi)
+        d, _, _, _ = point_clearance(E, EG, ES, EI, px + m * ux, py + m * uy)
+        if d < d0 + m - RETRACT_RTOL * (d0 + m):
+            hi = m
+        else:
+            lo = m
+    bx = px + lo * ux
+    by = py + lo * uy
+    r, _, _, _ = point_clearance(E, EG, ES, EI, bx, by)
+    _, c2x, c2y, _ = point_clearance(E, EG, ES, EI, px + hi * ux, py + hi * uy)
+    out[0] = bx
+    out[1] = by
+    out[2] = r
+    out[3] = cx
+    out[4] = cy
+    out[5] = c2x
+    out[6] = c2y
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _grow(a: np.ndarray, n: int) -> np.ndarray:
+    shape = (2 * a.shape[0],) + a.shape[1:]
+    b = np.empty(shape, dtype=a.dtype)
+    b[:n] = a[:n]
+    return b
+
+
+@njit(cache=True, nogil=True)
+def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max_step: float, scale: float):
+    """The corridor of route [lo, hi): arrays (B (m, 2), R (m,), L (m, 2), Q (m, 2), S (m,)) of the retracted
+    samples, taken every SAMPLE_FRACTION * R (within [min_step, max_step]) and at every route vertex. Samples that
+    cannot be retracted (a route point on an obstacle's boundary) are skipped."""
+    total = rs[hi - 1]
+    cap = 64
+    B = np.empty((cap, 2), dtype=np.float64)
+    R = np.empty(cap, dtype=np.float64)
+    L = np.empty((cap, 2), dtype=np.float64)
+    Q = np.empty((cap, 2), dtype=np.float64)
+    S = np.empty(cap, dtype=np.float64)
+    tmp = np.empty(7, dtype=np.float64)
+    p = np.empty(2, dtype=np.float64)
+    m = 0
+    t = 0.0
+    step = min_step
+    nxt_vertex = lo + 1
+    while True:
+        point_at_into(rp, rs, lo, hi, t, p)
+        if retract(E, EG, ES, EI, p[0], p[1], scale, tmp):
+            if m == B.shape[0]:
+                B = _grow(B, m)
+                R = _grow(R, m)
+                L = _grow(L, m)
+                Q = _grow(Q, m)
+                S = _grow(S, m)
+            j = segment_of(rs, lo, hi, t)
+            tx = rp[j + 1, 0] - rp[j, 0]
+            ty = rp[j + 1, 1] - rp[j, 1]
+            B[m, 0] = tmp[0]
+            B[m, 1] = tmp[1]
+            R[m] = tmp[2]
+            # Left is where cross(tangent, c - B) > 0.
+            cr = tx * (tmp[4] - tmp[1]) - ty * (tmp[3] - tmp[0])
+            a = 3 if cr > 0.0 else 5
+            b = 8 - a
+            L[m, 0] = tmp[a]
+            L[m, 1] = tmp[a + 1]
+            Q[m, 0] = tmp[b]
+            Q[m, 1] = tmp[b + 1]
+            S[m] = t
+            m += 1
+            step = min(max(SAMPLE_FRACTION * tmp[2], min_step), max_step)
+        if t >= total:
+            break
+        nt = t + step
+        # Never step over a route vertex: corners are where the route turns.
+        while nxt_vertex < hi and rs[nxt_vertex] <= t:
+            nxt_vertex += 1
+        if nxt_vertex < hi and rs[nxt_vertex] < nt:
+            nt = rs[nxt_vertex]
+        t = min(nt, total)
+    return B[:m].copy(), R[:m].copy(), L[:m].copy(), Q[:m].copy(), S[:m].copy()
+
+
+@njit(cache=True, nogil=True)
+def deepest_disc(cB, cR, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: float) -> int:
+    """Retraction of x onto the corridor's backbone: the disc x lies deepest in (largest R_j - |x - B_j|) among the
+    discs from k on whose route arc length is within ``reach`` of disc k's; ties go to the later disc."""
+    if k < clo:
+        k = clo
+    if k >= chi:
+        k = chi - 1
+    best = k
+    best_depth = cR[k] - math.hypot(x[0] - cB[k, 0], x[1] - cB[k, 1])
+    s_end = cS[k] + reach
+    j = k + 1
+    while j < chi and cS[j] <= s_end:
+        dep = cR[j] - math.hypot(x[0] - cB[j, 0], x[1] - cB[j, 1])
+        if dep >= best_depth:
+            best_depth = dep
+            best = j
+        j += 1
+    return best
+
+
+@njit(cache=True, nogil=True)
+def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float, s_from: float) -> float:
+    """IRM eq. 4: the largest route arc length s' >= s_from whose point lies on the circle of centre (bx, by) and
+    radius r; the route's length when the goal lies inside the disc; -1 when the route meets no such point."""
+    total = rs[hi - 1]
+    gx = rp[hi - 1, 0] - bx
+    gy = rp[hi - 1, 1] - by
+    if gx * gx + gy * gy <= r * r:
+        return total
+    j0 = segment_of(rs, lo, hi, s_from)
+    j = hi - 2
+    while j >= j0:
+        ax = rp[j, 0] - bx
+        ay = rp[j, 1] - by
+        dx = rp[j + 1, 0] - rp[j, 0]
+        dy = rp[j + 1, 1] - rp[j, 1]
+        a = dx * dx + dy * dy
+        if a > 0.0:
+            b = ax * dx + ay * dy
+            c = ax * ax + ay * ay - r * r
+            disc = b * b - a * c
+            if disc >= 0.0:
+                sq = math.sqrt(disc)
+                seg_len = rs[j + 1] - rs[j]
+                for u in ((-b + sq) / a, (-b - sq) / a):
+                    if 0.0 <= u <= 1.0:
+                        s = rs[j] + u * seg_len
+                        if s >= s_from:
+                            return s
+        j -= 1
+    return -1.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _closest_on_segment(x, y, ax, ay, bx, by):
+    dx = bx - ax
+    dy = by - ay
+    den = dx * dx + dy * dy
+    t = 0.0
+    if den > 0.0:
+        t = ((x - ax) * dx + (y - ay) * dy) / den
+        t = min(max(t, 0.0), 1.0)
+    cx = ax + t * dx
+    cy = ay + t * dy
+    return (x - cx) * (x - cx) + (y - cy) * (y - cy), cx, cy
+
+
+@njit(cache=True, nogil=True)
+def boundary_point(cL, cQ, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: float, out: np.ndarray) -> float:
+    """The nearest point b(x) of the corridor's explicit boundary (the left and right closest-point polylines) among
+    the pieces whose route arc length is within ``reach`` of disc k's; written into ``out`` (2,), distance returned
+    (inf when the corridor has a single disc and no piece)."""
+    lo_s = cS[k] - reach
+    hi_s = cS[k] + reach
+    j0 = k
+    while j0 > clo and cS[j0 - 1] >= lo_s:
+        j0 -= 1
+    best = math.inf
+    j = j0
+    while j < chi - 1 and cS[j] <= hi_s:
+        d, cx, cy = _closest_on_segment(x[0], x[1], cL[j, 0], cL[j, 1], cL[j + 1, 0], cL[j + 1, 1])
+        if d < best:
+            best = d
+            out[0] = cx
+            out[1] = cy
+        d, cx, cy = _closest_on_segment(x[0], x[1], cQ[j, 0], cQ[j, 1], cQ[j + 1, 0], cQ[j + 1, 1])
+        if d < best:
+            best = d
+            out[0] = cx
+            out[1] = cy
+        j += 1
+    return math.sqrt(best)
+
+
+@njit(cache=True, nogil=True)
+def admissible_safe_distance(ds: float, vmax: float, dt: float, r_min: float, r: float) -> float:
+    """IRM eq. 2: clamp the safe distance into D = (vmax dt, R_min - r); where D is empty, vmax dt (the lower
+    bound, which keeps the step from colliding, matters more than the one against oscillation)."""
+    lo = vmax * dt
+    up = r_min - r
+    if up <= lo:
+        return lo
+    eps = 1e-6 * (up - lo)
+    return min(max(ds, lo + eps), up - eps)
