@@ -1,0 +1,84 @@
+"""``build_ecm``: scene -> sites -> GVD on the GPU -> traced chains -> exact annotation -> ECM (timed per phase)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from core.scene.geometry import SceneGeometry, build_geometry
+from core.scene.model import Scene
+from core.scene.problems import InputError, Problem
+
+from .annotate import annotate_chains, solve_nodes
+from .graph import ECM, assemble
+from .gvd import render_gvd
+from .sites import Sites, build_sites
+from .trace import crack_flags, trace_chains
+
+DEFAULT_RESOLUTION = 2048
+MAX_RESOLUTION = 32768
+
+
+def check_resolution(resolution: int) -> int:
+    """The resolution as an int, or an InputError naming the allowed range."""
+    try:
+        r = int(resolution)
+    except (TypeError, ValueError):
+        raise InputError([Problem("resolution", f"must be a whole number of pixels, got {resolution!r}")])
+    if r < 16 or r > MAX_RESOLUTION:
+        raise InputError([Problem("resolution", f"must be between 16 and {MAX_RESOLUTION} pixels, got {r}")])
+    return r
+
+
+def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: SceneGeometry | None = None,
+              sites: Sites | None = None, keep_gvd: bool = False, max_block: int | None = None) -> ECM:
+    """Build the Explicit Corridor Map of a (validated) scene with a GVD of ``resolution`` pixels on its longer side.
+
+    ``timings`` of the result hold seconds for: ``sites`` (convex decomposition), ``cull``, ``render``,
+    ``readback``, ``tracing``, ``annotation`` (exact vertices, events, graph) and ``total``. ``keep_gvd`` keeps
+    the rendered id/distance buffers on the result (``ecm.gvd``) for drawing. Raises
+    ``glcontext.GLUnavailableError`` (an InputError) where no OpenGL context can be created.
+    """
+    resolution = check_resolution(resolution)
+    t_all = time.perf_counter()
+    t = time.perf_counter()
+    if sites is None:
+        if geometry is None:
+            geometry = build_geometry(scene)
+        sites = build_sites(geometry, scene.bounds)
+    t_sites = time.perf_counter() - t
+    gvd = render_gvd(sites, resolution, max_block=max_block)
+    h = gvd.h
+    x0, y0 = float(gvd.origin[0]), float(gvd.origin[1])
+    t = time.perf_counter()
+    vb, hb = crack_flags(gvd.labels, sites.real_ptr, sites.real_edge, sites.ring_xy, sites.ring_next,
+                         sites.piece_bbox, x0, y0, h)
+    node_ij, node_deg, chain_ptr, pts, lab, chain_nodes = trace_chains(gvd.labels, vb, hb)
+    t_trace = time.perf_counter() - t
+    t = time.perf_counter()
+    node_xy, node_R, node_kind = solve_nodes(node_ij, node_deg, gvd.labels, vb, hb, sites.real_ptr,
+                                             sites.real_edge, sites.ring_xy, sites.ring_next, x0, y0, h,
+                                             sites.scale)
+    ev_ptr, ev, ev_f, ok = annotate_chains(chain_ptr, pts, lab, chain_nodes, node_ij, node_deg, node_xy, node_R,
+                                           node_kind, sites.real_ptr, sites.real_edge, sites.ring_xy,
+                                           sites.ring_next, sites.ring_prev, sites.ring_of, sites.ring_pos,
+                                           sites.ring_len, sites.edge_normal, x0, y0, h, sites.scale)
+    ecm = assemble(sites, chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, h, resolution)
+    t_annot = time.perf_counter() - t
+    timings = {"sites": t_sites, **gvd.timings, "tracing": t_trace, "annotation": t_annot,
+               "total": time.perf_counter() - t_all}
+    ecm.timings.update(timings)
+    ecm.stats.update({"sites": sites.n_sites, "obstacle_vertices": sites.n_obstacle_vertices,
+                      "vertices": ecm.n_vertices, "edges": ecm.n_edges, "events": ecm.n_events,
+                      "quads": gvd.instances, "blocks": gvd.blocks, "width": int(gvd.shape[1]),
+                      "height": int(gvd.shape[0]), "nodes_traced": int(len(node_ij)),
+                      "crack_pixels": int(len(pts)), "bytes": ecm.nbytes()})
+    if keep_gvd:
+        object.__setattr__(ecm, "gvd", gvd)
+    return ecm
+
+
+def event_rows(ecm: ECM) -> np.ndarray:
+    """(n,) int64 edge index of every event row."""
+    return np.repeat(np.arange(ecm.n_edges), np.diff(ecm.edge_ptr))

@@ -1,0 +1,299 @@
+"""Voronoi vertices and edges traced from the GVD's id buffer (ECM section II-B, after Geraerts and Overmars 2008).
+
+The boundaries between Voronoi regions are the *cracks* between two 4-adjacent pixels owned by different sites.
+A crack is dropped when it does not separate two closest points: where two convex pieces of one obstacle share a
+convex vertex, both are nearest over that vertex's normal cone and the depth test gives the cone to one of them;
+the crack along the cone's side has the same closest point on both sides and is no medial axis (ECM II-A: "a
+convex chain of obstacle parts casts a single colour"). Cracks bordering an obstacle pixel are dropped too.
+
+On the grid of pixel corners, the remaining cracks form a graph: corners where one, three or four cracks meet are
+*nodes* (Voronoi vertices, or the ends of edges at obstacles); chains of two-crack corners between nodes are the
+Voronoi edges. Each crack step records its left and right site (seen walking the chain), from which the annotation
+takes the two obstacles of the edge (ECM II-B: "the left and right obstacles can be retrieved by looking at the
+local direction").
+
+Corner (ci, cj) lies at (x0 + cj h, y0 + ci h). Its four pixels are NE = (ci, cj), NW = (ci, cj-1),
+SW = (ci-1, cj-1), SE = (ci-1, cj); its cracks N (between NW and NE), W (NW|SW), S (SW|SE), E (SE|NE).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .distance import site_closest
+
+#: Closest points of two sites nearer than this (in pixels) at a pixel centre beside a crack count as one point:
+#: the GPU's rounding blurs the side of a shared vertex's normal cone by a few hundredths of a pixel.
+SPURIOUS_PIXELS = 0.25
+
+# Directions out of a corner.
+N, E, S, W = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def _coincident(real_ptr, real_edge, xy, ring_next, a, b, px, py, tol):
+    da, ax, ay, fa = site_closest(real_ptr, real_edge, xy, ring_next, a, px, py)
+    db, bx, by, fb = site_closest(real_ptr, real_edge, xy, ring_next, b, px, py)
+    return (ax - bx) * (ax - bx) + (ay - by) * (ay - by) <= tol * tol
+
+
+@njit(cache=True, nogil=True)
+def _is_boundary(labels, i0, j0, i1, j1, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
+    a = labels[i0, j0]
+    b = labels[i1, j1]
+    if a < 0 or b < 0 or a == b:
+        return False
+    # Two sites can share a closest point only where they touch.
+    if (bbox[a, 0] > bbox[b, 2] + tol or bbox[b, 0] > bbox[a, 2] + tol
+            or bbox[a, 1] > bbox[b, 3] + tol or bbox[b, 1] > bbox[a, 3] + tol):
+        return True
+    pax = x0 + (j0 + 0.5) * h
+    pay = y0 + (i0 + 0.5) * h
+    pbx = x0 + (j1 + 0.5) * h
+    pby = y0 + (i1 + 0.5) * h
+    if _coincident(real_ptr, real_edge, xy, ring_next, a, b, pax, pay, tol):
+        return False
+    if _coincident(real_ptr, real_edge, xy, ring_next, a, b, pbx, pby, tol):
+        return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def crack_flags(labels, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h):
+    """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8).
+
+    ``vb[i, j]``: the vertical crack between pixels (i, j-1) and (i, j); ``hb[i, j]``: the horizontal crack
+    between pixels (i-1, j) and (i, j).
+    """
+    H, Wd = labels.shape
+    tol = SPURIOUS_PIXELS * h
+    vb = np.zeros((H, Wd + 1), dtype=np.uint8)
+    hb = np.zeros((H + 1, Wd), dtype=np.uint8)
+    for i in range(H):
+        for j in range(1, Wd):
+            if labels[i, j - 1] != labels[i, j]:
+                if _is_boundary(labels, i, j - 1, i, j, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
+                    vb[i, j] = 1
+    for i in range(1, H):
+        for j in range(Wd):
+            if labels[i - 1, j] != labels[i, j]:
+                if _is_boundary(labels, i - 1, j, i, j, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
+                    hb[i, j] = 1
+    return vb, hb
+
+
+@njit(cache=True, nogil=True)
+def _crack(vb, hb, ci, cj, d):
+    """Whether the crack leaving corner (ci, cj) in direction d is a boundary."""
+    H = vb.shape[0]
+    Wd = hb.shape[1]
+    if d == N:
+        return ci < H and vb[ci, cj] != 0
+    if d == S:
+        return ci >= 1 and vb[ci - 1, cj] != 0
+    if d == E:
+        return cj < Wd and hb[ci, cj] != 0
+    return cj >= 1 and hb[ci, cj - 1] != 0
+
+
+@njit(cache=True, nogil=True)
+def _visited(vv, hv, ci, cj, d):
+    if d == N:
+        return vv[ci, cj] != 0
+    if d == S:
+        return vv[ci - 1, cj] != 0
+    if d == E:
+        return hv[ci, cj] != 0
+    return hv[ci, cj - 1] != 0
+
+
+@njit(cache=True, nogil=True)
+def _pixel(labels, i, j):
+    if i < 0 or j < 0 or i >= labels.shape[0] or j >= labels.shape[1]:
+        return -1
+    return labels[i, j]
+
+
+@njit(cache=True, nogil=True)
+def _degree(vb, hb, ci, cj):
+    n = 0
+    for d in range(4):
+        if _crack(vb, hb, ci, cj, d):
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _saddle(labels, vb, hb, ci, cj):
+    """Four cracks between two sites in a checkerboard: two edges touching, not a Voronoi vertex."""
+    if _degree(vb, hb, ci, cj) != 4:
+        return False
+    ne = _pixel(labels, ci, cj)
+    nw = _pixel(labels, ci, cj - 1)
+    sw = _pixel(labels, ci - 1, cj - 1)
+    se = _pixel(labels, ci - 1, cj)
+    return ne == sw and nw == se
+
+
+@njit(cache=True, nogil=True)
+def _step(labels, vv, hv, ci, cj, d):
+    """Walk the crack out of (ci, cj) in direction d: mark it, return (next ci, next cj, left site, right site)."""
+    if d == N:
+        vv[ci, cj] = 1
+        return ci + 1, cj, _pixel(labels, ci, cj - 1), _pixel(labels, ci, cj)
+    if d == S:
+        vv[ci - 1, cj] = 1
+        return ci - 1, cj, _pixel(labels, ci - 1, cj), _pixel(labels, ci - 1, cj - 1)
+    if d == E:
+        hv[ci, cj] = 1
+        return ci, cj + 1, _pixel(labels, ci, cj), _pixel(labels, ci - 1, cj)
+    hv[ci, cj - 1] = 1
+    return ci, cj - 1, _pixel(labels, ci - 1, cj - 1), _pixel(labels, ci, cj - 1)
+
+
+@njit(cache=True, nogil=True)
+def _grow_i(a, n):
+    if n < a.shape[0]:
+        return a
+    b = np.empty((2 * a.shape[0],) + a.shape[1:], dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def trace_chains(labels, vb, hb):
+    """Trace every chain of boundary cracks.
+
+    Returns ``(node_ij (nn, 2) int32, node_deg (nn,) int32, chain_ptr (nc+1,) int64, pts (np, 2) int32 corners,
+    lab (np, 2) int32 left/right sites of the crack from point k to k+1 (-1 on a chain's last point),
+    chain_nodes (nc, 2) int32)``. Closed loops without a node get a node of degree 2 on the loop.
+    """
+    H, Wd = labels.shape
+    vv = np.zeros((H, Wd + 1), dtype=np.uint8)
+    hv = np.zeros((H + 1, Wd), dtype=np.uint8)
+    # Nodes: corners with 1, 3 or 4 boundary cracks (saddles excepted), in scan order (sorted linear index).
+    nodes = np.empty(1024, dtype=np.int64)
+    nn = 0
+    for ci in range(H + 1):
+        for cj in range(Wd + 1):
+            deg = _degree(vb, hb, ci, cj)
+            if deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj)):
+                nodes = _grow_i(nodes, nn)
+                nodes[nn] = ci * (Wd + 1) + cj
+                nn += 1
+    node_ij = np.empty((nn, 2), dtype=np.int32)
+    node_deg = np.empty(nn, dtype=np.int32)
+    for k in range(nn):
+        node_ij[k, 0] = nodes[k] // (Wd + 1)
+        node_ij[k, 1] = nodes[k] % (Wd + 1)
+        node_deg[k] = _degree(vb, hb, node_ij[k, 0], node_ij[k, 1])
+    sorted_nodes = nodes[:nn].copy()
+
+    chain_ptr = np.zeros(1024, dtype=np.int64)
+    chain_nodes = np.empty((1024, 2), dtype=np.int32)
+    pts = np.empty((4096, 2), dtype=np.int32)
+    lab = np.empty((4096, 2), dtype=np.int32)
+    nc = 0
+    npt = 0
+    extra_ij = np.empty((16, 2), dtype=np.int32)
+    n_extra = 0
+    # Pass 1 starts at nodes; pass 2 picks up the loops left over.
+    for phase in range(2):
+        if phase == 0:
+            starts = node_ij.copy()
+        else:
+            cnt = 0
+            for ci in range(H + 1):
+                for cj in range(Wd + 1):
+                    for d in range(4):
+                        if _crack(vb, hb, ci, cj, d) and not _visited(vv, hv, ci, cj, d):
+                            cnt += 1
+            starts = np.empty((cnt, 2), dtype=np.int32)
+            cnt = 0
+            for ci in range(H + 1):
+                for cj in range(Wd + 1):
+                    for d in range(4):
+                        if _crack(vb, hb, ci, cj, d) and not _visited(vv, hv, ci, cj, d):
+                            starts[cnt, 0] = ci
+                            starts[cnt, 1] = cj
+                            cnt += 1
+        for k in range(starts.shape[0]):
+            si = starts[k, 0]
+            sj = starts[k, 1]
+            for d0 in range(4):
+                if not _crack(vb, hb, si, sj, d0) or _visited(vv, hv, si, sj, d0):
+                    continue
+                if phase == 0:
+                    start_node = k
+                else:
+                    extra_ij = _grow_i(extra_ij, n_extra)
+                    extra_ij[n_extra, 0] = si
+                    extra_ij[n_extra, 1] = sj
+                    start_node = nn + n_extra
+                    n_extra += 1
+                chain_ptr = _grow_i(chain_ptr, nc + 1)
+                chain_nodes = _grow_i(chain_nodes, nc)
+                chain_ptr[nc] = npt
+                ci = si
+                cj = sj
+                d = d0
+                end_node = -1
+                while True:
+                    pts = _grow_i(pts, npt)
+                    lab = _grow_i(lab, npt)
+                    pts[npt, 0] = ci
+                    pts[npt, 1] = cj
+                    ni, nj, left, right = _step(labels, vv, hv, ci, cj, d)
+                    lab[npt, 0] = left
+                    lab[npt, 1] = right
+                    npt += 1
+                    ci = ni
+                    cj = nj
+                    came = (d + 2) % 4
+                    if phase == 1 and ci == si and cj == sj:
+                        end_node = start_node
+                        break
+                    lin = ci * (Wd + 1) + cj
+                    pos = np.searchsorted(sorted_nodes, lin)
+                    if pos < nn and sorted_nodes[pos] == lin:
+                        end_node = pos
+                        break
+                    nd = -1
+                    if _saddle(labels, vb, hb, ci, cj):
+                        # Pair N with E and S with W.
+                        pair = (E, N, W, S)
+                        nd = pair[came]
+                    else:
+                        for dd in range(4):
+                            if dd != came and _crack(vb, hb, ci, cj, dd) and not _visited(vv, hv, ci, cj, dd):
+                                nd = dd
+                                break
+                    if nd < 0 or _visited(vv, hv, ci, cj, nd):
+                        # A loop closing on a corner that is not its start (cannot happen) ends as a node here.
+                        extra_ij = _grow_i(extra_ij, n_extra)
+                        extra_ij[n_extra, 0] = ci
+                        extra_ij[n_extra, 1] = cj
+                        end_node = nn + n_extra
+                        n_extra += 1
+                        break
+                    d = nd
+                pts = _grow_i(pts, npt)
+                lab = _grow_i(lab, npt)
+                pts[npt, 0] = ci
+                pts[npt, 1] = cj
+                lab[npt, 0] = -1
+                lab[npt, 1] = -1
+                npt += 1
+                chain_nodes[nc, 0] = start_node
+                chain_nodes[nc, 1] = end_node
+                nc += 1
+    chain_ptr = _grow_i(chain_ptr, nc + 1)
+    chain_ptr[nc] = npt
+    all_ij = np.empty((nn + n_extra, 2), dtype=np.int32)
+    all_ij[:nn] = node_ij
+    all_ij[nn:] = extra_ij[:n_extra]
+    all_deg = np.empty(nn + n_extra, dtype=np.int32)
+    all_deg[:nn] = node_deg
+    all_deg[nn:] = 2
+    return all_ij, all_deg, chain_ptr[: nc + 1].copy(), pts[:npt].copy(), lab[:npt].copy(), chain_nodes[:nc].copy()
