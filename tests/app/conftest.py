@@ -56,6 +56,8 @@ def make_studio(qtbot):
         w.undo_stack.setClean()
         w.close()
         w.deleteLater()
+    # Data left on the offscreen clipboard makes the interpreter segfault at exit (after every test passed).
+    QtWidgets.QApplication.clipboard().clear()
     QtWidgets.QApplication.processEvents()
 
 
