@@ -1,11 +1,13 @@
 """numba kernels of the navigation mesh (``@njit(cache=True, nogil=True)``), callable from other njit code.
 
 - ``predicates``: exact orientation sign.
-- ``walk``: the straight-line triangle walk and point location (``locate_free``, ``locate_any``).
-- ``segments``: visibility, terrain lengths and weighted cost of segments and polylines.
+- ``walk``: the straight-line triangle walk (``walk_start``, ``walk_step``) and point location (``locate_free``,
+  ``locate_any``, ``locate_batch``).
+- ``segments``: visibility, terrain lengths and weighted cost of segments, polylines and candidate fans.
 - ``clearance``: distance to the nearest obstacle edge (points, segments, polylines).
-- ``visibility``: visible intervals of a route window (MIRAN 2013, 3.2).
+- ``visibility``: visible intervals of a route window (MIRAN 2013, 3.2), single and packed-route batch.
 - ``disc``: traversal cost of a sweeping disc (Kremyzas 2014, ch. 3).
+- ``grids``: building the location and edge grids.
 
 Walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first; clearance kernels take
 ``*mesh.clearance_args()`` = (E, EG, ES, EI). See ``walk`` and ``clearance`` for the arrays.

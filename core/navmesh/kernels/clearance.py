@@ -38,6 +38,8 @@ def point_clearance(E, EG, ES, EI, x, y):
     when there is none. Searches rings of cells around the point's cell until no closer edge can exist."""
     if E.shape[0] == 0:
         return math.inf, math.nan, math.nan, -1
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return math.nan, math.nan, math.nan, -1
     ncols = int(EG[4])
     nrows = int(EG[5])
     ci = min(max(int(math.floor((x - EG[0]) / EG[2])), 0), ncols - 1)
@@ -121,6 +123,8 @@ def segment_clearance(E, EG, ES, EI, px, py, qx, qy) -> float:
         return math.inf
     d0, _, _, _ = point_clearance(E, EG, ES, EI, px, py)
     d1, _, _, _ = point_clearance(E, EG, ES, EI, qx, qy)
+    if math.isnan(d0) or math.isnan(d1):
+        return math.nan
     best = min(d0, d1)
     if best == 0.0 or (px == qx and py == qy):
         return best

@@ -55,6 +55,8 @@ def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
     if length == 0.0:
         return 0.0
     tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
+    if tri < 0:
+        return 0.0
     state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, ax, ay, bx, by)
     for _ in range(1 << 24):
         if pt >= 0 and t1 > t0:
@@ -112,6 +114,8 @@ def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
     bx = min(max(px + c1 * dx if c1 < 1.0 else qx, B[0]), B[2])
     by = min(max(py + c1 * dy if c1 < 1.0 else qy, B[1]), B[3])
     tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
+    if tri < 0:
+        return 0.0
     return walk_cost(V, T, N, TT, tri, ax, ay, bx, by, weights)
 
 

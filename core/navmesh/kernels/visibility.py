@@ -292,7 +292,7 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
         return 0
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
-    if s1 < s0:
+    if not (s1 >= s0):
         return 0
     tri = locate_any(V, T, N, TT, B, G, S, x, y)
     if tri < 0:

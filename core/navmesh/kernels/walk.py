@@ -330,7 +330,11 @@ def locate_batch(V, T, N, TT, B, G, S, pts, out) -> None:
 
 @njit(cache=True, nogil=True)
 def clip_to_bounds(B, px, py, qx, qy):
-    """Clip segment p -> q to the bounds (Liang-Barsky); returns (ok, t0, t1) with the kept parameter range."""
+    """Clip segment p -> q to the bounds (Liang-Barsky); returns (ok, t0, t1) with the kept parameter range.
+
+    Not ok for an empty clip or a non-finite coordinate."""
+    if not (np.isfinite(px) and np.isfinite(py) and np.isfinite(qx) and np.isfinite(qy)):
+        return False, 0.0, 0.0
     t0 = 0.0
     t1 = 1.0
     dx = qx - px

@@ -171,3 +171,22 @@ def test_fan_costs_match_single_queries(name):
         fan_costs(*m.kernel_args(), x[0], x[1], cands, w, vis, cost)
         np.testing.assert_array_equal(vis, segment_visible(m, x, cands))
         np.testing.assert_allclose(cost, segment_cost(m, x, cands, w), rtol=1e-12, atol=1e-12)
+
+
+def test_non_finite_inputs_give_missing_answers():
+    """NaN or infinite coordinates never walk: no triangle, not visible, no length, NaN clearance and cost."""
+    from core.navmesh import clearance, disc_traversal_cost, visible_intervals
+
+    scene, g, m = case("random:0")
+    bad = np.array([[np.nan, 1.0], [np.inf, 1.0], [1.0, -np.inf]])
+    good = np.array([[10.0, 10.0]] * 3)
+    assert np.all(locate(m, bad) == -1)
+    assert not segment_visible(m, bad, good).any() and not segment_visible(m, good, bad).any()
+    assert np.all(segment_terrain_lengths(m, bad, good) == 0) and np.all(segment_terrain_lengths(m, good, bad) == 0)
+    assert np.all(segment_cost(m, good, bad, np.ones(4)) == 0)
+    assert np.all(np.isnan(clearance(m, bad)[0]))
+    assert np.all(np.isnan(disc_traversal_cost(m, good, bad, 0.5, np.ones(4))))
+    pts = np.array([[5.0, 5.0], [50.0, 50.0]])
+    s = np.array([0.0, np.hypot(45, 45)])
+    assert len(visible_intervals(m, [np.nan, 3.0], pts, s, 0.0, s[-1])) == 0
+    assert len(visible_intervals(m, [5.0, 5.0], pts, s, np.nan, s[-1])) == 0
