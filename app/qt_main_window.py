@@ -239,11 +239,11 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.doc.path_changed.connect(self._update_title)
         self.undo_stack.cleanChanged.connect(self._update_title)
         self.undo_stack.indexChanged.connect(self._index_changed)
-        self.files.loaded.connect(self._scene_loaded)
+        self.files.loaded.connect(self._file_loaded)
         self.files.recent_changed.connect(self._fill_recent)
-        self.welcome.open_requested.connect(lambda p: self.files.open_path(p) and self.show_editor())
-        self.welcome.new_requested.connect(lambda: self.files.new_dialog() and self.show_editor())
-        self.welcome.open_file_requested.connect(lambda: self.files.open_dialog() and self.show_editor())
+        self.welcome.open_requested.connect(self.files.open_path)
+        self.welcome.new_requested.connect(self.files.new_dialog)
+        self.welcome.open_file_requested.connect(self.files.open_dialog)
         self.scene_tree.focus_requested.connect(self.focus_item)
 
     # -- reactions ---------------------------------------------------------------------------------------------
@@ -263,6 +263,10 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self._update_title()
         self.fit()
         QtCore.QTimer.singleShot(0, self.fit)
+
+    def _file_loaded(self) -> None:
+        self._scene_loaded()
+        self.show_editor()
 
     def _fields_changed(self, fields) -> None:
         if "bounds" in fields:
@@ -289,7 +293,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         paths = self.files.recent_files()
         for p in paths:
             a = self.recent_menu.addAction(str(p))
-            a.triggered.connect(lambda _=False, p=p: self.files.open_path(p) and self.show_editor())
+            a.triggered.connect(lambda _=False, p=p: self.files.open_path(p))
         self.recent_menu.addSeparator()
         clear = self.recent_menu.addAction("Clear Recent Files")
         clear.setEnabled(bool(paths))

@@ -16,6 +16,7 @@ from .. import dialogs
 from ..editor import Editor
 from .qt_widgets import swatch_icon
 
+COL_SWATCH, COL_ID, COL_NAME, COL_USED = range(4)
 PALETTE = ("#d9d9d9", "#7f7f7f", "#7a5230", "#8fbf6a", "#e6d28a", "#5b9bd5", "#c9a0dc", "#f4a261")
 
 
@@ -25,13 +26,13 @@ class QtTerrainTypes(QtWidgets.QWidget):
         self.editor = editor
         self.doc = editor.doc
         self.state = editor.state
-        self.table = QtWidgets.QTableWidget(0, 3)
+        self.table = QtWidgets.QTableWidget(0, 4)
         self.table.setObjectName("terrain_types")
-        self.table.setHorizontalHeaderLabels(["Id", "Name", "Used by"])
+        self.table.setHorizontalHeaderLabels(["", "Id", "Name", "Used by"])
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(2, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.DoubleClicked
                                    | QtWidgets.QAbstractItemView.EditTrigger.EditKeyPressed)
         add = QtWidgets.QPushButton("Add")
@@ -52,7 +53,7 @@ class QtTerrainTypes(QtWidgets.QWidget):
         self._filling = False
         self.table.itemChanged.connect(self._edited)
         self.table.itemSelectionChanged.connect(self._selected)
-        self.table.cellDoubleClicked.connect(lambda r, c: c == 0 and self.pick_colour())
+        self.table.cellDoubleClicked.connect(self._double_clicked)
         self._pending = False
         self.doc.changed.connect(lambda f: f & {"terrain_types", "terrains", "default_terrain"} and self.schedule_fill())
         self.doc.reset.connect(self.schedule_fill)
@@ -63,7 +64,7 @@ class QtTerrainTypes(QtWidgets.QWidget):
         rows = self.table.selectionModel().selectedRows()
         if not rows:
             return None
-        return self.table.item(rows[0].row(), 0).data(QtCore.Qt.ItemDataRole.UserRole)
+        return self.table.item(rows[0].row(), COL_ID).data(QtCore.Qt.ItemDataRole.UserRole)
 
     def schedule_fill(self) -> None:
         """Refill after the current signal (the table item that reported an edit must outlive it)."""
@@ -77,22 +78,31 @@ class QtTerrainTypes(QtWidgets.QWidget):
         scene = self.doc.scene
         self.table.setRowCount(len(scene.terrain_types))
         for r, t in enumerate(scene.terrain_types):
-            ident = QtWidgets.QTableWidgetItem(swatch_icon(t.color), t.id)
+            # Items are updated in place, never replaced, so an editor open on one of them stays valid.
+            cells = [self.table.item(r, c) for c in range(4)]
+            if any(c is None for c in cells):
+                cells = [QtWidgets.QTableWidgetItem() for _ in range(4)]
+                for c, it in enumerate(cells):
+                    self.table.setItem(r, c, it)
+                for c in (COL_SWATCH, COL_USED):
+                    cells[c].setFlags(cells[c].flags() & ~QtCore.Qt.ItemFlag.ItemIsEditable)
+            swatch, ident, name, used = cells
+            swatch.setIcon(swatch_icon(t.color))
+            swatch.setToolTip(f"{t.color}: double-click to change the colour")
+            ident.setText(t.id)
             ident.setData(QtCore.Qt.ItemDataRole.UserRole, t.id)
-            ident.setToolTip(f"{t.color} — double-click the swatch to change the colour")
-            name = QtWidgets.QTableWidgetItem(t.name)
+            ident.setToolTip("The id files and profiles use; double-click to rename")
+            name.setText(t.name)
             default = " (default)" if t.id == scene.default_terrain else ""
-            used = QtWidgets.QTableWidgetItem(f"{terrain_type_usage(scene, t.id)}{default}")
-            used.setFlags(used.flags() & ~QtCore.Qt.ItemFlag.ItemIsEditable)
-            for c, it in enumerate((ident, name, used)):
-                self.table.setItem(r, c, it)
-        self.table.resizeColumnToContents(0)
+            used.setText(f"{terrain_type_usage(scene, t.id)}{default}")
+        self.table.resizeColumnToContents(COL_SWATCH)
+        self.table.resizeColumnToContents(COL_ID)
         self._filling = False
         self._select_current()
 
     def _select_current(self) -> None:
         for r in range(self.table.rowCount()):
-            if self.table.item(r, 0).data(QtCore.Qt.ItemDataRole.UserRole) == self.state.terrain_type:
+            if self.table.item(r, COL_ID).data(QtCore.Qt.ItemDataRole.UserRole) == self.state.terrain_type:
                 if self.current() != self.state.terrain_type:
                     self.table.selectRow(r)
                 return
@@ -105,11 +115,11 @@ class QtTerrainTypes(QtWidgets.QWidget):
     def _edited(self, item: QtWidgets.QTableWidgetItem) -> None:
         if self._filling:
             return
-        type_id = self.table.item(item.row(), 0).data(QtCore.Qt.ItemDataRole.UserRole)
+        type_id = self.table.item(item.row(), COL_ID).data(QtCore.Qt.ItemDataRole.UserRole)
         t = find(self.doc.scene, "terrain_type", type_id)
         if t is None:
             return
-        if item.column() == 0:
+        if item.column() == COL_ID:
             try:
                 changes = rename(self.doc.scene, "terrain_type", type_id, item.text())
             except ValueError as e:
@@ -118,9 +128,13 @@ class QtTerrainTypes(QtWidgets.QWidget):
                 return
             self.editor.apply(changes, f"Rename terrain type {type_id}")
             self.state.set("terrain_type", item.text().strip())
-        elif item.column() == 1 and item.text() != t.name:
+        elif item.column() == COL_NAME and item.text() != t.name:
             self.editor.apply(replace_item(self.doc.scene, "terrain_type", type_id,
                                            dataclasses.replace(t, name=item.text())), "Rename terrain type")
+
+    def _double_clicked(self, row: int, col: int) -> None:
+        if col == COL_SWATCH:
+            self.pick_colour()
 
     def add_type(self) -> str:
         scene = self.doc.scene

@@ -66,10 +66,10 @@ def test_rename_terrain_type_in_the_table(make_studio, qtbot):
     w = make_studio(new=(100, 100))
     with_types(w)
     qtbot.waitUntil(lambda: w.terrain_types.table.rowCount() == 3)
-    w.terrain_types.table.item(1, 0).setText("asphalt")
+    w.terrain_types.table.item(1, 1).setText("asphalt")
     assert w.scene.terrains[0].type == "asphalt" and "asphalt" in w.scene.profiles[0].weights
-    qtbot.waitUntil(lambda: w.terrain_types.table.item(1, 0).text() == "asphalt")
-    w.terrain_types.table.item(2, 1).setText("Deep mud")
+    qtbot.waitUntil(lambda: w.terrain_types.table.item(1, 1).text() == "asphalt")
+    w.terrain_types.table.item(2, 2).setText("Deep mud")
     assert w.scene.terrain_types[2].name == "Deep mud"
 
 

@@ -1,0 +1,631 @@
+"""The simulation controller: owns the core Simulation(s) in the worker thread, applies commands between steps,
+paces the run and publishes snapshots. Qt-free: the QThread in ``qt_worker`` only calls ``serve``.
+
+Flow: the UI puts ``Command``s on a queue; ``serve`` takes every queued command, applies them, advances the
+simulation by as many steps as the speed asks for (never more than fit in one display frame, so commands are
+handled within a frame), and publishes the latest ``Frame`` at most ``display_hz`` times a second through the
+``Mailbox`` (latest wins). An exception from the engine pauses the run and becomes an ``error`` event; the
+controller carries on. Builds (navmesh, routes, ECM) report progress and stop when ``cancel`` is set.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import queue
+import re
+import threading
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from core.export import paths_from_simulation, write_paths
+from core.navmesh import BuildCancelled, build_navmesh
+from core.navmesh.debug import triangle_edges
+from core.routes import PlannerContext
+from core.scene.model import Scene
+from core.scene.problems import InputError
+from core.sim import IMPLEMENTED, Simulation
+from core.sim.debug import route_pieces
+from core.sim.state import ARRIVED, WALKING
+
+from . import agents as random_agents
+from .export import write_paths_csv
+from .mailbox import Mailbox
+from .messages import BuildInfo, Command, EcmView, Event, Frame, Stats, TraceView, Trails, empty_xy
+from .preview import PreviewRequest, RequestSlot
+from .trails import TrailBuffer
+from .warmup import warm_up
+
+# Fields of a Scene that change the navigation mesh, and those that change the agents or their routes.
+GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
+AGENT_FIELDS = ("routes", "networks", "agents")
+# Overlays that need the traced agent's step.
+TRACE_OVERLAYS = frozenset({"corridor", "reference", "candidates", "attraction", "intervals", "forces"})
+_AGENT_PATH = re.compile(r"^agents\[(\d+)\]")
+
+
+class SimController:
+    """The engine side of the live simulation. ``wake()`` is called when the mailbox needs draining."""
+
+    def __init__(self, outbox: Mailbox, wake: Callable[[], None] = lambda: None,
+                 preview: RequestSlot | None = None, display_hz: float = 60.0) -> None:
+        self.outbox = outbox
+        self.wake = wake
+        self.preview_slot = preview
+        self.display_hz = float(display_hz)
+        self.cancel = threading.Event()
+        self.scene: Scene | None = None
+        self.pending: Scene | None = None
+        self.mesh = None
+        self.ctx: PlannerContext | None = None
+        self.sim: Simulation | None = None
+        self.compare: Simulation | None = None
+        self.compare_method: str | None = None
+        self.generation = 0
+        self.playing = False
+        self.speed = 1.0
+        self.selected = -1
+        self.overlays: frozenset[str] = frozenset()
+        self.preview_on = False
+        self.overrides: dict[tuple, Any] = {}
+        self.extra: list[tuple[list, list[str], list[str]]] = []
+        self.trails: TrailBuffer | None = None
+        self.compare_trails: TrailBuffer | None = None
+        self.step_s = 1e-3
+        self.build_seconds = 0.0
+        self._wall0 = 0.0
+        self._sim0 = 0.0
+        self._rate_mark = (0.0, 0.0)
+        self._rate_value = 0.0
+        self._dirty = False
+        self._trace_dirty = False
+        self._preview_dirty = False
+        self._preview_req = 0
+        self._last = {"frame": 0.0, "stats": 0.0, "trails": 0.0, "preview": 0.0}
+        self._trace = None
+
+    # ----- the loop ------------------------------------------------------------------------------------------
+
+    def serve(self, commands: "queue.Queue[Command]") -> None:
+        """Apply commands and run until a ``stop`` command."""
+        while True:
+            timeout = self.wait_time(time.monotonic())
+            try:
+                first = commands.get(timeout=timeout) if timeout is None or timeout > 0 else commands.get_nowait()
+                batch = [first]
+            except queue.Empty:
+                batch = []
+            while True:
+                try:
+                    batch.append(commands.get_nowait())
+                except queue.Empty:
+                    break
+            for c in _coalesce(batch):
+                if c.name == "stop":
+                    return
+                self.guard(self.handle, c)
+            self.guard(self.tick, time.monotonic())
+
+    def guard(self, fn: Callable, *args) -> None:
+        """Run fn; an exception pauses the run and is reported, the controller carries on."""
+        try:
+            fn(*args)
+        except BuildCancelled:
+            self._event("busy", None)
+            self._event("info", "Build cancelled.")
+        except InputError as e:
+            self.playing = False
+            self._event("busy", None)
+            self._event("error", "The simulation stopped", "\n".join(e.lines()))
+        except Exception as e:  # the engine's bug must not end the worker
+            self.playing = False
+            self._event("busy", None)
+            self._event("error", "The engine failed", f"{type(e).__name__}: {e}")
+        self._dirty = True
+
+    def wait_time(self, now: float) -> float | None:
+        """Seconds the loop may sleep waiting for a command; None: until one comes."""
+        waits = []
+        if self.playing and self.sim is not None:
+            if self.speed <= 0:
+                return 0.0
+            due = self._wall0 + (self.sim.time + self.sim.params.dt - self._sim0) / self.speed
+            waits.append(due - now)
+        if self._dirty or self._trace_dirty:
+            waits.append(self._last["frame"] + 1.0 / self.display_hz - now)
+        if self._preview_dirty and self.preview_on:
+            waits.append(self._last["preview"] + 0.1 - now)
+        if not waits:
+            return None
+        return max(0.0, min(waits))
+
+    # ----- commands ------------------------------------------------------------------------------------------
+
+    def handle(self, c: Command) -> None:
+        """Apply one command."""
+        getattr(self, f"_cmd_{c.name}")(*c.args)
+
+    def _cmd_warmup(self) -> None:
+        self._event("busy", "Compiling the engine (numba JIT warm-up)…")
+        seconds = warm_up()
+        self._event("busy", None)
+        self._event("warm", seconds)
+
+    def _cmd_load(self, scene: Scene) -> None:
+        self.scene = scene
+        self.pending = None
+        self.mesh = self.ctx = self.sim = self.compare = None
+        self.playing = False
+        self.extra = []
+        self.selected = -1
+
+    def _cmd_scene(self, scene: Scene) -> None:
+        old = self.pending or self.scene
+        if old is None or self.sim is None:
+            self.scene = scene
+            self.pending = None
+            self.mesh = None if old is None or _changed(old, scene, GEOMETRY_FIELDS) else self.mesh
+            self.ctx = None
+            return
+        self._apply_scene_values(old, scene)
+        if _changed(old, scene, GEOMETRY_FIELDS + AGENT_FIELDS) or _ids_changed(old, scene):
+            self.pending = scene
+            if self.sim.steps == 0 and not self.playing:
+                self._rebuild()
+            else:
+                self._event("stale", True)
+        else:
+            if self.pending is not None:
+                self.pending = scene
+            else:
+                self.scene = scene
+
+    def _cmd_play(self) -> None:
+        self._ensure()
+        if self.sim.walking() == 0 and (self.compare is None or self.compare.walking() == 0):
+            self._rebuild()
+        self.playing = True
+        self._rebase(time.monotonic())
+
+    def _cmd_pause(self) -> None:
+        self.playing = False
+        self._trace_dirty = True
+
+    def _cmd_step(self, n: int = 1) -> None:
+        self._ensure()
+        self.playing = False
+        self._advance(max(1, int(n)))
+
+    def _cmd_reset(self) -> None:
+        self._ensure()
+        self._rebuild()
+
+    def _cmd_speed(self, factor: float) -> None:
+        self.speed = max(0.0, float(factor))
+        self._rebase(time.monotonic())
+
+    def _cmd_param(self, name: str, value) -> None:
+        self._set(("g", name), value)
+
+    def _cmd_profile(self, pid: str, field: str, value: float) -> None:
+        self._set(("p", pid, field), float(value))
+
+    def _cmd_weight(self, pid: str, tid: str, value: float) -> None:
+        self._set(("w", pid, tid), float(value))
+
+    def _cmd_method(self, name: str) -> None:
+        self._set(("m",), name)
+
+    def _cmd_select(self, index: int) -> None:
+        self.selected = int(index)
+        self._trace_dirty = True
+        self._last["stats"] = 0.0
+
+    def _cmd_overlays(self, names) -> None:
+        self.overlays = frozenset(names)
+        self._trace_dirty = True
+
+    def _cmd_preview(self, on: bool) -> None:
+        self.preview_on = bool(on)
+        if self.preview_on:
+            self._ensure()
+            self._preview_dirty = True
+            self._last["preview"] = 0.0
+        elif self.preview_slot is not None:
+            self._preview_req += 1
+            self.preview_slot.put(None, self._preview_req)
+
+    def _cmd_compare(self, method: str | None) -> None:
+        if method is not None and method not in IMPLEMENTED:
+            raise InputError([_problem("compare", f"method {method!r} is not available (available: "
+                                                  f"{', '.join(IMPLEMENTED)})")])
+        self.compare_method = method
+        self._ensure()
+        self._rebuild()
+
+    def _cmd_add_agents(self, n: int, seed: int, profile: str | None = None) -> None:
+        self._ensure()
+        self._event("busy", f"Planning {n} random routes…")
+        routes, profiles = random_agents.random_routes(self.ctx, self.scene, int(n), int(seed), profile,
+                                                       progress=self._progress("Planning routes"))
+        taken = set(self.sim.state.ids)
+        ids, k = [], 0
+        while len(ids) < len(routes):
+            aid = f"random-{k}"
+            if aid not in taken:
+                ids.append(aid)
+            k += 1
+        self.extra.append((routes, profiles, ids))
+        self.sim.add_agents(routes, profiles, ids)
+        if self.compare is not None:
+            self.compare.add_agents(routes, profiles, ids)
+        self._event("busy", None)
+        self._event("info", f"Added {len(routes)} agents with random start and goal (seed {seed}).")
+        self._publish_build(time.monotonic())
+
+    def _cmd_export(self, path: str, fmt: str = "json") -> None:
+        try:
+            self._ensure()
+            pf = paths_from_simulation(self.sim)
+            if fmt == "csv":
+                write_paths_csv(path, pf)
+            else:
+                write_paths(path, pf)
+        except Exception as e:
+            self._event("exported", path, str(e))
+            return
+        self._event("exported", path, None)
+
+    def _cmd_ecm(self, resolution: int = 1024) -> None:
+        from core.ecm.build import build_ecm
+        from core.ecm.debug import closest_point_segments, medial_axis_segments
+
+        self._ensure()
+        self._event("busy", "Building the GVD and the ECM…")
+        self._event("progress", 0.1, "GVD on the GPU")
+        ecm = build_ecm(self.scene, resolution=int(resolution))
+        if self.cancel.is_set():
+            raise BuildCancelled("ecm")
+        self._event("progress", 0.9, "ECM arrays")
+        seg, clearance = medial_axis_segments(ecm)
+        self._out("ecm", EcmView(seg, clearance, closest_point_segments(ecm), float(ecm.timings.get("total", 0))))
+        self._event("busy", None)
+
+    # ----- building ------------------------------------------------------------------------------------------
+
+    def _ensure(self) -> None:
+        """Build the simulation of the current scene when there is none."""
+        if self.sim is None:
+            if self.scene is None:
+                raise InputError([_problem("scene", "no scene is open")])
+            self._rebuild()
+
+    def _progress(self, label: str) -> Callable[[float, str], bool]:
+        last = [0.0]
+
+        def report(fraction: float, stage: str) -> bool:
+            now = time.monotonic()
+            if now - last[0] > 0.05 or fraction >= 1.0:
+                last[0] = now
+                self._event("progress", float(fraction), f"{label}: {stage}")
+            return not self.cancel.is_set()
+        return report
+
+    def _rebuild(self) -> None:
+        """(Re)build the simulation from the scene at time 0, keeping the live parameters and random agents."""
+        self.cancel.clear()
+        t0 = time.perf_counter()
+        if self.pending is not None:
+            if _changed(self.scene, self.pending, GEOMETRY_FIELDS):
+                self.mesh = None
+            self.scene, self.pending = self.pending, None
+            self.ctx = None
+            self._event("stale", False)
+        scene = self.scene
+        self._event("busy", "Building the simulation…")
+        if self.mesh is None:
+            self.mesh = build_navmesh(scene, progress=self._progress("Navigation mesh"))
+            self.ctx = None
+        if self.ctx is None:
+            self.ctx = PlannerContext(scene, navmesh=self.mesh)
+        self._event("progress", 0.8, "Planning the agents' routes")
+        sim, problems = self._make_sim(scene)
+        if self.cancel.is_set():
+            raise BuildCancelled("routes")
+        for routes, profiles, ids in self.extra:
+            sim.add_agents(routes, profiles, ids)
+        compare = None
+        if self.compare_method is not None:
+            compare = Simulation(scene, mesh=self.mesh, method=self.compare_method, planner_context=self.ctx,
+                                 add_scene_agents=False)
+            _copy_params(sim, compare)
+            n = sim.n_agents
+            compare.add_agents([sim.route_of(i) for i in range(n)],
+                               [sim.params.profile_ids[int(k)] for k in sim.state.profile], list(sim.state.ids))
+        self.sim, self.compare = sim, compare
+        self.generation += 1
+        self.playing = False
+        self.trails = TrailBuffer(sim.n_agents, sim.params.dt)
+        self.compare_trails = TrailBuffer(compare.n_agents, sim.params.dt) if compare is not None else None
+        if self.selected >= sim.n_agents:
+            self.selected = -1
+        self.build_seconds = time.perf_counter() - t0
+        self._event("progress", 1.0, "Ready")
+        self._event("busy", None)
+        if problems:
+            self._event("error", "Some agents could not be placed", "\n".join(problems))
+        now = time.monotonic()
+        self._publish_build(now)
+        self._trace_dirty = True
+        self._preview_dirty = True
+        self._dirty = True
+
+    def _make_sim(self, scene: Scene) -> tuple[Simulation, list[str]]:
+        """The simulation of the scene's agents with the live parameters; agents whose routes cannot be made are
+        left out (their problems returned)."""
+        method = self.overrides.get(("m",), scene.simulation.method)
+        problems: list[str] = []
+        if method not in IMPLEMENTED:
+            problems.append(f"method {method!r} is not available in this version; using miran")
+            method = "miran"
+        sim = Simulation(scene, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False)
+        self._apply_overrides(sim)
+        try:
+            sim.add_scene_agents()
+        except InputError as e:
+            bad = {int(m.group(1)) for p in e.problems if (m := _AGENT_PATH.match(p.path))}
+            if len(bad) == 0 or any(not _AGENT_PATH.match(p.path) for p in e.problems):
+                raise
+            problems.extend(e.lines())
+            kept = dataclasses.replace(scene, agents=[a for k, a in enumerate(scene.agents) if k not in bad])
+            sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False)
+            self._apply_overrides(sim)
+            sim.add_scene_agents()
+        return sim, problems
+
+    # ----- live parameters -----------------------------------------------------------------------------------
+
+    def _set(self, key: tuple, value) -> None:
+        """Record a live change and apply it to the running simulations (checked by the engine first)."""
+        for sim in (self.sim, self.compare):
+            if sim is not None:
+                _apply(sim, key, value, compare=sim is self.compare)
+        self.overrides[key] = value
+        self._trace_dirty = True
+        self._preview_dirty = True
+        self._last["stats"] = 0.0
+        if key == ("g", "dt"):
+            self._rebase(time.monotonic())
+
+    def _apply_overrides(self, sim: Simulation) -> None:
+        for key, value in list(self.overrides.items()):
+            try:
+                _apply(sim, key, value, compare=False)
+            except InputError:
+                del self.overrides[key]
+
+    def _apply_scene_values(self, old: Scene, new: Scene) -> None:
+        """Profile and simulation settings edited in the scene apply live, replacing the panel's values."""
+        for p in new.profiles:
+            try:
+                q = old.profile(p.id)
+            except KeyError:
+                continue
+            for f in ("max_speed", "sigma", "d", "radius"):
+                if getattr(p, f) != getattr(q, f):
+                    self._try_set(("p", p.id, f), getattr(p, f))
+            for t in new.terrain_types:
+                if p.weight(t.id) != q.weight(t.id):
+                    self._try_set(("w", p.id, t.id), p.weight(t.id))
+        s, o = new.simulation, old.simulation
+        if s.integrator != o.integrator:
+            self._try_set(("g", "integrator"), s.integrator)
+        if s.dt != o.dt:
+            self._try_set(("g", "dt"), s.dt)
+        if s.method != o.method and s.method in IMPLEMENTED:
+            self._try_set(("m",), s.method)
+
+    def _try_set(self, key: tuple, value) -> None:
+        try:
+            self._set(key, value)
+        except InputError:
+            pass
+
+    # ----- stepping ------------------------------------------------------------------------------------------
+
+    def _rebase(self, now: float) -> None:
+        self._wall0 = now
+        self._sim0 = self.sim.time if self.sim is not None else 0.0
+
+    def tick(self, now: float) -> None:
+        """Advance when playing (paced by the speed), then publish what changed."""
+        sim = self.sim
+        if sim is None:
+            return
+        if self.playing:
+            dt = sim.params.dt
+            budget = max(1, int(0.8 / self.display_hz / max(self.step_s, 1e-6)))
+            if self.speed <= 0:
+                due = budget
+            else:
+                due = int(math.floor((self._sim0 + self.speed * (now - self._wall0) - sim.time) / dt + 1e-9))
+                if due > 2 * budget:
+                    # The engine cannot keep this speed: run on from here instead of piling up a backlog.
+                    self._rebase(now)
+                    due = budget
+            if due > 0:
+                self._advance(min(due, budget))
+                if self._all_done():
+                    self.playing = False
+                    self._event("info", f"Every agent has arrived ({sim.time:.1f} s).")
+        elif self._trace_dirty and self._wants_trace():
+            self._trace_now()
+        self._trace_dirty = False
+        self._publish(time.monotonic())
+
+    def _all_done(self) -> bool:
+        return self.sim.walking() == 0 and (self.compare is None or self.compare.walking() == 0)
+
+    def _wants_trace(self) -> bool:
+        return 0 <= self.selected < (self.sim.n_agents if self.sim else 0) and bool(self.overlays & TRACE_OVERLAYS)
+
+    def _advance(self, k: int) -> None:
+        sim = self.sim
+        w = time.perf_counter()
+        if self._wants_trace():
+            if k > 1:
+                sim.step(k - 1)
+            traces = sim.step(trace=[self.selected])
+            self._set_trace(traces[0] if traces else None)
+        else:
+            sim.step(k)
+        if self.compare is not None:
+            self.compare.step(k)
+        spent = time.perf_counter() - w
+        self.step_s = 0.7 * self.step_s + 0.3 * spent / k
+        t, w0 = self._rate_mark
+        now = time.monotonic()
+        if now - w0 > 1.0:
+            self._rate_value = (sim.time - t) / (now - w0) if w0 > 0 and sim.time >= t else 0.0
+            self._rate_mark = (sim.time, now)
+        self.trails.push(sim.state.pos, sim.time)
+        if self.compare_trails is not None:
+            self.compare_trails.push(self.compare.state.pos, sim.time)
+        self._dirty = True
+
+    def _trace_now(self) -> None:
+        """The traced agent's next step, computed on a throw-away fork (the simulation does not move)."""
+        fork = self.sim.fork(keep_paths=False)
+        traces = fork.step(trace=[self.selected])
+        self._set_trace(traces[0] if traces else None)
+
+    def _set_trace(self, tr) -> None:
+        self._trace = tr
+        if tr is None:
+            self._out("trace", None)
+            return
+        route = self.sim.route_of(tr.agent)
+        intervals = tr.adjusted if len(tr.adjusted) else tr.intervals
+        pieces = route_pieces(route, intervals)
+        lo, hi = tr.reference_s, max(tr.window_end_s, tr.reference_s)
+        window = route_pieces(route, np.array([[lo, hi]]))
+        corridor = getattr(tr, "corridor", None)
+        corridor = np.asarray(corridor, dtype=np.float64).reshape(-1, 2) if corridor is not None else empty_xy()
+        self._out("trace", TraceView(self.generation, tr.agent, tr, route.points.copy(), pieces, window, corridor))
+
+    # ----- publishing ----------------------------------------------------------------------------------------
+
+    def _out(self, kind: str, value) -> None:
+        if self.outbox.put(kind, value):
+            self.wake()
+
+    def _event(self, kind: str, *args) -> None:
+        if self.outbox.event(Event(kind, tuple(args))):
+            self.wake()
+
+    def _publish_build(self, now: float) -> None:
+        sim = self.sim
+        seg, constrained = triangle_edges(self.mesh)
+        self._out("build", BuildInfo(
+            generation=self.generation, scene_name=self.scene.name, ids=tuple(sim.state.ids),
+            profiles=tuple(sim.params.profile_ids), terrains=tuple(sim.params.terrain_ids),
+            params=sim.params.to_dict(), method=sim.method, methods=tuple(IMPLEMENTED),
+            compare=self.compare_method, mesh_edges=seg, mesh_constrained=constrained,
+            build_seconds=self.build_seconds))
+        self._dirty = True
+
+    def _publish(self, now: float) -> None:
+        sim = self.sim
+        if self._dirty and now - self._last["frame"] >= 1.0 / self.display_hz - 1e-4:
+            self._last["frame"] = now
+            self._dirty = False
+            st = sim.state
+            c = self.compare
+            self._out("frame", Frame(
+                generation=self.generation, time=sim.time, steps=sim.steps, positions=st.pos.copy(),
+                status=st.status.copy(), profile=st.profile.copy(),
+                compare_positions=c.state.pos.copy() if c is not None else None,
+                compare_status=c.state.status.copy() if c is not None else None,
+                playing=self.playing, walking=int(np.count_nonzero(st.status == WALKING)),
+                arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
+                step_ms=1000.0 * self.step_s))
+            if "trails" in self.overlays and (now - self._last["trails"] > 0.1 or not self.playing):
+                self._last["trails"] = now
+                self._out("trails", Trails(self.generation, self.trails.polylines(),
+                                           self.compare_trails.polylines() if self.compare_trails is not None
+                                           else np.zeros((0, 2), dtype=np.float32)))
+            if now - self._last["stats"] > 0.25:
+                self._last["stats"] = now
+                self._out("stats", self._stats())
+        if self.preview_on and self._preview_dirty and self.preview_slot is not None \
+                and now - self._last["preview"] >= 0.1:
+            self._last["preview"] = now
+            self._preview_dirty = False
+            self._preview_req += 1
+            self.preview_slot.put(PreviewRequest(self.generation, self._preview_req,
+                                                 sim.fork(keep_paths=False)), self._preview_req)
+
+    def _stats(self) -> Stats:
+        sim = self.sim
+        st = sim.state
+        i = self.selected
+        T = sim.mesh.n_terrain_types
+        tl = st.terrain_len[i].copy() if 0 <= i < st.n else np.zeros(T)
+        speed_t = speed_v = np.zeros(0)
+        if 0 <= i < st.n and sim.recorder.enabled:
+            p = sim.path(i)
+            if len(p) > 1:
+                d = np.diff(p, axis=0)
+                ok = d[:, 0] > 0
+                speed_t = p[1:, 0][ok]
+                speed_v = np.hypot(d[ok, 1], d[ok, 2]) / d[ok, 0]
+                if len(speed_t) > 3000:
+                    s = -(-len(speed_t) // 3000)
+                    speed_t, speed_v = speed_t[::s], speed_v[::s]
+        arrivals = np.sort(st.t_arrive[st.status == ARRIVED])
+        c = self.compare
+        ctl = c.state.terrain_len[i].copy() if c is not None and 0 <= i < c.state.n else np.zeros(0)
+        carr = np.sort(c.state.t_arrive[c.state.status == ARRIVED]) if c is not None else np.zeros(0)
+        return Stats(self.generation, i, tl, speed_t, speed_v, arrivals, st.n, ctl, carr)
+
+
+def _apply(sim: Simulation, key: tuple, value, compare: bool) -> None:
+    kind = key[0]
+    if kind == "g":
+        sim.params.set(key[1], value)
+    elif kind == "p":
+        sim.set_profile(key[1], **{key[2]: value})
+    elif kind == "w":
+        sim.set_weight(key[1], key[2], value)
+    elif kind == "m" and not compare:
+        sim.set_method(value)
+
+
+def _copy_params(src: Simulation, dst: Simulation) -> None:
+    dst.params.gvec[:] = src.params.gvec
+    dst.params.prof[:] = src.params.prof
+    dst.params.weights[:] = src.params.weights
+
+
+def _changed(a: Scene, b: Scene, fields: tuple[str, ...]) -> bool:
+    return any(getattr(a, f) != getattr(b, f) for f in fields)
+
+
+def _ids_changed(a: Scene, b: Scene) -> bool:
+    """Profiles or terrain types added, removed or reordered (the parameter tables change shape)."""
+    return [p.id for p in a.profiles] != [p.id for p in b.profiles] or \
+        [t.id for t in a.terrain_types] != [t.id for t in b.terrain_types]
+
+
+def _coalesce(batch: list[Command]) -> list[Command]:
+    """Drop scene edits superseded later in the same batch (only the last scene matters)."""
+    last = max((k for k, c in enumerate(batch) if c.name == "scene"), default=-1)
+    return [c for k, c in enumerate(batch) if c.name != "scene" or k == last]
+
+
+def _problem(path: str, message: str):
+    from core.scene.problems import Problem
+
+    return Problem(path, message)
