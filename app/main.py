@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 
 def ensure_app(argv: list[str] | None = None) -> QtWidgets.QApplication:

@@ -137,7 +137,8 @@ class QtInspector(QtWidgets.QScrollArea):
                 combo.addItem(swatch_icon(t.color), t.name or t.id, t.id)
             combo.setCurrentIndex(max(0, combo.findData(it.type)))
             combo.currentIndexChanged.connect(
-                lambda _: self._replace(kind, it, dataclasses.replace(it, type=combo.currentData()), "Change terrain type"))
+                lambda _: self._replace(kind, it, dataclasses.replace(it, type=combo.currentData()),
+                                        "Change terrain type"))
             self.form.addRow("Type", combo)
             self.form.addRow("Area", QtWidgets.QLabel(f"{Polygon(it.polygon, it.holes).area:.6g} m²"))
         elif kind == "obstacle":

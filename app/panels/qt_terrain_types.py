@@ -55,7 +55,8 @@ class QtTerrainTypes(QtWidgets.QWidget):
         self.table.itemSelectionChanged.connect(self._selected)
         self.table.cellDoubleClicked.connect(self._double_clicked)
         self._pending = False
-        self.doc.changed.connect(lambda f: f & {"terrain_types", "terrains", "default_terrain"} and self.schedule_fill())
+        watched = {"terrain_types", "terrains", "default_terrain"}
+        self.doc.changed.connect(lambda f: f & watched and self.schedule_fill())
         self.doc.reset.connect(self.schedule_fill)
         self.state.changed.connect(lambda name: name == "terrain_type" and self._select_current())
         self.fill()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 
-def number_box(lo: float, hi: float, decimals: int = 3, suffix: str = "", step: float = 1.0) -> QtWidgets.QDoubleSpinBox:
+def number_box(lo: float, hi: float, decimals: int = 3, suffix: str = "",
+               step: float = 1.0) -> QtWidgets.QDoubleSpinBox:
     """A double spin box that reports a value when editing finishes (not on every keystroke)."""
     sb = QtWidgets.QDoubleSpinBox()
     sb.setRange(lo, hi)

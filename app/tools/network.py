@@ -19,7 +19,8 @@ class NetworkTool(Tool):
     title = "Draw Network"
     cursor = "cross"
     shortcut = "N"
-    hint = "Draw network: click to place nodes (each joined to the last), click a node to branch from it; Enter ends a chain."
+    hint = ("Draw network: click to place nodes (each joined to the last), click a node to branch from it; "
+            "Enter ends a chain.")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -114,5 +115,6 @@ class NetworkTool(Tool):
         if self.pending is not None:
             return "Click to place the second node of a new network; Esc cancels."
         if self.last is not None:
-            return "Click to add a node joined to the highlighted one, or click a node to join it; Enter ends the chain."
+            return ("Click to add a node joined to the highlighted one, or click a node to join it; "
+                    "Enter ends the chain.")
         return self.hint

@@ -125,4 +125,5 @@ class RouteTool(Tool):
     def status(self) -> str:
         if not self.points:
             return self.hint
-        return f"{len(self.points)} points. Click to add, Enter or double-click ends the route, Backspace removes the last, Esc cancels."
+        return (f"{len(self.points)} points. Click to add, Enter or double-click ends the route, Backspace removes "
+                "the last, Esc cancels.")

@@ -13,7 +13,8 @@ class TerrainTool(PolygonTool):
     title = "Draw Terrain"
     kind = "terrain"
     shortcut = "T"
-    hint = "Draw terrain in the current type: click to place vertices; Enter, double-click or the first vertex closes it."
+    hint = ("Draw terrain in the current type: click to place vertices; Enter, double-click or the first vertex "
+            "closes it.")
 
     def make_item(self, item_id, ring):
         return TerrainPolygon(item_id, self.ctx.state.terrain_type, ring)

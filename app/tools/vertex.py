@@ -23,7 +23,8 @@ class VertexTool(Tool):
     title = "Edit Vertices"
     cursor = "pointing"
     shortcut = "E"
-    hint = "Edit vertices: drag a vertex, press on an edge to insert one, select a vertex and press Delete to remove it."
+    hint = ("Edit vertices: drag a vertex, press on an edge to insert one, select a vertex and press Delete to "
+            "remove it.")
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)

@@ -2,7 +2,6 @@
 (mouse and keyboard on the viewport and panels), save it, reopen it, and undo and redo every step."""
 
 import math
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -72,7 +71,8 @@ def test_build_mckenna_road_with_the_tools_alone(make_studio, drive, qtbot, tmp_
         pytest.skip("scenes/mckenna_road.json is not there")
     goal = load_scene(TARGET)
     coords = [c for o in goal.obstacles for p in o.polygon for c in p]
-    coords += [c for t in goal.terrains for p in t.polygon for c in p] + [c for r in goal.routes for p in r.points for c in p]
+    coords += [c for t in goal.terrains for p in t.polygon for c in p]
+    coords += [c for r in goal.routes for p in r.points for c in p]
     assert not any(t.holes for t in goal.terrains)
     w = make_studio()
     b = Builder(w, drive, grid_for(coords))
@@ -138,7 +138,8 @@ def test_build_mckenna_road_with_the_tools_alone(make_studio, drive, qtbot, tmp_
 
     built = w.scene
     assert [o.polygon for o in built.obstacles] == [o.polygon for o in goal.obstacles]
-    assert [(t.type, t.polygon, t.holes) for t in built.terrains] == [(t.type, t.polygon, t.holes) for t in goal.terrains]
+    assert [(t.type, t.polygon, t.holes) for t in built.terrains] == \
+           [(t.type, t.polygon, t.holes) for t in goal.terrains]
     assert [r.points for r in built.routes] == [r.points for r in goal.routes]
     assert [(a.profile, a.route) for a in built.agents] == [(a.profile, built.routes[0].id) for a in goal.agents]
     assert np.array_equal(built.weight_matrix(), goal.weight_matrix())

@@ -88,7 +88,8 @@ def test_scale_bar_is_drawn(make_studio):
     img = w.viewport.viewport().grab().toImage()
     # Bottom-left corner: a white rounded box with a dark bar and its label.
     h = img.height()
-    dark = sum(1 for x in range(10, 200) for y in range(h - 40, h - 5) if QtGui.QColor(img.pixel(x, y)).lightness() < 80)
+    dark = sum(1 for x in range(10, 200) for y in range(h - 40, h - 5)
+               if QtGui.QColor(img.pixel(x, y)).lightness() < 80)
     assert dark > 50
 
 
