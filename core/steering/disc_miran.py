@@ -30,13 +30,13 @@ _CLEAR_MARGIN = 1e-6
 
 @njit(cache=True, nogil=True)
 def rotation_angle(radius: float, dist: float) -> float:
-    """Kremyzas eq. 4.3: theta = arccos(1 - (R / |x p|)^2 / 2); NaN when R > 2 |x p| (no such rotation)."""
-    if dist <= 0.0:
+    """Kremyzas eq. 4.3: theta = arccos(1 - (R / |x p|)^2 / 2); NaN when R > 2 |x p| (no such rotation).
+
+    Evaluated as the equal 2 arcsin(R / (2 |x p|)) (the chord of length R), which keeps its precision when R is
+    small against |x p|, where 1 - (R / |x p|)^2 / 2 rounds towards 1."""
+    if dist <= 0.0 or radius > 2.0 * dist:
         return math.nan
-    c = 1.0 - 0.5 * (radius / dist) ** 2
-    if c < -1.0:
-        return math.nan
-    return math.acos(c)
+    return 2.0 * math.asin(0.5 * radius / dist)
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,122 @@
+"""Benchmark section ``steering``: whole MIRAN paths beside the paper's Table 1, and the cost of one agent-step.
+
+- Table 1 (MIRAN 2013, section 5): the CPU time to compute the whole path of the shipped McKenna scene's walker for
+  sigma = 100, 250, 300, 400 and 1250 (d = 20), and of McKenna + Road's pedestrian (sigma = 40, d = 10), at the
+  scenes' own time step and speed (dt 0.1 s, 1.4 units/s: IRM section 6's setting). The paper does not state its
+  step; the records name the number of steps so that per-step costs can be compared too.
+- Microseconds of CPU per agent-step for 1,000 agents on the city with MIRAN and with disc MIRAN (routes planned
+  with the ``cdt`` planner between random free points, agents pushing each other with F_o).
+
+Times are CPU time of the calling thread, best of a few runs after a warm-up; the first call of the step kernel
+(numba cache load or compilation) is reported apart.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .record import Record
+from .timing import first_call
+
+SECTION = "steering"
+SCENES_DIR = Path(__file__).resolve().parents[2] / "scenes"
+# MIRAN 2013, Table 1: (scene, sigma, d, milliseconds on a 3.2 GHz AMD Phenom II X2, one core).
+TABLE_1 = [("mckenna", 100.0, 20.0, 7.13), ("mckenna", 250.0, 20.0, 16.50), ("mckenna", 300.0, 20.0, 16.04),
+           ("mckenna", 400.0, 20.0, 20.90), ("mckenna", 1250.0, 20.0, 63.33), ("mckenna_road", 40.0, 10.0, 4.66)]
+CROWD = 1000
+
+
+def _rec(name: str, value, unit: str, reference: str = "") -> Record:
+    return Record(SECTION, name, value, unit, reference)
+
+
+def _path_time(scene, mesh, sigma: float, d: float, repeat: int) -> tuple[float, int, bool]:
+    """(CPU seconds, steps, arrived) of one whole path of the scene's first agent, best of ``repeat``."""
+    from core.sim import Simulation
+
+    best, steps, arrived = float("inf"), 0, False
+    for _ in range(max(1, repeat)):
+        sim = Simulation(scene, mesh=mesh, record=False)
+        sim.set_profile(scene.agents[0].profile, sigma=sigma, d=d)
+        t0 = time.thread_time()
+        steps = sim.run()
+        best = min(best, time.thread_time() - t0)
+        arrived = bool(sim.arrived().all())
+    return best, steps, arrived
+
+
+def _crowd(scene, mesh, method: str, n: int, seed: int = 1):
+    """A simulation of n agents on routes planned with ``cdt`` between random free points of the city."""
+    import shapely
+
+    from core.routes import PlannerContext, plan_route
+    from core.scene.problems import InputError
+    from core.sim import Simulation
+
+    ctx = PlannerContext(scene, navmesh=mesh)
+    comp = ctx.geometry.components[0]
+    shapely.prepare(comp)
+    rng = np.random.default_rng(seed)
+    x0, y0, x1, y1 = comp.bounds
+    routes = []
+    profile = scene.profiles[0].id
+    while len(routes) < n:
+        p = rng.uniform([x0, y0], [x1, y1], size=(64, 2))
+        p = p[shapely.contains_xy(comp, p[:, 0], p[:, 1])]
+        for s, g in zip(p[0::2], p[1::2]):
+            if len(routes) == n or np.hypot(*(g - s)) < 100.0:
+                continue
+            try:
+                routes.append(plan_route(scene, s, g, "cdt", profile=profile, context=ctx).route)
+            except InputError:
+                continue
+    sim = Simulation(scene, mesh=mesh, method=method, record=False, add_scene_agents=False, planner_context=ctx)
+    sim.add_agents(routes, [profile] * n)
+    return sim
+
+
+def _agent_step_us(sim, steps: int) -> float:
+    """CPU microseconds per walking agent per step over ``steps`` steps (after one warm-up step)."""
+    sim.step()
+    walking = sim.walking()
+    t0 = time.thread_time()
+    sim.step(steps)
+    dt = time.thread_time() - t0
+    walking = 0.5 * (walking + sim.walking())
+    return 1e6 * dt / max(steps * walking, 1.0)
+
+
+def run(quick: bool) -> list[Record]:
+    """Table 1 paths, then agent-step costs on the city."""
+    from core.navmesh import build_navmesh
+    from core.scene.io import load_scene
+    from core.sim import Simulation, kernels
+
+    out: list[Record] = []
+    scenes = {name: load_scene(SCENES_DIR / f"{name}.json") for name in ("mckenna", "mckenna_road", "city")}
+    meshes = {name: build_navmesh(s) for name, s in scenes.items()}
+    warm = Simulation(scenes["mckenna"], mesh=meshes["mckenna"], record=False)
+    t, origin = first_call(kernels.advance, lambda: warm.step())
+    out.append(_rec("jit first MIRAN step", t, "s", f"step kernels from {origin}"))
+    for name, sigma, d, paper_ms in TABLE_1:
+        if quick and sigma not in (100.0, 40.0):
+            continue
+        sec, steps, arrived = _path_time(scenes[name], meshes[name], sigma, d, 1 if quick else 3)
+        ms = 1e3 * sec
+        dt = scenes[name].simulation.dt
+        out.append(_rec(f"miran path {name} sigma={sigma:g} d={d:g}", ms, "ms",
+                        f"Table 1: {paper_ms} ms (2013); {paper_ms / ms:.1f}x faster; {steps} steps of {dt:g} s "
+                        f"({1e3 * ms / max(steps, 1):.2f} us/step){'' if arrived else '; DID NOT ARRIVE'}"))
+    n = 100 if quick else CROWD
+    city = scenes["city"]
+    for method in ("miran", "disc-miran"):
+        sim = _crowd(city, meshes["city"], method, n)
+        us = _agent_step_us(sim, 10 if quick else 50)
+        load = us * 1e-6 * n / sim.params.dt
+        out.append(_rec(f"us per agent-step {method} city {n} agents", us, "us",
+                        f"CPU-load {100 * load:.1f}% at dt {sim.params.dt:g} s for {n} agents (IRM 2009: 3,500 "
+                        f"agents at 30%)"))
+    return out
