@@ -210,7 +210,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.add_dock("profiles", "Profiles", self.profiles)
         self.tabifyDockWidget(self.docks["terrain_types"], self.docks["profiles"])
         self.docks["terrain_types"].raise_()
-        self.resizeDocks([self.docks["scene"], self.docks["inspector"]], [280, 330],
+        self.resizeDocks([self.docks["scene"], self.docks["inspector"]], [300, 340],
                          QtCore.Qt.Orientation.Horizontal)
 
     def _build_status(self) -> None:

@@ -11,11 +11,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.scene.edits import find, items
 
 from ..editor import Editor
+from ..paths import resources_dir
 from ..model.document import LAYER_KINDS, LAYER_TITLES
 
 # Top to bottom as drawn: the topmost layer first, like an image editor's layer list.
 TREE_ORDER = tuple(reversed(LAYER_KINDS))
-COLUMNS = ("Layer", "Show", "Lock")
+COLUMNS = ("Layer", "", "")
+COLUMN_ICONS = (None, "eye", "lock")
 Role = QtCore.Qt.ItemDataRole
 
 
@@ -71,8 +73,14 @@ class SceneTreeModel(QtCore.QAbstractItemModel):
         return len(COLUMNS)
 
     def headerData(self, section, orientation, role=Role.DisplayRole):
-        if orientation == QtCore.Qt.Orientation.Horizontal and role == Role.DisplayRole:
+        if orientation != QtCore.Qt.Orientation.Horizontal:
+            return None
+        if role == Role.DisplayRole:
             return COLUMNS[section]
+        if role == Role.DecorationRole and COLUMN_ICONS[section]:
+            return QtGui.QIcon(str(resources_dir() / "icons" / f"{COLUMN_ICONS[section]}.svg"))
+        if role == Role.ToolTipRole:
+            return ("", "Show the layer", "Lock the layer against edits")[section] or None
         return None
 
     def flags(self, index):
@@ -153,11 +161,13 @@ class QtSceneTree(QtWidgets.QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.ExtendedSelection)
         self.tree.setAlternatingRowColors(True)
+        self.tree.setMinimumWidth(250)
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
         for c in (1, 2):
-            header.setSectionResizeMode(c, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(c, QtWidgets.QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(c, 26)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.tree)

@@ -70,7 +70,7 @@ class AgentTool(Tool):
     def move(self, ev: ToolEvent, dragging: bool) -> None:
         self.hover = ev.pos
 
-    def cancel(self) -> bool:
+    def reset(self) -> bool:
         had = self.start is not None
         self.start, self.problems = None, []
         return had

@@ -102,7 +102,7 @@ class Tool:
         pass
 
     def deactivate(self) -> None:
-        self.cancel()
+        self.reset()
 
     def press(self, ev: ToolEvent) -> None:
         pass
@@ -125,7 +125,11 @@ class Tool:
         return False
 
     def cancel(self) -> bool:
-        """Drop work in progress; True when there was some."""
+        """Esc: drop work in progress; True when there was some."""
+        return self.reset()
+
+    def reset(self) -> bool:
+        """Drop work in progress (a tool switch, a new scene); True when there was some."""
         return False
 
     def finish(self) -> bool:

@@ -92,7 +92,7 @@ class ToolHost:
     def reset(self) -> None:
         """Drop every tool's work in progress (a new scene was loaded)."""
         for t in self.tools.values():
-            t.cancel()
+            t.reset()
         self.refresh()
 
     def refresh(self) -> None:

@@ -90,7 +90,7 @@ class NetworkTool(Tool):
         self.net_id, self.last, self.pending, self.problems = None, None, None, []
         return had
 
-    def cancel(self) -> bool:
+    def reset(self) -> bool:
         return self.finish()
 
     def busy(self) -> bool:

@@ -66,7 +66,7 @@ class PolygonTool(Tool):
             return True
         return super().key(key)
 
-    def cancel(self) -> bool:
+    def reset(self) -> bool:
         had = bool(self.points)
         self.points, self.problems = [], []
         return had

@@ -91,7 +91,7 @@ class RouteTool(Tool):
             return True
         return super().key(key)
 
-    def cancel(self) -> bool:
+    def reset(self) -> bool:
         had = bool(self.points) or self.stroke is not None
         self.points, self.stroke, self.pressed, self.problems = [], None, None, []
         return had

@@ -80,9 +80,14 @@ class SelectTool(Tool):
             hits = self.doc.picker().in_rect(a.raw_x, a.raw_y, ev.raw_x, ev.raw_y, kinds=self.doc.editable_kinds())
             self.doc.select([self.doc.ref_at(*h) for h in hits], "add" if self.add else "replace")
 
+    def reset(self) -> bool:
+        had = self.mode != "idle"
+        self.mode, self.problems = "idle", []
+        return had
+
     def cancel(self) -> bool:
-        if self.mode != "idle":
-            self.mode = "idle"
+        """Esc cancels a drag, or else clears the selection."""
+        if self.reset():
             return True
         if self.doc.selection:
             self.doc.select([])

@@ -130,7 +130,7 @@ class VertexTool(Tool):
             self.active = None
         return True
 
-    def cancel(self) -> bool:
+    def reset(self) -> bool:
         had = self.active is not None or self.drag_item is not None
         self.active, self.drag_item, self.problems = None, None, []
         return had

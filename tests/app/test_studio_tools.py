@@ -214,3 +214,17 @@ def test_network_planner_agents_keep_their_network(make_studio, drive):
     drive(w).shortcut(SK.Delete)
     assert len(w.scene.networks) == 1
     assert "plans on a network" in w.statusBar().currentMessage()
+
+
+def test_switching_tools_keeps_the_selection_and_drops_work_in_progress(make_studio, drive):
+    w = make_studio(new=(100, 100))
+    setup(w)
+    d = drive(w)
+    d.click(20, 20)
+    d.tool("obstacle")
+    d.click(40, 60)
+    assert w.host.active.busy()
+    d.tool("vertex")
+    assert w.doc.selection == (("obstacle", "b1"),)
+    d.tool("obstacle")
+    assert not w.host.active.busy()
