@@ -58,11 +58,12 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.layers = LayerSet(self.doc, self.viewport.view)
         self.welcome = QtWelcome()
         self.central = QtWidgets.QStackedWidget()
-        self.central.addWidget(self.welcome)
         self.central.addWidget(self.viewport)
+        self.central.addWidget(self.welcome)
         self.setCentralWidget(self.central)
         self.files = FileController(self, self.doc, self.undo_stack, self.settings, self.config)
         self.actions: dict[str, QtGui.QAction] = {}
+        self._hidden_on_welcome: list[QtWidgets.QWidget] = []
         self._build_actions()
         self._build_docks()
         self._build_menus()
@@ -303,11 +304,21 @@ class QtMainWindow(QtWidgets.QMainWindow):
     # -- commands (the action table's targets) -----------------------------------------------------------------
 
     def show_editor(self) -> None:
+        if self.central.currentWidget() is self.welcome:
+            for bar in self._hidden_on_welcome:
+                bar.show()
+            self._hidden_on_welcome = []
         self.central.setCurrentWidget(self.viewport)
         self.viewport.setFocus()
         QtCore.QTimer.singleShot(0, self.fit)
 
     def show_welcome(self) -> None:
+        """The welcome page takes the whole window: the panels and tool bars have nothing to show yet."""
+        if self.central.currentWidget() is not self.welcome:
+            bars = [*self.docks.values(), *self.findChildren(QtWidgets.QToolBar)]
+            self._hidden_on_welcome = [b for b in bars if not b.isHidden()]
+            for bar in self._hidden_on_welcome:
+                bar.hide()
         self.central.setCurrentWidget(self.welcome)
 
     def set_tool(self, name: str) -> None:
@@ -423,6 +434,8 @@ class QtMainWindow(QtWidgets.QMainWindow):
         if not self.files.maybe_save():
             ev.ignore()
             return
+        for bar in self._hidden_on_welcome:
+            bar.show()
         self.settings.window_geometry = bytes(self.saveGeometry().toHex()).decode()
         self.settings.window_state = bytes(self.saveState().toHex()).decode()
         try:

@@ -19,8 +19,8 @@ def scene_summary(path: Path) -> tuple[str, str, dict | None]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         x0, y0, x1, y1 = (float(v) for v in data["bounds"])
-        counts = [f"{len(data.get(k, []))} {k}" for k in ("obstacles", "terrains", "routes", "agents")
-                  if data.get(k)]
+        counts = [f"{len(data[k])} {k if len(data[k]) != 1 else k[:-1]}"
+                  for k in ("obstacles", "terrains", "routes", "agents") if data.get(k)]
         return str(data.get("name") or path.stem), f"{x1 - x0:g} × {y1 - y0:g} m · " + ", ".join(counts), data
     except (OSError, ValueError, KeyError, TypeError):
         return path.stem, "cannot be read", None

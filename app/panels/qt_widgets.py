@@ -14,6 +14,9 @@ def number_box(lo: float, hi: float, decimals: int = 3, suffix: str = "",
     sb.setSingleStep(step)
     sb.setKeyboardTracking(False)
     sb.setAccelerated(True)
+    # The size hint follows the range's widest number; let the panel's width decide instead.
+    sb.setMinimumWidth(70)
+    sb.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
     if suffix:
         sb.setSuffix(suffix)
     return sb
