@@ -56,7 +56,7 @@ def run(quick: bool) -> list[Record]:
         out.append(_rec(f"triangles {name}", int(m.n_triangles), "triangles",
                         f"{m.xtriangles.shape[0]} with obstacle interiors, {len(m.vertices)} vertices"))
         out.append(_rec(f"build {name}", 1e3 * tb, "ms",
-                        f"navmesh from geometry; build_geometry itself {1e3 * tg:.1f} ms"))
+                        f"CPU, navmesh from geometry; build_geometry itself {1e3 * tg:.1f} ms"))
     city = "city" if "city" in meshes else max(meshes, key=lambda k: meshes[k].n_triangles)
     out += _queries(city, dict(scenes)[city], meshes[city], quick)
     return out

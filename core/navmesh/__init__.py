@@ -16,7 +16,8 @@ of the bounds (xtriangles, xneighbors, xterrain: obstacle interiors included) wi
 
 Python-level queries (numpy in, numpy out; p, q are (n, 2) arrays or one point; see ``queries``):
 
-- ``locate(mesh, pts (n,2)) -> (n,) int32``: free triangle, -1 inside an obstacle or outside the bounds.
+- ``locate(mesh, pts (n,2), detail=False) -> (n,) int32``: free triangle, -1 inside an obstacle or outside the
+  bounds (with ``detail``: -2 outside the bounds).
 - ``segment_visible(mesh, p, q) -> (n,) bool``: the closed segment lies in the closed free space.
 - ``segment_terrain_lengths(mesh, p, q) -> (n, n_types) float64`` (MIRAN 2013, 3.3: l^T).
 - ``polyline_terrain_lengths(mesh, pts (m,2)) -> (n_types,)``; ``polyline_visible(mesh, pts) -> bool``.
@@ -33,8 +34,9 @@ Python-level queries (numpy in, numpy out; p, q are (n, 2) arrays or one point; 
 
 Numba level (``core.navmesh.kernels``, all ``@njit(cache=True, nogil=True)``, callable from other njit code):
 walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first, clearance kernels
-``*mesh.clearance_args()`` = (E, EG, ES, EI). Single queries: ``walk.locate_free(..., x, y) -> int``,
-``segments.segment_visible(..., px, py, qx, qy) -> bool``, ``segments.segment_terrain_lengths(..., out)``,
+``*mesh.clearance_args()`` = (E, EG, ES, EI). Single queries: ``walk.locate_free(..., x, y) -> int`` (or
+``walk.locate_status``: -1 obstacle, -2 outside), ``segments.segment_visible(..., px, py, qx, qy) -> bool``,
+``segments.segment_terrain_lengths(..., out)``,
 ``segments.segment_cost(..., weights) -> float``, ``segments.fan_costs(..., x, y, cands (k,2), weights,
 visible (k,), cost (k,))`` (one location for all of MIRAN's candidates), ``clearance.point_clearance(..., x, y)
 -> (d, nx, ny, edge)``, ``visibility.visible_intervals(..., x, y, rp, rs, lo, hi, s0, s1, out) -> int``,

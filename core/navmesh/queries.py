@@ -33,13 +33,16 @@ def _pair(p, q) -> tuple[np.ndarray, np.ndarray]:
     return p, q
 
 
-def locate(mesh: NavMesh, pts) -> np.ndarray:
+def locate(mesh: NavMesh, pts, detail: bool = False) -> np.ndarray:
     """Free triangle containing each point, (n,) int32; -1 inside an obstacle or outside the bounds.
 
-    Points on an obstacle outline are in the closed free space and get the free triangle beside it."""
+    With ``detail`` a point outside the bounds (or not finite) gets -2 instead (``kernels.walk.OUTSIDE``). Points
+    on an obstacle outline are in the closed free space and get the free triangle beside it."""
     p = _pts(pts)
     out = np.empty(len(p), dtype=np.int32)
     kw.locate_batch(*mesh.kernel_args(), p, out)
+    if not detail:
+        out[out < 0] = -1
     return out
 
 

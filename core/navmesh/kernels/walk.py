@@ -321,11 +321,25 @@ def locate_free(V, T, N, TT, B, G, S, x: float, y: float) -> int:
     return tri if TT[tri] >= 0 else -1
 
 
+OUTSIDE = -2  # locate_status: outside the bounds (or not a finite point)
+IN_OBSTACLE = -1  # locate_status: strictly inside an obstacle
+
+
+@njit(cache=True, nogil=True)
+def locate_status(V, T, N, TT, B, G, S, x: float, y: float) -> int:
+    """The free triangle containing (x, y); IN_OBSTACLE (-1) inside an obstacle, OUTSIDE (-2) outside the bounds."""
+    tri = locate_any(V, T, N, TT, B, G, S, x, y)
+    if tri < 0:
+        return OUTSIDE
+    tri = prefer_free(V, T, N, TT, tri, x, y)
+    return tri if TT[tri] >= 0 else IN_OBSTACLE
+
+
 @njit(cache=True, nogil=True)
 def locate_batch(V, T, N, TT, B, G, S, pts, out) -> None:
-    """``out[i] = locate_free(pts[i])`` for pts (n, 2) float64, out (n,) int32."""
+    """``out[i] = locate_status(pts[i])`` for pts (n, 2) float64, out (n,) int32 (-1 obstacle, -2 outside)."""
     for i in range(pts.shape[0]):
-        out[i] = locate_free(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1])
+        out[i] = locate_status(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1])
 
 
 @njit(cache=True, nogil=True)

@@ -45,6 +45,11 @@ def test_locate_agrees_with_shapely(name):
     tri = locate(m, pts)
     assert np.array_equal(tri >= 0, shapely.covers(g.free, shapely.points(pts)))
     assert _contains(m, tri[tri >= 0], pts[tri >= 0]).all()
+    # With detail: -2 outside the bounds, -1 inside an obstacle.
+    detail = locate(m, pts, detail=True)
+    outside = ~shapely.covers(g.box, shapely.points(pts))
+    assert np.array_equal(detail == -2, outside)
+    assert np.array_equal(detail == -1, (tri < 0) & ~outside)
     # On the mesh's own boundaries (shapely's outline differs from it by rounding, ~1e-15): every vertex is free
     # exactly when a free triangle uses it; the rounded midpoint of an obstacle edge is free exactly when it is
     # not strictly on the obstacle's side of the edge.
