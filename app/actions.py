@@ -81,3 +81,10 @@ def key_text(key: SK | str | None) -> str:
         return ""
     seq = QKeySequence(key) if isinstance(key, str) else QKeySequence(key)
     return seq.toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def shortcut_rows(tools: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Every command with a key, undo and redo, the tools' keys and the viewport's gestures, for Help."""
+    rows = [(spec.title.replace("&", "").replace("…", ""), key_text(spec.key)) for spec in ACTIONS if spec.key]
+    rows[2:2] = [("Undo", key_text(SK.Undo)), ("Redo", key_text(SK.Redo))]
+    return rows + list(tools) + [(what, how) for how, what in GESTURES]

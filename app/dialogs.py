@@ -137,3 +137,26 @@ def show_message(parent: QtWidgets.QWidget, title: str, text: str) -> QtWidgets.
     box.setModal(False)
     box.show()
     return box
+
+
+def show_table(parent: QtWidgets.QWidget, name: str, title: str, headers: tuple[str, str],
+               rows: list[tuple[str, str]]) -> QtWidgets.QDialog:
+    """A non-modal two-column table (the Help menu's shortcut list)."""
+    dlg = QtWidgets.QDialog(parent)
+    dlg.setObjectName(name)
+    dlg.setWindowTitle(title)
+    dlg.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+    table = QtWidgets.QTableWidget(len(rows), 2)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.verticalHeader().hide()
+    table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+    for r, (what, how) in enumerate(rows):
+        table.setItem(r, 0, QtWidgets.QTableWidgetItem(what))
+        table.setItem(r, 1, QtWidgets.QTableWidgetItem(how))
+    table.horizontalHeader().setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+    table.resizeColumnToContents(1)
+    lay = QtWidgets.QVBoxLayout(dlg)
+    lay.addWidget(table)
+    dlg.resize(520, 640)
+    dlg.show()
+    return dlg

@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.scene.edits import ITEM_KINDS, items
 
 from . import dialogs
-from .actions import ACTIONS, GESTURES, MENUS, ActionSpec, key_text
+from .actions import ACTIONS, MENUS, ActionSpec, key_text, shortcut_rows
 from .editor import Editor
 from .files import FileController
 from .layers.qt_layer_set import LayerSet
@@ -399,29 +399,9 @@ class QtMainWindow(QtWidgets.QMainWindow):
 
     def show_shortcuts(self) -> QtWidgets.QDialog:
         """A non-modal list of every shortcut and mouse gesture (objectName ``shortcuts_dialog``)."""
-        rows = [(spec.title.replace("&", "").replace("…", ""), key_text(spec.key)) for spec in ACTIONS if spec.key]
-        rows[2:2] = [("Undo", key_text(QtGui.QKeySequence.StandardKey.Undo)),
-                     ("Redo", key_text(QtGui.QKeySequence.StandardKey.Redo))]
-        rows += [(f"Tool: {cls.title}", cls.shortcut) for cls in TOOL_CLASSES]
-        rows += [(what, how) for how, what in GESTURES]
-        dlg = QtWidgets.QDialog(self)
-        dlg.setObjectName("shortcuts_dialog")
-        dlg.setWindowTitle("Keyboard and Mouse")
-        dlg.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
-        table = QtWidgets.QTableWidget(len(rows), 2)
-        table.setHorizontalHeaderLabels(["Command", "Shortcut"])
-        table.verticalHeader().hide()
-        table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        for r, (what, how) in enumerate(rows):
-            table.setItem(r, 0, QtWidgets.QTableWidgetItem(what))
-            table.setItem(r, 1, QtWidgets.QTableWidgetItem(how))
-        table.horizontalHeader().setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        table.resizeColumnToContents(1)
-        lay = QtWidgets.QVBoxLayout(dlg)
-        lay.addWidget(table)
-        dlg.resize(520, 640)
-        dlg.show()
-        return dlg
+        tools = [(f"Tool: {cls.title}", cls.shortcut) for cls in TOOL_CLASSES]
+        return dialogs.show_table(self, "shortcuts_dialog", "Keyboard and Mouse", ("Command", "Shortcut"),
+                                  shortcut_rows(tools))
 
     def show_about(self) -> None:
         dialogs.show_message(self, "About MIRAN Studio",

@@ -12,10 +12,21 @@ from pathlib import Path
 from typing import Any
 
 from core.scene import Scene
-from core.scene.edits import ITEM_KINDS, KIND_FIELD, Ref, find, index_of, items
+from core.scene.edits import ITEM_KINDS, KIND_FIELD, Ref, index_of, items
 from core.scene.picking import PickIndex
 
 from .events import Signal
+
+def lookup(scene: Scene, refs):
+    """The items named by refs, as ``(kind, item)`` pairs in order, skipping missing ones (one dict per kind)."""
+    by_kind: dict[str, dict[str, Any]] = {}
+    for kind, item_id in refs:
+        if kind not in by_kind:
+            by_kind[kind] = {it.id: it for it in items(scene, kind)}
+        it = by_kind[kind].get(item_id)
+        if it is not None:
+            yield kind, it
+
 
 # Layers in drawing order, bottom to top.
 LAYER_KINDS = ("terrain", "obstacle", "network", "route", "agent")
@@ -73,7 +84,7 @@ class Document:
         old = {k: getattr(self.scene, k) for k in values}
         self.scene = dataclasses.replace(self.scene, **values)
         self.version += 1
-        kept = tuple(r for r in self.selection if find(self.scene, *r) is not None)
+        kept = self._existing(self.selection)
         self.changed.emit(frozenset(values))
         if kept != self.selection:
             self.selection = kept
@@ -91,7 +102,7 @@ class Document:
 
     def select(self, refs, mode: str = "replace") -> None:
         """Change the selection: ``replace`` it, ``add`` to it, or ``toggle`` each ref."""
-        refs = [tuple(r) for r in refs if find(self.scene, *r) is not None]
+        refs = list(self._existing(tuple(r) for r in refs))
         if mode == "replace":
             new = tuple(dict.fromkeys(refs))
         elif mode == "add":
@@ -110,14 +121,20 @@ class Document:
             self.selection = new
             self.selection_changed.emit()
 
+    def _existing(self, refs) -> tuple[Ref, ...]:
+        """The refs whose item exists, in order (one id set per kind: selections can hold thousands)."""
+        ids: dict[str, set[str]] = {}
+        out = []
+        for kind, item_id in refs:
+            if kind not in ids:
+                ids[kind] = {it.id for it in items(self.scene, kind)} if kind in KIND_FIELD else set()
+            if item_id in ids[kind]:
+                out.append((kind, item_id))
+        return tuple(out)
+
     def selected_items(self) -> list[tuple[str, Any]]:
         """The selected items as ``(kind, item)`` pairs."""
-        out = []
-        for kind, item_id in self.selection:
-            it = find(self.scene, kind, item_id)
-            if it is not None:
-                out.append((kind, it))
-        return out
+        return list(lookup(self.scene, self.selection))
 
     def ref_at(self, kind: str, index: int) -> Ref:
         """The ref of the item at a list position."""

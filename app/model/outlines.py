@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from core.scene import Scene
-from core.scene.edits import agent_ends, find, item_rings, ring_is_closed
+from core.scene.edits import agent_ends, item_rings, ring_is_closed
+
+from .document import lookup
 
 NAN_ROW = np.array([[np.nan, np.nan]])
 
@@ -41,10 +43,8 @@ def join_polylines(lines: list[np.ndarray]) -> np.ndarray:
 def outlines(scene: Scene, refs, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
     """The outlines of these items, moved by (dx, dy), as one NaN-separated (n, 2) array."""
     lines = []
-    for kind, item_id in refs:
-        it = find(scene, kind, item_id)
-        if it is not None:
-            lines.extend(item_polylines(scene, kind, it))
+    for kind, it in lookup(scene, refs):
+        lines.extend(item_polylines(scene, kind, it))
     out = join_polylines(lines)
     if len(out) and (dx or dy):
         out = out + np.array([dx, dy])
@@ -54,10 +54,7 @@ def outlines(scene: Scene, refs, dx: float = 0.0, dy: float = 0.0) -> np.ndarray
 def vertices(scene: Scene, refs, dx: float = 0.0, dy: float = 0.0) -> np.ndarray:
     """The editable vertices of these items (agents: start and goal), moved by (dx, dy), as (m, 2)."""
     pts = []
-    for kind, item_id in refs:
-        it = find(scene, kind, item_id)
-        if it is None:
-            continue
+    for kind, it in lookup(scene, refs):
         if kind == "agent":
             s, g = agent_ends(scene, it)
             pts.extend(p for p in (s, g) if p is not None)
