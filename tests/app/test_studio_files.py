@@ -232,3 +232,25 @@ def test_declined_recovery_is_discarded(make_studio, isolated_config, monkeypatc
     monkeypatch.setattr(dialogs, "ask_recover", lambda parent, rf: False)
     w = make_studio()
     assert w.scene.name != "Old" and not list(folder.glob("session-*.json"))
+
+
+def test_entry_point_opens_the_scene_and_returns_the_exit_status(qtbot, isolated_config):
+    from app import main
+
+    scene = REPO / "scenes" / "mckenna.json"
+    if not scene.exists():
+        pytest.skip("the shipped scenes are not there")
+    opened = []
+
+    def check_and_quit():
+        for tw in QtWidgets.QApplication.topLevelWidgets():
+            if tw.objectName() == "main_window" and tw.isVisible():
+                opened.append(tw)
+        QtWidgets.QApplication.instance().exit(0)
+
+    QtCore.QTimer.singleShot(200, check_and_quit)
+    assert main.entry([str(scene), "--config-dir", str(isolated_config / "other")]) == 0
+    (w,) = opened
+    assert w.scene == load_scene(scene) and w.config == isolated_config / "other"
+    w.close()
+    w.deleteLater()
