@@ -95,17 +95,23 @@ def test_info_on_a_bad_scene_exits_2(capsys):
     assert "terrains[0].polygon: polygon has zero area" in err
 
 
-def test_every_command_has_help():
+def test_every_command_has_help(capsys):
     for name in ["validate", "info"] + [c for c in COMMANDS if c not in ("validate", "info")]:
-        r = _miran(name, "--help")
-        assert r.returncode == 0, (name, r.stderr)
-        assert "usage: miran " + name in r.stdout
-    r = _miran("--help")
-    assert r.returncode == 0 and "validate" in r.stdout and "info" in r.stdout
+        with pytest.raises(SystemExit) as exit_:
+            main([name, "--help"])
+        assert exit_.value.code == 0, name
+        assert "usage: miran " + name in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0 and "validate" in out and "info" in out
 
 
-def test_usage_errors_exit_2():
-    assert _miran().returncode == 2
-    assert _miran("validate").returncode == 2
+def test_usage_errors_exit_2(capsys):
+    for argv in ([], ["validate"], ["no-such-command"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert "usage: miran" in capsys.readouterr().err
     r = _miran("info", "scenes/does-not-exist.json")
     assert r.returncode == 2 and "no such file" in r.stderr and "Traceback" not in r.stderr
