@@ -3,17 +3,19 @@
 An edge u -> v runs from node u's point through a crossing point into node v's cell (MIRAN section 4, Figure 6):
 ``half_u`` is the length of the part in u's cell and ``half_v`` the part in v's, so with a profile's weights w its
 cost is ``w[terrain[u]] * half_u + w[terrain[v]] * half_v``. Costs are computed per weight vector and cached, so a
-changed weight costs one vector operation, not a rebuild.
+changed weight costs one vector operation, not a rebuild. Each thread keeps one search workspace per graph, so a
+query touches only the nodes it visits.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
 
-from .search import astar, csr_from_edges
+from .search import astar_ws, csr_from_edges, new_workspace
 
 
 @dataclass(eq=False)
@@ -35,6 +37,7 @@ class DualGraph:
     half_v: np.ndarray
     via: np.ndarray
     _costs: dict = field(default_factory=dict, repr=False)
+    _local: threading.local = field(default_factory=threading.local, repr=False)
 
     @classmethod
     def from_edges(cls, xy: np.ndarray, terrain: np.ndarray, a: np.ndarray, b: np.ndarray, half_a: np.ndarray,
@@ -75,10 +78,19 @@ class DualGraph:
         """A* from the start's source nodes to the goal's target nodes; (nodes, cost), empty and inf if none."""
         w = np.asarray(weights, dtype=np.float64)
         hscale = float(np.min(w)) if len(w) else 1.0
-        return astar(self.indptr, self.indices, self.costs(w), self.xy, hscale,
-                     np.asarray(src, dtype=np.int64), np.asarray(src_cost, dtype=np.float64),
-                     np.asarray(dst, dtype=np.int64), np.asarray(dst_cost, dtype=np.float64),
-                     np.asarray(goal, dtype=np.float64))
+        ws, stamp = self._workspace()
+        return astar_ws(self.indptr, self.indices, self.costs(w), self.xy, hscale,
+                        np.asarray(src, dtype=np.int64), np.asarray(src_cost, dtype=np.float64),
+                        np.asarray(dst, dtype=np.int64), np.asarray(dst_cost, dtype=np.float64),
+                        np.asarray(goal, dtype=np.float64), *ws, stamp)
+
+    def _workspace(self) -> tuple[tuple, int]:
+        """This thread's search workspace and a fresh stamp (queries reuse the arrays; threads never share)."""
+        ws = getattr(self._local, "ws", None)
+        if ws is None:
+            ws = self._local.ws = [new_workspace(self.n, len(self.indices)), 0]
+        ws[1] += 1
+        return ws[0], ws[1]
 
     def path_points(self, nodes: np.ndarray) -> np.ndarray:
         """(k, 2) points of a node path: each node's point with the edges' crossing points between them."""

@@ -111,3 +111,33 @@ def cumulative_length(points: np.ndarray) -> np.ndarray:
     for i in range(1, n):
         out[i] = out[i - 1] + math.hypot(points[i, 0] - points[i - 1, 0], points[i, 1] - points[i - 1, 1])
     return out
+
+
+@njit(cache=True, nogil=True)
+def clean_polyline(points: np.ndarray):
+    """Drop every point at zero distance from the last kept one; returns (kept points (k, 2), cumulative arc
+    length (k,), all coordinates finite). A step so small that it does not raise the arc length is dropped too."""
+    n = points.shape[0]
+    out = np.empty((n, 2))
+    s = np.empty(n)
+    finite = True
+    k = 0
+    for i in range(n):
+        x = points[i, 0]
+        y = points[i, 1]
+        if not (np.isfinite(x) and np.isfinite(y)):
+            finite = False
+            continue
+        if k == 0:
+            out[0, 0] = x
+            out[0, 1] = y
+            s[0] = 0.0
+            k = 1
+            continue
+        t = s[k - 1] + math.hypot(x - out[k - 1, 0], y - out[k - 1, 1])
+        if t > s[k - 1]:
+            out[k, 0] = x
+            out[k, 1] = y
+            s[k] = t
+            k += 1
+    return out[:k].copy(), s[:k].copy(), finite

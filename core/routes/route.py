@@ -44,22 +44,12 @@ class Route:
 
         Raises ValueError when fewer than two distinct points remain or a coordinate is not finite.
         """
-        p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
-        if not np.all(np.isfinite(p)):
+        p = np.ascontiguousarray(np.asarray(pts, dtype=np.float64).reshape(-1, 2))
+        p, s, finite = kernels.clean_polyline(p)
+        if not finite:
             raise ValueError("route points must be finite numbers")
-        if len(p) > 1:
-            # Drop points at zero distance from the previous one (equal, or closer than float resolution).
-            keep = np.ones(len(p), dtype=bool)
-            keep[1:] = np.hypot(*(p[1:] - p[:-1]).T) > 0.0
-            p = p[keep]
         if len(p) < 2:
             raise ValueError("a route needs at least 2 distinct points")
-        s = kernels.cumulative_length(np.ascontiguousarray(p))
-        if np.any(np.diff(s) <= 0.0):
-            # Steps lost to rounding when added to a long arc length: drop them so s strictly increases.
-            keep = np.ones(len(p), dtype=bool)
-            keep[1:] = np.diff(s) > 0.0
-            return cls.from_points(p[keep])
         return cls(p, s)
 
     @classmethod

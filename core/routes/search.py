@@ -56,53 +56,68 @@ def _pop(hk, hv, size):
 def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal):
     """Cheapest start -> goal path; returns (nodes (k,) int64 from first to last graph node, cost).
 
-    An unreachable goal gives an empty node array and cost inf. ``goal`` is (2,) float64.
+    An unreachable goal gives an empty node array and cost inf. ``goal`` is (2,) float64. Allocates its own
+    workspace; ``astar_ws`` reuses one across queries.
     """
+    ws = new_workspace(indptr.shape[0] - 1, indices.shape[0])
+    return astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, *ws, 1)
+
+
+@njit(cache=True, nogil=True)
+def new_workspace(n, m):
+    """Per-node and heap arrays for ``astar_ws``: (g, parent, seen, closed, heap keys, heap values)."""
+    cap = m + n + 64
+    return (np.empty(n), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.empty(cap), np.empty(cap, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, g, parent, seen, closed, hk,
+             hv, stamp):
+    """``astar`` on a reused workspace: node u's ``g`` and ``parent`` count only where ``seen[u] == stamp`` and it
+    is closed where ``closed[u] == stamp``, so a query costs what it visits, not the size of the graph. ``stamp``
+    must differ from every stamp used before on this workspace (and be > 0)."""
     n = indptr.shape[0] - 1
-    g = np.full(n, np.inf)
-    parent = np.full(n, -1, dtype=np.int64)
-    closed = np.zeros(n, dtype=np.bool_)
-    tcost = np.full(n, np.inf)
-    for k in range(dst.shape[0]):
-        if dst_cost[k] < tcost[dst[k]]:
-            tcost[dst[k]] = dst_cost[k]
-    cap = indices.shape[0] + src.shape[0] + n + 1
-    hk = np.empty(cap)
-    hv = np.empty(cap, dtype=np.int64)
     size = 0
     gx = goal[0]
     gy = goal[1]
     for k in range(src.shape[0]):
         u = src[k]
-        if src_cost[k] < g[u]:
+        if seen[u] != stamp or src_cost[k] < g[u]:
+            seen[u] = stamp
             g[u] = src_cost[k]
+            parent[u] = -1
             dx = xy[u, 0] - gx
             dy = xy[u, 1] - gy
             size = _push(hk, hv, size, g[u] + hscale * np.sqrt(dx * dx + dy * dy), u)
     best = np.inf
     best_node = -1
+    cap = hk.shape[0]
     while size > 0:
-        f = hk[0]
         u = hv[0]
         size = _pop(hk, hv, size)
         if u == n:
             break  # the virtual goal node: its key is the optimal cost
-        if closed[u]:
+        if closed[u] == stamp:
             continue
-        closed[u] = True
-        if tcost[u] < np.inf:
-            c = g[u] + tcost[u]
-            if c < best:
-                best = c
-                best_node = u
-                size = _push(hk, hv, size, c, n)
+        closed[u] = stamp
+        for k in range(dst.shape[0]):
+            if dst[k] == u:
+                c = g[u] + dst_cost[k]
+                if c < best:
+                    best = c
+                    best_node = u
+                    size = _push(hk, hv, size, c, n)
         gu = g[u]
+        if size + indptr[u + 1] - indptr[u] >= cap:
+            break  # cannot happen with the workspace's capacity (m + n + 64); guards the heap arrays
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
-            if closed[v]:
+            if closed[v] == stamp:
                 continue
             nv = gu + costs[e]
-            if nv < g[v]:
+            if seen[v] != stamp or nv < g[v]:
+                seen[v] = stamp
                 g[v] = nv
                 parent[v] = u
                 dx = xy[v, 0] - gx

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pytest
 import shapely
@@ -13,7 +15,19 @@ from core.scene.problems import InputError
 from routecheck import assert_valid
 from routegen import SHIPPED, random_queries, random_scene, shipped
 
-PLANNERS = ["grid", "cdt", "portal", "network"]
+PLANNERS = ["grid", "cdt", "ecm", "portal", "network"]
+
+
+@lru_cache(maxsize=None)
+def shipped_context(name: str) -> PlannerContext:
+    """One context per shipped scene for the whole module (the ECM is built once per scene)."""
+    return PlannerContext(shipped(name))
+
+
+@lru_cache(maxsize=None)
+def generated(seed: int) -> tuple:
+    scene = random_scene(seed)
+    return scene, PlannerContext(scene, cell_size=0.5)
 
 
 def _ok_or_reported(scene, ctx, planner, s, g, clearance=0.0):
@@ -29,8 +43,7 @@ def _ok_or_reported(scene, ctx, planner, s, g, clearance=0.0):
 @pytest.mark.parametrize("planner", PLANNERS)
 @pytest.mark.parametrize("seed", [41, 42, 43])
 def test_generated_scenes(planner, seed):
-    scene = random_scene(seed)
-    ctx = PlannerContext(scene, cell_size=0.5)
+    scene, ctx = generated(seed)
     done = 0
     for x0, y0, x1, y1 in random_queries(scene, seed, 8):
         res = _ok_or_reported(scene, ctx, planner, (x0, y0), (x1, y1))
@@ -49,7 +62,7 @@ def test_shipped_scenes(planner, name):
         with pytest.raises(InputError, match="no indicative network"):
             plan_route(scene, *random_queries(scene, 1, 1).reshape(2, 2), planner)
         return
-    ctx = PlannerContext(scene)
+    ctx = shipped_context(name)
     done = 0
     for x0, y0, x1, y1 in random_queries(scene, 44, 6):
         res = _ok_or_reported(scene, ctx, planner, (x0, y0), (x1, y1))
@@ -59,7 +72,7 @@ def test_shipped_scenes(planner, name):
     assert done >= 4
 
 
-@pytest.mark.parametrize("planner", ["grid", "cdt", "portal"])
+@pytest.mark.parametrize("planner", ["grid", "cdt", "ecm", "portal"])
 def test_clearance_is_kept_where_the_free_space_allows(planner):
     scene = random_scene(45, n_obstacles=8)
     ctx = PlannerContext(scene, cell_size=0.5)
@@ -87,7 +100,7 @@ def test_narrow_passage_is_reported_not_refused():
     scene = Scene.empty(40, 20)
     scene.obstacles = [Obstacle("wall-a", [(19, 0), (21, 0), (21, 9.5), (19, 9.5)]),
                        Obstacle("wall-b", [(19, 10.5), (21, 10.5), (21, 20), (19, 20)])]
-    for planner in ("cdt", "portal", "grid"):
+    for planner in ("cdt", "portal", "grid", "ecm"):
         ctx = PlannerContext(scene, cell_size=0.2)
         res = plan_route(scene, (5, 10), (35, 10), planner, clearance=2.0, context=ctx)
         assert not res.clearance_ok and res.narrowest < 2.0
@@ -99,7 +112,7 @@ def test_narrow_passage_is_reported_not_refused():
 def test_unreachable_goal_is_a_clear_input_error():
     scene = Scene.empty(40, 20)
     scene.obstacles = [Obstacle("wall", [(19, 0), (21, 0), (21, 20), (19, 20)])]
-    for planner in ("grid", "cdt", "portal"):
+    for planner in ("grid", "cdt", "ecm", "portal"):
         with pytest.raises(InputError, match="different connected parts of the free space"):
             plan_route(scene, (5, 10), (35, 10), planner)
 
