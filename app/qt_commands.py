@@ -15,7 +15,7 @@ from .model import Document
 MERGE_ID = 1
 
 
-class SetFieldsCommand(QUndoCommand):
+class QtSetFieldsCommand(QUndoCommand):
     """Scene fields ``new`` (and optionally a selection) applied on redo; the previous values on undo."""
 
     def __init__(self, doc: Document, new: dict[str, Any], text: str, select=None, merge_key: str | None = None):
@@ -40,7 +40,7 @@ class SetFieldsCommand(QUndoCommand):
         return MERGE_ID if self.merge_key else -1
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, SetFieldsCommand) or other.merge_key != self.merge_key:
+        if not isinstance(other, QtSetFieldsCommand) or other.merge_key != self.merge_key:
             return False
         self.new.update(other.new)
         for k, v in other.old.items():

@@ -15,12 +15,12 @@ from core.scene import InputError
 from core.scene.checks import EditProblem, check_items, removal_problems
 from core.scene.edits import Changes, apply, copy_items, paste_items, remove_items
 
-from .commands import SetFieldsCommand
 from .model import Document, Signal, ToolState
+from .qt_commands import QtSetFieldsCommand
 from .tools.base import problems_text
 
 
-class Editor:
+class QtEditor:
     """Edits the document through the undo stack.
 
     Events: ``flash(problems)`` when an edit is refused (the views mark the spots), ``message(text)`` for the
@@ -58,7 +58,7 @@ class Editor:
     def apply(self, changes: Changes, text: str, select=None, merge_key: str | None = None) -> None:
         """Push an edit on the undo stack (it is applied at once)."""
         if changes:
-            self.stack.push(SetFieldsCommand(self.doc, changes, text, select=select, merge_key=merge_key))
+            self.stack.push(QtSetFieldsCommand(self.doc, changes, text, select=select, merge_key=merge_key))
 
     def snap(self, x: float, y: float, tol: float, exclude=None) -> tuple[float, float]:
         st = self.state

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene import InputError, Scene, load_scene, save_scene
 
-from . import dialogs
+from . import qt_dialogs as dialogs
 from .model import Document
 from .paths import autosave_interval_ms, scenes_dir
 from .recovery import RecoveryStore
@@ -19,7 +19,7 @@ from .settings import StudioSettings, save_settings
 DEBOUNCE_MS = 3000  # autosave this long after the last edit, besides the periodic autosave
 
 
-class FileController(QtCore.QObject):
+class QtFileController(QtCore.QObject):
     """Loads and saves the document; ``loaded`` fires after a scene was opened or created, ``recent_changed``
     when the recent-files list changed."""
 

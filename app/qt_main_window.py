@@ -1,6 +1,6 @@
 """The main window: wires the document, editor, tools, viewport, layers, panels and actions together.
 
-It owns no editing logic (that is in ``editor``, ``files``, ``tools`` and ``core``); it builds the widgets from
+It owns no editing logic (that is in ``qt_editor``, ``qt_files``, ``tools`` and ``core``); it builds the widgets from
 the action table and connects signals. Later features (the simulation worker, its overlays and plots) attach the
 same way: a layer added to ``self.layers``, a dock added with ``add_dock``, actions added to the table.
 """
@@ -14,10 +14,10 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.edits import ITEM_KINDS, items
 
-from . import dialogs
+from . import qt_dialogs as dialogs
 from .actions import ACTIONS, MENUS, ActionSpec, key_text, shortcut_rows
-from .editor import Editor
-from .files import FileController
+from .qt_editor import QtEditor
+from .qt_files import QtFileController
 from .layers.qt_layer_set import LayerSet
 from .model import Document, ToolState
 from .model.outlines import vertices
@@ -51,7 +51,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.state.snap_vertices = self.settings.snap_vertices
         self.undo_stack = QtGui.QUndoStack(self)
         self.undo_stack.setUndoLimit(2000)
-        self.editor = Editor(self.doc, self.state, self.undo_stack)
+        self.editor = QtEditor(self.doc, self.state, self.undo_stack)
         self.host = ToolHost(self.editor)
         self.viewport = QtViewport()
         self.viewport.set_host(self.host)
@@ -61,7 +61,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.central.addWidget(self.viewport)
         self.central.addWidget(self.welcome)
         self.setCentralWidget(self.central)
-        self.files = FileController(self, self.doc, self.undo_stack, self.settings, self.config)
+        self.files = QtFileController(self, self.doc, self.undo_stack, self.settings, self.config)
         self.actions: dict[str, QtGui.QAction] = {}
         self._hidden_on_welcome: list[QtWidgets.QWidget] = []
         self._build_actions()

@@ -14,7 +14,7 @@ from shapely.geometry import LineString, Polygon
 from core.scene import INTEGRATORS, METHODS, PLANNERS, check_scene, scene_to_dict
 from core.scene.edits import agent_ends, apply, rename, replace_item
 
-from ..editor import Editor
+from ..qt_editor import QtEditor
 from .qt_scene_tree import describe
 from .qt_widgets import number_box, section_label, swatch_icon
 
@@ -26,7 +26,7 @@ FOLLOW_PLANNER = "(planned: start and goal)"
 class QtInspector(QtWidgets.QScrollArea):
     """Rebuilt whenever the selection or the selected items change."""
 
-    def __init__(self, editor: Editor, parent=None) -> None:
+    def __init__(self, editor: QtEditor, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("inspector")
         self.editor = editor

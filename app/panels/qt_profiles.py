@@ -10,8 +10,8 @@ from PySide6 import QtCore, QtWidgets
 from core.scene import Profile
 from core.scene.edits import add_item, find, new_id, profile_usage, remove_profile, rename, replace_item
 
-from .. import dialogs
-from ..editor import Editor
+from .. import qt_dialogs as dialogs
+from ..qt_editor import QtEditor
 from .qt_widgets import number_box, set_quietly, swatch_icon
 
 FIELDS = (  # name, label, minimum, maximum, decimals, suffix, step, tooltip
@@ -23,7 +23,7 @@ FIELDS = (  # name, label, minimum, maximum, decimals, suffix, step, tooltip
 
 
 class QtProfiles(QtWidgets.QWidget):
-    def __init__(self, editor: Editor, parent=None) -> None:
+    def __init__(self, editor: QtEditor, parent=None) -> None:
         super().__init__(parent)
         self.editor = editor
         self.doc = editor.doc

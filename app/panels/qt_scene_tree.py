@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.edits import find, items
 
-from ..editor import Editor
+from ..qt_editor import QtEditor
 from ..paths import resources_dir
 from ..model.document import LAYER_KINDS, LAYER_TITLES
 
@@ -40,7 +40,7 @@ def describe(scene, kind: str, it) -> str:
 class SceneTreeModel(QtCore.QAbstractItemModel):
     """Layers as top-level rows (internal id 0), items as their children (internal id = layer row + 1)."""
 
-    def __init__(self, editor: Editor, parent=None) -> None:
+    def __init__(self, editor: QtEditor, parent=None) -> None:
         super().__init__(parent)
         self.editor = editor
         self.doc = editor.doc
@@ -150,7 +150,7 @@ class QtSceneTree(QtWidgets.QWidget):
 
     focus_requested = QtCore.Signal(str, str)
 
-    def __init__(self, editor: Editor, parent=None) -> None:
+    def __init__(self, editor: QtEditor, parent=None) -> None:
         super().__init__(parent)
         self.editor = editor
         self.doc = editor.doc

@@ -12,8 +12,8 @@ from core.scene.edits import (
     add_item, find, new_id, remove_terrain_type, rename, replace_item, terrain_type_usage,
 )
 
-from .. import dialogs
-from ..editor import Editor
+from .. import qt_dialogs as dialogs
+from ..qt_editor import QtEditor
 from .qt_widgets import swatch_icon
 
 COL_SWATCH, COL_ID, COL_NAME, COL_USED = range(4)
@@ -21,7 +21,7 @@ PALETTE = ("#d9d9d9", "#7f7f7f", "#7a5230", "#8fbf6a", "#e6d28a", "#5b9bd5", "#c
 
 
 class QtTerrainTypes(QtWidgets.QWidget):
-    def __init__(self, editor: Editor, parent=None) -> None:
+    def __init__(self, editor: QtEditor, parent=None) -> None:
         super().__init__(parent)
         self.editor = editor
         self.doc = editor.doc

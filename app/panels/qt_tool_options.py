@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
-from ..editor import Editor
+from ..qt_editor import QtEditor
 from ..model.tool_state import AGENT_MODES, ROUTE_MODE
 from .qt_widgets import set_quietly, swatch_icon
 
 
 class QtToolOptions(QtWidgets.QToolBar):
-    def __init__(self, editor: Editor, parent=None) -> None:
+    def __init__(self, editor: QtEditor, parent=None) -> None:
         super().__init__("Tool Options", parent)
         self.setObjectName("toolbar.options")
         self.editor = editor

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 from PySide6 import QtCore, QtWidgets  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
-from app import dialogs  # noqa: E402
+from app import qt_dialogs as dialogs  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

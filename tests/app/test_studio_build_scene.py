@@ -9,7 +9,7 @@ import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
-from app import dialogs
+from app import qt_dialogs as dialogs
 from core.scene import load_scene
 
 Key = QtCore.Qt.Key

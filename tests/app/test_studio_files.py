@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from app import dialogs
+from app import qt_dialogs as dialogs
 from core.scene import InputError, load_scene
 
 Key = QtCore.Qt.Key

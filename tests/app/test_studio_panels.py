@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from PySide6 import QtCore, QtTest, QtWidgets
 
-from app import dialogs
+from app import qt_dialogs as dialogs
 from core.scene import Agent, Obstacle, Profile, Route, TerrainPolygon, TerrainType, load_scene
 
 REPO = Path(__file__).resolve().parents[2]
