@@ -6,6 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+import shapely
 
 from core.scene.model import Obstacle, Profile, Scene, TerrainPolygon, TerrainType
 
@@ -112,3 +113,33 @@ def case(name: str):
 
 GENERATED = ["random:0", "random:1", "random:2", "random:3", "grid"]
 ALL_CASES = GENERATED + shipped_scene_files()
+
+
+def shapely_terrain_lengths(g, lines: np.ndarray) -> np.ndarray:
+    """Reference l^T: length of each line (n,) in each terrain region by shapely, (n, n_types).
+
+    GEOS (3.14) occasionally loses a piece of a line-polygon intersection (random_scene(218): a 57 m piece comes
+    back as three points, and the reversed line gives yet another answer). Such rows are caught because the
+    regions' lengths no longer add up to the line's length in the free space, and are redone with other exact
+    orders of the same overlay (polygon first; snap-rounded to 1e-11; the line's two halves) until they do."""
+    ref = np.column_stack([shapely.length(shapely.intersection(lines, r)) for r in g.regions])
+    free = shapely.length(shapely.intersection(lines, g.free))
+    scale = np.maximum(shapely.length(lines), 1.0)
+
+    def consistent(row, i):
+        return abs(row.sum() - free[i]) <= 1e-9 * scale[i]
+
+    for i in np.flatnonzero(np.abs(ref.sum(axis=1) - free) > 1e-9 * scale):
+        c = shapely.get_coordinates(lines[i])
+        mid = 0.5 * (c[0] + c[-1])
+        halves = shapely.linestrings([[c[0], mid], [mid, c[-1]]])
+        for attempt in (
+            lambda r: shapely.intersection(r, lines[i]).length,
+            lambda r: shapely.intersection(lines[i], r, grid_size=1e-11).length,
+            lambda r: shapely.length(shapely.intersection(halves, r)).sum(),
+        ):
+            row = np.array([attempt(r) for r in g.regions])
+            if consistent(row, i):
+                ref[i] = row
+                break
+    return ref

@@ -19,7 +19,7 @@ from core.navmesh import (
 )
 from core.navmesh.kernels.predicates import orient
 
-from scenegen import ALL_CASES, case, random_segments
+from scenegen import ALL_CASES, case, random_segments, shapely_terrain_lengths
 
 
 def _lines(p, q):
@@ -82,7 +82,7 @@ def test_terrain_lengths_equal_shapely_intersections(name):
     p, q = np.concatenate([p, p2]), np.concatenate([q, q2])
     lines = _lines(p, q)
     got = segment_terrain_lengths(m, p, q)
-    ref = np.column_stack([shapely.length(shapely.intersection(lines, r)) for r in g.regions])
+    ref = shapely_terrain_lengths(g, lines)
     scale = np.maximum(shapely.length(lines), 1e-300)[:, None]
     assert np.all(np.abs(got - ref) <= 1e-9 * scale)
 
@@ -195,3 +195,25 @@ def test_non_finite_inputs_give_missing_answers():
     s = np.array([0.0, np.hypot(45, 45)])
     assert len(visible_intervals(m, [np.nan, 3.0], pts, s, 0.0, s[-1])) == 0
     assert len(visible_intervals(m, [5.0, 5.0], pts, s, np.nan, s[-1])) == 0
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 12), st.integers(0, 10))
+def test_unseen_random_scenes_agree_with_shapely(seed, n_obstacles, n_terrains):
+    """Scenes drawn by hypothesis (never seen before): areas, location, visibility and terrain lengths."""
+    from core.navmesh import build_navmesh
+    from core.scene import build_geometry
+
+    from scenegen import random_scene
+
+    scene = random_scene(seed, n_obstacles=n_obstacles, n_terrains=n_terrains, degenerate=seed % 2 == 0)
+    g = build_geometry(scene)
+    m = build_navmesh(scene, g)
+    np.testing.assert_allclose(m.terrain_areas(), g.areas, rtol=1e-9, atol=1e-9 * g.free_area)
+    rng = np.random.default_rng(seed)
+    p, q = random_segments(rng, scene, 400, margin=2.0)
+    lines = _lines(p, q)
+    assert np.array_equal(locate(m, p) >= 0, shapely.covers(g.free, shapely.points(p)))
+    assert np.array_equal(segment_visible(m, p, q), shapely.covers(g.free, lines))
+    ref = shapely_terrain_lengths(g, lines)
+    assert np.all(np.abs(segment_terrain_lengths(m, p, q) - ref) <= 1e-9 * shapely.length(lines)[:, None])
