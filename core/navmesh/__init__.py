@@ -31,6 +31,7 @@ Python-level queries (numpy in, numpy out; p, q are (n, 2) arrays or one point; 
   triangle-disc and triangle-box walks); ``disc_overlap_intervals(mesh, p, q, radius, weights) -> (k, 3)`` rows
   [start, end, terrain] of one sweep (terrain -1 where the disc meets no free triangle).
 - ``measure.measure_polyline(mesh, pts, weights, radius) -> PolylineMeasure`` (what ``miran measure`` prints).
+- ``debug.mesh_edges(mesh) -> (segments (k,2,2), kind (k,))`` and ``debug.triangle_corners(mesh)`` for overlays.
 
 Numba level (``core.navmesh.kernels``, all ``@njit(cache=True, nogil=True)``, callable from other njit code):
 walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first, clearance kernels

@@ -1,9 +1,4 @@
-"""Plain arrays for drawing the navigation mesh (the app's triangulation overlay); nothing here draws.
-
-```python
-seg, constrained = triangle_edges(mesh)   # (m, 4) float64 [x0, y0, x1, y1], (m,) bool
-```
-"""
+"""Plain arrays for drawing the navigation mesh (the app's triangulation overlay); no drawing here."""
 
 from __future__ import annotations
 
@@ -11,25 +6,24 @@ import numpy as np
 
 from .mesh import NavMesh
 
-
-def triangle_edges(mesh: NavMesh) -> tuple[np.ndarray, np.ndarray]:
-    """Every edge of the free triangles once: segments (m, 4) float64 [x0, y0, x1, y1] in scene units and
-    (m,) bool, True where the edge is a constraint (an obstacle outline, the bounds or a terrain boundary).
-
-    An interior edge is shared by two triangles and listed once (from the triangle whose index is smaller, or
-    the only one on the free-space boundary).
-    """
-    nt = mesh.n_triangles
-    if nt == 0:
-        return np.zeros((0, 4), dtype=np.float64), np.zeros(0, dtype=bool)
-    t = np.repeat(np.arange(nt, dtype=np.int64), 3)
-    k = np.tile(np.arange(3, dtype=np.int64), nt)
-    nb = mesh.neighbors.reshape(-1).astype(np.int64)
-    keep = (nb < 0) | (t < nb)
-    a = mesh.triangles[t[keep], k[keep]]
-    b = mesh.triangles[t[keep], (k[keep] + 1) % 3]
-    seg = np.hstack([mesh.vertices[a], mesh.vertices[b]])
-    return seg, mesh.constrained.reshape(-1)[keep].copy()
+EDGE_PLAIN = 0  # an unconstrained edge between two free triangles
+EDGE_TERRAIN = 1  # a terrain boundary (constraint between two free triangles)
+EDGE_BLOCKED = 2  # an obstacle outline or the bounds
 
 
-__all__ = ["triangle_edges"]
+def mesh_edges(mesh: NavMesh) -> tuple[np.ndarray, np.ndarray]:
+    """Each edge of the free triangulation once: segments (k, 2, 2) float64 and kind (k,) int8 (EDGE_*)."""
+    t = mesh.triangles
+    a = t.reshape(-1)
+    b = t[:, [1, 2, 0]].reshape(-1)
+    nb = mesh.neighbors.reshape(-1)
+    face = np.repeat(np.arange(len(t)), 3)
+    once = (nb < 0) | (face < nb)  # interior edges from their lower-numbered triangle only
+    kind = np.where(nb < 0, EDGE_BLOCKED, np.where(mesh.constrained.reshape(-1), EDGE_TERRAIN, EDGE_PLAIN))
+    segs = np.stack([mesh.vertices[a[once]], mesh.vertices[b[once]]], axis=1)
+    return segs, kind[once].astype(np.int8)
+
+
+def triangle_corners(mesh: NavMesh) -> tuple[np.ndarray, np.ndarray]:
+    """Corners of each free triangle (nt, 3, 2) float64 and its terrain index (nt,) int32, for filled drawing."""
+    return mesh.vertices[mesh.triangles], mesh.tri_terrain.copy()

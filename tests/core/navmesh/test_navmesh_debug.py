@@ -1,37 +1,23 @@
-"""The triangulation overlay's arrays: every free-triangle edge exactly once, against a brute-force edge set."""
+"""The triangulation overlay's arrays: every edge once, classified like the mesh."""
 
 import numpy as np
-import shapely
+import pytest
 
-from core.navmesh import build_navmesh
-from core.navmesh.debug import triangle_edges
+from core.navmesh.debug import EDGE_BLOCKED, EDGE_PLAIN, EDGE_TERRAIN, mesh_edges, triangle_corners
 
-from scenegen import random_scene
+from scenegen import case
 
 
-def test_edges_once_and_constraints_on_the_boundary():
-    for seed in (1, 2):
-        scene = random_scene(seed)
-        m = build_navmesh(scene)
-        seg, constrained = triangle_edges(m)
-        assert seg.shape == (len(constrained), 4)
-        # Brute force: the set of undirected vertex pairs of the free triangles.
-        pairs = {frozenset((int(t[k]), int(t[(k + 1) % 3]))) for t in m.triangles for k in range(3)}
-        index = {tuple(v): i for i, v in enumerate(m.vertices.tolist())}
-        got = [frozenset((index[tuple(s[:2])], index[tuple(s[2:])])) for s in seg.tolist()]
-        assert len(got) == len(set(got)) == len(pairs)
-        assert set(got) == pairs
-        # Edges on the free-space boundary (one triangle only) are constraints.
-        count = {}
-        for t in m.triangles:
-            for k in range(3):
-                key = frozenset((int(t[k]), int(t[(k + 1) % 3])))
-                count[key] = count.get(key, 0) + 1
-        for key, c in zip(got, constrained):
-            if count[key] == 1:
-                assert c
-        # The boundary edges' total length is the free space's perimeter (shapely).
-        boundary = np.array([count[key] == 1 for key in got])
-        free = shapely.union_all([shapely.Polygon(m.vertices[t]) for t in m.triangles])
-        length = np.hypot(seg[boundary, 2] - seg[boundary, 0], seg[boundary, 3] - seg[boundary, 1]).sum()
-        assert np.isclose(length, free.boundary.length, rtol=1e-9)
+@pytest.mark.parametrize("name", ["random:0", "grid"])
+def test_mesh_edges(name):
+    scene, g, m = case(name)
+    segs, kind = mesh_edges(m)
+    # Euler: interior edges are shared by two half-edges, boundary edges by one.
+    n_blocked = int(m.he_blocked.sum())
+    assert len(segs) == (3 * m.n_triangles - n_blocked) // 2 + n_blocked
+    assert np.count_nonzero(kind == EDGE_BLOCKED) == n_blocked
+    lengths = np.linalg.norm(segs[:, 1] - segs[:, 0], axis=1)
+    assert lengths[kind == EDGE_BLOCKED].sum() == pytest.approx(g.free.boundary.length, rel=1e-9)
+    assert set(np.unique(kind)) <= {EDGE_PLAIN, EDGE_TERRAIN, EDGE_BLOCKED}
+    corners, terrain = triangle_corners(m)
+    assert corners.shape == (m.n_triangles, 3, 2) and np.array_equal(terrain, m.tri_terrain)
