@@ -15,7 +15,8 @@ from numba import njit
 
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.disc import disc_cost
-from core.navmesh.kernels.segments import segment_cost, segment_visible
+from core.navmesh.kernels.segments import segment_cost, segment_visible, walk_cost
+from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import closest_point, point_at_into
 
 from .candidates import better_or_tie, omega_of, sample_at, sample_count, strictly_worse
@@ -49,15 +50,19 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
                    disc_radius, disc_need, q, tr_c) -> tuple:
     """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
 
-    omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate (``segment_cost``); where the
-    profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate| exactly (the segment is visible), so no
-    walk is needed. ``disc_radius > 0`` switches to the disc traversal cost (Kremyzas eq. 4.5, see
+    omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate (one walk each from x's
+    triangle, located once); where the profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate|
+    exactly (the segment is visible), so no walk is needed. ``disc_radius > 0`` switches to the disc traversal cost (Kremyzas eq. 4.5, see
     ``sweep_cost``), infinite where the disc would come closer than ``disc_need`` to an obstacle.
     A lower bound w_min |x - q| / d_ij that already loses skips the walk (exact pruning), except when tracing.
     ``tr_c`` (m, 4) receives [s, x, y, omega] rows when its first dimension is non-zero. Best is -1 when empty.
     """
     V, T, N, TT, B, G, S = W
     tracing = tr_c.shape[0] > 0
+    # x is located once; every candidate's walk starts from that triangle (route points lie in the bounds).
+    start = -1
+    if not uniform and disc_radius <= 0.0 and in_bounds(B, x[0], x[1]):
+        start = locate_any(V, T, N, TT, B, G, S, x[0], x[1])
     best_s = -1.0
     best_w = np.inf
     found = False
@@ -80,6 +85,8 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
                 cost = sweep_cost(W, C, x[0], x[1], q[0], q[1], disc_radius, disc_need, w)
             elif uniform:
                 cost = w_min * dist
+            elif start >= 0 and in_bounds(B, q[0], q[1]):
+                cost = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], w)
             else:
                 cost = segment_cost(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1], w)
             om = omega_of(cost, dij)
