@@ -52,8 +52,9 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
 
     omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate (one walk each from x's
     triangle, located once); where the profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate|
-    exactly (the segment is visible), so no walk is needed. ``disc_radius > 0`` switches to the disc traversal cost (Kremyzas eq. 4.5, see
-    ``sweep_cost``), infinite where the disc would come closer than ``disc_need`` to an obstacle.
+    exactly (the segment is visible), so no walk is needed. ``disc_radius > 0`` switches to the disc traversal
+    cost (Kremyzas eq. 4.5, see ``sweep_cost``), infinite where the disc would come closer than ``disc_need`` to an
+    obstacle.
     A lower bound w_min |x - q| / d_ij that already loses skips the walk (exact pruning), except when tracing.
     ``tr_c`` (m, 4) receives [s, x, y, omega] rows when its first dimension is non-zero. Best is -1 when empty.
     """
