@@ -18,6 +18,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 from core.scene.io import load_scene, save_scene
 from core.scene.model import (
     Agent,
+    HeightField,
     Network,
     Obstacle,
     Profile,
@@ -467,7 +468,35 @@ def city() -> Scene:
     )
 
 
-SCENES = {"mckenna.json": mckenna, "mckenna_road.json": mckenna_road, "forest.json": forest, "city.json": city}
+def hills() -> Scene:
+    """Slope-aware steering (Niederberger 7.2): a meadow with a steep round hill across a straight route, a gentle
+    ridge, and a few boulders; a height raster every 5 m."""
+    bounds = (0.0, 0.0, 200.0, 120.0)
+    cell = 5.0
+    xs = np.arange(0.0, 200.0 + cell / 2, cell)
+    ys = np.arange(0.0, 120.0 + cell / 2, cell)
+    X, Y = np.meshgrid(xs, ys)
+    hill = 30.0 * np.exp(-((X - 100.0) ** 2 + (Y - 62.0) ** 2) / (2 * 22.0 ** 2))
+    ridge = 6.0 * np.exp(-((X - 40.0) ** 2) / (2 * 12.0 ** 2))
+    heights = [[round(float(v), 2) + 0.0 for v in row] for row in hill + ridge]
+    return Scene(
+        name="Hills", units="m", bounds=bounds,
+        terrain_types=[TerrainType("grass", "Meadow", "#a9c47f"), TerrainType("trail", "Trail", "#c8b28a")],
+        default_terrain="grass",
+        obstacles=[Obstacle("boulder-1", regular(60.0, 20.0, 4.0, 7)),
+                   Obstacle("boulder-2", regular(150.0, 100.0, 5.0, 6, 0.3)),
+                   Obstacle("boulder-3", regular(165.0, 30.0, 3.0, 5, 0.1))],
+        terrains=[TerrainPolygon("trail", "trail", [(0.0, 57.0), (200.0, 57.0), (200.0, 63.0), (0.0, 63.0)])],
+        profiles=[Profile("hiker", {"grass": 1.0, "trail": 0.8}, radius=0.25, max_speed=1.4, sigma=40.0, d=10.0)],
+        routes=[Route("over-the-hill", [(5.0, 60.0), (195.0, 60.0)])],
+        agents=[Agent("hiker", "hiker", route="over-the-hill")],
+        simulation=SimulationSettings("miran", "euler", 0.1),
+        heightfield=HeightField((0.0, 0.0), cell, heights),
+    )
+
+
+SCENES = {"mckenna.json": mckenna, "mckenna_road.json": mckenna_road, "forest.json": forest, "city.json": city,
+          "hills.json": hills}
 
 
 def main(argv: list[str]) -> int:

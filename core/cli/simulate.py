@@ -14,28 +14,66 @@ import time
 from core.cli.output import print_json
 from core.export import paths_from_simulation, write_paths
 from core.scene.io import load_scene
-from core.scene.model import INTEGRATORS
+from core.scene.model import DEFAULT_PLANNER, INTEGRATORS, PLANNERS
+from core.scene.parse import MAX_AGENTS
 from core.scene.problems import InputError, Problem
 from core.sim import IMPLEMENTED, Simulation
+
+# With --respawn the run never ends by itself: this many steps (IRM section 6 ran 1000).
+RESPAWN_STEPS = 1000
+# Agents listed one per line in the text summary.
+LIST_AGENTS = 20
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="run the simulation headless and write the walked paths",
-                       description="Simulate the scene's agents with MIRAN or disc MIRAN until every agent has "
-                                   "arrived (or --steps steps) and write a miran-paths file.")
+                       description="Simulate the scene's agents (and --agents N random ones) with MIRAN, disc "
+                                   "MIRAN or IRM until every agent has arrived (or --steps steps) and write a "
+                                   "miran-paths file. Agents pushed out of sight of their route are replanned "
+                                   "(MIRAN 3.5); with --respawn an arrived agent gets a new random goal (IRM 6).")
     p.add_argument("scene", metavar="SCENE")
     p.add_argument("--method", metavar="M", help=f"steering method: {', '.join(IMPLEMENTED)} (default: the scene's)")
     p.add_argument("--integrator", metavar="I", help=f"{', '.join(INTEGRATORS)} (default: the scene's)")
     p.add_argument("--dt", metavar="S", help="time step in seconds (default: the scene's)")
     p.add_argument("--steps", metavar="N", help="at most this many steps (default: enough for every agent)")
+    p.add_argument("--agents", metavar="N", help="add N agents with random start and goal and planned routes")
+    p.add_argument("--seed", metavar="K", help="random seed for --agents, --respawn and the noise (default 0)")
+    p.add_argument("--respawn", action="store_true",
+                   help=f"give arrived agents a new random goal and route (runs --steps steps, default "
+                        f"{RESPAWN_STEPS})")
+    p.add_argument("--planner", metavar="P", help=f"planner for random, respawned and replanned agents: "
+                                                  f"{', '.join(PLANNERS)} (default {DEFAULT_PLANNER})")
+    p.add_argument("--slope", action="store_true", help="turn away from steep ascents of the scene's height field "
+                                                        "(Niederberger 7.2)")
+    p.add_argument("--no-replan", action="store_true", help="leave agents that lost sight of their route waiting")
     p.add_argument("--out", metavar="FILE", help="write the paths to a miran-paths JSON file")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
     return p
 
 
+def _count(problems: list, name: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        v = int(text)
+        if v < 0:
+            raise ValueError
+        return v
+    except ValueError:
+        problems.append(Problem(name, f"expected a whole number >= 0, got {text!r}"))
+        return None
+
+
 def _options(args) -> tuple[float | None, int | None]:
     problems = []
     dt = steps = None
+    agents = _count(problems, "--agents", getattr(args, "agents", None))
+    seed = _count(problems, "--seed", getattr(args, "seed", None))
+    if agents is not None and agents > MAX_AGENTS:
+        problems.append(Problem("--agents", f"{agents} agents, over the limit of {MAX_AGENTS}"))
+    planner = getattr(args, "planner", None)
+    if planner is not None and planner not in PLANNERS:
+        problems.append(Problem("--planner", f"unknown planner {planner!r} (valid: {', '.join(PLANNERS)})"))
     if args.method is not None and args.method not in IMPLEMENTED:
         problems.append(Problem("--method", f"unknown method {args.method!r} (valid: {', '.join(IMPLEMENTED)})"))
     if args.integrator is not None and args.integrator not in INTEGRATORS:
@@ -57,18 +95,30 @@ def _options(args) -> tuple[float | None, int | None]:
             problems.append(Problem("--steps", f"expected a whole number >= 0, got {args.steps!r}"))
     if problems:
         raise InputError(problems)
+    args.agents_n, args.seed_k = agents or 0, seed or 0
     return dt, steps
 
 
 def run(args) -> int:
     dt, steps = _options(args)
     scene = load_scene(args.scene)
-    if not scene.agents:
-        raise InputError([Problem("agents", "the scene has no agents to simulate")], args.scene)
+    if not scene.agents and not args.agents_n:
+        raise InputError([Problem("agents", "the scene has no agents to simulate (add some with --agents N)")],
+                         args.scene)
+    if args.slope and scene.heightfield is None:
+        raise InputError([Problem("heightfield", "--slope needs a scene with a height field")], args.scene)
     try:
-        sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt)
+        sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k)
+        sim.replan = not args.no_replan
+        sim.respawn = bool(args.respawn)
+        sim.planner = args.planner or DEFAULT_PLANNER
+        sim.params.set("slope", bool(args.slope))
+        if args.agents_n:
+            sim.add_random_agents(args.agents_n, seed=args.seed_k)
     except InputError as e:
         raise InputError(e.problems, args.scene) from None
+    if args.respawn and steps is None:
+        steps = RESPAWN_STEPS
     t0 = time.perf_counter()
     sim.run(max_steps=steps)
     wall = time.perf_counter() - t0
@@ -79,6 +129,7 @@ def run(args) -> int:
         "scene": scene.name, "method": sim.method, "integrator": sim.params.get("integrator"), "dt": sim.params.dt,
         "steps": sim.steps, "time": sim.time, "wall_seconds": wall,
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
+        "arrived": sum(a.reached_goal for a in pf.agents), "replanned": sim.replanned, "respawned": sim.respawned,
         "agents": [{k: getattr(a, k) for k in ("id", "profile", "reached_goal", "time", "length", "weighted_length",
                                                "terrain_lengths", "min_clearance")} for a in pf.agents],
     }
@@ -87,7 +138,10 @@ def run(args) -> int:
         return 0
     print(f"{scene.name}: {sim.method}, {summary['integrator']}, dt {sim.params.dt:g} s: {sim.steps} steps, "
           f"{sim.time:.1f} s simulated in {wall:.2f} s")
-    for a in pf.agents:
+    if len(pf.agents) > LIST_AGENTS:
+        print(f"  {summary['arrived']} of {len(pf.agents)} agents arrived; {sim.replanned} replanned, "
+              f"{sim.respawned} respawned")
+    for a in pf.agents[:LIST_AGENTS]:
         state = f"arrived at {a.time:.1f} s" if a.reached_goal else "did not arrive"
         print(f"  {a.id:<16} {a.profile:<12} {state:<22} length {a.length:8.1f}  weighted {a.weighted_length:9.1f}"
               f"  min clearance {a.min_clearance:6.2f}")

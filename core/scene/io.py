@@ -31,8 +31,9 @@ def _pts(ring) -> list[list[float | int]]:
 
 
 def scene_to_dict(scene: Scene) -> dict[str, Any]:
-    """The scene as a ``miran-scene`` v1 JSON document; every field written, in DESIGN.md's order."""
-    return {
+    """The scene as a ``miran-scene`` v1 JSON document; every field written, in DESIGN.md's order (the optional
+    height field last, only when the scene has one)."""
+    doc = {
         "format": FORMAT,
         "version": VERSION,
         "name": scene.name,
@@ -62,6 +63,11 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
             "dt": scene.simulation.dt,
         },
     }
+    hf = getattr(scene, "heightfield", None)
+    if hf is not None:
+        doc["heightfield"] = {"origin": [_num(hf.origin[0]), _num(hf.origin[1])], "cell": _num(hf.cell),
+                              "heights": [[_num(h) for h in row] for row in hf.heights]}
+    return doc
 
 
 def _agent_dict(a) -> dict[str, Any]:

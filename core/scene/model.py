@@ -103,6 +103,22 @@ class SimulationSettings:
 
 
 @dataclass
+class HeightField:
+    """An optional terrain height raster (Niederberger section 7.2): ``heights[j][i]`` is the height (scene units)
+    at ``(origin[0] + i * cell, origin[1] + j * cell)``; bilinear between nodes, constant beyond the border."""
+
+    origin: Point
+    cell: float
+    heights: list[list[float]]
+
+    def array(self):
+        """The heights as a (ny, nx) float64 array."""
+        import numpy as np
+
+        return np.asarray(self.heights, dtype=np.float64).reshape(len(self.heights), -1)
+
+
+@dataclass
 class Scene:
     """A whole scene: bounds ``(xmin, ymin, xmax, ymax)``, terrain, obstacles, characters and settings."""
 
@@ -118,6 +134,7 @@ class Scene:
     networks: list[Network] = field(default_factory=list)
     agents: list[Agent] = field(default_factory=list)
     simulation: SimulationSettings = field(default_factory=SimulationSettings)
+    heightfield: HeightField | None = None
 
     def terrain_index(self, type_id: str) -> int:
         """Index of a terrain type in ``terrain_types`` (the column of the profile x terrain weight matrix)."""

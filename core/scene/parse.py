@@ -15,6 +15,7 @@ from .model import (
     METHODS,
     PLANNERS,
     Agent,
+    HeightField,
     Network,
     Obstacle,
     Profile,
@@ -36,7 +37,10 @@ MAX_AGENTS = 200_000
 DEFAULT_COLOR = "#cbd5a3"
 
 TOP_REQUIRED = ("format", "version", "bounds", "terrain_types", "default_terrain")
-TOP_OPTIONAL = ("name", "units", "obstacles", "terrains", "profiles", "routes", "networks", "agents", "simulation")
+TOP_OPTIONAL = ("name", "units", "obstacles", "terrains", "profiles", "routes", "networks", "agents", "simulation",
+                "heightfield")
+# Height field rasters: at most this many nodes.
+MAX_HEIGHT_NODES = 4_000_000
 
 
 def parse_scene(data: Any, source: str = "") -> Scene:
@@ -80,6 +84,7 @@ def check_scene(data: Any) -> tuple[Scene | None, list[Problem]]:
     route_ids = _raw_ids(top.get("routes", []))
     agents = _items(r, top, "agents", lambda r_, p, v: _agent(r_, p, v, profile_ids, route_ids, has_networks))
     sim = _simulation(r, top.get("simulation", {}))
+    heightfield = _heightfield(r, top["heightfield"], bounds) if "heightfield" in top else None
 
     if bounds is not None:
         # Checked with the items that are themselves valid, so that a bad obstacle does not hide a misplaced route.
@@ -94,7 +99,7 @@ def check_scene(data: Any) -> tuple[Scene | None, list[Problem]]:
     scene = Scene(
         bounds=bounds, terrain_types=types, default_terrain=default, name=name, units=units,
         obstacles=bare(obstacles), terrains=bare(terrains), profiles=bare(profiles), routes=bare(routes),
-        networks=bare(networks), agents=bare(agents), simulation=sim,
+        networks=bare(networks), agents=bare(agents), simulation=sim, heightfield=heightfield,
     )
     return scene, []
 
@@ -379,6 +384,60 @@ def _simulation(r: FieldReader, v: Any):
     if None in (method, integ, dt):
         return None
     return SimulationSettings(method, integ, dt)
+
+
+def _heightfield(r: FieldReader, v: Any, bounds):
+    """The optional height raster: origin, a positive cell size and at least 2 x 2 finite heights in equal rows,
+    overlapping the bounds."""
+    o = r.obj("heightfield", v, ("origin", "cell", "heights"))
+    if o is None:
+        return None
+    n = len(r.problems)
+    origin = r.point("heightfield.origin", o["origin"]) if "origin" in o else None
+    cell = r.number("heightfield.cell", o["cell"], positive=True) if "cell" in o else None
+    rows = r.list_("heightfield.heights", o["heights"]) if "heights" in o else None
+    heights: list[list[float]] = []
+    if rows is not None:
+        if len(rows) < 2:
+            r.add("heightfield.heights", f"expected at least 2 rows of heights, got {len(rows)}")
+        width = None
+        for j, row in enumerate(rows):
+            path = f"heightfield.heights[{j}]"
+            if not isinstance(row, list):
+                r.add(path, f"expected a row (list) of heights, got {short(row)}")
+                continue
+            if width is None:
+                width = len(row)
+                if width < 2:
+                    r.add(path, f"expected at least 2 heights in a row, got {width}")
+            elif len(row) != width:
+                r.add(path, f"expected {width} heights like row 0, got {len(row)}")
+                continue
+            if width * len(rows) > MAX_HEIGHT_NODES:
+                r.add("heightfield.heights", f"{width * len(rows)} heights, over the limit of {MAX_HEIGHT_NODES}")
+                break
+            vals = []
+            for i, h in enumerate(row):
+                x = r.number(f"{path}[{i}]", h)
+                if x is not None and abs(x) > MAX_COORD:
+                    r.add(f"{path}[{i}]", f"height {x:g} is beyond the limit of +/-{MAX_COORD:g}")
+                    x = None
+                vals.append(x)
+                if len(r.problems) - n >= 10:
+                    break
+            if len(r.problems) - n >= 10:
+                r.add("heightfield.heights", "more bad heights not listed")
+                break
+            heights.append(vals)
+    if len(r.problems) != n or origin is None or cell is None or rows is None:
+        return None
+    if bounds is not None:
+        x1 = origin[0] + cell * (len(heights[0]) - 1)
+        y1 = origin[1] + cell * (len(heights) - 1)
+        if x1 < bounds[0] or origin[0] > bounds[2] or y1 < bounds[1] or origin[1] > bounds[3]:
+            r.add("heightfield", f"the raster [{origin[0]:g}, {origin[1]:g}, {x1:g}, {y1:g}] lies outside the bounds")
+            return None
+    return HeightField(origin, cell, heights)
 
 
 __all__ = ["parse_scene", "check_scene", "FORMAT", "VERSION", "MAX_VERTICES", "MAX_AGENTS"]

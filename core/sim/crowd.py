@@ -3,12 +3,15 @@
 - Helbing and Molnar's personal-space force between characters (IRM section 5; ``core.steering.social``), found
   through the neighbour grid (``neighbors``, the spatial hash of IRM section 5).
 - IRM's noise force for IRM agents (IRM 4.4, eq. 5; ``core.steering.noise``).
+- IRM's corridor boundary force for IRM agents (IRM 4.1, eqs. 1-2; ``core.steering.irm``): the push away from
+  the boundary of the corridor disc the agent lies deepest in, with its admissible safe distance.
 - The slope deflection of the steering force (Niederberger 7.2; ``core.steering.slope``), when switched on and the
   scene has a height field.
 
-``X`` is the extension tuple (see ``Simulation._extension``): ``(hf_geo (3,), heights (ny, nx), perm (512,) int64,
-noise_phase (n,) float64, cor, agent_cor)`` where ``cor`` holds the IRM corridors (``core.sim.corridors``) and
-``agent_cor`` each agent's corridor rows and safe distance.
+``X`` is the extension tuple (``Simulation._extension``): ``hf_geo`` (3,) and ``heights`` (ny, nx) the height field
+(core.steering.slope), ``perm`` (512,) int64 the Perlin table, ``noise_phase`` (n,) float64, the corridor arrays
+``B, R, L, Q, S`` of core.sim.corridors, and per agent ``corr_lo``, ``corr_hi``, ``corr_k`` (n,) int64 (its corridor
+rows and current disc) and ``corr_ds`` (n,) float64 (its admissible safe distance, IRM eq. 2).
 """
 
 from __future__ import annotations
@@ -18,17 +21,21 @@ import math
 import numpy as np
 from numba import njit
 
-from core.steering.forces import steering_force
+from core.steering.forces import boundary_force, steering_force
+from core.steering.irm import disc_boundary_point
 from core.steering.methods import IRM
 from core.steering.noise import noise_angle, noise_force
 from core.steering.slope import deflection, height_gradient, rotate
 from core.steering.social import social_term
 
 from .params import (
+    G_CB,
     G_CN,
     G_CS,
+    G_DT,
     G_FMAX,
     G_INTERACT,
+    G_KAPPA,
     G_NOISE_FREQ,
     G_SF_SIGMA,
     G_SF_TAU,
@@ -49,6 +56,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
     hf_geo, heights, perm, phase = X[0], X[1], X[2], X[3]
+    cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ds = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[12]
     grid, cell_start, order = nb
     social = gvec[G_SOCIAL] > 0.0 and gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1 and gvec[G_SF_V0] > 0.0
     slope = gvec[G_SLOPE] > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
@@ -65,6 +73,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
     f = np.empty(2, dtype=np.float64)
     fs = np.empty(2, dtype=np.float64)
     g = np.empty(2, dtype=np.float64)
+    bp = np.empty(2, dtype=np.float64)
     for i in range(pos.shape[0]):
         if status[i] != WALKING:
             continue
@@ -91,6 +100,10 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
                             social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
+        if method[i] == IRM and corr_hi[i] > corr_lo[i]:
+            irm_boundary(x, radius[i], cB, cR, corr_lo[i], corr_hi[i], corr_k[i], corr_ds[i], vmax, gvec, bp, f)
+            fnew[i, 0] += f[0]
+            fnew[i, 1] += f[1]
         if method[i] == IRM and cn > 0.0:
             th = noise_angle(perm, t_now, gvec[G_NOISE_FREQ], phase[i])
             noise_force(x, attr[i], th, cn, vmax, f)
@@ -107,3 +120,23 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
                 rotate(f, delta)
                 fnew[i, 0] += f[0] - fs[0]
                 fnew[i, 1] += f[1] - fs[1]
+
+
+@njit(cache=True, nogil=True)
+def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, gvec, bp, out) -> float:
+    """IRM eq. 1 for one agent: F_b from b(x) on the corridor disc it lies deepest in (core.steering.irm) into
+    ``out`` (2,); returns the depth d_b. An agent outside that disc (others pushed it out of its corridor) is pulled
+    back towards the disc's centre at the force cap."""
+    out[0] = 0.0
+    out[1] = 0.0
+    k = min(max(k, clo), chi - 1)
+    db = disc_boundary_point(cB[k, 0], cB[k, 1], cR[k], x, bp)
+    fmax = gvec[G_FMAX]
+    if db < 0.0:
+        gap = cR[k] - db
+        out[0] = fmax * vmax * (cB[k, 0] - x[0]) / gap
+        out[1] = fmax * vmax * (cB[k, 1] - x[1]) / gap
+        return db
+    if db < cR[k]:
+        boundary_force(x, bp, r, ds, gvec[G_KAPPA], gvec[G_CB], vmax, fmax, out)
+    return db

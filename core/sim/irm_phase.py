@@ -110,7 +110,7 @@ def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr) -> int:
             kk = min(max(k, clo), chi - 1) if chi > clo else -1
             row[TS_REF_X] = cB[kk, 0] if kk >= 0 else x[0]
             row[TS_REF_Y] = cB[kk, 1] if kk >= 0 else x[1]
-            row[TS_S_END] = cR[kk] if kk >= 0 else 0.0
+            row[TS_S_END] = s_attr[i]
             row[TS_S_ATTR] = s_attr[i]
             row[TS_ATTR_X] = attr[i, 0]
             row[TS_ATTR_Y] = attr[i, 1]

@@ -30,7 +30,7 @@ from core.navmesh.kernels.visibility import visible_intervals
 from core.routes.kernels import point_at_into
 from core.steering.disc_miran import adjust_intervals, disc_fallback
 from core.steering.forces import avoidance_term, boundary_force, steering_force
-from core.steering.methods import DISC_MIRAN
+from core.steering.methods import DISC_MIRAN, IRM
 from core.steering.miran import (
     CHOSEN,
     NOTHING_VISIBLE,
@@ -41,6 +41,8 @@ from core.steering.miran import (
 )
 
 from . import neighbors
+from .crowd import crowd_phase
+from .irm_phase import irm_attraction_phase
 from .integrators import integrate
 from .params import (
     G_ARRIVE,
@@ -113,7 +115,7 @@ def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, f
     lost = 0
     tol = 1e-9 * scale
     for i in range(pos.shape[0]):
-        if status[i] != WALKING:
+        if status[i] != WALKING or method[i] == IRM:
             continue
         x = pos[i]
         lo = route_lo[i]
@@ -234,7 +236,8 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr) -> None:
             bpt[0] = bx
             bpt[1] = by
             ds = gvec[G_DS] if gvec[G_DS] > 0.0 else 2.0 * vmax * dt
-            boundary_force(x, bpt, rgeo, ds, kappa, cb, vmax, fmax, fb)
+            if method[i] != IRM:  # IRM agents feel their corridor's boundary instead (crowd.irm_boundary)
+                boundary_force(x, bpt, rgeo, ds, kappa, cb, vmax, fmax, fb)
             if db - rgeo < min_clear[i]:
                 min_clear[i] = db - rgeo
         fo[0] = 0.0
@@ -384,9 +387,9 @@ def count_walking(status) -> int:
 
 @njit(cache=True, nogil=True)
 def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, nb, rec, record, clock, tr,
-            scale) -> int:
+            scale, X) -> int:
     """Run up to ``n_steps`` steps; returns the number done. ``clock`` (2,) float64 is [time (s), steps] and is
-    advanced in place. Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost
+    advanced in place. ``X`` carries the IRM corridors, noise and height field (core.sim.crowd). Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost
     (STOP_ON_LOST)."""
     pos = st[0]
     status = st[14]
@@ -403,9 +406,11 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
         # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
         t_now = t0 + k * dt
         lost = attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code)
+        lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr)
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, pos, status, cell_start, order)
         force_phase(C, st, gvec, prof, nb, fnew, tr)
+        crowd_phase(st, gvec, prof, nb, X, fnew, t_now)
         move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale)
         clock[0] = t0 + (k + 1) * dt
         clock[1] += 1.0

@@ -26,16 +26,28 @@ from core.routes import PlannerContext, Route, plan_route
 from core.scene.model import DEFAULT_PLANNER, Scene
 from core.scene.problems import InputError, Problem, fmt_point
 from core.steering.methods import CODES, IRM, method_code
+from core.steering.irm import admissible_safe_distance
+from core.steering.noise import TABLE, permutation
+from core.steering.social import social_reach
 
-from . import kernels, neighbors
-from .params import G_DO, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
+from . import kernels, neighbors, population
+from .corridors import CorridorBook, corridor_of_route
+from .params import G_DO, G_DS, G_SF_SIGMA, G_SF_TAU, G_SF_V0, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
 from .recorder import Recorder
 from .routebook import RouteBook
 from .state import ARRIVED, LOST, WALKING, AgentState
 from .trace import MAX_INTERVALS, AgentTrace, TraceBuffers
 
+# With respawning, arrived agents are given new errands at least this often (simulated seconds).
+RESPAWN_PERIOD = 1.0
+# The personal-space force is neglected below this acceleration (units/s^2) when sizing the neighbour grid.
+SOCIAL_FLOOR = 0.01
+
+# IRM's automatic safe distance d_s: the paper's 2.0 m for characters of 1.4 m/s (IRM section 6), as a walking time.
+IRM_SAFE_TIME = 2.0 / 1.4
+
 # Steering methods the step kernels implement.
-IMPLEMENTED = ("miran", "disc-miran")
+IMPLEMENTED = ("miran", "disc-miran", "irm")
 
 
 class Simulation:
@@ -46,6 +58,9 @@ class Simulation:
     - ``method`` / ``integrator`` / ``dt`` override the scene's ``simulation`` settings; ``seed`` fixes every
       random choice (none in MIRAN itself; crowds and noise forces draw from it).
     - ``add_scene_agents=False`` starts empty (add agents with ``add_agents``).
+    - ``replan`` (default True): an agent that lost sight of its route gets a new one from where it stands (MIRAN
+      3.5); ``respawn`` (default False): an arrived agent gets a new random goal and route (IRM section 6);
+      ``planner`` plans those routes. ``corridors`` (CorridorBook) holds the IRM agents' corridors.
     """
 
     def __init__(self, scene: Scene, *, mesh: NavMesh | None = None, method: str | None = None,
@@ -72,6 +87,16 @@ class Simulation:
         self._walk = self.mesh.kernel_args()
         self._clear = self.mesh.clearance_args()
         self.planned: dict[str, object] = {}
+        self.corridors = CorridorBook()
+        self.replan = True
+        self.respawn = False
+        self.planner = DEFAULT_PLANNER
+        self.replanned = 0
+        self.respawned = 0
+        self._perm = permutation(self.seed)
+        hf = getattr(scene, "heightfield", None)
+        self._hf_geo = np.array([hf.origin[0], hf.origin[1], hf.cell] if hf else [0.0, 0.0, 1.0], dtype=np.float64)
+        self._heights = np.ascontiguousarray(hf.array() if hf else np.zeros((0, 0)), dtype=np.float64)
         if add_scene_agents:
             self.add_scene_agents()
 
@@ -156,9 +181,24 @@ class Simulation:
         codes = np.array([method_code(m) for m in meths], dtype=np.int8)
         radius = self.params.prof[prof_idx, P_RADIUS].copy()
         idx = self.state.append(list(ids), starts, lo, hi, goals, prof_idx, codes, radius)
+        self.state.noise_phase[idx] = self.rng.uniform(0.0, TABLE, k)
+        self.state.corr_lo[idx] = 0
+        self.state.corr_hi[idx] = 0
+        for j, i in enumerate(idx.tolist()):
+            if codes[j] == IRM:
+                self._set_corridor(i, routes[j])
         if self.recorder.enabled:
             self.recorder.append(idx.astype(np.int32), self.time, starts)
         return idx
+
+    def add_random_agents(self, n: int, seed: int | None = None, profiles: Sequence[str] | None = None,
+                          method: str | None = None, planner: str | None = None) -> np.ndarray:
+        """Add n agents with random starts and goals in the free space and routes planned between them
+        (``miran simulate --agents N --seed K``); returns their indices."""
+        if method is not None:
+            _checked_method(method)
+        return population.add_random_agents(self, n, self.seed if seed is None else seed,
+                                            list(profiles) if profiles else None, method, planner or self.planner)
 
     def set_route(self, agent: int, route: Route) -> None:
         """Give an agent a new route from where it stands (replanning, MIRAN 3.5); it walks again."""
@@ -177,6 +217,26 @@ class Simulation:
         st.attr[agent] = route.start
         st.status[agent] = WALKING
         st.t_arrive[agent] = np.nan
+        if st.method[agent] == IRM:
+            self._set_corridor(agent, route)
+
+    def _set_corridor(self, agent: int, route: Route) -> None:
+        """Build and attach the IRM corridor of an agent's route (IRM 3.2) and its admissible safe distance."""
+        st = self.state
+        lo, hi = self.corridors.add(corridor_of_route(self.mesh, route, self.scale))
+        st.corr_lo[agent], st.corr_hi[agent], st.corr_k[agent] = lo, hi, lo
+        vmax = float(self.params.prof[st.profile[agent], P_VMAX])
+        r_min = float(self.corridors.R[lo:hi].min()) if hi > lo else 0.0
+        ds = float(self.params.gvec[G_DS]) if self.params.gvec[G_DS] > 0 else IRM_SAFE_TIME * vmax
+        st.corr_ds[agent] = admissible_safe_distance(ds, vmax, self.params.dt, r_min, float(st.radius[agent]))
+
+    def corridor_of(self, agent: int) -> dict[str, np.ndarray]:
+        """An IRM agent's corridor (IRM 3.2) as plain arrays: ``centres`` (m, 2), ``radii`` (m,), ``left`` and
+        ``right`` (m, 2) closest points, ``route_s`` (m,); empty for agents of other methods."""
+        lo, hi = int(self.state.corr_lo[agent]), int(self.state.corr_hi[agent])
+        c = self.corridors
+        return {"centres": c.B[lo:hi].copy(), "radii": c.R[lo:hi].copy(), "left": c.L[lo:hi].copy(),
+                "right": c.Q[lo:hi].copy(), "route_s": c.S[lo:hi].copy()}
 
     def route_of(self, agent: int) -> Route:
         """The route an agent follows."""
@@ -190,8 +250,14 @@ class Simulation:
         if agents is None:
             self.method = method
             self.state.method[:] = code
+            which = np.arange(self.state.n)
         else:
-            self.state.method[np.asarray(agents, dtype=np.int64)] = code
+            which = np.asarray(agents, dtype=np.int64).reshape(-1)
+            self.state.method[which] = code
+        if code == IRM:
+            for i in which.tolist():
+                if self.state.corr_hi[i] <= self.state.corr_lo[i]:
+                    self._set_corridor(i, self.route_of(i))
 
     def set_integrator(self, name: str) -> None:
         """Euler or Verlet from the next step on."""
@@ -235,7 +301,16 @@ class Simulation:
         taken. Steps run ``chunk`` at a time inside one kernel call."""
         budget = self.step_budget() if max_steps is None else int(max_steps)
         done = 0
-        while done < budget and self.walking() > 0:
+        flags = kernels.STOP_ALL_DONE | (kernels.STOP_ON_LOST if self.replan else 0)
+        if self.respawn:
+            chunk = min(chunk, max(1, int(round(RESPAWN_PERIOD / self.params.dt))))
+        while done < budget:
+            if self.replan and np.any(self.state.status == LOST):
+                population.replan_lost(self, self.planner)
+            if self.respawn and np.any(self.state.status == ARRIVED):
+                population.respawn_arrived(self, self.rng, self.planner)
+            if self.walking() == 0:
+                break
             k = min(chunk, budget - done)
             if isinstance(until, (int, float)):
                 left = float(until) - self.time
@@ -244,7 +319,7 @@ class Simulation:
                 k = min(k, max(1, int(math.ceil(left / self.params.dt - 1e-9))))
             elif until is not None and until(self):
                 break
-            got = self._advance(k, kernels.STOP_ALL_DONE, None)
+            got = self._advance(k, flags, None)
             done += got
             if got == 0:
                 break
@@ -268,10 +343,6 @@ class Simulation:
         st = self.state
         if st.n == 0 or n <= 0:
             return 0
-        bad = np.nonzero(st.method == IRM)[0]
-        if len(bad):
-            raise InputError([Problem("method", f"agent {st.ids[int(bad[0])]!r}: method 'irm' is not available "
-                                                f"in this version (available: {', '.join(IMPLEMENTED)})")])
         if self.recorder.enabled:
             self.recorder.ensure(n * self.walking())
         tr = (bufs or TraceBuffers.empty(0)).kernel_tuple()
@@ -279,7 +350,13 @@ class Simulation:
         return int(kernels.advance(n, flags, self._walk, self._clear, self.routes.points, self.routes.s,
                                    st.kernel_tuple(), self.params.gvec, self.params.prof, self.params.weights,
                                    self._weight_stats(), nb, self.recorder.buffers(), self.recorder.enabled,
-                                   self._clock, tr, self.scale))
+                                   self._clock, tr, self.scale, self._extension()))
+
+    def _extension(self) -> tuple:
+        """The kernels' extension tuple (core.sim.crowd): height field, Perlin table, noise phases, corridors."""
+        st = self.state
+        return (self._hf_geo, self._heights, self._perm, st.noise_phase) + self.corridors.kernel_tuple() + (
+            st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds)
 
     def _weight_stats(self) -> np.ndarray:
         """(P, 2) float64 per profile: the smallest weight (the pruning bound) and 1.0 when all weights are
@@ -298,6 +375,9 @@ class Simulation:
         vmax = float(self.params.prof[:, P_VMAX].max())
         d_o = self.params.gvec[G_DO] if self.params.gvec[G_DO] > 0 else vmax
         cell = d_o + 2.0 * float(st.radius.max(initial=0.0))
+        if self.params.get("social"):
+            g = self.params.gvec
+            cell = max(cell, social_reach(g[G_SF_V0], g[G_SF_SIGMA], g[G_SF_TAU], vmax, SOCIAL_FLOOR))
         grid = neighbors.grid_shape(self.scene.bounds, cell, st.n)
         ncell = int(grid[3]) * int(grid[4])
         return grid, np.zeros(ncell + 1, dtype=np.int64), np.zeros(st.n, dtype=np.int64)
@@ -347,6 +427,7 @@ class Simulation:
         c._clock = self._clock.copy()
         c.rng = np.random.default_rng(self.seed)
         c.planned = dict(self.planned)
+        c.corridors = self.corridors.copy()
         return c
 
     def summary(self) -> dict:

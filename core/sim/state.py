@@ -14,6 +14,10 @@ Arrays (n = number of agents; positions in scene units, velocities in units/s, f
 - ``t_arrive`` (n,) float64 arrival time (s, NaN while walking); ``length`` (n,) float64 walked length;
   ``terrain_len`` (n, T) float64 walked length on each terrain type, measured exactly on each step's segment;
   ``min_clear`` (n,) float64 smallest clearance met at the positions of the path (units).
+- ``noise_phase`` (n,) float64 the agent's offset into the Perlin noise (IRM 4.4); ``corr_lo`` / ``corr_hi`` (n,)
+  int64 its IRM corridor, rows [lo, hi) of the simulation's CorridorBook (empty for other methods); ``corr_k`` (n,)
+  int64 the corridor disc it was last retracted to; ``corr_ds`` (n,) float64 its admissible safe distance (IRM
+  eq. 2). These travel to the kernels in the extension tuple (core.sim.crowd), not in ``STATE_ORDER``.
 
 Rows are appended with ``append`` (amortised growth); views ``[:n]`` are what the kernels receive.
 """
@@ -33,6 +37,8 @@ _FIELDS = (
     ("profile", np.int32, 0), ("method", np.int8, 0), ("radius", np.float64, 0), ("tri", np.int32, 0),
     ("status", np.int8, 0), ("t_arrive", np.float64, 0), ("length", np.float64, 0),
     ("min_clear", np.float64, 0),
+    ("noise_phase", np.float64, 0), ("corr_lo", np.int64, 0), ("corr_hi", np.int64, 0), ("corr_k", np.int64, 0),
+    ("corr_ds", np.float64, 0),
 )
 
 

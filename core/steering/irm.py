@@ -6,8 +6,8 @@ point changes (IRM 3.2, after Wein et al. [18]). The retracted point B is a cent
 radius R = clearance(B), touching the obstacles at c and at the new closest point c'. The corridor of the route
 is the sequence of these discs K(B_k, R_k) with their two closest points, sorted into the left one L_k and the
 right one Q_k as seen walking the route (the ECM's event points with their left and right closest points, ECM
-section II). Its explicit boundary is the polyline of the left closest points and that of the right ones; where
-two consecutive closest points lie on different obstacles the boundary closes the side opening with a chord.
+section II); the left and right points draw the corridor's explicit boundary. Where a disc sits in a side opening
+(both closest points on one side) the open side's point is the disc's own boundary point square to the route.
 
 Exactness: the closest points come from the navigation mesh's exact nearest-obstacle query (obstacle outlines and
 the scene bounds); the retraction distance is found by bisection to a relative 1e-4 of R.
@@ -15,9 +15,12 @@ the scene bounds); the retraction distance is found by bisection to a relative 1
 **Per step (IRM 4.1-4.3).** The agent's disc is the corridor disc it lies deepest in, searched forward from the
 previous one (``deepest_disc``; the retraction of x onto the backbone). The attraction point is the farthest route
 point on the boundary of that disc, or the goal when the goal lies inside it (eq. 4, ``attraction_on_disc``); it is
-always visible, since the disc is free and holds x. The boundary force (eq. 1) pushes from the nearest point of the
-explicit boundary (``boundary_point``), with the safe distance clamped to the admissible set D of eq. 2
-(``admissible_safe_distance``).
+always visible, since the disc is free and holds x. The corridor is the union of its discs; the boundary point
+b(x) of eq. 1 is taken on the boundary of the disc x lies deepest in (``disc_boundary_point``), so d_b is x's
+depth in the corridor: never more than its true distance to the union's boundary, equal to it where that disc's
+arc is part of the boundary, and close to it everywhere since the discs are sampled every R/2. It points the
+boundary force to the disc's centre, also across side openings where no obstacle is near. The safe distance is
+clamped to the admissible set D of eq. 2 (``admissible_safe_distance``).
 
 Arrays: route arrays as in core.routes.kernels (``rp`` (N, 2), ``rs`` (N,), a route the rows [lo, hi)); corridor
 arrays ``cB`` (M, 2) disc centres, ``cR`` (M,) radii, ``cL`` / ``cQ`` (M, 2) left / right closest points, ``cS``
@@ -86,6 +89,38 @@ def retract(E, EG, ES, EI, px: float, py: float, scale: float, out: np.ndarray) 
 
 
 @njit(cache=True, nogil=True)
+def side_points(disc: np.ndarray, tx: float, ty: float, left: np.ndarray, right: np.ndarray) -> None:
+    """Sort a retracted disc's closest points into the left and right boundary points, seen along the route
+    tangent (tx, ty): left is where cross(tangent, c - B) > 0. Where both lie on one side (the disc sits in a
+    side opening, between two obstacles of the same side), the other side's point is the disc's own boundary point
+    square to the tangent, B + R n, and the one side keeps the point farther out to it."""
+    bx, by, r = disc[0], disc[1], disc[2]
+    tl = math.hypot(tx, ty)
+    nx = -ty / tl if tl > 0.0 else 0.0
+    ny = tx / tl if tl > 0.0 else 0.0
+    s1 = nx * (disc[3] - bx) + ny * (disc[4] - by)
+    s2 = nx * (disc[5] - bx) + ny * (disc[6] - by)
+    if s1 > 0.0 and s2 <= 0.0 or s1 <= 0.0 and s2 > 0.0:
+        a = 3 if s1 > s2 else 5
+        left[0] = disc[a]
+        left[1] = disc[a + 1]
+        right[0] = disc[8 - a]
+        right[1] = disc[9 - a]
+    elif s1 > 0.0:
+        a = 3 if s1 >= s2 else 5
+        left[0] = disc[a]
+        left[1] = disc[a + 1]
+        right[0] = bx - r * nx
+        right[1] = by - r * ny
+    else:
+        a = 3 if s1 <= s2 else 5
+        right[0] = disc[a]
+        right[1] = disc[a + 1]
+        left[0] = bx + r * nx
+        left[1] = by + r * ny
+
+
+@njit(cache=True, nogil=True)
 def _grow(a: np.ndarray, n: int) -> np.ndarray:
     shape = (2 * a.shape[0],) + a.shape[1:]
     b = np.empty(shape, dtype=a.dtype)
@@ -126,14 +161,7 @@ def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max
             B[m, 0] = tmp[0]
             B[m, 1] = tmp[1]
             R[m] = tmp[2]
-            # Left is where cross(tangent, c - B) > 0.
-            cr = tx * (tmp[4] - tmp[1]) - ty * (tmp[3] - tmp[0])
-            a = 3 if cr > 0.0 else 5
-            b = 8 - a
-            L[m, 0] = tmp[a]
-            L[m, 1] = tmp[a + 1]
-            Q[m, 0] = tmp[b]
-            Q[m, 1] = tmp[b + 1]
+            side_points(tmp, tx, ty, L[m], Q[m])
             S[m] = t
             m += 1
             step = min(max(SAMPLE_FRACTION * tmp[2], min_step), max_step)
@@ -203,45 +231,21 @@ def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float,
     return -1.0
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _closest_on_segment(x, y, ax, ay, bx, by):
-    dx = bx - ax
-    dy = by - ay
-    den = dx * dx + dy * dy
-    t = 0.0
-    if den > 0.0:
-        t = ((x - ax) * dx + (y - ay) * dy) / den
-        t = min(max(t, 0.0), 1.0)
-    cx = ax + t * dx
-    cy = ay + t * dy
-    return (x - cx) * (x - cx) + (y - cy) * (y - cy), cx, cy
-
-
 @njit(cache=True, nogil=True)
-def boundary_point(cL, cQ, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: float, out: np.ndarray) -> float:
-    """The nearest point b(x) of the corridor's explicit boundary (the left and right closest-point polylines) among
-    the pieces whose route arc length is within ``reach`` of disc k's; written into ``out`` (2,), distance returned
-    (inf when the corridor has a single disc and no piece)."""
-    lo_s = cS[k] - reach
-    hi_s = cS[k] + reach
-    j0 = k
-    while j0 > clo and cS[j0 - 1] >= lo_s:
-        j0 -= 1
-    best = math.inf
-    j = j0
-    while j < chi - 1 and cS[j] <= hi_s:
-        d, cx, cy = _closest_on_segment(x[0], x[1], cL[j, 0], cL[j, 1], cL[j + 1, 0], cL[j + 1, 1])
-        if d < best:
-            best = d
-            out[0] = cx
-            out[1] = cy
-        d, cx, cy = _closest_on_segment(x[0], x[1], cQ[j, 0], cQ[j, 1], cQ[j + 1, 0], cQ[j + 1, 1])
-        if d < best:
-            best = d
-            out[0] = cx
-            out[1] = cy
-        j += 1
-    return math.sqrt(best)
+def disc_boundary_point(bx: float, by: float, r: float, x: np.ndarray, out: np.ndarray) -> float:
+    """b(x) on the boundary of the corridor disc (bx, by, r) that x lies deepest in: the disc's boundary point
+    nearest to x, written into ``out`` (2,); returns the depth r - |x - B| (the distance d_b inside the disc,
+    negative outside). At the centre itself there is no nearest point: ``out`` is x and the depth r."""
+    dx = x[0] - bx
+    dy = x[1] - by
+    g = math.hypot(dx, dy)
+    if g <= 0.0:
+        out[0] = x[0]
+        out[1] = x[1]
+        return r
+    out[0] = bx + r * dx / g
+    out[1] = by + r * dy / g
+    return r - g
 
 
 @njit(cache=True, nogil=True)

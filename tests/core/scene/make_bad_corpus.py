@@ -103,6 +103,12 @@ def _(d): d["routes"][0]["points"] = [[5, 50], [5, 50]]
 def _(d): d["obstacles"].append({"id": "far", "polygon": [[200, 200], [210, 200], [210, 210]]}); d["terrains"][0]["polygon"] = [[-50, -50], [-10, -50], [-10, -10]]
 @case("no_free_space", "validator-only: placement", [["obstacles", "the obstacles cover the whole bounds"]])
 def _(d): d["obstacles"] = [{"id": "all", "polygon": [[-1, -1], [101, -1], [101, 101], [-1, 101]]}]; d["routes"] = []; d["networks"] = []; d["agents"] = []
+@case("heightfield_structure", "rejects", [["heightfield.cell", "must be positive, got 0"], ["heightfield.heights[1]", "expected a row (list) of heights, got 3"], ["heightfield.heights[2][1]", "expected a number, got the string 'high'"], ["heightfield.origin", "expected a point [x, y], got [0]"]])
+def _(d): d["heightfield"] = {"origin": [0], "cell": 0, "heights": [[0, 1, 2], 3, [0, "high", 2]]}
+@case("heightfield_rows", "validator-only: rows of equal length and placement", [["heightfield.heights[2]", "expected 3 heights like row 0, got 2"]])
+def _(d): d["heightfield"] = {"origin": [0, 0], "cell": 10, "heights": [[0, 1, 2], [0, 1, 2], [0, 1]]}
+@case("heightfield_outside", "validator-only: placement", [["heightfield", "the raster [200, 0, 220, 10] lies outside the bounds"]])
+def _(d): d["heightfield"] = {"origin": [200, 0], "cell": 10, "heights": [[0, 1, 2], [0, 1, 2]]}
 
 
 

@@ -22,8 +22,8 @@ def _load(name):
     return load_scene(SCENES / name)
 
 
-def test_the_four_scenes_ship():
-    assert SHIPPED == ["city.json", "forest.json", "mckenna.json", "mckenna_road.json"]
+def test_the_five_scenes_ship():
+    assert SHIPPED == ["city.json", "forest.json", "hills.json", "mckenna.json", "mckenna_road.json"]
 
 
 def test_generator_reproduces_the_shipped_files(tmp_path):

@@ -1,0 +1,144 @@
+"""Crowds of agents with random errands: random starts and goals, planned routes, replanning and respawning.
+
+- ``random_free_points``: points uniformly distributed over the free space (a triangle of the navigation mesh
+  picked by area, then a uniform point in it), so crowds fill every street and square alike.
+- ``add_random_agents``: ``miran simulate --agents N --seed K``: N agents, each with a random start and goal in
+  one connected part of the free space and a route planned between them (IRM section 6's experiment).
+- ``replan_lost``: MIRAN 3.5: an agent that other agents pushed where no part of its route window is visible gets
+  a new route planned from where it stands to its goal.
+- ``respawn_arrived``: IRM section 6: "When it had reached its destination, a new goal was assigned" -- a new
+  random goal and a new planned route from where the agent stands.
+
+Planning is per agent (a Python call into core.routes), but only for agents that need a route: never per step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.navmesh.queries import locate
+from core.routes import Route, plan_route
+from core.scene.model import DEFAULT_PLANNER
+from core.scene.problems import InputError, Problem
+from core.steering.methods import DISC_MIRAN, IRM, method_code, method_name
+
+from .state import ARRIVED, LOST
+
+# Tries per agent to find a start and goal that the planner can join.
+MAX_TRIES = 20
+
+
+def random_free_points(mesh, rng: np.random.Generator, n: int) -> np.ndarray:
+    """(n, 2) float64 points uniform over the free space of a navigation mesh."""
+    v = mesh.vertices[mesh.triangles]
+    area = 0.5 * np.abs((v[:, 1, 0] - v[:, 0, 0]) * (v[:, 2, 1] - v[:, 0, 1])
+                        - (v[:, 2, 0] - v[:, 0, 0]) * (v[:, 1, 1] - v[:, 0, 1]))
+    if n == 0 or area.sum() <= 0:
+        return np.zeros((0, 2))
+    t = rng.choice(len(area), size=n, p=area / area.sum())
+    a, b = rng.random(n), rng.random(n)
+    flip = a + b > 1.0
+    a[flip], b[flip] = 1.0 - a[flip], 1.0 - b[flip]
+    p = v[t, 0] + a[:, None] * (v[t, 1] - v[t, 0]) + b[:, None] * (v[t, 2] - v[t, 0])
+    # Round-off may put a point a hair outside a boundary triangle: pull those back to the triangle's centroid.
+    bad = locate(mesh, p) < 0
+    p[bad] = v[t[bad]].mean(axis=1)
+    return p
+
+
+def planning_clearance(sim, method: str, profile: str) -> float:
+    """The clearance a route is planned with: the profile's radius for disc characters (disc MIRAN, and IRM, whose
+    route must keep the character's radius, IRM 4.3), 0 for point characters."""
+    code = method_code(method)
+    return sim.scene.profile(profile).radius if code in (DISC_MIRAN, IRM) else 0.0
+
+
+def plan_errand(sim, start: np.ndarray, rng: np.random.Generator, profile: str, method: str,
+                planner: str) -> Route | None:
+    """A route from ``start`` to a random goal (a few tries); None when no goal could be reached."""
+    clearance = planning_clearance(sim, method, profile)
+    for _ in range(MAX_TRIES):
+        goal = random_free_points(sim.mesh, rng, 1)[0]
+        if np.hypot(*(goal - start)) <= 1e-6 * sim.scale:
+            continue
+        try:
+            return plan_route(sim.scene, start, goal, planner, profile=profile, clearance=clearance,
+                              context=sim.context).route
+        except InputError:
+            continue
+    return None
+
+
+def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None, method: str | None = None,
+                      planner: str = DEFAULT_PLANNER) -> np.ndarray:
+    """Add n agents with random starts and goals and routes planned with ``planner``; profiles are drawn in turn
+    from ``profiles`` (default: all of the scene's). Returns their indices; InputError when the scene has no
+    profile or no two points the planner can join."""
+    if n <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if not sim.scene.profiles:
+        raise InputError([Problem("profiles", "random agents need a profile, and the scene has none")])
+    names = list(profiles) if profiles else [p.id for p in sim.scene.profiles]
+    for p in names:
+        sim.params.profile_index(p)
+    meth = method or sim.method
+    rng = np.random.default_rng(seed)
+    routes, profs = [], []
+    starts = random_free_points(sim.mesh, rng, n * MAX_TRIES)
+    k = 0
+    for j in range(n * MAX_TRIES):
+        if len(routes) == n:
+            break
+        prof = names[k % len(names)]
+        route = plan_errand(sim, starts[j], rng, prof, meth, planner)
+        if route is None:
+            continue
+        routes.append(route)
+        profs.append(prof)
+        k += 1
+    if len(routes) < n:
+        raise InputError([Problem("agents", f"found routes for only {len(routes)} of {n} random agents with the "
+                                            f"{planner} planner")])
+    first = sim.state.n
+    ids = [f"crowd-{first + j}" for j in range(n)]
+    return sim.add_agents(routes, profs, ids, methods=meth)
+
+
+def replan_lost(sim, planner: str = DEFAULT_PLANNER) -> int:
+    """MIRAN 3.5: plan a new route to its goal for every LOST agent, from where it stands; returns how many got one
+    (an agent whose goal cannot be reached from where it stands stays LOST)."""
+    st = sim.state
+    lost = np.nonzero(st.status == LOST)[0]
+    done = 0
+    for i in lost.tolist():
+        prof = sim.params.profile_ids[int(st.profile[i])]
+        clearance = planning_clearance(sim, method_name(int(st.method[i])), prof)
+        try:
+            res = plan_route(sim.scene, st.pos[i].copy(), st.goal[i].copy(), planner, profile=prof,
+                             clearance=clearance, context=sim.context)
+        except InputError:
+            continue
+        sim.set_route(i, res.route)
+        done += 1
+    sim.replanned += done
+    return done
+
+
+def respawn_arrived(sim, rng: np.random.Generator, planner: str = DEFAULT_PLANNER) -> int:
+    """IRM section 6: give every arrived agent a new random goal and a route to it from where it stands; returns
+    how many got one."""
+    st = sim.state
+    arrived = np.nonzero(st.status == ARRIVED)[0]
+    done = 0
+    for i in arrived.tolist():
+        prof = sim.params.profile_ids[int(st.profile[i])]
+        route = plan_errand(sim, st.pos[i].copy(), rng, prof, method_name(int(st.method[i])), planner)
+        if route is None:
+            continue
+        sim.set_route(i, route)
+        done += 1
+    sim.respawned += done
+    return done
+
+
+__all__ = ["add_random_agents", "plan_errand", "random_free_points", "replan_lost", "respawn_arrived"]
