@@ -48,13 +48,12 @@ def triangle_overlap_interval(V, T, t, px, py, ex, ey, r):
     """(lo, hi): the x-range where the disc centred at p + x e (e unit) meets triangle t; lo > hi when never."""
     lo = math.inf
     hi = -math.inf
-    xs = np.empty(3)
-    ys = np.empty(3)
-    for k in range(3):
-        dx = V[T[t, k], 0] - px
-        dy = V[T[t, k], 1] - py
-        xs[k] = dx * ex + dy * ey
-        ys[k] = ex * dy - ey * dx
+    a, b, c = T[t, 0], T[t, 1], T[t, 2]
+    # Local frame of section 3.2: x along e, y to its left (tuples, not arrays: no allocation per triangle).
+    xs = ((V[a, 0] - px) * ex + (V[a, 1] - py) * ey, (V[b, 0] - px) * ex + (V[b, 1] - py) * ey,
+          (V[c, 0] - px) * ex + (V[c, 1] - py) * ey)
+    ys = (ex * (V[a, 1] - py) - ey * (V[a, 0] - px), ex * (V[b, 1] - py) - ey * (V[b, 0] - px),
+          ex * (V[c, 1] - py) - ey * (V[c, 0] - px))
     r2 = r * r
     for k in range(3):
         # Vertex disc (Kremyzas 3.2.1): |(x_v - x, y_v)| <= r.

@@ -104,9 +104,9 @@ def _grow_rows(a):
 @njit(cache=True, nogil=True)
 def _start_triangles(V, T, N, TT, tri, x, y, out) -> int:
     """The free triangles containing x (one, two on an edge, a fan around a vertex); returns how many."""
-    o = np.empty(3, dtype=np.int64)
-    for k in range(3):
-        o[k] = orient(V[T[tri, k], 0], V[T[tri, k], 1], V[T[tri, (k + 1) % 3], 0], V[T[tri, (k + 1) % 3], 1], x, y)
+    a, b, c = T[tri, 0], T[tri, 1], T[tri, 2]
+    o = (orient(V[a, 0], V[a, 1], V[b, 0], V[b, 1], x, y), orient(V[b, 0], V[b, 1], V[c, 0], V[c, 1], x, y),
+         orient(V[c, 0], V[c, 1], V[a, 0], V[a, 1], x, y))
     n = 0
     if o[0] > 0 and o[1] > 0 and o[2] > 0:
         out[0] = tri
@@ -155,23 +155,22 @@ def _start_triangles(V, T, N, TT, tri, x, y, out) -> int:
 
 
 @njit(cache=True, nogil=True)
-def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts):
+def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts, starts, st, sc):
     """Visible parts of segment A-B from x (x in the closed free space, in triangle ``tri`` of the complete
     triangulation), as u-intervals of A + u (B - A) in ``parts`` (k, 2), unsorted, possibly overlapping.
 
-    Returns (count, parts); ``parts`` is reallocated when it fills up."""
+    ``starts`` (>= 64,) int64, ``st`` (m,) int64 and ``sc`` (m, 4) float64 are work arrays. Returns
+    (count, parts, st, sc); ``parts`` and the stack arrays are reallocated when they fill up."""
     n = 0
     o = orient(x, y, ax, ay, bx, by)
     if o == 0:
-        return _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts)
+        k, parts = _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts)
+        return k, parts, st, sc
     if o > 0:
         rx, ry, lx, ly = ax, ay, bx, by
     else:
         rx, ry, lx, ly = bx, by, ax, ay
-    starts = np.empty(64, dtype=np.int64)
     ns = _start_triangles(V, T, N, TT, tri, x, y, starts)
-    st = np.empty(64, dtype=np.int64)
-    sc = np.empty((64, 4), dtype=np.float64)
     top = 0
     for i in range(ns):
         if top >= st.shape[0]:
@@ -219,7 +218,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
             sc[top, 2] = nlx
             sc[top, 3] = nly
             top += 1
-    return n, parts
+    return n, parts, st, sc
 
 
 @njit(cache=True, nogil=True)
@@ -317,6 +316,9 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
         out[0, 1] = s1
         return 1
     parts = np.empty((16, 2), dtype=np.float64)
+    starts = np.empty(64, dtype=np.int64)
+    st = np.empty(64, dtype=np.int64)
+    sc = np.empty((64, 4), dtype=np.float64)
     n = 0
     # First segment i with rs[i + 1] >= s0 (binary search).
     a = lo
@@ -343,7 +345,8 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
                 ax, ay = rp[i, 0], rp[i, 1]
             if fb == 1.0:
                 bx, by = rp[i + 1, 0], rp[i + 1, 1]
-            k, parts = segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts)
+            k, parts, st, sc = segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts,
+                                                     starts, st, sc)
             _sort_rows(parts, k)
             for j in range(k):
                 u0 = sa + parts[j, 0] * (sb - sa)
