@@ -25,8 +25,9 @@ import numpy as np
 from numba import njit
 
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
-from core.navmesh.kernels.segments import segment_first_block, segment_terrain_lengths
+from core.navmesh.kernels.segments import segment_terrain_lengths
 from core.navmesh.kernels.visibility import visible_intervals
+from core.navmesh.kernels.walk import in_bounds
 from core.routes.kernels import point_at_into
 from core.steering.disc_miran import adjust_intervals, disc_fallback
 from core.steering.forces import avoidance_term, boundary_force, steering_force
@@ -94,24 +95,19 @@ MAX_INTERVALS = 256
 # Stop flags of ``advance``.
 STOP_ALL_DONE = 1
 STOP_ON_LOST = 2
-# Pushing a point back from an obstacle it would touch: this fraction of the scene's size.
-_TOUCH_RTOL = 1e-9
 
 
 @njit(cache=True, nogil=True)
-def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code) -> int:
-    """Choose every walking agent's attraction point; returns how many agents became LOST this step."""
+def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk) -> int:
+    """Choose every walking agent's attraction point; returns how many agents became LOST this step.
+
+    ``wk`` is the work-buffer tuple of ``work_buffers`` (allocated once per ``advance`` call, not per step)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
     slot, tsc, tint, tadj, tcand = tr
-    ibuf = np.empty((MAX_INTERVALS, 2), dtype=np.float64)
-    abuf = np.empty((MAX_INTERVALS, 2), dtype=np.float64)
-    q = np.empty(2, dtype=np.float64)
-    rpt = np.empty(2, dtype=np.float64)
-    outs = np.empty(1, dtype=np.float64)
-    no_trace = np.empty((0, 4), dtype=np.float64)
+    ibuf, abuf, q, rpt, outs, no_trace = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5]
     lost = 0
     tol = 1e-9 * scale
     for i in range(pos.shape[0]):
@@ -199,7 +195,7 @@ def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, f
 
 
 @njit(cache=True, nogil=True)
-def force_phase(C, st, gvec, prof, nb, fnew, tr) -> None:
+def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
     """F = F_s + F_b + F_o for every walking agent at its current position, into ``fnew`` (n, 2)."""
     E, EG, ES, EI = C
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
@@ -216,10 +212,7 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr) -> None:
     ncx = int(grid[3])
     ncy = int(grid[4])
     cell = grid[2]
-    fs = np.empty(2, dtype=np.float64)
-    fb = np.empty(2, dtype=np.float64)
-    fo = np.empty(2, dtype=np.float64)
-    bpt = np.empty(2, dtype=np.float64)
+    fs, fb, fo, bpt = wk[6], wk[7], wk[8], wk[9]
     for i in range(pos.shape[0]):
         fnew[i, 0] = 0.0
         fnew[i, 1] = 0.0
@@ -276,12 +269,17 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _step_allowed(W, C, x0, y0, x1, y1, rgeo, need) -> bool:
-    """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space; a disc must keep
-    ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the segment."""
+def _step_allowed(W, C, x0, y0, x1, y1, rgeo, need, tl) -> bool:
+    """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space and the bounds; a
+    disc must keep ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the
+    segment. One walk decides and leaves the step's length per terrain type in ``tl`` (T,) (MIRAN 3.3's l^T)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
-    if segment_first_block(V, T, N, TT, B, G, S, x0, y0, x1, y1) <= 1.0:
+    for k in range(tl.shape[0]):
+        tl[k] = 0.0
+    if not in_bounds(B, x1, y1):
+        return False
+    if segment_terrain_lengths(V, T, N, TT, B, G, S, x0, y0, x1, y1, tl) > 0.0:
         return False
     if rgeo > 0.0 and segment_clearance(E, EG, ES, EI, x0, y0, x1, y1) < need:
         return False
@@ -289,7 +287,7 @@ def _step_allowed(W, C, x0, y0, x1, y1, rgeo, need) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -> int:
+def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, wk) -> int:
     """Integrate, guard against obstacles, detect arrival, accumulate lengths and log the positions at time
     ``t_next`` (the end of the step); returns the number of arrivals."""
     V, T, N, TT, B, G, S = W
@@ -300,8 +298,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -
     dt = gvec[G_DT]
     code = int(gvec[G_INTEGRATOR])
     arrived = 0
-    xn = np.empty(2, dtype=np.float64)
-    vn = np.empty(2, dtype=np.float64)
+    xn, vn, tl = wk[6], wk[7], wk[10]
     tol = 1e-9 * scale
     for i in range(pos.shape[0]):
         if status[i] != WALKING:
@@ -320,6 +317,9 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -
             xn[1] = gy
             vn[0] = 0.0
             vn[1] = 0.0
+            for k in range(tl.shape[0]):
+                tl[k] = 0.0
+            segment_terrain_lengths(V, T, N, TT, B, G, S, x[0], x[1], gx, gy, tl)
             status[i] = ARRIVED
             t_arrive[i] = t_next
             arrived += 1
@@ -329,7 +329,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -
             if rgeo > 0.0:
                 c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
                 need = min(rgeo, c0)
-            if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need):
+            if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
                 # Straight towards the attraction point, as far as the integrated step would have gone.
                 h = math.hypot(xn[0] - x[0], xn[1] - x[1])
                 ax = attr[i, 0] - x[0]
@@ -342,7 +342,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -
                 else:
                     xn[0] = x[0]
                     xn[1] = x[1]
-                if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need):
+                if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
                     xn[0] = x[0]
                     xn[1] = x[1]
                 vn[0] = (xn[0] - x[0]) / dt
@@ -355,7 +355,8 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -
                 arrived += 1
         step = math.hypot(xn[0] - x[0], xn[1] - x[1])
         if step > 0.0:
-            segment_terrain_lengths(V, T, N, TT, B, G, S, x[0], x[1], xn[0], xn[1], terrain_len[i])
+            for k in range(tl.shape[0]):
+                terrain_len[i, k] += tl[k]
             length[i] += step
         force[i, 0] = fnew[i, 0]
         force[i, 1] = fnew[i, 1]
@@ -373,6 +374,17 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale) -
                 rec_xy[c, 1] = xn[1]
                 cursor[0] = c + 1
     return arrived
+
+
+@njit(cache=True, nogil=True)
+def work_buffers(n_types: int) -> tuple:
+    """Scratch arrays the phases share, allocated once per ``advance`` call: visible and disc-adjusted intervals
+    (MAX_INTERVALS, 2), points q and r_i (2,), a fallback arc length (1,), an empty trace row (0, 4), four (2,)
+    vectors (forces, or the new position and velocity) and the step's terrain lengths (n_types,)."""
+    return (np.empty((MAX_INTERVALS, 2), dtype=np.float64), np.empty((MAX_INTERVALS, 2), dtype=np.float64),
+            np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(1, dtype=np.float64),
+            np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
+            np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64))
 
 
 @njit(cache=True, nogil=True)
@@ -396,6 +408,7 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
     n = pos.shape[0]
     fnew = np.zeros((n, 2), dtype=np.float64)
     fallback_code = np.zeros(n, dtype=np.int8)
+    wk = work_buffers(st[17].shape[1])
     grid, cell_start, order = nb
     done = 0
     t0 = clock[0]
@@ -405,13 +418,13 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
             break
         # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
         t_now = t0 + k * dt
-        lost = attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code)
+        lost = attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk)
         lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr)
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, pos, status, cell_start, order)
-        force_phase(C, st, gvec, prof, nb, fnew, tr)
+        force_phase(C, st, gvec, prof, nb, fnew, tr, wk)
         crowd_phase(st, gvec, prof, nb, X, fnew, t_now)
-        move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale)
+        move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale, wk)
         clock[0] = t0 + (k + 1) * dt
         clock[1] += 1.0
         done += 1
