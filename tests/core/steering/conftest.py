@@ -1,0 +1,8 @@
+"""The steering tests share the simulation tests' scene and route generator (tests/core/sim/simgen.py)."""
+
+import sys
+from pathlib import Path
+
+_SIM_TESTS = str(Path(__file__).resolve().parents[1] / "sim")
+if _SIM_TESTS not in sys.path:
+    sys.path.insert(0, _SIM_TESTS)
