@@ -325,6 +325,14 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
             arrived += 1
         else:
             integrate(code, x, vel[i], force[i], has_force[i], fnew[i], dt, vmax, xn, vn)
+            if s_attr[i] >= total - tol and dgoal <= vmax / gvec[G_CS] + vmax * dt:
+                # Final approach: within the turning radius vmax / c_s of its goal an agent that others nudged
+                # could circle it for ever (the steering force cannot turn it tighter), so it walks straight in.
+                h = min(vmax * dt, dgoal)
+                xn[0] = x[0] + (gx - x[0]) * (h / dgoal)
+                xn[1] = x[1] + (gy - x[1]) * (h / dgoal)
+                vn[0] = (xn[0] - x[0]) / dt
+                vn[1] = (xn[1] - x[1]) / dt
             need = 0.0
             if rgeo > 0.0:
                 c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])

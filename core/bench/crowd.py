@@ -1,0 +1,85 @@
+"""CPU-load of crowds on the city (IRM section 6): records ``cpu_load <method> <N> agents`` for the steering section.
+
+The experiment of IRM section 6: N characters placed at random in the city, each walking to a random goal and
+given a new one on arrival (``respawn``), dt = 0.1 s, Verlet for IRM (its section 6) and Euler for MIRAN (its
+section 5), one core. CPU-load = CPU time spent / simulated time (IRM section 6; DESIGN.md), measured in steady
+state: after the first call has compiled or loaded the kernels and after a warm-up of simulated time, over a fixed
+number of steps, counting everything the simulation does in them (the step kernels, replanning of agents pushed
+out of sight of their routes, the new errands of arrived agents: their route planning and IRM corridors).
+
+The setup (planning N routes) is not counted; it is reported as seconds per agent. CPU time is that of the calling
+thread (``time.thread_time``), so other processes sharing the machine disturb the figures less.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from .record import Record
+
+SECTION = "steering"
+SCENES_DIR = Path(__file__).resolve().parents[2] / "scenes"
+SIZES = (1000, 5000, 10000)
+QUICK_SIZES = (200,)
+# IRM 2009, section 6 / Figure 6 (2.4 GHz Core2 Duo, one core, C++): 1,000 characters 6.15 %, about 3,500 at 30 %,
+# 5,000 under 55 %.
+PAPER = {1000: "IRM 2009: 1000 agents at 6.15%", 5000: "IRM 2009: 5000 agents under 55%"}
+REAL_TIME = 0.30
+WARMUP_S = 5.0
+MEASURE_STEPS = 100
+
+
+def _reference(n: int, method: str) -> str:
+    return PAPER.get(n, "IRM 2009: about 3500 agents at 30%") + f"; {method}; real time means <= 30%"
+
+
+def crowd_simulation(scene, mesh, context, method: str, n: int, seed: int = 1):
+    """A respawning crowd of n random agents on the scene, without path recording."""
+    from core.sim import Simulation
+
+    sim = Simulation(scene, mesh=mesh, method=method, integrator="verlet" if method == "irm" else "euler",
+                     dt=0.1, seed=seed, record=False, add_scene_agents=False, planner_context=context)
+    sim.respawn = True
+    sim.add_random_agents(n, seed=seed)
+    return sim
+
+
+def cpu_load(sim, steps: int) -> tuple[float, dict]:
+    """CPU-load over ``steps`` steps of a warmed-up simulation, and what happened meanwhile."""
+    replanned, respawned = sim.replanned, sim.respawned
+    t0 = time.thread_time()
+    sim.run(max_steps=steps)
+    cpu = time.thread_time() - t0
+    return cpu / (steps * sim.params.dt), {"cpu_s": cpu, "replanned": sim.replanned - replanned,
+                                           "respawned": sim.respawned - respawned, "walking": sim.walking()}
+
+
+def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_name: str = "city") -> list[Record]:
+    """``cpu_load <method> <N> agents`` records on the city (fractions of one core)."""
+    from core.navmesh import build_navmesh
+    from core.routes import PlannerContext
+    from core.scene.io import load_scene
+
+    scene = load_scene(SCENES_DIR / f"{scene_name}.json")
+    mesh = build_navmesh(scene)
+    ctx = PlannerContext(scene, navmesh=mesh)
+    out: list[Record] = []
+    for method in methods:
+        for n in sizes or (QUICK_SIZES if quick else SIZES):
+            t0 = time.thread_time()
+            sim = crowd_simulation(scene, mesh, ctx, method, n)
+            setup = time.thread_time() - t0
+            sim.run(max_steps=1)                                     # kernels compiled or loaded: not counted
+            sim.run(max_steps=int(round((1.0 if quick else WARMUP_S) / sim.params.dt)))
+            load, info = cpu_load(sim, 10 if quick else MEASURE_STEPS)
+            out.append(Record(SECTION, f"cpu_load {method} {n} agents", load, "fraction",
+                              f"{_reference(n, method)}; {1e6 * info['cpu_s'] / (n * (10 if quick else MEASURE_STEPS)):.2f}"
+                              f" us per agent-step; {info['respawned']} new errands and {info['replanned']} "
+                              f"replans in the window; setup {1e3 * setup / n:.2f} ms per agent"))
+    return out
+
+
+def run(quick: bool) -> list[Record]:
+    """The CPU-load records (also reachable as part of the steering section)."""
+    return cpu_load_records(quick)

@@ -1,0 +1,138 @@
+"""IRM (Karamouzas et al. 2009): retraction onto the medial axis, the eq. 4 attraction point against brute force,
+agents that stay inside their corridor and arrive, Perlin noise, and MIRAN Figure 8 (MIRAN against IRM)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Point
+
+from core.export import paths_from_simulation
+from core.routes import PlannerContext, Route
+from core.sim import Simulation
+from core.sim.corridors import corridor_of_route
+from core.steering.irm import attraction_on_disc, retract
+from core.steering.noise import perlin1, permutation
+
+from simgen import obstacle_union, planned_routes, random_scene, shipped
+
+
+def _boundary(scene):
+    return shapely.union(obstacle_union(scene).boundary, shapely.box(*scene.bounds).boundary)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_retracted_points_lie_on_the_medial_axis(seed):
+    """B is as far from its two closest points as from the whole boundary (shapely), and both closest points are
+    on the boundary: the disc K(B, R) is a maximal empty disc touching two obstacle points."""
+    scene = random_scene(seed, size=100.0)
+    ctx = PlannerContext(scene)
+    E, EG, ES, EI = ctx.mesh.clearance_args()
+    rng = np.random.default_rng(seed)
+    bnd = _boundary(scene)
+    free = ctx.geometry.free
+    out = np.zeros(7)
+    checked = 0
+    while checked < 60:
+        p = rng.uniform([0, 0], [100, 80])
+        if not free.contains(Point(p)):
+            continue
+        assert retract(E, EG, ES, EI, p[0], p[1], 128.0, out)
+        B, R, c1, c2 = out[:2], out[2], out[3:5], out[5:7]
+        assert abs(bnd.distance(Point(B)) - R) <= 1e-9 * 128
+        assert abs(np.hypot(*(B - c1)) - R) <= 2e-4 * R + 1e-9
+        assert abs(np.hypot(*(B - c2)) - R) <= 2e-4 * R + 1e-9
+        assert np.hypot(*(c1 - c2)) > 1e-6                     # two different touching points
+        assert bnd.distance(Point(c1)) < 1e-9 and bnd.distance(Point(c2)) < 1e-9
+        checked += 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_attraction_point_is_the_farthest_route_point_on_the_circle(seed):
+    """IRM eq. 4 against a dense sampling of the route: the last sign change of |pi(s) - B| - R beyond s_from."""
+    rng = np.random.default_rng(seed)
+    pts = np.cumsum(rng.uniform(-10, 10, size=(12, 2)), axis=0)
+    route = Route.from_points(pts)
+    for _ in range(20):
+        B = rng.uniform(pts.min(0), pts.max(0))
+        R = float(rng.uniform(2, 15))
+        s_from = float(rng.uniform(0, route.length / 2))
+        got = attraction_on_disc(route.points, route.s, 0, len(pts), B[0], B[1], R, s_from)
+        s = np.linspace(s_from, route.length, 200001)
+        xy = np.column_stack([np.interp(s, route.s, route.points[:, 0]), np.interp(s, route.s, route.points[:, 1])])
+        f = np.hypot(*(xy - B).T) - R
+        if f[-1] <= 0:
+            assert got == route.length                           # the goal inside the disc attracts
+            continue
+        cross = np.nonzero(np.sign(f[1:]) != np.sign(f[:-1]))[0]
+        if len(cross) == 0:
+            assert got == -1.0 or abs(np.hypot(*(route.points[-1] - B)) - R) < 1e-6
+            continue
+        assert abs(got - s[cross[-1]]) <= 2 * (s[1] - s[0])
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_irm_agents_stay_inside_their_corridor_and_arrive(seed):
+    """Every position of an IRM agent lies in the union of its corridor's discs (up to a step), and every agent
+    reaches its goal, on scenes the code has not seen."""
+    size = [60.0, 100.0, 400.0][seed % 3]
+    scene = random_scene(seed, size=size)
+    ctx = PlannerContext(scene)
+    rng = np.random.default_rng(seed)
+    r = scene.profiles[0].radius
+    routes = planned_routes(scene, rng, 5, "cdt", clearance=r, context=ctx)
+    assert len(routes) >= 4
+    sim = Simulation(scene, mesh=ctx.mesh, method="irm", integrator="verlet", add_scene_agents=False, seed=seed)
+    sim.params.set("interact", False)
+    sim.add_agents(routes, ["pedestrian"] * len(routes))
+    sim.run()
+    assert sim.arrived().all(), sim.summary()
+    step = scene.profiles[0].max_speed * sim.params.dt
+    for i in range(sim.n_agents):
+        c = sim.corridor_of(i)
+        p = sim.path(i)[:, 1:]
+        depth = np.max(c["radii"][None, :] - np.hypot(*(p[:, None, :] - c["centres"][None, :, :]).transpose(2, 0, 1)),
+                       axis=1)
+        assert depth.min() >= -step, f"agent {i} left its corridor by {-depth.min():.3f}"
+
+
+def test_corridor_discs_are_free_and_follow_the_route():
+    scene = shipped("mckenna_road")
+    sim = Simulation(scene, method="irm")
+    route = sim.route_of(0)
+    B, R, L, Q, S = corridor_of_route(sim.mesh, route, sim.scale)
+    bnd = _boundary(scene)
+    assert np.all(np.diff(S) >= 0) and S[0] == 0 and S[-1] == route.length
+    assert np.all(np.abs(shapely.distance(shapely.points(B), bnd) - R) <= 1e-9 * 283)
+    # The route point each disc was retracted from lies in that disc (IRM 3.2: one-to-one with the backbone).
+    xy = np.column_stack([np.interp(S, route.s, route.points[:, 0]), np.interp(S, route.s, route.points[:, 1])])
+    assert np.all(np.hypot(*(xy - B).T) <= R + 1e-9)
+
+
+def test_perlin_noise_is_smooth_bounded_and_zero_on_the_lattice():
+    perm = permutation(7)
+    u = np.linspace(-20, 20, 40001)
+    v = np.array([perlin1(perm, x) for x in u])
+    assert np.all(np.abs(v) <= 0.5)
+    assert np.max(np.abs(np.diff(v))) < 2 * (u[1] - u[0])       # Lipschitz: |g| <= 1 and the fade's slope
+    assert all(perlin1(perm, float(k)) == 0.0 for k in range(-20, 21))
+    assert np.std(v) > 0.05
+
+
+def test_figure_8_miran_keeps_to_the_sidewalk_and_irm_crosses_the_mud():
+    """MIRAN section 5, Figure 8: on the same route MIRAN walks mostly on the sidewalk and never in the mud; IRM
+    crosses the mud and stays longer on the road."""
+    scene = shipped("mckenna_road")
+    res = {}
+    for method, integ in (("miran", "euler"), ("irm", "verlet")):
+        sim = Simulation(scene, method=method, integrator=integ, seed=1)
+        sim.run()
+        assert sim.arrived().all()
+        res[method] = paths_from_simulation(sim).agents[0].terrain_lengths
+    m, i = res["miran"], res["irm"]
+    assert m["mud"] == 0.0
+    assert m["sidewalk"] > 0.5 * sum(m.values())
+    assert i["mud"] > 1.0
+    assert i["road"] > m["road"]
+    assert i["sidewalk"] < m["sidewalk"]
