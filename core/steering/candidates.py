@@ -86,19 +86,23 @@ def candidate_arcs(intervals: np.ndarray, n_intervals: int, d: float, skip_first
 
 @njit(cache=True, nogil=True)
 def pick_best(omegas: np.ndarray, n: int) -> int:
-    """Index of the minimum omega among the first n (in route order), ties to the last; -1 when n == 0.
+    """Index of the choice among the first n omegas (in route order): the last one within TIE_RTOL of the minimum
+    (MIRAN 3.3: minimum weight, ties to the greatest curve length distance); -1 when n == 0 or all are NaN.
 
-    NaN omegas are never picked. The running minimum is kept apart from the pick, so a chain of near-ties cannot
-    drift away from the true minimum.
-    """
-    best = -1
+    NaN marks a candidate that cannot be chosen. Within the tolerance, the rule does not depend on the order in
+    which the omegas were computed."""
     best_w = np.inf
+    seen = False
     for i in range(n):
         w = omegas[i]
-        if w != w:
-            continue
-        if best < 0 or better_or_tie(w, best_w):
-            best = i
+        if w == w:
+            seen = True
             if w < best_w:
                 best_w = w
-    return best
+    if not seen:
+        return -1
+    for i in range(n - 1, -1, -1):
+        w = omegas[i]
+        if w == w and (w == best_w or better_or_tie(w, best_w)):
+            return i
+    return -1

@@ -19,7 +19,7 @@ from core.navmesh.kernels.segments import segment_cost, segment_visible, walk_co
 from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import closest_point, point_at_into
 
-from .candidates import better_or_tie, omega_of, sample_at, sample_count, strictly_worse
+from .candidates import omega_of, pick_best, sample_at, sample_count, strictly_worse
 
 # Two points closer than this, relative to the scene's size, are "the same point" (x_i = r_i in MIRAN 3.2).
 SAME_POINT_RTOL = 1e-9
@@ -54,33 +54,47 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
     triangle, located once); where the profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate|
     exactly (the segment is visible), so no walk is needed. ``disc_radius > 0`` switches to the disc traversal
     cost (Kremyzas eq. 4.5, see ``sweep_cost``), infinite where the disc would come closer than ``disc_need`` to an
-    obstacle.
-    A lower bound w_min |x - q| / d_ij that already loses skips the walk (exact pruning), except when tracing.
-    ``tr_c`` (m, 4) receives [s, x, y, omega] rows when its first dimension is non-zero. Best is -1 when empty.
+    obstacle; such candidates cannot be chosen.
+
+    The choice is the farthest candidate whose omega is within TIE_RTOL of the minimum (MIRAN 3.3: minimum weight,
+    ties to the greatest curve length distance). Candidates are weighed farthest first, and one whose lower bound
+    w_min |x - q| / d_ij already exceeds the best by more than the tie tolerance is never walked (exact pruning;
+    the far candidates usually win). Not when tracing: ``tr_c`` (m, 4) then receives every [s, x, y, omega] row in
+    route order. Best is -1 when there is no candidate.
     """
     V, T, N, TT, B, G, S = W
     tracing = tr_c.shape[0] > 0
-    # x is located once; every candidate's walk starts from that triangle (route points lie in the bounds).
+    total = 0
+    for j in range(n_int):
+        total += sample_count(intervals[j, 0], intervals[j, 1], d)
+    if skip_first and n_int > 0:
+        total -= 1
+    if total <= 0:
+        return -1.0, np.inf, 0
+    ts = np.empty(total, dtype=np.float64)
+    ws = np.empty(total, dtype=np.float64)
     start = -1
     if not uniform and disc_radius <= 0.0 and in_bounds(B, x[0], x[1]):
         start = locate_any(V, T, N, TT, B, G, S, x[0], x[1])
-    best_s = -1.0
     best_w = np.inf
-    found = False
-    m = 0
-    for j in range(n_int):
+    m = total
+    for jj in range(n_int):
+        j = n_int - 1 - jj
         a = intervals[j, 0]
         b = intervals[j, 1]
         count = sample_count(a, b, d)
-        for k in range(count):
+        for kk in range(count):
+            k = count - 1 - kk
             if j == 0 and k == 0 and skip_first:
                 continue
+            m -= 1
             t = sample_at(a, b, d, k, count)
+            ts[m] = t
             point_at_into(rp, rs, lo, hi, t, q)
             dij = t - s_r
             dist = math.hypot(q[0] - x[0], q[1] - x[1])
-            if found and not tracing and dij > 0.0 and strictly_worse(w_min * dist / dij, best_w):
-                m += 1
+            if not tracing and dij > 0.0 and strictly_worse(w_min * dist / dij, best_w):
+                ws[m] = np.nan
                 continue
             if disc_radius > 0.0:
                 cost = sweep_cost(W, C, x[0], x[1], q[0], q[1], disc_radius, disc_need, w)
@@ -96,15 +110,17 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
                 tr_c[m, 1] = q[0]
                 tr_c[m, 2] = q[1]
                 tr_c[m, 3] = om
-            m += 1
             if disc_radius > 0.0 and cost == np.inf:
+                ws[m] = np.nan
                 continue
-            if not found or better_or_tie(om, best_w):
-                found = True
-                best_s = t
-                if om < best_w:
-                    best_w = om
-    return best_s, best_w, m
+            ws[m] = om
+            if om < best_w:
+                best_w = om
+    # A lone r_i (omega infinite) is still a candidate (MIRAN 3.2), unless it is a disc the sweep ruled out.
+    best = pick_best(ws, total)
+    if best < 0:
+        return -1.0, np.inf, total
+    return ts[best], ws[best], total
 
 
 @njit(cache=True, nogil=True)
