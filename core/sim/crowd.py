@@ -11,7 +11,8 @@
 ``X`` is the extension tuple (``Simulation._extension``): ``hf_geo`` (3,) and ``heights`` (ny, nx) the height field
 (core.steering.slope), ``perm`` (512,) int64 the Perlin table, ``noise_phase`` (n,) float64, the corridor arrays
 ``B, R, L, Q, S`` of core.sim.corridors, and per agent ``corr_lo``, ``corr_hi``, ``corr_k`` (n,) int64 (its corridor
-rows and current disc) and ``corr_ds`` (n,) float64 (its admissible safe distance, IRM eq. 2).
+rows and current disc), ``corr_ds`` (n,) float64 (its admissible safe distance, IRM eq. 2) and ``corr_ak`` (n,) int64
+(the disc its attraction point was taken on).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
     ncx = int(grid[3])
     ncy = int(grid[4])
     cell = grid[2]
+    reach2 = cell * cell  # the grid's cell is at least the personal-space force's reach (Simulation)
     e = np.empty(2, dtype=np.float64)
     f = np.empty(2, dtype=np.float64)
     fs = np.empty(2, dtype=np.float64)
@@ -96,7 +98,9 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
                     c = cy * ncx + cxx
                     for m in range(cell_start[c], cell_start[c + 1]):
                         j = order[m]
-                        if j != i:
+                        rx = pos[j, 0] - x[0]
+                        ry = pos[j, 1] - x[1]
+                        if j != i and rx * rx + ry * ry <= reach2:
                             social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]

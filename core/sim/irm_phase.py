@@ -57,7 +57,7 @@ def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr) -> int:
     V, T, N, TT, B, G, S = W
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
-    cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11]
+    cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ak = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[13]
     slot, tsc, tint, tadj, tcand = tr
     dt = gvec[G_DT]
     q = np.empty(2, dtype=np.float64)
@@ -78,23 +78,38 @@ def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr) -> int:
             vmax = prof[profile[i], P_VMAX]
             k0 = min(max(k, clo), chi - 1)
             gap = math.hypot(x[0] - cB[k0, 0], x[1] - cB[k0, 1])
-            k = deepest_disc(cB, cR, cS, clo, chi, k0, x, corridor_reach(cR[k0], gap, vmax, dt))
+            reach = corridor_reach(cR[k0], gap, vmax, dt)
+            k = deepest_disc(cB, cR, cS, clo, chi, k0, x, reach)
+            # Where eq. 4 skipped part of the route (a loop, a route that comes back), the agent walks towards a
+            # later stretch: retract it there too, from the discs around its attraction point's arc length.
+            if s_attr[i] > cS[k] + reach:
+                ka = clo + np.searchsorted(cS[clo:chi], s_attr[i] - reach)
+                if ka < chi:
+                    k2 = deepest_disc(cB, cR, cS, clo, chi, ka, x, 2.0 * reach)
+                    if cR[k2] - math.hypot(x[0] - cB[k2, 0], x[1] - cB[k2, 1]) >= \
+                            cR[k] - math.hypot(x[0] - cB[k, 0], x[1] - cB[k, 1]):
+                        k = k2
             corr_k[i] = k
             inside = math.hypot(x[0] - cB[k, 0], x[1] - cB[k, 1]) <= cR[k]
-            s_a = attraction_on_disc(rp, rs, lo, hi, cB[k, 0], cB[k, 1], cR[k], cS[k])
-            if s_a >= 0.0:
-                point_at_into(rp, rs, lo, hi, s_a, q)
-                if inside or segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):
-                    s_attr[i] = s_a
-                    attr[i, 0] = q[0]
-                    attr[i, 1] = q[1]
-                else:
-                    s_a = -1.0
-            if s_a < 0.0:
-                if segment_visible(V, T, N, TT, B, G, S, x[0], x[1], attr[i, 0], attr[i, 1]):
-                    code = _KEPT
-                else:
-                    code = _LOST
+            # Eq. 4 depends on the disc only: on the same disc as last step the attraction point is the same (and
+            # visible, x being inside the disc).
+            if not (inside and k == corr_ak[i]):
+                s_a = attraction_on_disc(rp, rs, lo, hi, cB[k, 0], cB[k, 1], cR[k], cS[k])
+                if s_a >= 0.0:
+                    point_at_into(rp, rs, lo, hi, s_a, q)
+                    if inside or segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):
+                        corr_ak[i] = k if inside else -1
+                        s_attr[i] = s_a
+                        attr[i, 0] = q[0]
+                        attr[i, 1] = q[1]
+                    else:
+                        s_a = -1.0
+                if s_a < 0.0:
+                    corr_ak[i] = -1
+                    if segment_visible(V, T, N, TT, B, G, S, x[0], x[1], attr[i, 0], attr[i, 1]):
+                        code = _KEPT
+                    else:
+                        code = _LOST
             if cS[k] > s_ref[i]:
                 s_ref[i] = cS[k]
         if code == _LOST:

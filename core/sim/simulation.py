@@ -224,7 +224,7 @@ class Simulation:
         """Build and attach the IRM corridor of an agent's route (IRM 3.2) and its admissible safe distance."""
         st = self.state
         lo, hi = self.corridors.add(corridor_of_route(self.mesh, route, self.scale))
-        st.corr_lo[agent], st.corr_hi[agent], st.corr_k[agent] = lo, hi, lo
+        st.corr_lo[agent], st.corr_hi[agent], st.corr_k[agent], st.corr_ak[agent] = lo, hi, lo, -1
         vmax = float(self.params.prof[st.profile[agent], P_VMAX])
         r_min = float(self.corridors.R[lo:hi].min()) if hi > lo else 0.0
         ds = float(self.params.gvec[G_DS]) if self.params.gvec[G_DS] > 0 else IRM_SAFE_TIME * vmax
@@ -356,7 +356,7 @@ class Simulation:
         """The kernels' extension tuple (core.sim.crowd): height field, Perlin table, noise phases, corridors."""
         st = self.state
         return (self._hf_geo, self._heights, self._perm, st.noise_phase) + self.corridors.kernel_tuple() + (
-            st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds)
+            st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak)
 
     def _weight_stats(self) -> np.ndarray:
         """(P, 2) float64 per profile: the smallest weight (the pruning bound) and 1.0 when all weights are

@@ -17,7 +17,8 @@ Arrays (n = number of agents; positions in scene units, velocities in units/s, f
 - ``noise_phase`` (n,) float64 the agent's offset into the Perlin noise (IRM 4.4); ``corr_lo`` / ``corr_hi`` (n,)
   int64 its IRM corridor, rows [lo, hi) of the simulation's CorridorBook (empty for other methods); ``corr_k`` (n,)
   int64 the corridor disc it was last retracted to; ``corr_ds`` (n,) float64 its admissible safe distance (IRM
-  eq. 2). These travel to the kernels in the extension tuple (core.sim.crowd), not in ``STATE_ORDER``.
+  eq. 2); ``corr_ak`` (n,) int64 the disc its attraction point was taken on (-1: none yet). These travel to the
+  kernels in the extension tuple (core.sim.crowd), not in ``STATE_ORDER``.
 
 Rows are appended with ``append`` (amortised growth); views ``[:n]`` are what the kernels receive.
 """
@@ -38,7 +39,7 @@ _FIELDS = (
     ("status", np.int8, 0), ("t_arrive", np.float64, 0), ("length", np.float64, 0),
     ("min_clear", np.float64, 0),
     ("noise_phase", np.float64, 0), ("corr_lo", np.int64, 0), ("corr_hi", np.int64, 0), ("corr_k", np.int64, 0),
-    ("corr_ds", np.float64, 0),
+    ("corr_ds", np.float64, 0), ("corr_ak", np.int64, 0),
 )
 
 

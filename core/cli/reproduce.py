@@ -1,0 +1,42 @@
+"""``miran reproduce OUTDIR [--quick] [--only NAME]``: the papers' experiments as PNG figures and a Markdown report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from core.scene.problems import InputError, Problem
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    from core.reproduce import EXPERIMENTS
+
+    p = sub.add_parser("reproduce", help="rerun the papers' experiments: PNG figures and a Markdown report",
+                       description="Rerun MIRAN Figures 7, 8, 1 and Table 1, IRM Figure 6, the ECM section VI "
+                                   "timings and Niederberger Figure 9; write one PNG each, report.md with the "
+                                   "papers' numbers beside ours, and results.json.")
+    p.add_argument("outdir", metavar="OUTDIR")
+    p.add_argument("--quick", action="store_true", help="smaller crowds and fewer queries (a minute or two)")
+    p.add_argument("--only", action="append", metavar="NAME",
+                   help=f"run only this experiment (repeatable): {', '.join(EXPERIMENTS)}")
+    return p
+
+
+def run(args) -> int:
+    from core.reproduce import EXPERIMENTS, reproduce
+
+    unknown = [n for n in args.only or [] if n not in EXPERIMENTS]
+    if unknown:
+        raise InputError([Problem("--only", f"unknown experiment {n!r} (valid: {', '.join(EXPERIMENTS)})")
+                          for n in unknown])
+    try:
+        written, failed = reproduce(args.outdir, quick=args.quick, only=args.only,
+                            progress=lambda name: print(f"running {name} ...", file=sys.stderr, flush=True))
+    except OSError as e:
+        raise InputError([Problem("OUTDIR", f"cannot write to {args.outdir}: {e.strerror or e}")]) from None
+    for name, png in written.items():
+        print(f"wrote {png}")
+    print(f"wrote {args.outdir}/report.md")
+    for name in failed:
+        print(f"error: experiment {name} failed (see report.md)", file=sys.stderr)
+    return 1 if failed else 0
