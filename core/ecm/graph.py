@@ -108,8 +108,8 @@ class ECM:
         return (self.vert_xy, self.vert_R, self.edge_uv, self.edge_len, self.edge_minR, self.edge_ptr, self.ev_B,
                 self.ev_R, self.ev_l, self.ev_r, self.ev_s, self.ev_fl, self.ev_fr, self.adj_ptr, self.adj_edge,
                 self.adj_other, self.feat_ptr, self.feat_cell, s.ring_xy, s.ring_next, s.ring_prev, s.edge_normal,
-                self.grid_origin, self.grid_size, self.grid_shape[0], self.grid_shape[1], self.grid_ptr,
-                self.grid_idx, s.bounds)
+                float(self.grid_origin[0]), float(self.grid_origin[1]), self.grid_size, int(self.grid_shape[0]),
+                int(self.grid_shape[1]), self.grid_ptr, self.grid_idx, s.bounds)
 
 
 def _union_find(n: int, pairs: np.ndarray) -> np.ndarray:
@@ -169,7 +169,7 @@ def assemble(sites: Sites, chain_ptr, chain_nodes, node_xy, node_R, node_kind, e
     ev_fr = np.ascontiguousarray(F[:, 1]).astype(np.int32)
     ne = len(kept)
     edge_len = ev_s[edge_ptr[1:] - 1] if ne else np.zeros(0)
-    edge_minR = np.array([ev_R[edge_ptr[k]:edge_ptr[k + 1]].min() for k in range(ne)], dtype=np.float64)
+    edge_minR = np.minimum.reduceat(ev_R, edge_ptr[:-1]) if ne else np.zeros(0)
     # Adjacency (CSR).
     nv = len(vert_xy)
     ends = np.concatenate([edge_uv[:, 0], edge_uv[:, 1]])

@@ -1,0 +1,410 @@
+"""Shrinking an Explicit Corridor and the shortest path inside it (ECM sections III and IV).
+
+Shrinking by a clearance c (ECM III) moves every closest point c towards its disk's centre: l_i + c (B_i - l_i)
+/ R_i. Where consecutive closest points are the same obstacle vertex v, the shrunk boundary is a circular arc of
+radius c around v. The path must not cut that arc, so the arc is replaced by a polyline *outside* the circle:
+
+    Arc approximation. Around a vertex, the boundary points are placed at angular steps of at most
+    ``ARC_STEP`` (5 degrees) and, except for the two tangent points where the arc meets a straight boundary, at
+    radius c / cos(ARC_STEP) instead of c. Every chord between consecutive points then lies at distance >= c from
+    v (chords between inflated points are at least c / cos(5 deg) * cos(2.5 deg) from v; a chord from a tangent
+    point at radius c to a point at most 5 deg away at radius c / cos(5 deg) is tangent or outside), so the path
+    keeps clearance c exactly. The price: where the path wraps around v it runs at most c (1/cos(5 deg) - 1) =
+    0.38 % of c farther out, and is at most 0.4 % longer than the true arc over that stretch. Each added boundary
+    point sits on the spoke of its own Voronoi point (solved in closed form), so it stays inside that point's
+    empty disk shrunk by c.
+
+The corridor's cross-sections at the event points and at those added points are the portals l_i' -> r_i' (each a
+chord of the shrunk disk (B_i, R_i - c), so inside the free space with clearance >= c); consecutive portals and the
+boundary pieces between them form the paper's triangle strip (ECM IV: triangles (l_j, r_j, l_j+1) and
+(r_j, l_j+1, r_j+1), a list whose dual graph needs no search). The shortest path through the strip is the funnel
+algorithm (Lee and Preparata; here the "simple stupid funnel" form over the portal list), from the start point to
+the goal point.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .distance import feature_closest, ray_bisector
+
+ARC_STEP = np.deg2rad(5.0)
+
+
+@njit(cache=True, nogil=True)
+def _vertex_at(p, f, xy, nv):
+    """Vertex f if f is a vertex feature located exactly at point p, else -1."""
+    if f >= 0 and f < nv and xy[f, 0] == p[0] and xy[f, 1] == p[1]:
+        return f
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _side_point(bx, by, R, cx, cy, vert, interior, c, c_out):
+    """Shrunk boundary point of a disk (B, R) whose closest point on this side is (cx, cy)."""
+    if R <= 0.0:
+        return bx, by
+    ux = (bx - cx) / R
+    uy = (by - cy) / R
+    rad = c
+    if vert >= 0 and interior:
+        rad = c_out
+    rad = min(rad, R)
+    return cx + rad * ux, cy + rad * uy
+
+
+@njit(cache=True, nogil=True)
+def _emit(out, m, lx, ly, rx, ry, bx, by, rad):
+    """Append portal (l, r) with its disk (B, rad) to ``out`` (rows [lx, ly, rx, ry, bx, by, rad])."""
+    if m >= out.shape[0]:
+        o2 = np.empty((2 * out.shape[0], 7))
+        o2[:m] = out[:m]
+        out = o2
+    out[m, 0] = lx
+    out[m, 1] = ly
+    out[m, 2] = rx
+    out[m, 3] = ry
+    out[m, 4] = bx
+    out[m, 5] = by
+    out[m, 6] = rad
+    return out, m + 1
+
+
+@njit(cache=True, nogil=True)
+def _wrap(a):
+    while a > np.pi:
+        a -= 2.0 * np.pi
+    while a <= -np.pi:
+        a += 2.0 * np.pi
+    return a
+
+
+@njit(cache=True, nogil=True)
+def _ccw(a):
+    """An angle in [0, 2 pi)."""
+    a = a % (2.0 * np.pi)
+    return a if a >= 0.0 else a + 2.0 * np.pi
+
+
+@njit(cache=True, nogil=True)
+def _turn_arc(out, m, bx, by, rad, ax, ay, zx, zy, hx, hy, hx2, hy2, side, step):
+    """Portals along the arc of disk (B, rad) from a to z on one side (``side`` 0: the moving point is the left end),
+    the other end held at h; the arc taken is the one that does not pass the held points h and h2."""
+    if rad <= 0.0:
+        return out, m
+    t1 = np.arctan2(ay - by, ax - bx)
+    t2 = np.arctan2(zy - by, zx - bx)
+    d = _ccw(t2 - t1)
+    if d == 0.0:
+        return out, m
+    p1 = _ccw(np.arctan2(hy - by, hx - bx) - t1)
+    p2 = _ccw(np.arctan2(hy2 - by, hx2 - bx) - t1)
+    if p1 < d or p2 < d:
+        d = d - 2.0 * np.pi
+    K = int(np.ceil(abs(d) / step))
+    for k in range(1, K):
+        a = t1 + d * k / K
+        px = bx + rad * np.cos(a)
+        py = by + rad * np.sin(a)
+        if side == 0:
+            out, m = _emit(out, m, px, py, hx, hy, bx, by, rad)
+        else:
+            out, m = _emit(out, m, hx, hy, px, py, bx, by, rad)
+    return out, m
+
+
+@njit(cache=True, nogil=True)
+def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
+    """The portals of the corridor shrunk by c: one per disk, per added arc point, and along each Voronoi vertex's
+    disk where the corridor turns onto another edge (so that the strip covers that disk, not only the fan between
+    its two chords).
+
+    Returns (m, 7) float64 rows [lx, ly, rx, ry, Bx, By, rad]: portal k runs from l to r and lies in the disk
+    (B, rad) of radius R - c, which holds the corridor's free space around it.
+    """
+    nv = xy.shape[0]
+    n = cB.shape[0]
+    c_out = c / np.cos(step) if c > 0.0 else 0.0
+    # Vertex (or -1) at each disk's left/right closest point, and the vertex feature of each piece.
+    lv = np.full(n, -1, dtype=np.int64)
+    rv = np.full(n, -1, dtype=np.int64)
+    for i in range(n):
+        for f in (cf[i, 0], cf[i - 1, 0] if i > 0 else -1):
+            v = _vertex_at(cl[i], f, xy, nv)
+            if v >= 0:
+                lv[i] = v
+        for f in (cf[i, 1], cf[i - 1, 1] if i > 0 else -1):
+            v = _vertex_at(cr[i], f, xy, nv)
+            if v >= 0:
+                rv[i] = v
+    pl = np.full(n, -1, dtype=np.int64)
+    pr = np.full(n, -1, dtype=np.int64)
+    for i in range(n - 1):
+        if cf[i, 0] >= 0:
+            pl[i] = cf[i, 0]
+            pr[i] = cf[i, 1]
+        else:
+            if lv[i] >= 0 and lv[i] == lv[i + 1]:
+                pl[i] = lv[i]
+            if rv[i] >= 0 and rv[i] == rv[i + 1]:
+                pr[i] = rv[i]
+    out = np.empty((2 * n + 16, 7))
+    m = 0
+    samp = np.empty((64, 3))
+    for i in range(n):
+        inl = lv[i] >= 0 and 0 < i < n - 1 and pl[i - 1] == lv[i] and pl[i] == lv[i]
+        inr = rv[i] >= 0 and 0 < i < n - 1 and pr[i - 1] == rv[i] and pr[i] == rv[i]
+        lx, ly = _side_point(cB[i, 0], cB[i, 1], cR[i], cl[i, 0], cl[i, 1], lv[i], inl, c, c_out)
+        rx, ry = _side_point(cB[i, 0], cB[i, 1], cR[i], cr[i, 0], cr[i, 1], rv[i], inr, c, c_out)
+        rad = max(cR[i] - c, 0.0)
+        out, m = _emit(out, m, lx, ly, rx, ry, cB[i, 0], cB[i, 1], rad)
+        if i == n - 1:
+            continue
+        fl = cf[i, 0]
+        fr = cf[i, 1]
+        if fl < 0 and fr < 0:
+            # A turn at a Voronoi vertex: sweep the side(s) that change along the vertex's disk.
+            nlx, nly = _side_point(cB[i + 1, 0], cB[i + 1, 1], cR[i + 1], cl[i + 1, 0], cl[i + 1, 1], lv[i + 1],
+                                   False, c, c_out)
+            nrx, nry = _side_point(cB[i + 1, 0], cB[i + 1, 1], cR[i + 1], cr[i + 1, 0], cr[i + 1, 1], rv[i + 1],
+                                   False, c, c_out)
+            if lx != nlx or ly != nly:
+                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, lx, ly, nlx, nly, rx, ry, nrx, nry, 0, step)
+            if rx != nrx or ry != nry:
+                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, rx, ry, nrx, nry, nlx, nly, lx, ly, 1, step)
+            continue
+        if c <= 0.0 or fl < 0 or fr < 0 or (fl >= nv and fr >= nv):
+            continue
+        # Points inside the piece: angular steps around its vertex side(s).
+        ns = 0
+        dx = cB[i + 1, 0] - cB[i, 0]
+        dy = cB[i + 1, 1] - cB[i, 1]
+        for side in range(2):
+            v = fl if side == 0 else fr
+            other = fr if side == 0 else fl
+            if v >= nv:
+                continue
+            a0 = np.arctan2(cB[i, 1] - xy[v, 1], cB[i, 0] - xy[v, 0])
+            a1 = np.arctan2(cB[i + 1, 1] - xy[v, 1], cB[i + 1, 0] - xy[v, 0])
+            delta = _wrap(a1 - a0)
+            K = int(np.ceil(abs(delta) / step))
+            for k in range(1, K):
+                a = a0 + delta * k / K
+                ux = np.cos(a)
+                uy = np.sin(a)
+                rho = ray_bisector(xy, ring_next, normal, other, xy[v, 0], xy[v, 1], ux, uy)
+                if not np.isfinite(rho):
+                    continue
+                if ns >= samp.shape[0]:
+                    nsamp = np.empty((2 * samp.shape[0], 3))
+                    nsamp[:ns] = samp[:ns]
+                    samp = nsamp
+                bx = xy[v, 0] + rho * ux
+                by = xy[v, 1] + rho * uy
+                samp[ns, 0] = (bx - cB[i, 0]) * dx + (by - cB[i, 1]) * dy
+                samp[ns, 1] = bx
+                samp[ns, 2] = by
+                ns += 1
+        if ns == 0:
+            continue
+        order = np.argsort(samp[:ns, 0])
+        for q in range(ns):
+            j = order[q]
+            bx = samp[j, 1]
+            by = samp[j, 2]
+            dl, qlx, qly = feature_closest(xy, ring_next, fl, bx, by)
+            dr, qrx, qry = feature_closest(xy, ring_next, fr, bx, by)
+            plx, ply = _side_point(bx, by, dl, qlx, qly, fl if fl < nv else -1, True, c, c_out)
+            prx, pry = _side_point(bx, by, dr, qrx, qry, fr if fr < nv else -1, True, c, c_out)
+            out, m = _emit(out, m, plx, ply, prx, pry, bx, by, max(0.5 * (dl + dr) - c, 0.0))
+    return out[:m].copy()
+
+
+@njit(cache=True, nogil=True)
+def _area2(ax, ay, bx, by, cx, cy):
+    """Twice the signed area of (a, b, c): positive when c lies left of a -> b."""
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+@njit(cache=True, nogil=True)
+def _same(ax, ay, bx, by, eps):
+    return abs(ax - bx) <= eps and abs(ay - by) <= eps
+
+
+@njit(cache=True, nogil=True)
+def _in_triangle(px, py, ax, ay, bx, by, cx, cy, eps):
+    area = _area2(ax, ay, bx, by, cx, cy)
+    if abs(area) <= eps * eps:
+        return False
+    d1 = _area2(ax, ay, bx, by, px, py)
+    d2 = _area2(bx, by, cx, cy, px, py)
+    d3 = _area2(cx, cy, ax, ay, px, py)
+    if area > 0.0:
+        return d1 >= -eps * eps and d2 >= -eps * eps and d3 >= -eps * eps
+    return d1 <= eps * eps and d2 <= eps * eps and d3 <= eps * eps
+
+
+@njit(cache=True, nogil=True)
+def strip_position(L, R, px, py, last, eps):
+    """Index k of the strip piece between portals k and k + 1 that holds p (ECM IV's triangles (l_k, r_k, l_k+1) and
+    (r_k, l_k+1, r_k+1)): the last such k if ``last``, else the first; -1 if none."""
+    n = L.shape[0]
+    found = -1
+    for k in range(n - 1):
+        if _in_piece(L, R, k, px, py, eps):
+            found = k
+            if not last:
+                return k
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _in_piece(L, R, k, px, py, eps):
+    return (_in_triangle(px, py, L[k, 0], L[k, 1], R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], eps)
+            or _in_triangle(px, py, R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], R[k + 1, 0], R[k + 1, 1], eps))
+
+
+@njit(cache=True, nogil=True)
+def enter_index(P, px, py, eps):
+    """The last portal the start p is past: the last k with p in the strip piece after portal k or in portal k's
+    disk (then every later portal is reached from p inside the corridor); -1 if p lies before the first portal."""
+    n = P.shape[0]
+    L = P[:, 0:2]
+    R = P[:, 2:4]
+    for k in range(n - 1, -1, -1):
+        if k < n - 1 and _in_piece(L, R, k, px, py, eps):
+            return k
+        if np.hypot(px - P[k, 4], py - P[k, 5]) <= P[k, 6] + eps:
+            return k
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def exit_index(P, px, py, eps):
+    """The last portal before the goal p: the first k with p in the strip piece after portal k or in the disk of
+    portal k + 1; the last portal if none."""
+    n = P.shape[0]
+    L = P[:, 0:2]
+    R = P[:, 2:4]
+    if n and np.hypot(px - P[0, 4], py - P[0, 5]) <= P[0, 6] + eps:
+        return -1
+    for k in range(n - 1):
+        if _in_piece(L, R, k, px, py, eps):
+            return k
+        if np.hypot(px - P[k + 1, 4], py - P[k + 1, 5]) <= P[k + 1, 6] + eps:
+            return k
+    return n - 1
+
+
+@njit(cache=True, nogil=True)
+def corridor_path(P, sx, sy, gx, gy, eps):
+    """Shortest path from s to g through the corridor's portals P (rows of ``portals``): s enters after the last
+    portal it is past (ECM IV's triangle (s, l_1, r_1) when it is before the first), g leaves after the last portal
+    before it. Returns (points (p, 2), length)."""
+    ks = enter_index(P, sx, sy, eps)
+    kg = exit_index(P, gx, gy, eps)
+    m = kg - ks
+    if m < 0:
+        m = 0
+    PL = np.empty((m + 2, 2))
+    PR = np.empty((m + 2, 2))
+    PL[0, 0] = sx
+    PL[0, 1] = sy
+    PR[0, 0] = sx
+    PR[0, 1] = sy
+    for q in range(m):
+        PL[q + 1, 0] = P[ks + 1 + q, 0]
+        PL[q + 1, 1] = P[ks + 1 + q, 1]
+        PR[q + 1, 0] = P[ks + 1 + q, 2]
+        PR[q + 1, 1] = P[ks + 1 + q, 3]
+    PL[m + 1, 0] = gx
+    PL[m + 1, 1] = gy
+    PR[m + 1, 0] = gx
+    PR[m + 1, 1] = gy
+    return funnel(PL, PR, eps)
+
+
+@njit(cache=True, nogil=True)
+def funnel(L, R, eps):
+    """Shortest path through the portal sequence (L[k] left, R[k] right end of portal k; first and last portals are
+    the start and the goal): the funnel algorithm. Returns (points (p, 2), length)."""
+    n = L.shape[0]
+    out = np.empty((n + 2, 2))
+    m = 0
+    ax = L[0, 0]
+    ay = L[0, 1]
+    out[0, 0] = ax
+    out[0, 1] = ay
+    m = 1
+    lx = ax
+    ly = ay
+    rx = ax
+    ry = ay
+    apex_i = 0
+    left_i = 0
+    right_i = 0
+    i = 1
+    guard = 0
+    while i < n and guard < 4 * n * n + 16:
+        guard += 1
+        nlx = L[i, 0]
+        nly = L[i, 1]
+        nrx = R[i, 0]
+        nry = R[i, 1]
+        # Right side: does the new right point narrow the funnel?
+        if _area2(ax, ay, rx, ry, nrx, nry) >= 0.0:
+            if _same(ax, ay, rx, ry, eps) or _area2(ax, ay, lx, ly, nrx, nry) < 0.0:
+                rx = nrx
+                ry = nry
+                right_i = i
+            else:
+                # The right side crossed the left one: the left point is a corner of the path.
+                ax = lx
+                ay = ly
+                apex_i = left_i
+                if not _same(out[m - 1, 0], out[m - 1, 1], ax, ay, eps):
+                    out[m, 0] = ax
+                    out[m, 1] = ay
+                    m += 1
+                lx = ax
+                ly = ay
+                rx = ax
+                ry = ay
+                left_i = apex_i
+                right_i = apex_i
+                i = apex_i + 1
+                continue
+        # Left side.
+        if _area2(ax, ay, lx, ly, nlx, nly) <= 0.0:
+            if _same(ax, ay, lx, ly, eps) or _area2(ax, ay, rx, ry, nlx, nly) > 0.0:
+                lx = nlx
+                ly = nly
+                left_i = i
+            else:
+                ax = rx
+                ay = ry
+                apex_i = right_i
+                if not _same(out[m - 1, 0], out[m - 1, 1], ax, ay, eps):
+                    out[m, 0] = ax
+                    out[m, 1] = ay
+                    m += 1
+                lx = ax
+                ly = ay
+                rx = ax
+                ry = ay
+                left_i = apex_i
+                right_i = apex_i
+                i = apex_i + 1
+                continue
+        i += 1
+    gx = L[n - 1, 0]
+    gy = L[n - 1, 1]
+    if not _same(out[m - 1, 0], out[m - 1, 1], gx, gy, eps) or m == 1:
+        out[m, 0] = gx
+        out[m, 1] = gy
+        m += 1
+    length = 0.0
+    for k in range(1, m):
+        length += np.hypot(out[k, 0] - out[k - 1, 0], out[k, 1] - out[k - 1, 1])
+    return out[:m].copy(), length

@@ -1,0 +1,425 @@
+"""Choosing the corridor: A* over the ECM graph guided by the length of the path through the corridor so far.
+
+ECM section II-C takes the corridor from A* on the medial axis's length. That length can favour a corridor whose
+shortest path is several percent longer than through a neighbouring one (a wide square is long to cross along its
+medial axis but short straight across). Here each partial corridor (a prefix of edges from the start) is scored
+with the length of the shortest path that crosses its portals in order and then goes straight to the goal: a lower
+bound on any path through that prefix, in the spirit of TA* (Demyen and Buro 2006, triangulation A*). The prefix's
+funnel (apex, distance to the apex, left and right chains; Lee and Preparata) is kept per graph vertex, so
+extending a prefix by one edge costs that edge's portals. As in A*, each vertex keeps the best-scored prefix that
+reached it first; the search is therefore not guaranteed to find the best corridor, but it picks the homotopy class
+of the shortest path in almost all queries (``miran bench`` reports the excess). ``astar`` in ``corridor`` keeps
+the paper's medial-axis A*.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .corridor import _heap_pop, _heap_push, closest_pair
+from .funnel import enter_index
+
+
+@njit(cache=True, nogil=True)
+def _cross(ax, ay, bx, by, cx, cy):
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+@njit(cache=True, nogil=True)
+def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
+    """Add a left (side 0) or right (side 1) portal end point to the funnel; returns the new state scalars.
+
+    ``ap`` (2,) holds the apex (updated in place); chains are Lc[hl:nl] and Rc[hr:nr] (points after the apex).
+    """
+    if side == 1:
+        C = Rc
+        hc = hr
+        nc = nr
+        O = Lc
+        ho = hl
+        no = nl
+        sgn = 1.0
+    else:
+        C = Lc
+        hc = hl
+        nc = nl
+        O = Rc
+        ho = hr
+        no = nr
+        sgn = -1.0
+    if nc > hc:
+        if abs(C[nc - 1, 0] - px) <= eps and abs(C[nc - 1, 1] - py) <= eps:
+            return apd, hl, nl, hr, nr
+    elif abs(ap[0] - px) <= eps and abs(ap[1] - py) <= eps:
+        return apd, hl, nl, hr, nr
+    while nc > hc:
+        if nc - hc >= 2:
+            qx = C[nc - 2, 0]
+            qy = C[nc - 2, 1]
+        else:
+            qx = ap[0]
+            qy = ap[1]
+        if sgn * _cross(qx, qy, C[nc - 1, 0], C[nc - 1, 1], px, py) >= 0.0:
+            nc -= 1
+        else:
+            break
+    if nc == hc:
+        # The chain emptied: the new point may lie beyond the other chain, whose points then join the path.
+        while no > ho and sgn * _cross(ap[0], ap[1], O[ho, 0], O[ho, 1], px, py) > 0.0:
+            apd += np.hypot(O[ho, 0] - ap[0], O[ho, 1] - ap[1])
+            ap[0] = O[ho, 0]
+            ap[1] = O[ho, 1]
+            ho += 1
+    C[nc, 0] = px
+    C[nc, 1] = py
+    nc += 1
+    if side == 1:
+        return apd, ho, no, hc, nc
+    return apd, hc, nc, ho, no
+
+
+@njit(cache=True, nogil=True)
+def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
+    """Length of the shortest path through the funnel to t (the state is not changed)."""
+    a2 = ap.copy()
+    L2 = Lc[hl:nl].copy()
+    R2 = np.empty((nr - hr + 1, 2))
+    R2[: nr - hr] = Rc[hr:nr]
+    d, hl2, nl2, hr2, nr2 = _add(1, tx, ty, a2, apd, L2, 0, nl - hl, R2, 0, nr - hr, eps)
+    x = a2[0]
+    y = a2[1]
+    for k in range(hr2, nr2):
+        d += np.hypot(R2[k, 0] - x, R2[k, 1] - y)
+        x = R2[k, 0]
+        y = R2[k, 1]
+    return d
+
+
+@njit(cache=True, nogil=True)
+def _shrunk(bx, by, R, px, py, c):
+    if R <= c or R <= 0.0:
+        return bx, by
+    return px + c * (bx - px) / R, py + c * (by - py) / R
+
+
+@njit(cache=True, nogil=True)
+def _edge_portals(k, forward, first, last, edge_ptr, ev_B, ev_R, ev_l, ev_r, c, P, n):
+    """Append the shrunk chords of edge k's events first..last (walking order) to P (rows as ``funnel.portals``)."""
+    step = 1 if forward else -1
+    q = first
+    while True:
+        if forward:
+            n = _disk_portal(ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0], ev_l[q, 1], ev_r[q, 0], ev_r[q, 1], c, P, n)
+        else:
+            n = _disk_portal(ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0], ev_r[q, 1], ev_l[q, 0], ev_l[q, 1], c, P, n)
+        if q == last:
+            break
+        q += step
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
+    a, b = _shrunk(bx, by, R, lx, ly, c)
+    P[n, 0] = a
+    P[n, 1] = b
+    a, b = _shrunk(bx, by, R, rx, ry, c)
+    P[n, 2] = a
+    P[n, 3] = b
+    P[n, 4] = bx
+    P[n, 5] = by
+    P[n, 6] = max(R - c, 0.0)
+    return n + 1
+
+
+@njit(cache=True, nogil=True)
+def _grow_pool(pool, n):
+    if n <= pool.shape[0]:
+        return pool
+    m = pool.shape[0]
+    while m < n:
+        m *= 2
+    p = np.empty((m, 2))
+    p[: pool.shape[0]] = pool
+    return p
+
+
+@njit(cache=True, nogil=True)
+def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, tx, ty, eps):
+    """Push portals k0..k1 of P into the funnel, watching for the goal t before each portal.
+
+    Returns (apd, hl, nl, hr, nr, found, f, has_last): once t lies in the strip piece before a portal, or in that
+    portal's disk, the path through this corridor is fixed (it crosses the portals before and goes straight to t;
+    ``funnel.exit_index``) and ``f`` is its length; otherwise ``f`` is the length through all portals and then
+    straight to t, a lower bound for any longer corridor.
+    """
+    for z in range(k0, k1 + 1):
+        inside = np.hypot(tx - P[z, 4], ty - P[z, 5]) <= P[z, 6] + eps
+        if has_last and not inside:
+            inside = (_in_tri(tx, ty, last[0], last[1], last[2], last[3], P[z, 0], P[z, 1], eps)
+                      or _in_tri(tx, ty, last[2], last[3], P[z, 0], P[z, 1], P[z, 2], P[z, 3], eps))
+        if inside:
+            f = _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
+            return apd, hl, nl, hr, nr, True, f, has_last
+        apd, hl, nl, hr, nr = _add(1, P[z, 2], P[z, 3], ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
+        apd, hl, nl, hr, nr = _add(0, P[z, 0], P[z, 1], ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
+        last[0] = P[z, 0]
+        last[1] = P[z, 1]
+        last[2] = P[z, 2]
+        last[3] = P[z, 3]
+        has_last = True
+    f = _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
+    return apd, hl, nl, hr, nr, False, f, has_last
+
+
+@njit(cache=True, nogil=True)
+def _in_tri(px, py, ax, ay, bx, by, cx, cy, eps):
+    area = _cross(ax, ay, bx, by, cx, cy)
+    if abs(area) <= eps * eps:
+        return False
+    d1 = _cross(ax, ay, bx, by, px, py)
+    d2 = _cross(bx, by, cx, cy, px, py)
+    d3 = _cross(cx, cy, ax, ay, px, py)
+    if area > 0.0:
+        return d1 >= -eps * eps and d2 >= -eps * eps and d3 >= -eps * eps
+    return d1 <= eps * eps and d2 <= eps * eps and d3 <= eps * eps
+
+
+@njit(cache=True, nogil=True)
+def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr,
+                    adj_ptr, adj_edge, adj_other, xy, ring_next, ks, is_, Sx, Sy, Rs, ss, kg, ig, Gx, Gy, Rg, sg, sx,
+                    sy, tx, ty, clearance, eps):
+    """Funnel-guided A*: (nodes, edges, found) as ``corridor.astar``.
+
+    Each vertex keeps the funnel of the best-scored prefix that reached it (apex, distance to the apex, chains,
+    the last portal) and whether the goal already lies in that prefix's strip (then the score is final). Ties go to
+    the shorter medial-axis length, so a finished prefix walks on to the goal's retraction the shortest way.
+    """
+    nv = vert_xy.shape[0]
+    S = nv
+    G = nv + 1
+    best = np.full(nv + 2, np.inf)
+    medial = np.zeros(nv + 2)
+    parent = np.full(nv + 2, -1, dtype=np.int64)
+    via = np.full(nv + 2, -1, dtype=np.int64)
+    closed = np.zeros(nv + 2, dtype=np.bool_)
+    st_ap = np.zeros((nv + 2, 2))
+    st_d = np.zeros(nv + 2)
+    st_last = np.zeros((nv + 2, 4))
+    st_has = np.zeros(nv + 2, dtype=np.bool_)
+    st_found = np.zeros(nv + 2, dtype=np.bool_)
+    st_l0 = np.zeros(nv + 2, dtype=np.int64)
+    st_ln = np.zeros(nv + 2, dtype=np.int64)
+    st_r0 = np.zeros(nv + 2, dtype=np.int64)
+    st_rn = np.zeros(nv + 2, dtype=np.int64)
+    pool = np.empty((1024, 2))
+    npool = 0
+    cap = 4 * (edge_uv.shape[0] + nv) + 16
+    hk = np.empty(cap, dtype=np.float64)
+    hv = np.empty(cap, dtype=np.int64)
+    nh = 0
+    if Rs < clearance or Rg < clearance:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
+    lsx, lsy, rsx, rsy = closest_pair(is_, Sx, Sy, ev_fl, ev_fr, xy, ring_next)
+    lgx, lgy, rgx, rgy = closest_pair(ig, Gx, Gy, ev_fl, ev_fr, xy, ring_next)
+    maxev = 0
+    for k in range(edge_ptr.shape[0] - 1):
+        maxev = max(maxev, edge_ptr[k + 1] - edge_ptr[k])
+    P = np.empty((2 * maxev + 8, 7))
+    Lc = np.empty((4 * maxev + 64, 2))
+    Rc = np.empty((4 * maxev + 64, 2))
+    ap = np.empty(2)
+    last = np.empty(4)
+    tie = 1e-9
+    a = edge_ptr[ks]
+    b = edge_ptr[ks + 1]
+    ga = edge_ptr[kg]
+    gb = edge_ptr[kg + 1]
+    min_back = Rs
+    for q in range(a, is_ + 1):
+        min_back = min(min_back, ev_R[q])
+    min_fwd = Rs
+    for q in range(is_ + 1, b):
+        min_fwd = min(min_fwd, ev_R[q])
+    g_back = Rg
+    for q in range(ga, ig + 1):
+        g_back = min(g_back, ev_R[q])
+    g_fwd = Rg
+    for q in range(ig + 1, gb):
+        g_fwd = min(g_fwd, ev_R[q])
+    # Seeds: from the start along its edge towards both ends, and directly to the goal on the same edge.
+    for end in range(3):
+        if end < 2:
+            if (min_back if end == 0 else min_fwd) < clearance:
+                continue
+            n = 0
+            if end == 1:
+                n = _disk_portal(Sx, Sy, Rs, lsx, lsy, rsx, rsy, clearance, P, n)
+                if is_ + 1 <= b - 1:
+                    n = _edge_portals(ks, True, is_ + 1, b - 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
+                med = edge_len[ks] - ss
+            else:
+                n = _disk_portal(Sx, Sy, Rs, rsx, rsy, lsx, lsy, clearance, P, n)
+                n = _edge_portals(ks, False, is_, a, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
+                med = ss
+            target = edge_uv[ks, end]
+        else:
+            if kg != ks:
+                continue
+            lo = min(is_, ig)
+            hi = max(is_, ig)
+            m = min(Rs, Rg)
+            for q in range(lo + 1, hi + 1):
+                m = min(m, ev_R[q])
+            if m < clearance:
+                continue
+            n = 0
+            if is_ < ig or (is_ == ig and ss <= sg):
+                n = _disk_portal(Sx, Sy, Rs, lsx, lsy, rsx, rsy, clearance, P, n)
+                if ig >= is_ + 1:
+                    n = _edge_portals(ks, True, is_ + 1, ig, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
+                n = _disk_portal(Gx, Gy, Rg, lgx, lgy, rgx, rgy, clearance, P, n)
+            else:
+                n = _disk_portal(Sx, Sy, Rs, rsx, rsy, lsx, lsy, clearance, P, n)
+                if is_ >= ig + 1:
+                    n = _edge_portals(ks, False, is_, ig + 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
+                n = _disk_portal(Gx, Gy, Rg, rgx, rgy, lgx, lgy, clearance, P, n)
+            med = abs(sg - ss)
+            target = G
+        k0 = enter_index(P[:n], sx, sy, eps)
+        ap[0] = sx
+        ap[1] = sy
+        has = k0 >= 0
+        if has:
+            last[:] = P[k0, 0:4]
+        apd, hl, nl, hr, nr, found, f, has = _extend(P, k0 + 1, n - 1, ap, 0.0, Lc, 0, 0, Rc, 0, 0, last, has, tx,
+                                                     ty, eps)
+        key = f * (1.0 + tie) + tie * med if found else f
+        if key < best[target]:
+            best[target] = key
+            medial[target] = med
+            parent[target] = S
+            via[target] = ks if end < 2 else -2
+            st_ap[target, 0] = ap[0]
+            st_ap[target, 1] = ap[1]
+            st_d[target] = f if found else apd
+            st_found[target] = found
+            st_has[target] = has
+            st_last[target] = last
+            pool = _grow_pool(pool, npool + (nl - hl) + (nr - hr))
+            st_l0[target] = npool
+            st_ln[target] = nl - hl
+            pool[npool:npool + nl - hl] = Lc[hl:nl]
+            npool += nl - hl
+            st_r0[target] = npool
+            st_rn[target] = nr - hr
+            pool[npool:npool + nr - hr] = Rc[hr:nr]
+            npool += nr - hr
+            nh = _heap_push(hk, hv, nh, key, target)
+    while nh > 0:
+        key, u, nh = _heap_pop(hk, hv, nh)
+        if closed[u]:
+            continue
+        closed[u] = True
+        if u == G:
+            break
+        deg = adj_ptr[u + 1] - adj_ptr[u]
+        for q in range(deg + 2):
+            if q < deg:
+                k = adj_edge[adj_ptr[u] + q]
+                w = adj_other[adj_ptr[u] + q]
+                if closed[w] or edge_minR[k] < clearance:
+                    continue
+                ea = edge_ptr[k]
+                eb = edge_ptr[k + 1]
+                if edge_uv[k, 0] == u:
+                    n = _edge_portals(k, True, ea, eb - 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
+                else:
+                    n = _edge_portals(k, False, eb - 1, ea, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
+                med = medial[u] + edge_len[k]
+                target = w
+            else:
+                end = q - deg
+                if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
+                    continue
+                if end == 0:
+                    n = _edge_portals(kg, True, ga, ig, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
+                    n = _disk_portal(Gx, Gy, Rg, lgx, lgy, rgx, rgy, clearance, P, n)
+                    med = medial[u] + sg
+                else:
+                    n = _edge_portals(kg, False, gb - 1, ig + 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
+                    n = _disk_portal(Gx, Gy, Rg, rgx, rgy, lgx, lgy, clearance, P, n)
+                    med = medial[u] + edge_len[kg] - sg
+                k = kg
+                target = G
+            if st_found[u]:
+                f = st_d[u]
+                found = True
+                hl = 0
+                nl = 0
+                hr = 0
+                nr = 0
+                has = st_has[u]
+            else:
+                ap[0] = st_ap[u, 0]
+                ap[1] = st_ap[u, 1]
+                nl = st_ln[u]
+                nr = st_rn[u]
+                if Lc.shape[0] < nl + n + 4:
+                    Lc = np.empty((2 * (nl + n + 4), 2))
+                if Rc.shape[0] < nr + n + 4:
+                    Rc = np.empty((2 * (nr + n + 4), 2))
+                Lc[:nl] = pool[st_l0[u]:st_l0[u] + nl]
+                Rc[:nr] = pool[st_r0[u]:st_r0[u] + nr]
+                last[:] = st_last[u]
+                apd, hl, nl, hr, nr, found, f, has = _extend(P, 0, n - 1, ap, st_d[u], Lc, 0, nl, Rc, 0, nr, last,
+                                                             st_has[u], tx, ty, eps)
+            key = f * (1.0 + tie) + tie * med if found else f
+            if key < best[target]:
+                best[target] = key
+                medial[target] = med
+                parent[target] = u
+                via[target] = k
+                st_found[target] = found
+                if found:
+                    st_d[target] = f
+                else:
+                    st_ap[target, 0] = ap[0]
+                    st_ap[target, 1] = ap[1]
+                    st_d[target] = apd
+                    st_has[target] = has
+                    st_last[target] = last
+                    pool = _grow_pool(pool, npool + (nl - hl) + (nr - hr))
+                    st_l0[target] = npool
+                    st_ln[target] = nl - hl
+                    pool[npool:npool + nl - hl] = Lc[hl:nl]
+                    npool += nl - hl
+                    st_r0[target] = npool
+                    st_rn[target] = nr - hr
+                    pool[npool:npool + nr - hr] = Rc[hr:nr]
+                    npool += nr - hr
+                if nh >= hk.shape[0]:
+                    nhk = np.empty(2 * hk.shape[0])
+                    nhk[:nh] = hk[:nh]
+                    hk = nhk
+                    nhv = np.empty(2 * hv.shape[0], dtype=np.int64)
+                    nhv[:nh] = hv[:nh]
+                    hv = nhv
+                nh = _heap_push(hk, hv, nh, key, target)
+    if not closed[G]:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
+    n = 1
+    w = G
+    while w != S:
+        w = parent[w]
+        n += 1
+    nodes = np.empty(n, dtype=np.int64)
+    edges = np.empty(n, dtype=np.int64)
+    w = G
+    for q in range(n - 1, -1, -1):
+        nodes[q] = w
+        edges[q] = via[w]
+        if w != S:
+            w = parent[w]
+    return nodes, edges, True
