@@ -62,8 +62,10 @@ def _shade_heights(cv: Canvas, hf) -> None:
 
 
 def legend(cv: Canvas, items: list[tuple[str, Color]], x: int = 16, y: int = 16, scale: int = 2) -> None:
-    """A boxed legend of coloured lines and labels at pixel (x, y)."""
+    """A boxed legend of coloured lines and labels at pixel (x, y); a negative x counts from the right edge."""
     w = max(text_width(s, scale) for s, _ in items) + 40
+    if x < 0:
+        x = cv.width + x - w
     h = len(items) * 10 * scale + 8
     cv.rgb[y: y + h, x: x + w] = (255, 255, 255)
     cv.rgb[y, x: x + w] = BLACK
@@ -92,7 +94,7 @@ def line_chart(series: list[tuple[str, np.ndarray, np.ndarray, Color, bool]], xl
         if not dots:
             cv.polyline(pts, color, 2.5)
         cv.points(pts, color, 4)
-    legend(cv, [(s[0], s[3]) for s in series], x=cv.margin + 20, y=16)
+    legend(cv, [(s[0], s[3]) for s in series], x=-16, y=16)
     return cv
 
 
@@ -113,7 +115,7 @@ def bar_chart(groups: list[str], series: list[tuple[str, np.ndarray, Color]], yl
             cv.fill_polygon([[(a, 0), (b, 0), (b, v), (a, v)]], series[k][2])
         px = cv.to_px([(g + 0.5, 0)])[0]
         cv.text(px[0] - text_width(label[:12], 1) / 2, px[1] + 6, label[:12], BLACK, 1)
-    legend(cv, [(s[0], s[2]) for s in series], x=cv.margin + 20, y=16)
+    legend(cv, [(s[0], s[2]) for s in series], x=-16, y=16)
     return cv
 
 
