@@ -41,7 +41,8 @@ def crowd_simulation(scene, mesh, context, method: str, n: int, seed: int = 1):
     sim = Simulation(scene, mesh=mesh, method=method, integrator="verlet" if method == "irm" else "euler",
                      dt=0.1, seed=seed, record=False, add_scene_agents=False, planner_context=context)
     sim.respawn = True
-    sim.add_random_agents(n, seed=seed)
+    # IRM section 6's characters: one kind, 1.4 m/s, r = 0.25 (the city's pedestrian profile).
+    sim.add_random_agents(n, seed=seed, profiles=[scene.profiles[0].id])
     return sim
 
 

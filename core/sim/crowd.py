@@ -27,7 +27,7 @@ from core.steering.irm import disc_boundary_point
 from core.steering.methods import IRM
 from core.steering.noise import noise_angle, noise_force
 from core.steering.slope import deflection, height_gradient, rotate
-from core.steering.social import social_term
+from core.steering.social import SOCIAL_FLOOR, social_reach, social_term
 
 from .params import (
     G_CB,
@@ -70,7 +70,15 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
     ncx = int(grid[3])
     ncy = int(grid[4])
     cell = grid[2]
-    reach2 = cell * cell  # the grid's cell is at least the personal-space force's reach (Simulation)
+    # The neighbours' fastest speed now bounds how far ahead their personal space reaches.
+    vtop = 0.0
+    for j in range(pos.shape[0]):
+        if status[j] == WALKING:
+            vtop = max(vtop, math.hypot(vel[j, 0], vel[j, 1]))
+    reach = social_reach(v0, sig, tau, vtop, SOCIAL_FLOOR)
+    reach2 = reach * reach
+    # For a neighbour walking at speed v the force is below the floor once |r| - tau v exceeds the static reach.
+    rstat = social_reach(v0, sig, tau, 0.0, SOCIAL_FLOOR)
     e = np.empty(2, dtype=np.float64)
     f = np.empty(2, dtype=np.float64)
     fs = np.empty(2, dtype=np.float64)
@@ -89,10 +97,10 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
         if social:
             f[0] = 0.0
             f[1] = 0.0
-            cx0 = max(int((x[0] - cell - grid[0]) / cell), 0)
-            cx1 = min(int((x[0] + cell - grid[0]) / cell), ncx - 1)
-            cy0 = max(int((x[1] - cell - grid[1]) / cell), 0)
-            cy1 = min(int((x[1] + cell - grid[1]) / cell), ncy - 1)
+            cx0 = max(int((x[0] - reach - grid[0]) / cell), 0)
+            cx1 = min(int((x[0] + reach - grid[0]) / cell), ncx - 1)
+            cy0 = max(int((x[1] - reach - grid[1]) / cell), 0)
+            cy1 = min(int((x[1] + reach - grid[1]) / cell), ncy - 1)
             for cy in range(cy0, cy1 + 1):
                 for cxx in range(cx0, cx1 + 1):
                     c = cy * ncx + cxx
@@ -100,8 +108,12 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
                         j = order[m]
                         rx = pos[j, 0] - x[0]
                         ry = pos[j, 1] - x[1]
-                        if j != i and rx * rx + ry * ry <= reach2:
-                            social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
+                        r2 = rx * rx + ry * ry
+                        if j == i or r2 > reach2:
+                            continue
+                        if math.sqrt(r2) - tau * math.hypot(vel[j, 0], vel[j, 1]) > rstat:
+                            continue
+                        social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if method[i] == IRM and corr_hi[i] > corr_lo[i]:

@@ -28,11 +28,10 @@ from core.scene.problems import InputError, Problem, fmt_point
 from core.steering.methods import CODES, IRM, method_code
 from core.steering.irm import admissible_safe_distance
 from core.steering.noise import TABLE, permutation
-from core.steering.social import social_reach
 
 from . import kernels, neighbors, population
 from .corridors import CorridorBook, corridor_of_route
-from .params import G_DO, G_DS, G_SF_SIGMA, G_SF_TAU, G_SF_V0, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
+from .params import G_DO, G_DS, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
 from .recorder import Recorder
 from .routebook import RouteBook
 from .state import ARRIVED, LOST, WALKING, AgentState
@@ -40,8 +39,6 @@ from .trace import MAX_INTERVALS, AgentTrace, TraceBuffers
 
 # With respawning, arrived agents are given new errands at least this often (simulated seconds).
 RESPAWN_PERIOD = 1.0
-# The personal-space force is neglected below this acceleration (units/s^2) when sizing the neighbour grid.
-SOCIAL_FLOOR = 0.01
 
 # IRM's automatic safe distance d_s: the paper's 2.0 m for characters of 1.4 m/s (IRM section 6), as a walking time.
 IRM_SAFE_TIME = 2.0 / 1.4
@@ -372,12 +369,11 @@ class Simulation:
         st = self.state
         if not self.params.get("interact") or st.n < 2:
             return np.zeros(5), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-        vmax = float(self.params.prof[:, P_VMAX].max())
-        d_o = self.params.gvec[G_DO] if self.params.gvec[G_DO] > 0 else vmax
+        # Every neighbour loop scans the cells its own reach covers, so any cell size is correct; this one fits
+        # the slowest profile's avoidance region (IRM eq. 6, d_o = vmax by default): faster agents scan more cells.
+        vmin = float(self.params.prof[:, P_VMAX].min())
+        d_o = self.params.gvec[G_DO] if self.params.gvec[G_DO] > 0 else vmin
         cell = d_o + 2.0 * float(st.radius.max(initial=0.0))
-        if self.params.get("social"):
-            g = self.params.gvec
-            cell = max(cell, social_reach(g[G_SF_V0], g[G_SF_SIGMA], g[G_SF_TAU], vmax, SOCIAL_FLOOR))
         grid = neighbors.grid_shape(self.scene.bounds, cell, st.n)
         ncell = int(grid[3]) * int(grid[4])
         return grid, np.zeros(ncell + 1, dtype=np.int64), np.zeros(st.n, dtype=np.int64)

@@ -23,6 +23,8 @@ from numba import njit
 # Helbing and Molnar's field of view (half-angle) and the weight of what lies outside it.
 FOV_COS = math.cos(math.radians(100.0))
 BEHIND_WEIGHT = 0.5
+# The personal-space force is neglected below this acceleration (units/s^2): it bounds the neighbours looked at.
+SOCIAL_FLOOR = 0.01
 # Distances below this (units) have no direction.
 _TINY = 1e-12
 
