@@ -73,14 +73,22 @@ def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_na
             setup = time.thread_time() - t0
             sim.run(max_steps=1)                                     # kernels compiled or loaded: not counted
             sim.run(max_steps=int(round((1.0 if quick else WARMUP_S) / sim.params.dt)))
-            load, info = cpu_load(sim, 10 if quick else MEASURE_STEPS)
+            steps = 10 if quick else MEASURE_STEPS
+            load, info = cpu_load(sim, steps)
             out.append(Record(SECTION, f"cpu_load {method} {n} agents", load, "fraction",
-                              f"{_reference(n, method)}; {1e6 * info['cpu_s'] / (n * (10 if quick else MEASURE_STEPS)):.2f}"
-                              f" us per agent-step; {info['respawned']} new errands and {info['replanned']} "
+                              f"{_reference(n, method)}; {1e6 * info['cpu_s'] / (n * steps):.2f} us per agent-step; "
+                              f"{info['respawned']} new errands and {info['replanned']} "
                               f"replans in the window; setup {1e3 * setup / n:.2f} ms per agent"))
+    out.append(_jupedsim_record())
     return out
 
 
-def run(quick: bool) -> list[Record]:
-    """The CPU-load records (also reachable as part of the steering section)."""
-    return cpu_load_records(quick)
+def _jupedsim_record() -> Record:
+    """Whether an established crowd simulator is here to compare with (JuPedSim, on PyPI); this build does not run
+    a comparison, and says so."""
+    import importlib.util
+
+    found = importlib.util.find_spec("jupedsim") is not None
+    return Record(SECTION, "jupedsim comparison", 1 if found else 0, "available",
+                  "JuPedSim is installed, but no comparison scenario is implemented" if found
+                  else "JuPedSim is not installed: no comparison with an established crowd simulator was run")

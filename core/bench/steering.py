@@ -7,6 +7,8 @@
   the cost per step, which is what compares across step sizes.
 - Microseconds of CPU per agent-step for 1,000 agents on the city with MIRAN and with disc MIRAN (routes planned
   with the ``cdt`` planner between random free points, agents pushing each other with F_o).
+- ``cpu_load <method> <N> agents`` (core.bench.crowd): IRM section 6's CPU-load of respawning crowds of 1,000, 5,000
+  and 10,000 agents with MIRAN and IRM.
 
 Times are CPU time of the calling thread, best of a few runs after a warm-up; the first call of the step kernel
 (numba cache load or compilation) is reported apart.
@@ -120,4 +122,7 @@ def run(quick: bool) -> list[Record]:
         out.append(_rec(f"us per agent-step {method} city {n} agents", us, "us",
                         f"CPU-load {100 * load:.1f}% at dt {sim.params.dt:g} s for {n} agents (IRM 2009: 3,500 "
                         f"agents at 30%)"))
+    from .crowd import cpu_load_records  # IRM section 6: respawning crowds of 1,000 to 10,000 agents
+
+    out += cpu_load_records(quick)
     return out

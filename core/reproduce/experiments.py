@@ -95,7 +95,8 @@ def miran_fig7(quick: bool = False) -> Experiment:
                      for a, b in zip(list(data)[:-1], list(data)[1:]))
     md = ("Route length {:.0f} m, d = 20. Paper (section 5): \"the smaller the value of sigma, the closer the "
           "character follows the route ... with sigma = 300 the character neither follows the loop nor does it skip "
-          "it entirely\".\n\n| sigma | mean distance from the route to the path (m) | path length (m) | arrived |\n|---:|---:|---:|---|\n"
+          "it entirely\".\n\n| sigma | mean distance from the route to the path (m) | path length (m) | arrived |\n"
+          "|---:|---:|---:|---|\n"
           .format(float(np.sum(np.hypot(*np.diff(route, axis=0).T)))) + "\n".join(rows)
           + f"\n\nMean distance grows with sigma: **{'yes' if increasing else 'no'}**.\n")
     return Experiment("miran_fig7", "MIRAN Figure 7: the shortcut parameter sigma on McKenna", cv, md, data)
@@ -210,6 +211,7 @@ def irm_fig6(quick: bool = False) -> Experiment:
     sizes = (100, 200, 400) if quick else (1000, 2500, 5000, 10000)
     recs = cpu_load_records(quick, sizes=sizes)
     data: dict = {}
+    recs = [r for r in recs if r.name.startswith("cpu_load ")]
     for r in recs:
         _, method, n, _ = r.name.split()
         data.setdefault(method, {})[int(n)] = 100.0 * r.value
@@ -368,7 +370,8 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
           "in more than 90 % of the cases, strictly shorter in over 50 % (loose map: 97 % and 60 %).\n\n"
           "| map | queries | shorter | equal | longer | equal or shorter |\n|---|---:|---:|---:|---:|---:|\n"
           + "\n".join(f"| {k.lower()} | {v['queries']} | {100 * v['shorter'] / max(v['queries'], 1):.0f} % | "
-                      f"{100 * v['equal'] / max(v['queries'], 1):.0f} % | {100 * v['longer'] / max(v['queries'], 1):.0f}"
+                      f"{100 * v['equal'] / max(v['queries'], 1):.0f} % | "
+                      f"{100 * v['longer'] / max(v['queries'], 1):.0f}"
                       f" % | {100 * (v['shorter'] + v['equal']) / max(v['queries'], 1):.0f} % |"
                       for k, v in data.items()) + "\n")
     return Experiment("niederberger_fig9", "Niederberger Figure 9: portal A* against portal-centre A*", cv, md, data)
