@@ -1,10 +1,13 @@
 """Visible intervals of a route window (MIRAN 2013, section 3.2, Figure 3): V_i = P_i cap pi_ind(r_i, sigma_i).
 
-For each route segment A-B of the window, the part visible from x is found by *triangular expansion* of the
-visibility polygon restricted to the cone x-A-B: starting from the free triangles around x, the expansion crosses
-free-to-free edges only, narrowing the cone to each crossed edge's angular span, and clips A-B against every
-reached triangle intersected with its cone. Which triangles are reached and how cones narrow are exact orientation
-signs; the interval ends are floating-point clippings. When x lies on the line A-B, straight walks decide instead.
+One *triangular expansion* of the visibility polygon serves a window of many route segments: starting from the
+free triangles around x, the expansion crosses free-to-free edges only, narrowing its cone to each crossed edge's
+angular span, and each reached triangle clips every route segment A-B still reachable in it (a bit mask per stack
+entry: the cone x-A-B meets the current cone, and A-B is not wholly behind the crossed edge) against itself
+intersected with the cone. Which triangles are reached and how cones narrow are exact orientation signs; the
+interval ends are floating-point clippings. When x lies on the line A-B, straight walks decide instead. Windows of
+fewer than ``SHARED_MIN_SEGMENTS`` segments (MIRAN's usual 1-3) run the same expansion once per segment, its cone
+starting as x-A-B: the same triangles and cones per segment, without the mask's bookkeeping.
 
 Tolerance: on output, gaps shorter than ``MERGE_TOL`` times the scene size (bounds width + height) are closed
 and visible pieces shorter than it are dropped (single grazing points), unless the window itself is that short.
@@ -20,6 +23,11 @@ from .segments import segment_first_block, segment_visible
 from .walk import _ahead, locate_any, prefer_free
 
 MERGE_TOL = 1e-9
+# Route segments served by one expansion: their membership in a cone is a bit mask of one int64.
+WINDOW_CHUNK = 62
+# Windows of fewer route segments take one expansion per segment: measured faster there (the shared expansion's
+# bit-mask bookkeeping costs more than it saves on the 1-3 segments of a typical MIRAN window).
+SHARED_MIN_SEGMENTS = 16
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -222,6 +230,137 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
 
 
 @njit(cache=True, nogil=True)
+def _push(st, sc, sm, top, t, rx, ry, lx, ly, mask):
+    """Push (triangle, cone, segment mask) on the expansion stack; returns (top, st, sc, sm), grown when full."""
+    if top >= st.shape[0]:
+        st, sc = _grow_stack(st, sc)
+        sm2 = np.empty(st.shape[0], dtype=np.int64)
+        sm2[: sm.shape[0]] = sm
+        sm = sm2
+    st[top] = t
+    sc[top, 0] = rx
+    sc[top, 1] = ry
+    sc[top, 2] = lx
+    sc[top, 3] = ly
+    sm[top] = mask
+    return top + 1, st, sc, sm
+
+
+@njit(cache=True, nogil=True)
+def _add_part(parts, n, j, u0, u1):
+    if n >= parts.shape[0]:
+        parts = _grow_rows(parts)
+    parts[n, 0] = j
+    parts[n, 1] = u0
+    parts[n, 2] = u1
+    return n + 1, parts
+
+
+@njit(cache=True, nogil=True)
+def _cross_mask(x, y, segs, cones, sxs, mask, m, px, py, qx, qy, rx, ry, lx, ly) -> int:
+    """The segments of ``mask`` still reachable through edge p-q with the narrowed cone (r, l): those with a point
+    not wholly behind their line seen from x, whose own cone x-A-B meets (r, l) with an interior."""
+    out = 0
+    for j in range(m):
+        if not (mask >> j) & 1:
+            continue
+        ax, ay, bx, by = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
+        sx = sxs[j]
+        if orient(ax, ay, bx, by, px, py) * sx < 0 and orient(ax, ay, bx, by, qx, qy) * sx < 0:
+            continue
+        ok, _, _, _, _ = _cone_meet(x, y, rx, ry, lx, ly, cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3])
+        if ok:
+            out |= np.int64(1) << j
+    return out
+
+
+@njit(cache=True, nogil=True)
+def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts, st, sc, sm):
+    """Visible parts of the segments A_j-B_j = segs[j] (m, 4) [ax, ay, bx, by], m <= WINDOW_CHUNK, seen from x (x in
+    the closed free space, in triangle ``tri`` of the complete triangulation), by ONE triangular expansion.
+
+    Each stack entry carries its triangle, the cone (r, l) through which it was reached and the bit mask of the
+    segments still reachable in it (those whose cone x-A_j-B_j meets (r, l) with an interior and that are not wholly
+    behind the crossed edge): every reached triangle clips each of its segments against itself and the cone, the
+    per-segment expansion of MIRAN 3.2's exact visibility shared by the whole window. Rows of ``parts`` (k, 3) are
+    [j, u0, u1] (u along A_j + u (B_j - A_j)), unsorted, possibly overlapping. ``starts`` (>= 64,) int64 and
+    ``st`` (c,) int64, ``sc`` (c, 4) float64, ``sm`` (c,) int64 are work arrays. Returns (count, parts, st, sc,
+    sm); ``parts`` and the stack arrays are reallocated when they fill up."""
+    n = 0
+    cones = np.empty((m, 4), dtype=np.float64)
+    sxs = np.empty(m, dtype=np.int64)
+    full = np.int64(0)
+    for j in range(m):
+        ax, ay, bx, by = segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3]
+        o = orient(x, y, ax, ay, bx, by)
+        sxs[j] = o  # side of x w.r.t. the line A-B (orient is cyclic): edges wholly beyond it are not crossed
+        if o == 0:
+            k, cp = _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, np.empty((2, 2), dtype=np.float64))
+            for i in range(k):
+                n, parts = _add_part(parts, n, j, cp[i, 0], cp[i, 1])
+            continue
+        if o > 0:
+            cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3] = ax, ay, bx, by
+        else:
+            cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3] = bx, by, ax, ay
+        full |= np.int64(1) << j
+    if full == 0:
+        return n, parts, st, sc, sm
+    ns = _start_triangles(V, T, N, TT, tri, x, y, starts)
+    top = 0
+    # x lies in each start triangle: its segments' parts inside it are visible, cones are those of its edges.
+    for i in range(ns):
+        t = starts[i]
+        for j in range(m):
+            if (full >> j) & 1:
+                u0, u1 = _target_part(V, T, t, x, y, cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3],
+                                      segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3])
+                if u0 <= u1:
+                    n, parts = _add_part(parts, n, j, u0, u1)
+        for k in range(3):
+            nb = N[t, k]
+            if nb < 0 or TT[nb] < 0:
+                continue
+            p = T[t, k]
+            q = T[t, (k + 1) % 3]
+            px, py, qx, qy = V[p, 0], V[p, 1], V[q, 0], V[q, 1]
+            if orient(px, py, qx, qy, x, y) <= 0:
+                continue
+            mask = _cross_mask(x, y, segs, cones, sxs, full, m, px, py, qx, qy, px, py, qx, qy)
+            if mask != 0:
+                top, st, sc, sm = _push(st, sc, sm, top, nb, px, py, qx, qy, mask)
+    for _ in range(1 << 24):
+        if top == 0:
+            break
+        top -= 1
+        t = st[top]
+        crx, cry, clx, cly = sc[top, 0], sc[top, 1], sc[top, 2], sc[top, 3]
+        mask = sm[top]
+        for j in range(m):
+            if (mask >> j) & 1:
+                u0, u1 = _target_part(V, T, t, x, y, crx, cry, clx, cly, segs[j, 0], segs[j, 1], segs[j, 2],
+                                      segs[j, 3])
+                if u0 <= u1:
+                    n, parts = _add_part(parts, n, j, u0, u1)
+        for k in range(3):
+            nb = N[t, k]
+            if nb < 0 or TT[nb] < 0:
+                continue
+            p = T[t, k]
+            q = T[t, (k + 1) % 3]
+            px, py, qx, qy = V[p, 0], V[p, 1], V[q, 0], V[q, 1]
+            if orient(px, py, qx, qy, x, y) <= 0:
+                continue  # x is not strictly inside this edge's half-plane: the entry edge or seen edge-on
+            ok, nrx, nry, nlx, nly = _cone_meet(x, y, crx, cry, clx, cly, px, py, qx, qy)
+            if not ok:
+                continue
+            nmask = _cross_mask(x, y, segs, cones, sxs, mask, m, px, py, qx, qy, nrx, nry, nlx, nly)
+            if nmask != 0:
+                top, st, sc, sm = _push(st, sc, sm, top, nb, nrx, nry, nlx, nly, nmask)
+    return n, parts, st, sc, sm
+
+
+@njit(cache=True, nogil=True)
 def _dist(ax, ay, bx, by) -> float:
     return np.hypot(bx - ax, by - ay)
 
@@ -281,54 +420,13 @@ def _sort_rows(a, n) -> None:
 
 
 @njit(cache=True, nogil=True)
-def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -> int:
-    """Arc-length intervals of the route window [s0, s1] visible from (x, y), written to out (k, 2).
-
-    The route is rp[lo:hi] (points, (m, 2) float64) with cumulative arc lengths rs[lo:hi]; the window is clamped
-    to the route. Returns the number of intervals (sorted, disjoint), or -1 when ``out`` is too small (call again
-    with a larger one). Nothing is visible from a point outside the closed free space."""
-    if hi - lo < 1:
-        return 0
-    s0 = max(s0, rs[lo])
-    s1 = min(s1, rs[hi - 1])
-    if not (s1 >= s0):
-        return 0
-    tri = locate_any(V, T, N, TT, B, G, S, x, y)
-    if tri < 0:
-        return 0
-    tri = prefer_free(V, T, N, TT, tri, x, y)
-    if TT[tri] < 0:
-        return 0
-    tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
-    if s1 == s0:
-        # A zero-length window: visible when its single point is.
-        j = lo
-        while j < hi - 2 and rs[j + 1] < s0:
-            j += 1
-        f = 0.0 if hi - lo < 2 or rs[j + 1] == rs[j] else (s0 - rs[j]) / (rs[j + 1] - rs[j])
-        px = rp[j, 0] if f == 0.0 else rp[j, 0] + f * (rp[j + 1, 0] - rp[j, 0])
-        py = rp[j, 1] if f == 0.0 else rp[j, 1] + f * (rp[j + 1, 1] - rp[j, 1])
-        if not segment_visible(V, T, N, TT, B, G, S, x, y, px, py):
-            return 0
-        if out.shape[0] < 1:
-            return -1
-        out[0, 0] = s0
-        out[0, 1] = s1
-        return 1
+def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) -> int:
+    """The window's intervals from one cone expansion per route segment, from segment ``a`` on (short windows)."""
     parts = np.empty((16, 2), dtype=np.float64)
     starts = np.empty(64, dtype=np.int64)
     st = np.empty(64, dtype=np.int64)
     sc = np.empty((64, 4), dtype=np.float64)
     n = 0
-    # First segment i with rs[i + 1] >= s0 (binary search).
-    a = lo
-    b = hi - 1
-    while b - a > 1:
-        mid = (a + b) // 2
-        if rs[mid] < s0:
-            a = mid
-        else:
-            b = mid
     i = a
     while i < hi - 1 and rs[i] <= s1:
         sa = max(rs[i], s0)
@@ -366,6 +464,133 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
     if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
         n -= 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) -> int:
+    """The window's intervals from one expansion per WINDOW_CHUNK route segments, from segment ``a`` on."""
+    parts = np.empty((16, 3), dtype=np.float64)
+    starts = np.empty(64, dtype=np.int64)
+    st = np.empty(64, dtype=np.int64)
+    sc = np.empty((64, 4), dtype=np.float64)
+    sm = np.empty(64, dtype=np.int64)
+    segs = np.empty((WINDOW_CHUNK, 4), dtype=np.float64)
+    sab = np.empty((WINDOW_CHUNK, 2), dtype=np.float64)
+    n = 0
+    m = 0
+    i = a
+    while True:
+        last = not (i < hi - 1 and rs[i] <= s1)
+        if not last:
+            sa = max(rs[i], s0)
+            sb = min(rs[i + 1], s1)
+            seg = rs[i + 1] - rs[i]
+            if sb > sa and seg > 0.0:
+                fa = (sa - rs[i]) / seg
+                fb = (sb - rs[i]) / seg
+                ax = rp[i, 0] + fa * (rp[i + 1, 0] - rp[i, 0])
+                ay = rp[i, 1] + fa * (rp[i + 1, 1] - rp[i, 1])
+                bx = rp[i, 0] + fb * (rp[i + 1, 0] - rp[i, 0])
+                by = rp[i, 1] + fb * (rp[i + 1, 1] - rp[i, 1])
+                if fa == 0.0:
+                    ax, ay = rp[i, 0], rp[i, 1]
+                if fb == 1.0:
+                    bx, by = rp[i + 1, 0], rp[i + 1, 1]
+                segs[m, 0], segs[m, 1], segs[m, 2], segs[m, 3] = ax, ay, bx, by
+                sab[m, 0], sab[m, 1] = sa, sb
+                m += 1
+            i += 1
+        if m == 0 or (m < WINDOW_CHUNK and not last):
+            if last:
+                break
+            continue
+        # One expansion for the collected segments, then their parts in route order into ``out``.
+        k, parts, st, sc, sm = window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts,
+                                                    st, sc, sm)
+        key = np.empty(k, dtype=np.float64)
+        for j in range(k):
+            key[j] = 4.0 * parts[j, 0] + parts[j, 1]  # segment index first, then u0 in [0, 1]
+        order = np.argsort(key)
+        for jj in range(k):
+            r = order[jj]
+            g = int(parts[r, 0])
+            sa, sb = sab[g, 0], sab[g, 1]
+            u0 = sa + parts[r, 1] * (sb - sa)
+            u1 = sa + parts[r, 2] * (sb - sa)
+            if n > 0 and u0 <= out[n - 1, 1] + tol:
+                if u1 > out[n - 1, 1]:
+                    out[n - 1, 1] = u1
+                continue
+            if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
+                n -= 1  # drop a lone grazing point before starting a new interval
+            if n >= out.shape[0]:
+                return -1
+            out[n, 0] = u0
+            out[n, 1] = u1
+            n += 1
+        m = 0
+        if last:
+            break
+    if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
+        n -= 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -> int:
+    """Arc-length intervals of the route window [s0, s1] visible from (x, y), written to out (k, 2).
+
+    The route is rp[lo:hi] (points, (m, 2) float64) with cumulative arc lengths rs[lo:hi]; the window is clamped
+    to the route. Returns the number of intervals (sorted, disjoint), or -1 when ``out`` is too small (call again
+    with a larger one). Nothing is visible from a point outside the closed free space."""
+    if hi - lo < 1:
+        return 0
+    s0 = max(s0, rs[lo])
+    s1 = min(s1, rs[hi - 1])
+    if not (s1 >= s0):
+        return 0
+    tri = locate_any(V, T, N, TT, B, G, S, x, y)
+    if tri < 0:
+        return 0
+    tri = prefer_free(V, T, N, TT, tri, x, y)
+    if TT[tri] < 0:
+        return 0
+    tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
+    if s1 == s0:
+        # A zero-length window: visible when its single point is.
+        j = lo
+        while j < hi - 2 and rs[j + 1] < s0:
+            j += 1
+        f = 0.0 if hi - lo < 2 or rs[j + 1] == rs[j] else (s0 - rs[j]) / (rs[j + 1] - rs[j])
+        px = rp[j, 0] if f == 0.0 else rp[j, 0] + f * (rp[j + 1, 0] - rp[j, 0])
+        py = rp[j, 1] if f == 0.0 else rp[j, 1] + f * (rp[j + 1, 1] - rp[j, 1])
+        if not segment_visible(V, T, N, TT, B, G, S, x, y, px, py):
+            return 0
+        if out.shape[0] < 1:
+            return -1
+        out[0, 0] = s0
+        out[0, 1] = s1
+        return 1
+    # First segment a with rs[a + 1] >= s0, and the last one starting at or before s1 (binary searches).
+    a = lo
+    b = hi - 1
+    while b - a > 1:
+        mid = (a + b) // 2
+        if rs[mid] < s0:
+            a = mid
+        else:
+            b = mid
+    e = a
+    b = hi - 1
+    while b - e > 1:
+        mid = (e + b) // 2
+        if rs[mid] <= s1:
+            e = mid
+        else:
+            b = mid
+    if e - a + 1 < SHARED_MIN_SEGMENTS:
+        return _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out)
+    return _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out)
 
 
 @njit(cache=True, nogil=True)

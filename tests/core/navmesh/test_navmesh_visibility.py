@@ -54,6 +54,46 @@ def test_visible_intervals_agree_with_dense_sampling(name):
         assert np.array_equal(inside[far], ref[far])
 
 
+@pytest.mark.parametrize("name", [n for n in ALL_CASES if n != "grid"][:6])
+def test_long_windows_agree_with_dense_sampling(name):
+    """Windows of many route segments (the shared expansion, over more than one WINDOW_CHUNK; every third window
+    is the whole route), wandering around x, against shapely sample by sample."""
+    from core.navmesh.kernels.visibility import WINDOW_CHUNK
+
+    scene, g, m = case(name)
+    rng = np.random.default_rng(33)
+    x0, y0, x1, y1 = scene.bounds
+    size = max(x1 - x0, y1 - y0)
+    for it in range(6):
+        x = _free_point(rng, m, scene)
+        k = int(rng.integers(WINDOW_CHUNK // 2, 2 * WINDOW_CHUNK + 10))
+        pts = x + np.cumsum(rng.normal(0, 0.08 * size, (k, 2)), axis=0) * (0.5 if it % 2 else 1.0)
+        pts = np.clip(pts, [x0, y0], [x1, y1])
+        s = _arc(pts)
+        s0, s1 = (0.0, s[-1]) if it % 3 == 0 else sorted(rng.uniform(0, s[-1], 2))
+        iv = visible_intervals(m, x, pts, s, s0, s1)
+        assert np.all(np.diff(iv.ravel()) >= 0), "sorted and disjoint"
+        ss = np.linspace(s0, s1, 4000)
+        sample = np.column_stack([np.interp(ss, s, pts[:, 0]), np.interp(ss, s, pts[:, 1])])
+        ref = shapely.covers(g.free, shapely.linestrings(np.stack([np.broadcast_to(x, sample.shape), sample], 1)))
+        inside = np.zeros(len(ss), dtype=bool)
+        for a, b in iv:
+            inside |= (ss >= a) & (ss <= b)
+        ends = np.concatenate([iv.ravel(), s])
+        far = np.min(np.abs(ss[:, None] - ends[None]), axis=1) > 1e-6
+        assert np.array_equal(inside[far], ref[far])
+        # Splitting the window at a route vertex changes nothing but the merge at the split point.
+        mid = s[len(s) // 2]
+        if s0 < mid < s1:
+            left = visible_intervals(m, x, pts, s, s0, mid)
+            right = visible_intervals(m, x, pts, s, mid, s1)
+            both = np.concatenate([left, right])
+            hit = np.zeros(len(ss), dtype=bool)
+            for a, b in both:
+                hit |= (ss >= a) & (ss <= b)
+            assert np.array_equal(hit[far], inside[far])
+
+
 def test_visible_intervals_degenerate_cases():
     """Hand-checked cases on the integer grid scene: routes along obstacle edges, through pinch points, routes
     through x itself (x on the route's line), and windows."""
