@@ -30,6 +30,7 @@ from .paths import config_dir, resources_dir
 from .qt_icons import action_icon
 from .qt_welcome import QtWelcome
 from .settings import load_settings, save_settings
+from .sim.qt_sim_ui import QtSimulationUi
 from .tools import TOOL_CLASSES, ToolHost
 from .viewport import QtViewport
 
@@ -70,6 +71,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self._build_toolbars()
         self._build_status()
         self._connect()
+        self.sim = QtSimulationUi(self)
         self.resize(1440, 900)
         if self.settings.window_geometry:
             self.restoreGeometry(QtCore.QByteArray.fromHex(self.settings.window_geometry.encode()))
@@ -408,6 +410,16 @@ class QtMainWindow(QtWidgets.QMainWindow):
                              "MIRAN Studio — a scene editor and simulator for terrain-aware path planning "
                              "(MIRAN, IRM, disc MIRAN, ECM).")
 
+    # -- the live simulation (app.sim) -------------------------------------------------------------------------
+
+    def latest_positions(self) -> np.ndarray:
+        """The (N, 2) simulated agent positions last drawn."""
+        return self.sim.latest_positions()
+
+    def export_paths(self, path) -> Path:
+        """Write the walked paths (miran-paths JSON, or CSV for a .csv path); returns when the file is written."""
+        return self.sim.export_paths(path)
+
     # -- closing -----------------------------------------------------------------------------------------------
 
     def closeEvent(self, ev: QtGui.QCloseEvent) -> None:
@@ -423,4 +435,5 @@ class QtMainWindow(QtWidgets.QMainWindow):
         except OSError:
             pass
         self.files.shutdown()
+        self.sim.shutdown()
         ev.accept()

@@ -22,11 +22,11 @@ import numpy as np
 
 from core.export import paths_from_simulation, write_paths
 from core.navmesh import BuildCancelled, build_navmesh
-from core.navmesh.debug import triangle_edges
+from core.navmesh.debug import mesh_edges
 from core.routes import PlannerContext
 from core.scene.model import Scene
 from core.scene.problems import InputError
-from core.sim import IMPLEMENTED, Simulation
+from core.sim import IMPLEMENTED, SimParams, Simulation
 from core.sim.debug import route_pieces
 from core.sim.state import ARRIVED, WALKING
 
@@ -85,6 +85,7 @@ class SimController:
         self._preview_req = 0
         self._last = {"frame": 0.0, "stats": 0.0, "trails": 0.0, "preview": 0.0}
         self._trace = None
+        self._trails_version = (-1, -1)
 
     # ----- the loop ------------------------------------------------------------------------------------------
 
@@ -389,6 +390,8 @@ class SimController:
 
     def _set(self, key: tuple, value) -> None:
         """Record a live change and apply it to the running simulations (checked by the engine first)."""
+        if self.sim is None:
+            _check(self.scene, key, value)
         for sim in (self.sim, self.compare):
             if sim is not None:
                 _apply(sim, key, value, compare=sim is self.compare)
@@ -527,12 +530,12 @@ class SimController:
 
     def _publish_build(self, now: float) -> None:
         sim = self.sim
-        seg, constrained = triangle_edges(self.mesh)
+        seg, kind = mesh_edges(self.mesh)
         self._out("build", BuildInfo(
             generation=self.generation, scene_name=self.scene.name, ids=tuple(sim.state.ids),
             profiles=tuple(sim.params.profile_ids), terrains=tuple(sim.params.terrain_ids),
             params=sim.params.to_dict(), method=sim.method, methods=tuple(IMPLEMENTED),
-            compare=self.compare_method, mesh_edges=seg, mesh_constrained=constrained,
+            compare=self.compare_method, mesh_edges=seg, mesh_kind=kind,
             build_seconds=self.build_seconds))
         self._dirty = True
 
@@ -551,8 +554,10 @@ class SimController:
                 playing=self.playing, walking=int(np.count_nonzero(st.status == WALKING)),
                 arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
                 step_ms=1000.0 * self.step_s))
-            if "trails" in self.overlays and (now - self._last["trails"] > 0.1 or not self.playing):
+            version = (self.trails.version, self.compare_trails.version if self.compare_trails else 0)
+            if "trails" in self.overlays and version != self._trails_version and now - self._last["trails"] > 0.1:
                 self._last["trails"] = now
+                self._trails_version = version
                 self._out("trails", Trails(self.generation, self.trails.polylines(),
                                            self.compare_trails.polylines() if self.compare_trails is not None
                                            else np.zeros((0, 2), dtype=np.float32)))
@@ -601,6 +606,22 @@ def _apply(sim: Simulation, key: tuple, value, compare: bool) -> None:
         sim.set_weight(key[1], key[2], value)
     elif kind == "m" and not compare:
         sim.set_method(value)
+
+
+def _check(scene: Scene | None, key: tuple, value) -> None:
+    """Check a live change before any simulation exists (the engine's own checks, on a throw-away table)."""
+    if key[0] == "m":
+        if value not in IMPLEMENTED:
+            raise InputError([_problem("method", f"unknown or unavailable method {value!r} (available: "
+                                                 f"{', '.join(IMPLEMENTED)})")])
+        return
+    probe = SimParams(scene if scene is not None else Scene.empty())
+    if key[0] == "g":
+        probe.set(key[1], value)
+    elif key[0] == "p":
+        probe.set_profile(key[1], **{key[2]: value})
+    elif key[0] == "w":
+        probe.set_weight(key[1], key[2], value)
 
 
 def _copy_params(src: Simulation, dst: Simulation) -> None:

@@ -49,8 +49,8 @@ class BuildInfo:
     - ``ids`` agent ids; ``profiles`` / ``terrains`` ids of the profile and terrain type tables;
     - ``params``: every parameter (core.sim.SimParams.to_dict) and ``method``;
     - ``methods``: steering methods the engine offers; ``compare``: the method running side by side, or None;
-    - ``mesh_edges`` (m, 4) segments of the triangulation, ``mesh_constrained`` (m,) bool;
-    - ``routes``: (k, 2) NaN-separated polylines of every agent's route (for the routes of random agents).
+    - ``mesh_edges`` (m, 2, 2) segments of the triangulation and ``mesh_kind`` (m,) int8 (core.navmesh.debug
+      EDGE_PLAIN, EDGE_TERRAIN, EDGE_BLOCKED).
     """
 
     generation: int
@@ -63,7 +63,7 @@ class BuildInfo:
     methods: tuple[str, ...]
     compare: str | None
     mesh_edges: np.ndarray
-    mesh_constrained: np.ndarray
+    mesh_kind: np.ndarray
     build_seconds: float
     scene_version: object = None
 

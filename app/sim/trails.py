@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 
-def trail_shape(n: int, dt: float, budget: int = 400_000) -> tuple[int, float]:
+def trail_shape(n: int, dt: float, budget: int = 60_000) -> tuple[int, float]:
     """Samples kept per agent and the sampling interval (s) for n agents at time step dt."""
-    k = int(np.clip(budget // max(1, n), 32, 4096))
+    k = int(np.clip(budget // max(1, n), 8, 4096))
     interval = max(dt, 0.2 if n <= 50 else 0.5 if n <= 500 else 1.0)
     return k, interval
 
@@ -22,6 +22,7 @@ class TrailBuffer:
 
     def __init__(self, n: int, dt: float) -> None:
         self.k, self.interval = trail_shape(n, dt)
+        self.dt = dt
         self.n = n
         self.buf = np.full((self.k, n, 2), np.nan, dtype=np.float32)
         self.count = 0
@@ -36,15 +37,23 @@ class TrailBuffer:
             return False
         m = len(positions)
         if m > self.n:
-            grown = np.full((self.k, m, 2), np.nan, dtype=np.float32)
-            grown[:, : self.n] = self.buf
-            self.buf, self.n = grown, m
+            self._grow(m)
         self.buf[self.head, :m] = positions
         self.head = (self.head + 1) % self.k
         self.count = min(self.count + 1, self.k)
         self.last_t = t
         self.version += 1
         return True
+
+    def _grow(self, m: int) -> None:
+        """Room for m agents: fewer samples each (the newest kept), new agents' columns empty."""
+        k, self.interval = trail_shape(m, self.dt)
+        keep = min(self.count, k)
+        order = (self.head - keep + np.arange(keep)) % self.k
+        grown = np.full((k, m, 2), np.nan, dtype=np.float32)
+        grown[:keep, : self.n] = self.buf[order]
+        self.buf, self.n, self.k = grown, m, k
+        self.count, self.head = keep, keep % k
 
     def polylines(self) -> np.ndarray:
         """(n (count + 1), 2) float32: each agent's samples oldest first, then a NaN row."""

@@ -1,0 +1,186 @@
+"""Debug overlays of the live simulation, drawn from the plain arrays core hands back (core.*.debug, AgentTrace).
+
+- ``MeshOverlay``: the constrained triangulation (constraint edges darker);
+- ``EcmOverlay``: the GVD/ECM medial axis coloured by clearance (narrow red to wide blue), closest-point spokes;
+- ``TraceOverlay``: the traced agent's step (MIRAN 3.1-3.4): its route window, the visible intervals, the
+  reference point, the candidates coloured by omega (low = green, the better), the chosen attraction point, the
+  forces and, where the method has one, the corridor.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from .qt_items import PathsItem, cosmetic_pen, lines_path
+from .qt_sim_agents import SimLayer
+
+Z_MESH = 15.0
+Z_ECM = 16.0
+Z_CORRIDOR = 32.0
+Z_TRACE = 36.0
+Z_MARKS = 47.0
+NO_BRUSH = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
+# Clearance colours from narrow to wide (a diverging red-yellow-blue ramp).
+CLEARANCE_RAMP = ("#b91c1c", "#ea580c", "#f59e0b", "#facc15", "#a3e635", "#22c55e", "#0ea5e9", "#2563eb")
+# Omega colours from best (lowest) to worst.
+OMEGA_RAMP = np.array([[22, 163, 74], [250, 204, 21], [220, 38, 38]], dtype=np.float64)
+FORCE_COLOURS = {"steering": "#16a34a", "boundary": "#dc2626", "avoidance": "#9333ea", "total": "#111827"}
+
+
+def _pairs(seg: np.ndarray) -> np.ndarray:
+    """(m, 4) segments as (2m, 2) point pairs."""
+    return np.asarray(seg, dtype=np.float64).reshape(-1, 2)
+
+
+def ramp(values: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """(n, 3) RGB in [0, 255]: values in [0, 1] interpolated along the colour stops (k, 3)."""
+    v = np.clip(np.nan_to_num(np.asarray(values, dtype=np.float64), nan=1.0), 0.0, 1.0) * (len(stops) - 1)
+    i = np.minimum(v.astype(np.int64), len(stops) - 2)
+    f = (v - i)[:, None]
+    return stops[i] * (1 - f) + stops[i + 1] * f
+
+
+class MeshOverlay(SimLayer):
+    """The triangulation of the free space: one cached item, a pen per edge kind (plain, terrain boundary,
+    obstacle or bounds; core.navmesh.debug.EDGE_*)."""
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        super().__init__(view)
+        self.item = self.add(PathsItem(antialias=False), Z_MESH)
+        self._pens = (cosmetic_pen(QtGui.QColor(51, 65, 85, 80), 1.0), cosmetic_pen(QtGui.QColor(124, 58, 237, 150),
+                                                                                     1.3),
+                      cosmetic_pen(QtGui.QColor(15, 23, 42, 170), 1.3))
+
+    def show(self, seg: np.ndarray, kind: np.ndarray) -> None:
+        """Segments (m, 2, 2) and their kind (m,) int8."""
+        self.item.set_groups([(lines_path(_pairs(seg[kind == k]), "pairs"), pen, NO_BRUSH)
+                              for k, pen in enumerate(self._pens)])
+
+
+class EcmOverlay(SimLayer):
+    """The medial axis in clearance bins (one pen per bin, one item) and the closest-point spokes."""
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        super().__init__(view)
+        self.spokes = self.add(PathsItem(antialias=False), Z_ECM)
+        self.axis = self.add(PathsItem(), Z_ECM + 0.1)
+        self.range = (0.0, 0.0)
+
+    def show(self, ecm) -> None:
+        seg, clr = ecm.segments, ecm.clearance
+        hi = float(np.percentile(clr, 95)) if len(clr) else 1.0
+        self.range = (float(clr.min()) if len(clr) else 0.0, hi)
+        k = len(CLEARANCE_RAMP)
+        bins = np.minimum((np.clip(clr / max(hi, 1e-12), 0, 1) * k).astype(np.int64), k - 1)
+        groups = [(lines_path(_pairs(seg[bins == b]), "pairs"), cosmetic_pen(CLEARANCE_RAMP[b], 2.2), NO_BRUSH)
+                  for b in range(k) if np.any(bins == b)]
+        self.axis.set_groups(groups)
+        self.spokes.set_lines(_pairs(ecm.spokes), cosmetic_pen(QtGui.QColor(100, 116, 139, 60), 1.0), "pairs")
+
+    def clear(self) -> None:
+        self.axis.set_groups([])
+        self.spokes.set_groups([])
+
+
+class TraceOverlay(SimLayer):
+    """The traced agent's step; each part can be shown or hidden (``set_parts``)."""
+
+    PARTS = ("corridor", "intervals", "reference", "candidates", "attraction", "forces")
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        super().__init__(view)
+        corridor_pen = cosmetic_pen(QtGui.QColor(14, 116, 144, 200), 1.6, QtCore.Qt.PenStyle.DashLine)
+        self.corridor = self.add(pg.PlotCurveItem(pen=corridor_pen, connect="finite"), Z_CORRIDOR)
+        win = QtGui.QColor(250, 204, 21, 120)
+        self.window = self.add(pg.PlotCurveItem(pen=cosmetic_pen(win, 9.0), connect="finite"), Z_TRACE)
+        vis = QtGui.QColor(22, 163, 74, 200)
+        self.intervals = self.add(pg.PlotCurveItem(pen=cosmetic_pen(vis, 5.0), connect="finite"), Z_TRACE + 0.1)
+        self.sight = self.add(pg.PlotCurveItem(pen=cosmetic_pen(QtGui.QColor(17, 24, 39, 170), 1.2,
+                                                                QtCore.Qt.PenStyle.DotLine), connect="pairs"),
+                              Z_TRACE + 0.2)
+        self.forces = {name: self.add(pg.PlotCurveItem(pen=cosmetic_pen(c, 2.2), connect="pairs"), Z_MARKS)
+                       for name, c in FORCE_COLOURS.items()}
+        self.candidates = self.add(pg.ScatterPlotItem(size=9, symbol="o", pxMode=True,
+                                                      pen=pg.mkPen("#1f2937", width=0.8)), Z_MARKS + 0.1)
+        self.reference = self.add(pg.ScatterPlotItem(size=13, symbol="d", pxMode=True, brush=pg.mkBrush("#0ea5e9"),
+                                                     pen=pg.mkPen("#0c4a6e", width=1.5)), Z_MARKS + 0.2)
+        self.attraction = self.add(pg.ScatterPlotItem(size=19, symbol="star", pxMode=True,
+                                                      brush=pg.mkBrush("#facc15"), pen=pg.mkPen("#713f12", width=1.5)),
+                                   Z_MARKS + 0.3)
+        self.labels: list[pg.TextItem] = []
+        self.parts = set(self.PARTS)
+        self.force_scale = 1.0
+        self.last = None
+
+    def set_parts(self, parts) -> None:
+        self.parts = set(parts)
+        self.show(self.last)
+
+    def show(self, view) -> None:
+        """Draw a TraceView (None clears)."""
+        self.last = view
+        tr = view.trace if view is not None else None
+        empty = np.zeros((0, 2))
+        on = self.parts if tr is not None else set()
+        _curve(self.corridor, view.corridor if "corridor" in on else empty)
+        _curve(self.window, view.window if "intervals" in on else empty)
+        _curve(self.intervals, view.pieces if "intervals" in on else empty)
+        sight = []
+        if "reference" in on:
+            self.reference.setData(pos=tr.reference[None])
+            sight += [tr.position, tr.reference]
+        else:
+            self.reference.setData(pos=empty)
+        if "attraction" in on and np.all(np.isfinite(tr.attraction)):
+            self.attraction.setData(pos=tr.attraction[None])
+            sight += [tr.position, tr.attraction]
+        else:
+            self.attraction.setData(pos=empty)
+        _curve(self.sight, np.array(sight) if sight else empty, "pairs")
+        self._candidates(tr if "candidates" in on else None)
+        for name, item in self.forces.items():
+            if "forces" in on and np.all(np.isfinite(tr.forces[name])):
+                _curve(item, np.array([tr.position, tr.position + self.force_scale * tr.forces[name]]), "pairs")
+            else:
+                _curve(item, empty, "pairs")
+
+    def _candidates(self, tr) -> None:
+        for t in self.labels:
+            self.view.removeItem(t)
+        self.labels = []
+        if tr is None or len(tr.candidates) == 0:
+            self.candidates.setData(pos=np.zeros((0, 2)))
+            return
+        om = tr.omega
+        fin = np.isfinite(om)
+        lo, hi = (float(om[fin].min()), float(om[fin].max())) if fin.any() else (0.0, 1.0)
+        u = (om - lo) / (hi - lo) if hi > lo else np.zeros(len(om))
+        rgb = ramp(np.where(fin, u, 1.0), OMEGA_RAMP).astype(np.int64)
+        brushes = [pg.mkBrush(int(r), int(g), int(b), 235 if f else 90) for (r, g, b), f in zip(rgb.tolist(), fin)]
+        self.candidates.setData(pos=tr.candidates, brush=brushes)
+        if len(om) <= 24:
+            for (x, y), w in zip(tr.candidates.tolist(), om.tolist()):
+                text = pg.TextItem(f"{w:.2f}" if np.isfinite(w) else ("∞" if w == np.inf else "–"),
+                                   color="#111827", anchor=(0.5, 1.35))
+                text.setZValue(Z_MARKS + 0.4)
+                font = text.textItem.font()
+                font.setPointSizeF(7.5)
+                text.setFont(font)
+                text.setPos(x, y)
+                self.view.addItem(text, ignoreBounds=True)
+                self.labels.append(text)
+
+    def set_visible(self, on: bool) -> None:
+        super().set_visible(on)
+        for t in self.labels:
+            t.setVisible(on)
+
+
+def _curve(item: pg.PlotCurveItem, pts: np.ndarray, connect: str = "finite") -> None:
+    a = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    if len(a) == 0:
+        item.setData([], [])
+    else:
+        item.setData(np.ascontiguousarray(a[:, 0]), np.ascontiguousarray(a[:, 1]), connect=connect)

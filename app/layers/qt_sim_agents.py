@@ -1,0 +1,173 @@
+"""The live simulation's layers: agents (one scatter item per simulation), trails and the ghost preview.
+
+Agents are drawn by one ``AgentScatter`` fed whole numpy arrays: brushes come from a small table (one per
+profile, dimmed once arrived), so pyqtgraph's symbol atlas is hit for every spot; while the brushes stay the same
+only the x and y columns are rewritten (no Python loop over agents, no Qt item per agent). Trails and the ghost
+are one NaN-separated curve each.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from .qt_base import PROFILE_COLOURS
+from .qt_items import cosmetic_pen
+
+# Drawing order, between the scene's routes (30) and the selection (50).
+Z_GHOST = 31.0
+Z_TRAILS = 34.0
+Z_COMPARE = 41.0
+Z_AGENTS = 42.0
+COMPARE_COLOUR = "#f97316"   # side-by-side (e.g. IRM) agents and trails: orange; the main run keeps profile colours
+MAIN_TRAIL = "#1d4ed8"
+GHOST_COLOUR = QtGui.QColor(30, 41, 59, 90)
+
+
+class AgentScatter(pg.ScatterPlotItem):
+    """A pxMode scatter whose positions can be replaced in place while the styles stay the same."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(pxMode=True, useCache=True, hoverable=False, **kwargs)
+        self._style_key: bytes | None = None
+
+    def set_agents(self, pos: np.ndarray, style: np.ndarray, brushes: np.ndarray) -> None:
+        """Draw (n, 2) positions; ``style`` (n,) int indexes ``brushes`` (an object array of QBrush)."""
+        key = style.tobytes()
+        if key == self._style_key and len(self.data) == len(pos):
+            self.data["x"] = pos[:, 0]
+            self.data["y"] = pos[:, 1]
+            self.prepareGeometryChange()
+            self.bounds = [None, None]
+            self.update()
+            return
+        self._style_key = key
+        self.setData(pos=np.asarray(pos, dtype=np.float64), brush=brushes[style])
+
+    def clear_agents(self) -> None:
+        self._style_key = None
+        self.setData(pos=np.zeros((0, 2)))
+
+
+class SimLayer:
+    """A group of view items the simulation UI shows and hides together (not a scene layer)."""
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        self.view = view
+        self.items: list = []
+
+    def add(self, item, z: float):
+        item.setZValue(z)
+        self.view.addItem(item, ignoreBounds=True)
+        self.items.append(item)
+        return item
+
+    def set_visible(self, on: bool) -> None:
+        for it in self.items:
+            it.setVisible(on)
+
+    def remove(self) -> None:
+        for it in self.items:
+            self.view.removeItem(it)
+        self.items = []
+
+
+def _brush_table(colours, alpha_arrived: int = 90) -> np.ndarray:
+    """Object array of brushes: row 2k is profile k walking, 2k + 1 arrived (faded)."""
+    out = []
+    for c in colours:
+        out.append(pg.mkBrush(c))
+        q = QtGui.QColor(c)
+        q.setAlpha(alpha_arrived)
+        out.append(pg.mkBrush(q))
+    return np.array(out, dtype=object)
+
+
+class SimAgentLayer(SimLayer):
+    """The agents of the main run (profile colours) and of the side-by-side run (one colour)."""
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        super().__init__(view)
+        self.main = self.add(AgentScatter(size=9, pen=pg.mkPen("#ffffff", width=1.2)), Z_AGENTS)
+        self.compare = self.add(AgentScatter(size=9, symbol="s", pen=pg.mkPen("#7c2d12", width=1.0)), Z_COMPARE)
+        self.selected = self.add(pg.ScatterPlotItem(size=20, symbol="o", pxMode=True, brush=pg.mkBrush(None),
+                                                    pen=pg.mkPen("#f59e0b", width=2.5)), Z_AGENTS + 0.5)
+        self._main_brushes = _brush_table(PROFILE_COLOURS)
+        self._compare_brushes = _brush_table([COMPARE_COLOUR])
+        self.positions = np.zeros((0, 2))
+        self.selected_index = -1
+
+    def show_frame(self, frame, positions: np.ndarray | None = None) -> None:
+        """Draw a Frame (core.sim status 1 = arrived is drawn faded), at ``positions`` when given (the pacer's
+        glide between two frames)."""
+        pos = frame.positions if positions is None else positions
+        arrived = (frame.status == 1).astype(np.int64)
+        style = 2 * (frame.profile.astype(np.int64) % len(PROFILE_COLOURS)) + arrived
+        self.main.set_agents(pos, style, self._main_brushes)
+        if frame.compare_positions is not None:
+            cstyle = (frame.compare_status == 1).astype(np.int64)
+            self.compare.set_agents(frame.compare_positions, cstyle, self._compare_brushes)
+        elif len(self.compare.data):
+            self.compare.clear_agents()
+        self.positions = pos
+        self._mark()
+
+    def select(self, index: int) -> None:
+        self.selected_index = index
+        self._mark()
+
+    def _mark(self) -> None:
+        i = self.selected_index
+        self.selected.setData(pos=self.positions[i:i + 1] if 0 <= i < len(self.positions) else np.zeros((0, 2)))
+
+    def clear(self) -> None:
+        self.main.clear_agents()
+        self.compare.clear_agents()
+        self.positions = np.zeros((0, 2))
+        self._mark()
+
+
+class CurvesLayer(SimLayer):
+    """NaN-separated polylines drawn as one curve (two for main and side-by-side). Above ``heavy_points`` points
+    a curve switches to its hairline pen: the raster engine strokes wide, translucent or dashed lines much more
+    slowly than one-pixel ones, and thousands of trails must not cost the UI thread its frame rate."""
+
+    def __init__(self, view: pg.ViewBox, z: float, pens: tuple[QtGui.QPen, ...], hairlines: tuple[QtGui.QPen, ...],
+                 heavy_points: int = 20_000) -> None:
+        super().__init__(view)
+        self.pens, self.hairlines, self.heavy = pens, hairlines, heavy_points
+        self.curves = [self.add(pg.PlotCurveItem(pen=pen, connect="finite", antialias=False), z + 0.1 * k)
+                       for k, pen in enumerate(pens)]
+
+    def show(self, *lines: np.ndarray) -> None:
+        for k, (curve, a) in enumerate(zip(self.curves, lines)):
+            a = np.asarray(a).reshape(-1, 2)
+            if len(a) == 0:
+                curve.setData([], [])
+                continue
+            curve.setPen(self.hairlines[k] if len(a) > self.heavy else self.pens[k])
+            curve.setData(np.ascontiguousarray(a[:, 0]), np.ascontiguousarray(a[:, 1]), connect="finite")
+
+    def clear(self) -> None:
+        for curve in self.curves:
+            curve.setData([], [])
+
+
+def _colour(c, alpha: int) -> QtGui.QColor:
+    q = QtGui.QColor(c)
+    q.setAlpha(alpha)
+    return q
+
+
+def trails_layer(view: pg.ViewBox) -> CurvesLayer:
+    """Trails: the main run in blue, the side-by-side run in orange."""
+    return CurvesLayer(view, Z_TRAILS, (cosmetic_pen(_colour(MAIN_TRAIL, 150), 1.6),
+                                        cosmetic_pen(_colour(COMPARE_COLOUR, 170), 1.6)),
+                       (cosmetic_pen(_colour(MAIN_TRAIL, 110), 1.0), cosmetic_pen(_colour(COMPARE_COLOUR, 130), 1.0)))
+
+
+def ghost_layer(view: pg.ViewBox) -> CurvesLayer:
+    """The ghost preview: every agent's future path, faint and dashed (a faint hairline for crowds)."""
+    return CurvesLayer(view, Z_GHOST, (cosmetic_pen(GHOST_COLOUR, 2.0, QtCore.Qt.PenStyle.DashLine),),
+                       (cosmetic_pen(_colour("#1e293b", 60), 1.0),))

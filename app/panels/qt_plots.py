@@ -1,0 +1,89 @@
+"""The plots dock (pyqtgraph): the traced agent's length per terrain type and speed over time; everyone's
+arrivals over time. Fed by the worker's ``Stats`` snapshots (a few times a second), whole arrays per update."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtWidgets
+
+from ..layers.qt_sim_agents import COMPARE_COLOUR, MAIN_TRAIL
+
+BACKGROUND = "#ffffff"
+
+
+class QtSimPlots(pg.GraphicsLayoutWidget):
+    """Three plots stacked: terrain lengths (bars), speed (curve), arrivals (step curve)."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sim.plots")
+        self.setBackground(BACKGROUND)
+        self.terrain = self.addPlot(row=0, col=0, title="Traced agent: length per terrain type")
+        self.speed = self.addPlot(row=1, col=0, title="Traced agent: speed")
+        self.arrivals = self.addPlot(row=2, col=0, title="Arrivals")
+        for p in (self.terrain, self.speed, self.arrivals):
+            p.setMenuEnabled(False)
+            p.showGrid(x=False, y=True, alpha=0.25)
+            p.getAxis("left").setWidth(42)
+        self.terrain.setLabel("left", "m")
+        self.speed.setLabel("left", "m/s")
+        self.speed.setLabel("bottom", "time", units="s")
+        self.arrivals.setLabel("left", "agents")
+        self.arrivals.setLabel("bottom", "time", units="s")
+        self.terrain.setMouseEnabled(x=False, y=False)
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.38)
+        self.compare_bars = pg.BarGraphItem(x=[], height=[], width=0.38)
+        self.terrain.addItem(self.bars)
+        self.terrain.addItem(self.compare_bars)
+        self.speed_curve = self.speed.plot(pen=pg.mkPen(MAIN_TRAIL, width=1.5))
+        self.arrival_curve = self.arrivals.plot(pen=pg.mkPen(MAIN_TRAIL, width=2))
+        self.compare_arrival_curve = self.arrivals.plot(pen=pg.mkPen(COMPARE_COLOUR, width=2))
+        self.names: list[str] = []
+        self.colours: list[str] = []
+        self.last = None
+
+    def set_terrains(self, names: list[str], colours: list[str]) -> None:
+        """The terrain types' names and colours, in the order of the lengths."""
+        self.names, self.colours = list(names), list(colours)
+        ax = self.terrain.getAxis("bottom")
+        ax.setTicks([[(k, n) for k, n in enumerate(self.names)]])
+
+    def show_stats(self, st) -> None:
+        """Draw a Stats snapshot."""
+        self.last = st
+        T = len(st.terrain_lengths)
+        x = np.arange(T, dtype=np.float64)
+        colours = (self.colours + ["#9ca3af"] * T)[:T]
+        compare = len(st.compare_terrain_lengths) == T and T > 0
+        shift = 0.2 if compare else 0.0
+        self.bars.setOpts(x=x - shift, height=st.terrain_lengths, width=0.38 if compare else 0.7,
+                          brushes=[pg.mkBrush(c) for c in colours], pens=[pg.mkPen("#374151")] * T)
+        if compare:
+            self.compare_bars.setOpts(x=x + shift, height=st.compare_terrain_lengths, width=0.38,
+                                      brushes=[pg.mkBrush(COMPARE_COLOUR)] * T, pens=[pg.mkPen("#7c2d12")] * T)
+        else:
+            self.compare_bars.setOpts(x=[], height=[])
+        self.speed_curve.setData(st.speed_t, st.speed_v)
+        self.arrival_curve.setData(*_steps(st.arrivals))
+        self.compare_arrival_curve.setData(*_steps(st.compare_arrivals))
+        self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}")
+
+    def clear(self) -> None:
+        for c in (self.speed_curve, self.arrival_curve, self.compare_arrival_curve):
+            c.setData([], [])
+        self.bars.setOpts(x=[], height=[])
+        self.compare_bars.setOpts(x=[], height=[])
+
+
+def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cumulative count of sorted arrival times as a staircase: x (2k + 1,) and y (2k + 1,), starting at
+    (0, 0) and rising by one at each arrival."""
+    t = np.asarray(times, dtype=np.float64)
+    if len(t) == 0:
+        return np.zeros(0), np.zeros(0)
+    x = np.concatenate([[0.0], np.repeat(t, 2)])
+    k = np.arange(len(t) + 1, dtype=np.float64)
+    y = np.concatenate([[0.0], np.repeat(k[1:], 2)])
+    y[1::2] -= 1.0
+    return x, y

@@ -1,0 +1,507 @@
+"""The live simulation in the main window: actions, menus, toolbar, docks, layers and status, wired to the
+worker threads through ``QtSimBridge``. The window creates one ``QtSimulationUi`` and forwards
+``latest_positions``/``export_paths`` to it; nothing here computes: it sends commands and draws snapshots.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from app.actions import ActionSpec, key_text
+from app.qt_icons import action_icon
+
+from ..layers.qt_overlays import EcmOverlay, MeshOverlay, TraceOverlay
+from ..layers.qt_sim_agents import SimAgentLayer, ghost_layer, trails_layer
+from ..panels.qt_parameters import QtSimParameters
+from ..panels.qt_plots import QtSimPlots
+from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
+from .pacing import FramePacer
+from .qt_worker import QtSimBridge
+
+# Milliseconds after the window opens before the worker starts and warms the JIT up (at once when needed).
+START_DELAY_MS = 800
+PICK_PIXELS = 12.0
+ECM_RESOLUTION = 1024
+GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
+
+
+def ask_export_path(parent: QtWidgets.QWidget, title: str, suggested: str, filt: str) -> str | None:
+    """A save dialog for an export; None when cancelled."""
+    path, _ = QtWidgets.QFileDialog.getSaveFileName(parent, title, suggested, filt)
+    return path or None
+
+
+class QtSimulationUi(QtCore.QObject):
+    """Everything of the live simulation the window shows. ``window`` is the QtMainWindow."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.w = window
+        self.doc = window.doc
+        self.view = window.viewport.view
+        self.bridge = QtSimBridge(self)
+        self.errors: list[str] = []
+        self.info = None
+        self.frame = None
+        self.generation = -1
+        self.selected = -1
+        self._frames: list[float] = []
+        self.pacer = FramePacer()
+        self._draw_timer = QtCore.QTimer(self)
+        self._draw_timer.setSingleShot(True)
+        self._draw_timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
+        self._draw_timer.timeout.connect(self._draw)
+        self._exports: dict[str, str | None] = {}
+        self._ecm_scene = None
+        self._error_box: QtWidgets.QMessageBox | None = None
+        self.agents = SimAgentLayer(self.view)
+        self.trails = trails_layer(self.view)
+        self.ghost = ghost_layer(self.view)
+        self.mesh = MeshOverlay(self.view)
+        self.ecm = EcmOverlay(self.view)
+        self.trace = TraceOverlay(self.view)
+        self._build_actions()
+        self.parameters = QtSimParameters(self.bridge.send, window.editor, self.actions)
+        self.plots = QtSimPlots()
+        self._build_docks()
+        self._build_menus()
+        self._build_toolbar()
+        self._build_status()
+        self._connect()
+        self._overlays_changed()
+        self._start_timer = QtCore.QTimer(self)
+        self._start_timer.setSingleShot(True)
+        self._start_timer.timeout.connect(self.start)
+        self._start_timer.start(START_DELAY_MS)
+
+    # ----- building -----------------------------------------------------------------------------------------------
+
+    def _action(self, spec: ActionSpec) -> QtGui.QAction:
+        a = QtGui.QAction(spec.title, self.w)
+        a.setObjectName(spec.id)
+        if spec.key:
+            a.setShortcut(QtGui.QKeySequence(spec.key))
+        a.setToolTip(f"{spec.tip} ({key_text(spec.key)})" if spec.key else spec.tip)
+        a.setStatusTip(spec.tip)
+        if spec.icon:
+            a.setIcon(action_icon(self.w, spec.icon))
+        if spec.checkable:
+            a.setCheckable(True)
+            a.toggled.connect(getattr(self, spec.run))
+        else:
+            a.triggered.connect(lambda _=False, run=spec.run: getattr(self, run)())
+        self.w.addAction(a)
+        return a
+
+    def _build_actions(self) -> None:
+        self.actions: dict[str, QtGui.QAction] = {spec.id: self._action(spec) for spec in SIM_ACTIONS}
+        self.overlay_actions: dict[str, QtGui.QAction] = {}
+        for name, title, on, tip in OVERLAYS:
+            a = QtGui.QAction(title, self.w)
+            a.setObjectName(f"overlay.{name}")
+            a.setCheckable(True)
+            a.setChecked(on)
+            a.setStatusTip(tip)
+            a.toggled.connect(self._overlays_changed)
+            self.w.addAction(a)
+            self.overlay_actions[name] = a
+
+    def _build_docks(self) -> None:
+        self.w.add_dock("simulation", "Simulation", self.parameters)
+        self.w.add_dock("plots", "Plots", self.plots)
+        self.w.docks["plots"].setMinimumHeight(200)
+        if "profiles" in self.w.docks:
+            self.w.tabifyDockWidget(self.w.docks["profiles"], self.w.docks["simulation"])
+        self.w.docks["simulation"].raise_()
+
+    def _build_menus(self) -> None:
+        bar = self.w.menuBar()
+        help_menu = getattr(self.w, "menus", {}).get("Help")
+        before = help_menu.menuAction() if help_menu is not None else None
+        self.sim_menu = QtWidgets.QMenu(f"&{SIM_MENU}", self.w)
+        self.overlay_menu = QtWidgets.QMenu(f"&{OVERLAY_MENU}", self.w)
+        for m in (self.sim_menu, self.overlay_menu):
+            bar.insertMenu(before, m) if before is not None else bar.addMenu(m)
+        for spec in SIM_ACTIONS:
+            self.sim_menu.addAction(self.actions[spec.id])
+            if spec.id in ("sim.reset", "sim.compare", "sim.add_agents"):
+                self.sim_menu.addSeparator()
+        self.speed_menu = self.sim_menu.addMenu("Sp&eed")
+        group = QtGui.QActionGroup(self.w)
+        for k in range(self.parameters.speed.count()):
+            a = self.speed_menu.addAction(self.parameters.speed.itemText(k))
+            a.setCheckable(True)
+            a.setChecked(k == self.parameters.speed.currentIndex())
+            a.triggered.connect(lambda _=False, k=k: self.set_speed_index(k))
+            group.addAction(a)
+        self.speed_group = group
+        for name, a in self.overlay_actions.items():
+            self.overlay_menu.addAction(a)
+            if name in ("ecm",):
+                self.overlay_menu.addSeparator()
+        if hasattr(self.w, "panels_menu"):
+            for name in ("simulation", "plots"):
+                self.w.panels_menu.addAction(self.w.docks[name].toggleViewAction())
+
+    def _build_toolbar(self) -> None:
+        tb = QtWidgets.QToolBar("Simulation")
+        tb.setObjectName("toolbar.simulation")
+        tb.setIconSize(QtCore.QSize(20, 20))
+        for name in ("sim.play", "sim.pause", "sim.step", "sim.reset"):
+            tb.addAction(self.actions[name])
+        tb.addSeparator()
+        self.clock = QtWidgets.QLabel("t = 0.0 s")
+        self.clock.setObjectName("sim.clock")
+        self.clock.setMinimumWidth(92)
+        tb.addWidget(self.clock)
+        self.toolbar = tb
+        self.w.addToolBar(tb)
+
+    def _build_status(self) -> None:
+        bar = self.w.statusBar()
+        self.busy_label = QtWidgets.QLabel()
+        self.busy_label.setObjectName("sim.busy")
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setObjectName("sim.progress")
+        self.progress.setMaximumWidth(180)
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
+        self.cancel = QtWidgets.QToolButton()
+        self.cancel.setObjectName("sim.cancel")
+        self.cancel.setText("Cancel")
+        self.cancel.clicked.connect(self.bridge.cancel_build)
+        self.stats_label = QtWidgets.QLabel()
+        self.stats_label.setObjectName("sim.stats")
+        for wdg in (self.busy_label, self.progress, self.cancel):
+            bar.addPermanentWidget(wdg)
+            wdg.hide()
+        bar.addPermanentWidget(self.stats_label)
+
+    def _connect(self) -> None:
+        b = self.bridge
+        b.build.connect(self._on_build)
+        b.frame.connect(self._on_frame)
+        b.trace.connect(self._on_trace)
+        b.trails.connect(self._on_trails)
+        b.ghost.connect(self._on_ghost)
+        b.stats.connect(self._on_stats)
+        b.ecm.connect(self._on_ecm)
+        b.event.connect(self._on_event)
+        self.doc.reset.connect(self._scene_reset)
+        self.doc.changed.connect(self._scene_changed)
+        self.doc.selection_changed.connect(self._doc_selection)
+        self.parameters.agent_chosen.connect(self.select_agent)
+        self.parameters.compare_method.activated.connect(lambda _: self._compare_method_changed())
+        self.w.viewport.viewport().installEventFilter(self)
+
+    # ----- lifetime -------------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker threads (JIT warm-up first) and hand them the scene."""
+        if not self.bridge.running:
+            self._start_timer.stop()
+            self.bridge.start()
+            self.bridge.send("overlays", self._overlay_names())
+            self.bridge.send("load", self.doc.scene)
+
+    def shutdown(self) -> None:
+        """Stop the threads (the window is closing)."""
+        self._start_timer.stop()
+        self.bridge.shutdown()
+
+    # ----- commands -----------------------------------------------------------------------------------------------
+
+    def _send(self, name: str, *args) -> None:
+        self.start()
+        self.bridge.send(name, *args)
+
+    def play(self) -> None:
+        self._send("play")
+
+    def pause(self) -> None:
+        self._send("pause")
+
+    def step(self) -> None:
+        self._send("step", 1)
+
+    def reset(self) -> None:
+        self._send("reset")
+
+    def set_preview(self, on: bool) -> None:
+        self.ghost.set_visible(on)
+        if not on:
+            self.ghost.clear()
+        self._send("preview", on)
+
+    def set_compare(self, on: bool) -> None:
+        self._send("compare", self.parameters.compare_method.currentData() if on else None)
+
+    def _compare_method_changed(self) -> None:
+        if self.actions["sim.compare"].isChecked():
+            self.set_compare(True)
+
+    def set_speed_index(self, k: int) -> None:
+        self.parameters.speed.setCurrentIndex(k)
+        self._send("speed", self.parameters.speed.itemData(k))
+
+    def add_agents(self) -> None:
+        self.start()
+        self.parameters.add_agents()
+
+    def select_agent(self, index: int) -> None:
+        """Trace this agent (-1: none): overlays and plots follow it."""
+        self.selected = int(index)
+        self.agents.select(self.selected)
+        self.parameters.set_agent(self.selected)
+        if self.selected < 0:
+            self.trace.show(None)
+            self.plots.clear()
+        self._send("select", self.selected)
+
+    def _overlay_names(self) -> list[str]:
+        return [n for n, a in self.overlay_actions.items() if a.isChecked()]
+
+    def _overlays_changed(self, *args) -> None:
+        on = set(self._overlay_names())
+        self.trails.set_visible("trails" in on)
+        self.mesh.set_visible("triangulation" in on)
+        self.ecm.set_visible("ecm" in on)
+        self.trace.set_parts(on & set(TraceOverlay.PARTS))
+        if "ecm" in on:
+            self._request_ecm()
+        if self.bridge.running:
+            self.bridge.send("overlays", sorted(on))
+
+    def _request_ecm(self) -> None:
+        scene = self.doc.scene
+        if self._ecm_scene is not None and not any(getattr(scene, f) != getattr(self._ecm_scene, f)
+                                                   for f in GEOMETRY_FIELDS):
+            return
+        self._ecm_scene = scene
+        self._send("ecm", ECM_RESOLUTION)
+
+    # ----- exports --------------------------------------------------------------------------------------------
+
+    def _suggest(self, suffix: str) -> str:
+        p = self.doc.path
+        return str(p.with_name(p.stem + suffix)) if p is not None else "paths" + suffix
+
+    def export_json_dialog(self) -> None:
+        path = ask_export_path(self.w, "Export Paths", self._suggest(".paths.json"), "miran-paths (*.json)")
+        if path:
+            self._send("export", path, "json")
+
+    def export_csv_dialog(self) -> None:
+        path = ask_export_path(self.w, "Export Paths as CSV", self._suggest(".paths.csv"), "CSV (*.csv)")
+        if path:
+            self._send("export", path, "csv")
+
+    def export_png_dialog(self) -> None:
+        path = ask_export_path(self.w, "Export Viewport", self._suggest(".png"), "PNG image (*.png)")
+        if path:
+            self.export_png(path)
+
+    def export_png(self, path: str | Path) -> bool:
+        """Save the viewport as a PNG picture."""
+        ok = self.w.viewport.grab().save(str(path), "PNG")
+        self.w.statusBar().showMessage(f"Saved {path}" if ok else f"Could not save {path}", 6000)
+        return ok
+
+    def export_paths(self, path: str | Path, fmt: str | None = None, timeout_s: float = 300.0) -> Path:
+        """Write the walked paths (``miran-paths`` JSON, or CSV for a ``.csv`` path) and return once written;
+        the event loop keeps running meanwhile. RuntimeError with the engine's message when it fails."""
+        p = str(Path(path))
+        fmt = fmt or ("csv" if p.lower().endswith(".csv") else "json")
+        self._exports.pop(p, None)
+        self._send("export", p, fmt)
+        loop = QtCore.QEventLoop()
+        deadline = time.monotonic() + timeout_s
+        while p not in self._exports and time.monotonic() < deadline:
+            loop.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+            time.sleep(0.002)
+        if p not in self._exports:
+            raise RuntimeError(f"exporting {p} took longer than {timeout_s:g} s")
+        err = self._exports.pop(p)
+        if err is not None:
+            raise RuntimeError(err)
+        return Path(p)
+
+    def latest_positions(self) -> np.ndarray:
+        """The (N, 2) agent positions last drawn."""
+        return self.agents.positions.copy()
+
+    # ----- scene ----------------------------------------------------------------------------------------------
+
+    def _scene_reset(self) -> None:
+        self.info = self.frame = None
+        self.pacer = FramePacer()
+        self._draw_timer.stop()
+        self.generation = -1
+        self.selected = -1
+        for layer in (self.agents, self.trails, self.ghost, self.ecm):
+            layer.clear()
+        self.trace.show(None)
+        self.plots.clear()
+        self._ecm_scene = None
+        self.clock.setText("t = 0.0 s")
+        self.stats_label.setText("")
+        if self.bridge.running:
+            self.bridge.send("load", self.doc.scene)
+            if self.overlay_actions["ecm"].isChecked():
+                self._request_ecm()
+
+    def _scene_changed(self, fields) -> None:
+        if self.bridge.running:
+            self.bridge.send("scene", self.doc.scene)
+
+    def _doc_selection(self) -> None:
+        if self.info is None:
+            return
+        ids = [rid for kind, rid in self.doc.selection if kind == "agent"]
+        if len(ids) == 1 and ids[0] in self.info.ids:
+            self.select_agent(self.info.ids.index(ids[0]))
+
+    # ----- snapshots ------------------------------------------------------------------------------------------
+
+    def _on_build(self, info) -> None:
+        fresh = self.info is None or info.ids != self.info.ids
+        self.info = info
+        self.generation = info.generation
+        self.parameters.show_build(info)
+        self.mesh.show(info.mesh_edges, info.mesh_kind)
+        self.trails.clear()
+        self.ghost.clear()
+        scene = self.doc.scene
+        colours = {t.id: t.color for t in scene.terrain_types}
+        names = {t.id: t.name or t.id for t in scene.terrain_types}
+        self.plots.set_terrains([names.get(t, t) for t in info.terrains], [colours.get(t, "#9ca3af")
+                                                                          for t in info.terrains])
+        if self.selected >= len(info.ids):
+            self.select_agent(-1)
+        elif fresh and self.selected < 0 and 0 < len(info.ids) <= 50:
+            self.select_agent(0)
+        if self.overlay_actions["ecm"].isChecked():
+            self._request_ecm()
+
+    def _on_frame(self, f) -> None:
+        if f.generation != self.generation:
+            return
+        self.frame = f
+        now = time.monotonic()
+        self.pacer.push(f, now)
+        self.clock.setText(f"t = {f.time:,.1f} s")
+        self.actions["sim.play"].setEnabled(not f.playing)
+        self.actions["sim.pause"].setEnabled(f.playing)
+        self._schedule(now)
+
+    def _schedule(self, now: float) -> None:
+        if not self._draw_timer.isActive():
+            self._draw_timer.start(int(round(1000 * self.pacer.wait(now))))
+
+    def _draw(self) -> None:
+        """Draw the agents where the pacer says, paint at once and measure it (the pacer keeps painting under
+        its share of the UI thread)."""
+        f = self.frame
+        if f is None:
+            return
+        now = time.monotonic()
+        self.agents.show_frame(f, self.pacer.positions(now))
+        t = time.perf_counter()
+        self.w.viewport.viewport().repaint()
+        spent = time.perf_counter() - t
+        now = time.monotonic()
+        self.pacer.painted(now, spent)
+        self._frames.append(now)
+        while self._frames and now - self._frames[0] > 1.0:
+            self._frames.pop(0)
+        fps = len(self._frames) if f.playing else 0
+        rate = f"  ·  {f.rate:.2g}× real time" if f.playing and f.rate > 0 else ""
+        self.stats_label.setText(f"{len(f.positions)} agents: {f.walking} walking, {f.arrived} arrived  ·  step "
+                                 f"{f.step_ms:.1f} ms{rate}  ·  {fps} fps")
+        if not self.pacer.settled(now):
+            self._schedule(now)
+
+    def _on_trace(self, view) -> None:
+        if view is not None and view.generation != self.generation:
+            return
+        self.trace.show(view if self.selected >= 0 else None)
+
+    def _on_trails(self, tr) -> None:
+        if tr.generation == self.generation:
+            self.trails.show(tr.main, tr.compare)
+
+    def _on_ghost(self, g) -> None:
+        if g.generation == self.generation and self.actions["sim.preview"].isChecked():
+            self.ghost.show(g.paths)
+
+    def _on_stats(self, st) -> None:
+        if st.generation == self.generation:
+            self.plots.show_stats(st)
+
+    def _on_ecm(self, ecm) -> None:
+        self.ecm.show(ecm)
+        lo, hi = self.ecm.range
+        self.w.statusBar().showMessage(f"ECM built in {ecm.seconds:.2f} s; clearance {lo:.2f} m (red) to "
+                                       f"{hi:.1f} m and more (blue)", 8000)
+
+    def _on_event(self, ev) -> None:
+        kind, args = ev.kind, ev.args
+        if kind == "busy":
+            text = args[0]
+            for wdg in (self.busy_label, self.progress, self.cancel):
+                wdg.setVisible(text is not None)
+            if text is not None:
+                self.busy_label.setText(text)
+                self.progress.setRange(0, 0)
+                self.cancel.setEnabled("warm-up" not in text)
+        elif kind == "progress":
+            fraction, stage = args
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(1000 * fraction))
+            self.busy_label.setText(stage)
+        elif kind == "warm":
+            self.w.statusBar().showMessage(f"Engine ready (JIT warm-up {args[0]:.1f} s).", 5000)
+        elif kind == "error":
+            self.show_error(*args)
+        elif kind == "exported":
+            path, err = args
+            self._exports[path] = err
+            self.w.statusBar().showMessage(f"Exported {path}" if err is None else f"Export failed: {err}", 8000)
+        elif kind == "info":
+            self.w.statusBar().showMessage(args[0], 8000)
+        elif kind == "stale":
+            if args[0]:
+                self.w.statusBar().showMessage("The scene was edited: Reset to simulate the edited scene.", 0)
+
+    def show_error(self, title: str, text: str) -> None:
+        """Show an engine error without blocking (one box, updated)."""
+        self.errors.append(f"{title}: {text}")
+        self.w.statusBar().showMessage(f"{title}: {text.splitlines()[0] if text else ''}", 12000)
+        if self._error_box is None:
+            box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, title, text,
+                                        QtWidgets.QMessageBox.StandardButton.Ok, self.w)
+            box.setObjectName("sim.error")
+            box.setModal(False)
+            box.finished.connect(lambda _: setattr(self, "_error_box", None))
+            self._error_box = box
+        self._error_box.setWindowTitle(title)
+        self._error_box.setText(text)
+        self._error_box.show()
+
+    # ----- picking agents in the viewport ---------------------------------------------------------------------
+
+    def eventFilter(self, obj, ev) -> bool:
+        if ev.type() == QtCore.QEvent.Type.MouseButtonPress and ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            pos = self.agents.positions
+            if len(pos):
+                x, y = self.w.viewport.pixel_to_world(ev.position())
+                d = np.hypot(pos[:, 0] - x, pos[:, 1] - y)
+                k = int(np.argmin(d))
+                if d[k] <= PICK_PIXELS * self.w.viewport.pixel():
+                    self.select_agent(k)
+        return False
+

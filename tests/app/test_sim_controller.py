@@ -1,0 +1,195 @@
+"""The simulation controller without Qt: commands in, snapshots out, on mckenna_road (MIRAN Figure 8's scene)."""
+
+import json
+import time
+
+import jsonschema
+import numpy as np
+import pytest
+
+from app.sim.mailbox import Mailbox
+from app.sim.messages import Event
+from app.sim.preview import ragged_polylines
+from app.sim.trails import TrailBuffer
+from core.export import read_paths
+from core.scene.io import load_scene
+from core.sim import Simulation
+
+from sim_harness import SCENES, Harness
+
+SCHEMA = SCENES.parent / "resources" / "schemas" / "miran-paths.schema.json"
+
+
+@pytest.fixture
+def harness():
+    h = Harness()
+    h.send("load", load_scene(SCENES / "mckenna_road.json"))
+    yield h
+    h.close()
+
+
+def test_mailbox_latest_wins_and_one_wake_per_drain():
+    box = Mailbox()
+    assert box.put("frame", 1) is True
+    assert box.put("frame", 2) is False
+    assert box.event(Event("progress", (0.1, "a"))) is False
+    box.event(Event("progress", (0.5, "b")))
+    box.event(Event("info", ("x",)))
+    latest, events = box.take()
+    assert latest == {"frame": 2}
+    assert [e.args for e in events] == [(0.5, "b"), ("x",)]
+    assert box.put("frame", 3) is True
+
+
+def test_play_streams_positions_at_most_at_display_rate(harness):
+    h = harness
+    h.send("speed", 0)
+    h.send("play")
+    h.wait(lambda h: len(h.frames) >= 5 and h.frames[-1].steps > 20, what="frames")
+    times = [f.time for f in h.frames]
+    assert times == sorted(times) and times[-1] > times[0]
+    assert not np.array_equal(h.frames[0].positions, h.frames[-1].positions)
+    # The wake-ups never outnumber the drains by more than one: no backlog of notifications.
+    assert h.wakes <= len(h.frames) + len(h.events) + 5
+    h.wait(lambda h: any(e.kind == "info" and "arrived" in e.args[0] for e in h.events), what="arrival")
+    last = h.latest["frame"]
+    assert last.arrived == 1 and not last.playing
+    assert not h.errors()
+
+
+def test_pause_step_reset(harness):
+    h = harness
+    h.send("step", 1)
+    h.wait(lambda h: h.frames and h.frames[-1].steps == 1, what="one step")
+    dt = load_scene(SCENES / "mckenna_road.json").simulation.dt
+    assert h.frames[-1].time == pytest.approx(dt)
+    h.send("step", 5)
+    h.wait(lambda h: h.frames[-1].steps == 6, what="six steps")
+    # The same steps in a headless simulation give the same positions: the app adds no behaviour.
+    ref = Simulation(load_scene(SCENES / "mckenna_road.json"))
+    ref.step(6)
+    assert np.array_equal(h.frames[-1].positions, ref.positions())
+    h.send("play")
+    h.wait(lambda h: h.frames[-1].steps > 10, what="playing")
+    h.send("pause")
+    h.wait(lambda h: not h.latest["frame"].playing, what="paused")
+    steps = h.latest["frame"].steps
+    time.sleep(0.3)
+    h.drain()
+    assert h.latest["frame"].steps == steps
+    gen = h.latest["frame"].generation
+    h.send("reset")
+    h.wait(lambda h: h.latest["frame"].generation > gen, what="reset")
+    f = h.latest["frame"]
+    assert f.steps == 0 and f.time == 0
+    assert np.array_equal(f.positions, Simulation(load_scene(SCENES / "mckenna_road.json")).positions())
+
+
+def test_live_sigma_changes_the_chosen_attraction_point(harness):
+    h = harness
+    h.send("overlays", ["reference", "candidates", "attraction", "intervals"])
+    h.send("select", 0)
+    h.send("step", 30)
+    h.wait(lambda h: h.latest.get("trace") is not None and h.latest["frame"].steps == 30, what="trace")
+    before = h.latest["trace"].trace
+    pid = "pedestrian"
+    h.send("profile", pid, "sigma", 4.0)
+    h.wait(lambda h: h.latest["trace"].trace.window_end_s - h.latest["trace"].trace.reference_s < 4.0 + 1e-6,
+           what="trace with the new sigma")
+    after = h.latest["trace"].trace
+    # The simulation did not move; only the choice changed (MIRAN 3.2: candidates within sigma of r_i).
+    assert after.position == pytest.approx(before.position)
+    assert before.window_end_s - before.reference_s > 4.0 + 1e-6
+    assert after.attraction_s - after.reference_s <= 4.0 + 1e-6
+    assert not np.allclose(after.attraction, before.attraction)
+    assert np.all(after.candidate_s <= after.reference_s + 4.0 + 1e-6)
+    # The next steps use it: the trace of a real step has the new window too.
+    h.send("step", 1)
+    h.wait(lambda h: h.latest["frame"].steps == 31, what="step")
+    tr = h.latest["trace"].trace
+    assert tr.window_end_s - tr.reference_s <= 4.0 + 1e-6
+
+
+def test_mud_weight_changes_the_ghost_path(harness):
+    h = harness
+    h.send("preview", True)
+    h.wait(lambda h: "ghost" in h.latest and h.latest["ghost"].complete, what="ghost")
+    first = h.latest["ghost"]
+    h.send("weight", "pedestrian", "mud", 0.05)
+    h.send("weight", "pedestrian", "sidewalk", 30.0)
+    h.wait(lambda h: h.latest["ghost"].request > first.request and h.latest["ghost"].complete, what="new ghost")
+    second = h.latest["ghost"]
+    a, b = first.paths[~np.isnan(first.paths[:, 0])], second.paths[~np.isnan(second.paths[:, 0])]
+    assert len(a) > 10 and len(b) > 10
+    assert a.shape != b.shape or not np.allclose(a, b)
+    # The ghost is exactly what the simulation then walks (deterministic engine).
+    h.send("speed", 0)
+    h.send("play")
+    h.wait(lambda h: h.latest["frame"].arrived == 1, what="arrival")
+    end = h.latest["frame"].positions[0]
+    assert np.allclose(b[-1], end, atol=1e-4)
+
+
+def test_export_json_matches_the_schema_and_the_reader(harness, tmp_path):
+    h = harness
+    h.send("speed", 0)
+    h.send("play")
+    h.wait(lambda h: "frame" in h.latest and h.latest["frame"].arrived == 1, what="arrival")
+    out = tmp_path / "paths.json"
+    h.send("export", str(out), "json")
+    csv = tmp_path / "paths.csv"
+    h.send("export", str(csv), "csv")
+    h.wait(lambda h: sum(e.kind == "exported" for e in h.events) == 2, what="export")
+    assert all(e.args[1] is None for e in h.events if e.kind == "exported")
+    data = json.loads(out.read_text())
+    jsonschema.validate(data, json.loads(SCHEMA.read_text()))
+    pf = read_paths(out)
+    assert pf.agents[0].reached_goal and pf.agents[0].terrain_lengths["mud"] == 0.0
+    lines = csv.read_text().splitlines()
+    assert lines[0] == "agent,profile,t,x,y" and len(lines) == len(pf.agents[0].points) + 1
+    assert [float(v) for v in lines[-1].split(",")[2:]] == pf.agents[0].points[-1].tolist()
+
+
+def test_engine_errors_are_reported_and_the_worker_lives_on(harness):
+    h = harness
+    h.send("param", "dt", -1.0)
+    h.send("method", "no-such-method")
+    h.wait(lambda h: len(h.errors()) >= 2, what="errors")
+    assert "dt" in h.errors()[0].args[1]
+    assert "no-such-method" in h.errors()[1].args[1]
+    h.send("step", 2)
+    h.wait(lambda h: "frame" in h.latest and h.latest["frame"].steps == 2, what="steps after the errors")
+
+
+def test_side_by_side_runs_the_same_routes():
+    h = Harness()
+    try:
+        scene = load_scene(SCENES / "mckenna_road.json")
+        h.send("load", scene)
+        h.send("compare", "disc-miran")
+        h.send("speed", 0)
+        h.send("play")
+        h.wait(lambda h: "frame" in h.latest and not h.latest["frame"].playing and h.latest["frame"].steps > 0,
+               what="both arrived")
+        f = h.latest["frame"]
+        assert f.compare_positions is not None and f.compare_positions.shape == f.positions.shape
+        assert f.arrived == 1 and np.all(f.compare_status == 1)
+        assert not h.errors()
+    finally:
+        h.close()
+
+
+def test_trails_and_ragged_polylines():
+    tb = TrailBuffer(2, 0.1)
+    for k in range(tb.k + 5):
+        tb.push(np.array([[k, 0.0], [k, 1.0]]), 0.1 * k, force=True)
+    lines = tb.polylines()
+    assert lines.shape == (2 * (tb.k + 1), 2)
+    assert np.isnan(lines[tb.k]).all() and lines[tb.k - 1, 0] == tb.k + 4 and lines[0, 0] == 5
+    tb.push(np.array([[0, 0], [1, 1], [2, 2.0]]), 1e9)
+    assert tb.polylines().shape == (3 * (tb.k + 1), 2)
+    xy = np.arange(20, dtype=np.float64).reshape(10, 2)
+    out = ragged_polylines(xy, np.array([0, 4, 4, 10]), max_points=100)
+    assert out.shape == (13, 2) and np.isnan(out[4]).all() and np.isnan(out[5]).all() and out[6, 0] == 8
+    thin = ragged_polylines(xy, np.array([0, 4, 4, 10]), max_points=3)
+    assert np.array_equal(thin[~np.isnan(thin[:, 0])][:, 0], [0, 6, 8, 16, 18])

@@ -1,0 +1,203 @@
+"""The live simulation in the window (pytest-qt, offscreen): play, live sigma and weights, pause/step/reset,
+export, engine errors, side by side, random agents, and a responsive event loop while 5,000 agents walk."""
+
+import json
+import time
+
+import jsonschema
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtTest import QTest
+
+from core.export import read_paths
+from core.scene.io import load_scene, save_scene
+from core.scene.model import Obstacle, Profile, Scene, SimulationSettings, TerrainType
+
+from sim_harness import SCENES
+
+SCHEMA = SCENES.parent / "resources" / "schemas" / "miran-paths.schema.json"
+ROAD = SCENES / "mckenna_road.json"
+WAIT = 120_000
+BUILD_WAIT = 900_000  # the first build may compile the engine (numba), minutes on a busy machine
+
+
+def action(w, name: str) -> QtGui.QAction:
+    return w.findChild(QtGui.QAction, name)
+
+
+def built(qtbot, w) -> None:
+    """Wait until the simulation exists (frames arrive)."""
+    w.sim.start()
+    w.sim.bridge.send("reset")
+    qtbot.waitUntil(lambda: w.sim.frame is not None, timeout=BUILD_WAIT)
+
+
+def trace_of(w):
+    return w.sim.trace.last.trace if w.sim.trace.last is not None else None
+
+
+def test_play_streams_positions_then_pause_step_reset(make_studio, qtbot):
+    w = make_studio(ROAD)
+    start = np.array(load_scene(ROAD).routes[0].points[0])
+    action(w, "sim.play").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame is not None and w.sim.frame.time > 3.0, timeout=WAIT)
+    seen = [w.latest_positions()]
+    qtbot.waitUntil(lambda: not np.array_equal(w.latest_positions(), seen[-1]), timeout=WAIT)
+    pos = w.latest_positions()
+    assert pos.shape == (1, 2) and np.hypot(*(pos[0] - start)) > 1.0
+    action(w, "sim.pause").trigger()
+    qtbot.waitUntil(lambda: not w.sim.frame.playing, timeout=WAIT)
+    steps = w.sim.frame.steps
+    qtbot.wait(300)
+    assert w.sim.frame.steps == steps
+    action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == steps + 1, timeout=WAIT)
+    assert w.sim.clock.text().startswith("t = ")
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 0, timeout=WAIT)
+    assert np.allclose(w.latest_positions()[0], start)
+    assert not w.sim.errors
+
+
+def test_sigma_slider_moves_the_attraction_point_live(make_studio, qtbot):
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    assert w.sim.selected == 0  # a small scene traces its first agent at once
+    for _ in range(25):
+        action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 25 and trace_of(w) is not None, timeout=WAIT)
+    before = trace_of(w)
+    sigma = w.findChild(QtWidgets.QWidget, "sim.sigma")
+    sigma.slider.setFocus()
+    for _ in range(40):  # the user drags the slider left: sigma shrinks step by step, each one sent live
+        QTest.keyClick(sigma.slider, QtCore.Qt.Key.Key_Left)
+    new_sigma = sigma.value()
+    assert new_sigma < 0.8 * 40.0
+    qtbot.waitUntil(lambda: trace_of(w).window_end_s - trace_of(w).reference_s <= new_sigma + 1e-6, timeout=WAIT)
+    after = trace_of(w)
+    assert w.sim.frame.steps == 25  # paused: the overlay shows the next step's choice without moving anyone
+    assert before.window_end_s - before.reference_s > new_sigma
+    assert after.attraction_s <= after.reference_s + new_sigma + 1e-6
+    assert not np.allclose(after.attraction, before.attraction)
+    # The candidates drawn are the trace's, coloured by omega.
+    assert len(w.sim.trace.candidates.data) == len(after.candidates)
+
+
+def test_mud_weight_reshapes_the_ghost_preview(make_studio, qtbot):
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    action(w, "sim.preview").setChecked(True)
+    ghost = w.sim.ghost.curves[0]
+    qtbot.waitUntil(lambda: len(ghost.getData()[0] if ghost.getData()[0] is not None else []) > 10, timeout=WAIT)
+    first = np.column_stack(ghost.getData())
+    w.findChild(QtWidgets.QWidget, "sim.weight.sidewalk").spin.setValue(60.0)
+    w.findChild(QtWidgets.QWidget, "sim.weight.mud").spin.setValue(0.1)
+
+    def changed():
+        x, y = ghost.getData()
+        return x is not None and (len(x) != len(first) or not np.allclose(np.column_stack([x, y]), first,
+                                                                           equal_nan=True))
+    qtbot.waitUntil(changed, timeout=WAIT)
+
+
+def test_export_paths_json_csv_png(make_studio, qtbot, tmp_path):
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    w.sim.set_speed_index(w.sim.parameters.speed.count() - 1)
+    action(w, "sim.play").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.arrived == 1, timeout=WAIT)
+    out = w.export_paths(tmp_path / "road.paths.json")
+    data = json.loads(out.read_text())
+    jsonschema.validate(data, json.loads(SCHEMA.read_text()))
+    pf = read_paths(out)
+    assert pf.scene == "McKenna + Road" and pf.agents[0].reached_goal
+    assert pf.agents[0].terrain_lengths["mud"] == 0.0
+    csv = w.export_paths(tmp_path / "road.csv")
+    assert csv.read_text().splitlines()[0] == "agent,profile,t,x,y"
+    assert w.sim.export_png(tmp_path / "view.png")
+    img = QtGui.QImage(str(tmp_path / "view.png"))
+    assert img.width() > 100 and img.height() > 100
+
+
+def test_engine_errors_show_and_the_worker_stays_alive(make_studio, qtbot):
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    w.sim.bridge.send("param", "dt", -0.5)
+    qtbot.waitUntil(lambda: bool(w.sim.errors), timeout=WAIT)
+    assert "dt" in w.sim.errors[0]
+    box = w.findChild(QtWidgets.QMessageBox, "sim.error")
+    assert box is not None and box.isVisible() and not box.isModal()
+    action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 1, timeout=WAIT)
+
+
+def test_side_by_side_and_random_agents(make_studio, qtbot):
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    w.sim.parameters.add_n.setValue(4)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: len(w.latest_positions()) == 5, timeout=WAIT)
+    action(w, "sim.compare").setChecked(True)
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is not None, timeout=WAIT)
+    assert len(w.sim.agents.compare.data) == 5
+    assert np.array_equal(w.sim.frame.compare_positions, w.sim.frame.positions)  # the same routes, time 0
+    action(w, "sim.compare").setChecked(False)
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is None, timeout=WAIT)
+
+
+def test_click_on_an_agent_traces_it(make_studio, qtbot, drive):
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    w.sim.select_agent(-1)
+    x, y = w.latest_positions()[0]
+    drive(w).click(x, y)
+    assert w.sim.selected == 0
+    qtbot.waitUntil(lambda: trace_of(w) is not None, timeout=WAIT)
+
+
+def open_square() -> Scene:
+    """An open 1000 x 500 m square with a few buildings and a walking profile, no agents yet."""
+    obstacles = [Obstacle(f"o{k}", [(200 + 250 * k, 200.0), (260 + 250 * k, 200.0), (260 + 250 * k, 290.0),
+                                    (200 + 250 * k, 290.0)]) for k in range(3)]
+    return Scene(bounds=(0.0, 0.0, 1000.0, 500.0), terrain_types=[TerrainType("default")],
+                 default_terrain="default", name="open square", obstacles=obstacles,
+                 profiles=[Profile("walker", {}, radius=0.25, max_speed=1.4, sigma=20.0, d=5.0)],
+                 simulation=SimulationSettings("miran", "euler", 0.1))
+
+
+def test_event_loop_stays_responsive_with_5000_agents(make_studio, qtbot, tmp_path):
+    path = tmp_path / "square.json"
+    save_scene(open_square(), path)
+    w = make_studio(path)
+    built(qtbot, w)
+    w.sim.parameters.add_n.setValue(5000)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: len(w.latest_positions()) == 5000, timeout=4 * WAIT)
+    w.sim.set_speed_index(w.sim.parameters.speed.count() - 1)
+    action(w, "sim.play").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps >= 2, timeout=WAIT)
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick():
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QtCore.QTimer()
+    timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
+    timer.timeout.connect(tick)
+    steps0 = w.sim.frame.steps
+    timer.start(10)
+    qtbot.wait(4000)
+    timer.stop()
+    action(w, "sim.pause").trigger()
+    gaps_ms = 1000 * np.array(gaps[1:])
+    # The engine walked on and frames were drawn, while 10 ms timers kept firing (generous bounds: the figure is
+    # the UI thread's latency, not the engine's speed).
+    assert w.sim.frame.steps > steps0
+    assert len(gaps_ms) > 40
+    assert np.median(gaps_ms) < 50.0, np.percentile(gaps_ms, [50, 90, 99, 100])
+    assert np.percentile(gaps_ms, 95) < 300.0, np.percentile(gaps_ms, [50, 90, 99, 100])
+    assert gaps_ms.max() < 2000.0
+    assert not w.sim.errors
