@@ -26,6 +26,7 @@ NO_BRUSH = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
 CLEARANCE_RAMP = ("#b91c1c", "#ea580c", "#f59e0b", "#facc15", "#a3e635", "#22c55e", "#0ea5e9", "#2563eb")
 # Omega colours from best (lowest) to worst.
 OMEGA_RAMP = np.array([[22, 163, 74], [250, 204, 21], [220, 38, 38]], dtype=np.float64)
+MAX_LABELS = 24
 FORCE_COLOURS = {"steering": "#16a34a", "boundary": "#dc2626", "avoidance": "#9333ea", "total": "#111827"}
 
 
@@ -110,6 +111,7 @@ class TraceOverlay(SimLayer):
                                                       brush=pg.mkBrush("#facc15"), pen=pg.mkPen("#713f12", width=1.5)),
                                    Z_MARKS + 0.3)
         self.labels: list[pg.TextItem] = []
+        self._shown_labels = 0
         self.parts = set(self.PARTS)
         self.force_scale = 1.0
         self.last = None
@@ -147,11 +149,10 @@ class TraceOverlay(SimLayer):
                 _curve(item, empty, "pairs")
 
     def _candidates(self, tr) -> None:
-        for t in self.labels:
-            self.view.removeItem(t)
-        self.labels = []
-        if tr is None or len(tr.candidates) == 0:
+        n = 0 if tr is None else len(tr.candidates)
+        if n == 0:
             self.candidates.setData(pos=np.zeros((0, 2)))
+            self._labels(np.zeros((0, 2)), np.zeros(0))
             return
         om = tr.omega
         fin = np.isfinite(om)
@@ -160,22 +161,36 @@ class TraceOverlay(SimLayer):
         rgb = ramp(np.where(fin, u, 1.0), OMEGA_RAMP).astype(np.int64)
         brushes = [pg.mkBrush(int(r), int(g), int(b), 235 if f else 90) for (r, g, b), f in zip(rgb.tolist(), fin)]
         self.candidates.setData(pos=tr.candidates, brush=brushes)
-        if len(om) <= 24:
-            for (x, y), w in zip(tr.candidates.tolist(), om.tolist()):
-                text = pg.TextItem(f"{w:.2f}" if np.isfinite(w) else ("∞" if w == np.inf else "–"),
-                                   color="#111827", anchor=(0.5, 1.35))
-                text.setZValue(Z_MARKS + 0.4)
-                font = text.textItem.font()
-                font.setPointSizeF(7.5)
-                text.setFont(font)
-                text.setPos(x, y)
-                self.view.addItem(text, ignoreBounds=True)
-                self.labels.append(text)
+        if n <= MAX_LABELS:
+            self._labels(tr.candidates, om)
+        else:
+            self._labels(np.zeros((0, 2)), np.zeros(0))
+
+    def _labels(self, pts: np.ndarray, omega: np.ndarray) -> None:
+        """Omega next to each candidate, from a pool of text items (shown, moved and hidden, not re-created)."""
+        while len(self.labels) < len(pts):
+            text = pg.TextItem("", color="#111827", anchor=(0.5, 1.35))
+            text.setZValue(Z_MARKS + 0.4)
+            font = text.textItem.font()
+            font.setPointSizeF(7.5)
+            text.setFont(font)
+            self.view.addItem(text, ignoreBounds=True)
+            self.labels.append(text)
+        shown = self.items[0].isVisible()
+        self._shown_labels = len(pts)
+        for k, text in enumerate(self.labels):
+            if k < len(pts):
+                w = float(omega[k])
+                text.setText(f"{w:.2f}" if np.isfinite(w) else ("∞" if w == np.inf else "–"))
+                text.setPos(float(pts[k, 0]), float(pts[k, 1]))
+                text.setVisible(shown)
+            else:
+                text.setVisible(False)
 
     def set_visible(self, on: bool) -> None:
         super().set_visible(on)
-        for t in self.labels:
-            t.setVisible(on)
+        for k, t in enumerate(self.labels):
+            t.setVisible(on and k < self._shown_labels)
 
 
 def _curve(item: pg.PlotCurveItem, pts: np.ndarray, connect: str = "finite") -> None:

@@ -21,7 +21,7 @@ Z_TRAILS = 34.0
 Z_COMPARE = 41.0
 Z_AGENTS = 42.0
 COMPARE_COLOUR = "#f97316"   # side-by-side (e.g. IRM) agents and trails: orange; the main run keeps profile colours
-MAIN_TRAIL = "#1d4ed8"
+MAIN_TRAIL = "#7e22ce"   # trails of the main run: purple, apart from the blue routes
 GHOST_COLOUR = QtGui.QColor(30, 41, 59, 90)
 
 

@@ -13,15 +13,15 @@ BACKGROUND = "#ffffff"
 
 
 class QtSimPlots(pg.GraphicsLayoutWidget):
-    """Three plots stacked: terrain lengths (bars), speed (curve), arrivals (step curve)."""
+    """Three plots side by side: terrain lengths (bars), speed (curve), arrivals (staircase)."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sim.plots")
         self.setBackground(BACKGROUND)
         self.terrain = self.addPlot(row=0, col=0, title="Traced agent: length per terrain type")
-        self.speed = self.addPlot(row=1, col=0, title="Traced agent: speed")
-        self.arrivals = self.addPlot(row=2, col=0, title="Arrivals")
+        self.speed = self.addPlot(row=0, col=1, title="Traced agent: speed")
+        self.arrivals = self.addPlot(row=0, col=2, title="Arrivals")
         for p in (self.terrain, self.speed, self.arrivals):
             p.setMenuEnabled(False)
             p.showGrid(x=False, y=True, alpha=0.25)
@@ -69,7 +69,8 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         self.compare_arrival_curve.setData(*_steps(st.compare_arrivals))
         self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}")
 
-    def clear(self) -> None:
+    def clear_data(self) -> None:
+        """Empty every plot (GraphicsLayoutWidget's own ``clear`` would remove the plots themselves)."""
         for c in (self.speed_curve, self.arrival_curve, self.compare_arrival_curve):
             c.setData([], [])
         self.bars.setOpts(x=[], height=[])

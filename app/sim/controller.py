@@ -561,7 +561,7 @@ class SimController:
                 self._out("trails", Trails(self.generation, self.trails.polylines(),
                                            self.compare_trails.polylines() if self.compare_trails is not None
                                            else np.zeros((0, 2), dtype=np.float32)))
-            if now - self._last["stats"] > 0.25:
+            if now - self._last["stats"] > 0.5:
                 self._last["stats"] = now
                 self._out("stats", self._stats())
         if self.preview_on and self._preview_dirty and self.preview_slot is not None \

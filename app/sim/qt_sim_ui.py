@@ -51,6 +51,7 @@ class QtSimulationUi(QtCore.QObject):
         self.selected = -1
         self._frames: list[float] = []
         self.pacer = FramePacer()
+        self._pending: dict = {}
         self._draw_timer = QtCore.QTimer(self)
         self._draw_timer.setSingleShot(True)
         self._draw_timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
@@ -111,12 +112,18 @@ class QtSimulationUi(QtCore.QObject):
             self.overlay_actions[name] = a
 
     def _build_docks(self) -> None:
-        self.w.add_dock("simulation", "Simulation", self.parameters)
-        self.w.add_dock("plots", "Plots", self.plots)
-        self.w.docks["plots"].setMinimumHeight(200)
-        if "profiles" in self.w.docks:
-            self.w.tabifyDockWidget(self.w.docks["profiles"], self.w.docks["simulation"])
-        self.w.docks["simulation"].raise_()
+        w = self.w
+        w.add_dock("simulation", "Simulation", self.parameters)
+        # The plots run along the bottom of the viewport only; the side docks keep the full height.
+        w.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
+        w.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
+        w.add_dock("plots", "Plots", self.plots, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        if "profiles" in w.docks:
+            w.tabifyDockWidget(w.docks["profiles"], w.docks["simulation"])
+        w.docks["simulation"].raise_()
+        w.resizeDocks([w.docks["plots"]], [210], QtCore.Qt.Orientation.Vertical)
+        if "inspector" in w.docks:
+            w.resizeDocks([w.docks["inspector"], w.docks["simulation"]], [260, 640], QtCore.Qt.Orientation.Vertical)
 
     def _build_menus(self) -> None:
         bar = self.w.menuBar()
@@ -259,7 +266,7 @@ class QtSimulationUi(QtCore.QObject):
         self.parameters.set_agent(self.selected)
         if self.selected < 0:
             self.trace.show(None)
-            self.plots.clear()
+            self.plots.clear_data()
         self._send("select", self.selected)
 
     def _overlay_names(self) -> list[str]:
@@ -339,13 +346,14 @@ class QtSimulationUi(QtCore.QObject):
     def _scene_reset(self) -> None:
         self.info = self.frame = None
         self.pacer = FramePacer()
+        self._pending = {}
         self._draw_timer.stop()
         self.generation = -1
         self.selected = -1
         for layer in (self.agents, self.trails, self.ghost, self.ecm):
             layer.clear()
         self.trace.show(None)
-        self.plots.clear()
+        self.plots.clear_data()
         self._ecm_scene = None
         self.clock.setText("t = 0.0 s")
         self.stats_label.setText("")
@@ -403,18 +411,26 @@ class QtSimulationUi(QtCore.QObject):
             self._draw_timer.start(int(round(1000 * self.pacer.wait(now))))
 
     def _draw(self) -> None:
-        """Draw the agents where the pacer says, paint at once and measure it (the pacer keeps painting under
-        its share of the UI thread)."""
-        f = self.frame
-        if f is None:
-            return
+        """Apply the latest snapshots (agents where the pacer says, trace, trails, ghost), paint at once and
+        measure it: every viewport change of the simulation goes through here, so the pacer's budget holds."""
         now = time.monotonic()
-        self.agents.show_frame(f, self.pacer.positions(now))
+        pending, self._pending = self._pending, {}
+        if "trace" in pending:
+            self.trace.show(pending["trace"] if self.selected >= 0 else None)
+        if "trails" in pending:
+            self.trails.show(pending["trails"].main, pending["trails"].compare)
+        if "ghost" in pending:
+            self.ghost.show(pending["ghost"].paths)
+        f = self.frame
+        if f is not None:
+            self.agents.show_frame(f, self.pacer.positions(now))
         t = time.perf_counter()
         self.w.viewport.viewport().repaint()
         spent = time.perf_counter() - t
         now = time.monotonic()
         self.pacer.painted(now, spent)
+        if f is None:
+            return
         self._frames.append(now)
         while self._frames and now - self._frames[0] > 1.0:
             self._frames.pop(0)
@@ -426,17 +442,19 @@ class QtSimulationUi(QtCore.QObject):
             self._schedule(now)
 
     def _on_trace(self, view) -> None:
-        if view is not None and view.generation != self.generation:
-            return
-        self.trace.show(view if self.selected >= 0 else None)
+        if view is None or view.generation == self.generation:
+            self._pending["trace"] = view
+            self._schedule(time.monotonic())
 
     def _on_trails(self, tr) -> None:
         if tr.generation == self.generation:
-            self.trails.show(tr.main, tr.compare)
+            self._pending["trails"] = tr
+            self._schedule(time.monotonic())
 
     def _on_ghost(self, g) -> None:
         if g.generation == self.generation and self.actions["sim.preview"].isChecked():
-            self.ghost.show(g.paths)
+            self._pending["ghost"] = g
+            self._schedule(time.monotonic())
 
     def _on_stats(self, st) -> None:
         if st.generation == self.generation:

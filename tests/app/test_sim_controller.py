@@ -90,7 +90,8 @@ def test_live_sigma_changes_the_chosen_attraction_point(harness):
     h.send("overlays", ["reference", "candidates", "attraction", "intervals"])
     h.send("select", 0)
     h.send("step", 30)
-    h.wait(lambda h: h.latest.get("trace") is not None and h.latest["frame"].steps == 30, what="trace")
+    h.wait(lambda h: h.latest.get("trace") is not None and "frame" in h.latest and h.latest["frame"].steps == 30,
+           what="trace")
     before = h.latest["trace"].trace
     pid = "pedestrian"
     h.send("profile", pid, "sigma", 4.0)
@@ -125,7 +126,7 @@ def test_mud_weight_changes_the_ghost_path(harness):
     # The ghost is exactly what the simulation then walks (deterministic engine).
     h.send("speed", 0)
     h.send("play")
-    h.wait(lambda h: h.latest["frame"].arrived == 1, what="arrival")
+    h.wait(lambda h: "frame" in h.latest and h.latest["frame"].arrived == 1, what="arrival")
     end = h.latest["frame"].positions[0]
     assert np.allclose(b[-1], end, atol=1e-4)
 
