@@ -119,7 +119,7 @@ def _assert_never_inside(scene, sim):
     assert not shapely.intersects(np.array(lines, dtype=object), interior).any()
 
 
-@pytest.mark.parametrize("method", ["miran", "irm"])
+@pytest.mark.parametrize("method", ["miran", "disc-miran", "irm"])
 def test_a_crowd_of_a_thousand_never_enters_an_obstacle(method):
     scene = shipped("city")
     sim = Simulation(scene, mesh=shipped_mesh("city"), add_scene_agents=False, method=method, seed=5,
