@@ -1,0 +1,70 @@
+"""The Explicit Corridor Map (Geraerts 2010): a GPU-rendered Generalized Voronoi Diagram annotated exactly.
+
+Build once per scene, query many times::
+
+    from core.ecm import build_ecm, shortest_path
+    ecm = build_ecm(scene, resolution=2048)              # GLUnavailableError (an InputError) without OpenGL
+    pts, length, ok = shortest_path(ecm, (5, 5), (195, 190), clearance=0.5)
+
+Build (``build.build_ecm``, timed per phase in ``ecm.timings``):
+
+1. ``sites``: the obstacle union's rings, cut into convex pieces (triangle + Hertel-Mehlhorn), and the four walls.
+2. ``gvd``: every site drawn over the screen tiles it may own (``cull``); a fragment shader computes the exact
+   distance to the site, the depth test keeps the nearest; an integer id buffer and a float distance buffer are
+   read back (ECM II-A, after Hoff et al.). Larger images than the driver allows are rendered in blocks.
+3. ``trace``: Voronoi edges are the chains of cracks between pixels of different sites; nodes where three or more
+   chains meet are the Voronoi vertices (ECM II-B).
+4. ``annotate``: vertices, event points and closest points computed exactly from the obstacles' geometry: event
+   points where the Voronoi edge crosses the normal half-lines of obstacle vertices, plus each piece's clearance
+   minimum; ``graph.assemble`` gives the flat arrays of ``graph.ECM``.
+
+Queries (``path``; all numba kernels over ``ECM.kernel_args()``):
+
+- ``shortest_path(ecm, start, goal, clearance=0.0, search="funnel") -> (points (n, 2), length, ok)``: retraction
+  of both ends onto the medial axis (IRM 3.2), the graph search (``search``: the funnel-guided A* of
+  ``search.corridor_search``, or ``"medial"``: the paper's A* on medial-axis length), the explicit corridor
+  (ECM II-C), shrinking by the clearance (ECM III, arcs approximated from outside: ``funnel.ARC_STEP``), the
+  corridor's triangle strip and the funnel algorithm (ECM IV). ``ok`` is False (points empty) when an end lies in
+  an obstacle or closer than ``clearance`` to one, or no corridor of that clearance joins them.
+- ``shortest_path_status(...) -> (points, length, status)`` with ``OK``, ``START_BLOCKED``, ``GOAL_BLOCKED``,
+  ``NO_CORRIDOR``; ``shortest_paths(ecm, starts (n, 2), goals (n, 2), clearance)`` answers many in one call.
+- ``corridor(ecm, start, goal, clearance) -> Corridor``: the disks (B_i, R_i, l_i, r_i), the shrunk boundaries
+  (portals) and the path, for display.
+- ``retract_point(ecm, p) -> (S (2,), R, edge)``: the retraction of one point.
+
+Overlays for the app (``debug``): ``medial_axis`` (polylines with clearance), ``medial_axis_segments``,
+``closest_point_segments``, ``event_points``; a corridor's ``left``/``right`` boundaries come with ``Corridor``.
+
+Files: ``ecmfile.ecm_to_dict`` (the ``miran ecm --out`` JSON), ``picture.ecm_picture`` and ``picture.write_png``
+(``--png``).
+
+Accuracy: every stored number is exact up to floating point (vertices solved from their sites, events in closed
+form). What the pixels decide is topology: two obstacles closer than about a pixel may lose the edge between them
+(the edge's two ends are then kept as ``NODE_OPEN`` vertices), and Voronoi vertices closer than a pixel to each
+other may merge.
+"""
+
+from .annotate import NODE_INEXACT, NODE_OPEN, NODE_TOUCH, NODE_VERTEX
+from .build import DEFAULT_RESOLUTION, build_ecm
+from .debug import closest_point_segments, event_points, medial_axis, medial_axis_segments
+from .glcontext import GLUnavailableError
+from .graph import ECM
+from .path import (
+    GOAL_BLOCKED,
+    NO_CORRIDOR,
+    OK,
+    START_BLOCKED,
+    Corridor,
+    corridor,
+    retract_point,
+    shortest_path,
+    shortest_path_status,
+    shortest_paths,
+)
+
+__all__ = [
+    "Corridor", "DEFAULT_RESOLUTION", "ECM", "GLUnavailableError", "GOAL_BLOCKED", "NODE_INEXACT", "NODE_OPEN",
+    "NODE_TOUCH", "NODE_VERTEX", "NO_CORRIDOR", "OK", "START_BLOCKED", "build_ecm", "closest_point_segments",
+    "corridor", "event_points", "medial_axis", "medial_axis_segments", "retract_point", "shortest_path",
+    "shortest_path_status", "shortest_paths",
+]

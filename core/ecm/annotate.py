@@ -50,18 +50,30 @@ def _add_unique(arr, n, v, cap):
 
 
 @njit(cache=True, nogil=True)
-def _solve_vertex(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h, scale):
-    """Gauss-Newton for the point equidistant from m >= 3 site sets; returns (x, y, R, ok)."""
-    bx = x
-    by = y
-    best = np.inf
-    bestR = 0.0
-    ox = x
-    oy = y
-    for it in range(40):
-        d0, c0x, c0y, f0 = set_closest(real_ptr, real_edge, xy, ring_next, sides[0], counts[0], x, y)
-        if d0 <= 0.0:
+def _residual(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y):
+    """Largest |d_k - d_0| over the sides at (x, y), and the mean distance; inf if (x, y) lies in a side."""
+    d0, c0x, c0y, f0 = set_closest(real_ptr, real_edge, xy, ring_next, sides[0], counts[0], x, y)
+    if d0 <= 0.0:
+        return np.inf, 0.0
+    worst = 0.0
+    total = d0
+    for k in range(1, m):
+        d, cx, cy, f = set_closest(real_ptr, real_edge, xy, ring_next, sides[k], counts[k], x, y)
+        if d <= 0.0:
+            return np.inf, 0.0
+        worst = max(worst, abs(d - d0))
+        total += d
+    return worst, total / m
+
+
+@njit(cache=True, nogil=True)
+def _gauss_newton(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h, scale, ox, oy):
+    """Damped Gauss-Newton on d_k - d_0 = 0 from (x, y), staying within 6 pixels of (ox, oy)."""
+    best, R = _residual(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y)
+    for it in range(60):
+        if best <= 1e-13 * scale:
             break
+        d0, c0x, c0y, f0 = set_closest(real_ptr, real_edge, xy, ring_next, sides[0], counts[0], x, y)
         g0x = (x - c0x) / d0
         g0y = (y - c0y) / d0
         a11 = 0.0
@@ -69,33 +81,16 @@ def _solve_vertex(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h,
         a22 = 0.0
         r1 = 0.0
         r2 = 0.0
-        worst = 0.0
-        sumd = d0
-        bad = False
         for k in range(1, m):
             d, cx, cy, f = set_closest(real_ptr, real_edge, xy, ring_next, sides[k], counts[k], x, y)
-            if d <= 0.0:
-                bad = True
-                break
-            sumd += d
             jx = (x - cx) / d - g0x
             jy = (y - cy) / d - g0y
             r = d - d0
-            worst = max(worst, abs(r))
             a11 += jx * jx
             a12 += jx * jy
             a22 += jy * jy
             r1 += jx * r
             r2 += jy * r
-        if bad:
-            break
-        if worst < best:
-            best = worst
-            bx = x
-            by = y
-            bestR = sumd / m
-        if worst <= 1e-13 * scale:
-            break
         det = a11 * a22 - a12 * a12
         if abs(det) <= 1e-300:
             break
@@ -105,14 +100,54 @@ def _solve_vertex(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h,
         if step > 2.0 * h:
             dx *= 2.0 * h / step
             dy *= 2.0 * h / step
-        x += dx
-        y += dy
-        if np.hypot(x - ox, y - oy) > 6.0 * h:
+        # Halve the step until the residual drops (and the point stays out of the sites and near the node).
+        moved = False
+        for half in range(30):
+            nx = x + dx
+            ny = y + dy
+            if np.hypot(nx - ox, ny - oy) <= 6.0 * h:
+                w, Rn = _residual(sides, counts, m, real_ptr, real_edge, xy, ring_next, nx, ny)
+                if w < best:
+                    best = w
+                    R = Rn
+                    x = nx
+                    y = ny
+                    moved = True
+                    break
+            dx *= 0.5
+            dy *= 0.5
+        if not moved:
             break
-        if step <= 1e-15 * scale:
+    return x, y, R, best
+
+
+@njit(cache=True, nogil=True)
+def _solve_vertex(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h, scale):
+    """The point equidistant from m >= 3 site sets nearest the node corner (x, y): (x, y, R, ok).
+
+    Gauss-Newton from the corner and from the four pixel centres around it; the converged solution nearest the
+    corner (within 4 pixels) wins.
+    """
+    bx = x
+    by = y
+    bR = 0.0
+    bd = np.inf
+    ok = False
+    for start in range(5):
+        sx = x + (0.0 if start == 0 else (0.5 if start in (1, 4) else -0.5) * h)
+        sy = y + (0.0 if start == 0 else (0.5 if start in (1, 2) else -0.5) * h)
+        px, py, R, res = _gauss_newton(sides, counts, m, real_ptr, real_edge, xy, ring_next, sx, sy, h, scale, x, y)
+        if res <= 1e-9 * scale:
+            d = np.hypot(px - x, py - y)
+            if d <= 4.0 * h and d < bd:
+                bd = d
+                bx = px
+                by = py
+                bR = R
+                ok = True
+        if ok and start == 0:
             break
-    ok = best <= 1e-9 * scale and np.hypot(bx - ox, by - oy) <= 4.0 * h
-    return bx, by, bestR, ok
+    return bx, by, bR, ok
 
 
 @njit(cache=True, nogil=True)
@@ -424,6 +459,7 @@ def annotate_chains(chain_ptr, pts, lab, chain_nodes, node_ij, node_deg, node_xy
     tr_dat = np.empty((64, 6), dtype=np.float64)  # side, vertex, new feature, Bx, By, t
     loc = np.empty((64, 9), dtype=np.float64)
     loc_f = np.empty((64, 2), dtype=np.int64)
+    proj = np.empty(64, dtype=np.bool_)
     for c in range(nc):
         ev_ptr[c] = n_ev
         a = chain_ptr[c]
@@ -476,9 +512,6 @@ def annotate_chains(chain_ptr, pts, lab, chain_nodes, node_ij, node_deg, node_xy
         P[npnt, 0] = node_xy[n1, 0]
         P[npnt, 1] = node_xy[n1, 1]
         npnt += 1
-        cum[0] = 0.0
-        for k in range(1, npnt):
-            cum[k] = cum[k - 1] + np.hypot(P[k, 0] - P[k - 1, 0], P[k, 1] - P[k - 1, 1])
         for k in range(npnt):
             d, qx, qy, f = set_closest(real_ptr, real_edge, xy, ring_next, L, nL, P[k, 0], P[k, 1])
             fL[k] = f
@@ -488,6 +521,40 @@ def annotate_chains(chain_ptr, pts, lab, chain_nodes, node_ij, node_deg, node_xy
             fR[k] = f
             cR[k, 0] = qx
             cR[k, 1] = qy
+        # A sample a fraction of a pixel off the bisector can see a feature that no point of the edge has (the end
+        # vertex of a side's edge, beside a concave corner): where the features change, move the samples onto
+        # the exact bisector and look again.
+        while proj.shape[0] < npnt:
+            proj = np.empty(2 * proj.shape[0], dtype=np.bool_)
+        proj[:npnt] = False
+        proj[0] = True
+        proj[npnt - 1] = True
+        for sweep in range(4):
+            changed = False
+            for k in range(npnt - 1):
+                if fL[k] == fL[k + 1] and fR[k] == fR[k + 1]:
+                    continue
+                for q in (k, k + 1):
+                    if proj[q]:
+                        continue
+                    proj[q] = True
+                    changed = True
+                    bx, by = _bisector_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, P[q, 0], P[q, 1], h)
+                    P[q, 0] = bx
+                    P[q, 1] = by
+                    d, qx, qy, f = set_closest(real_ptr, real_edge, xy, ring_next, L, nL, bx, by)
+                    fL[q] = f
+                    cL[q, 0] = qx
+                    cL[q, 1] = qy
+                    d, qx, qy, f = set_closest(real_ptr, real_edge, xy, ring_next, Rs, nR, bx, by)
+                    fR[q] = f
+                    cR[q, 0] = qx
+                    cR[q, 1] = qy
+            if not changed:
+                break
+        cum[0] = 0.0
+        for k in range(1, npnt):
+            cum[k] = cum[k - 1] + np.hypot(P[k, 0] - P[k - 1, 0], P[k, 1] - P[k - 1, 1])
         # Transitions of the closest feature on each side, each solved exactly on its half-line.
         ntr = 0
         bad = False
@@ -755,3 +822,97 @@ def annotate_chains(chain_ptr, pts, lab, chain_nodes, node_ij, node_deg, node_xy
         ok[c] = True
     ev_ptr[nc] = n_ev
     return ev_ptr, ev[:n_ev].copy(), ev_f[:n_ev].copy(), ok
+
+
+def split_four_way(node_ij, node_deg, node_xy, node_R, node_kind, labels, chain_ptr, pts, lab, chain_nodes, sites,
+                   h: float):
+    """Split the four-site nodes whose sites have no common equidistant point into two Voronoi vertices.
+
+    Where two vertices lie within a pixel of each other the pixels show one corner with four sites A, B, C, D
+    (counter-clockwise from the north-east pixel). Either A and C touch along a short edge (vertices (A, B, C) and
+    (C, D, A)) or B and D do; the right choice is the one whose vertices have the fourth site no nearer. The short
+    edge becomes a chain of one (zero-length) crack whose ends annotate_chains solves exactly.
+    Returns the grown arrays (node_ij, node_deg, node_xy, node_R, node_kind, chain_ptr, pts, lab, chain_nodes).
+    """
+    H, W = labels.shape
+    todo = np.flatnonzero((node_kind == NODE_INEXACT) & (node_deg == 4))
+    if len(todo) == 0:
+        return node_ij, node_deg, node_xy, node_R, node_kind, chain_ptr, pts, lab, chain_nodes
+    args = (sites.real_ptr, sites.real_edge, sites.ring_xy, sites.ring_next)
+    # Crack direction at each chain end: 0 N, 1 E, 2 S, 3 W (seen from the node).
+    first = pts[chain_ptr[:-1] + 1] - pts[chain_ptr[:-1]]
+    last = pts[chain_ptr[1:] - 2] - pts[chain_ptr[1:] - 1]
+
+    def direction(d):
+        return np.where(d[:, 0] > 0, 0, np.where(d[:, 1] > 0, 1, np.where(d[:, 0] < 0, 2, 3)))
+
+    dir_first = direction(first)
+    dir_last = direction(last)
+    new_nodes_ij, new_xy, new_R, new_pts, new_lab, new_cn = [], [], [], [], [], []
+    node_xy = node_xy.copy()
+    node_R = node_R.copy()
+    node_kind = node_kind.copy()
+    chain_nodes = chain_nodes.copy()
+    nn = len(node_ij)
+    for k in todo:
+        ci, cj = int(node_ij[k, 0]), int(node_ij[k, 1])
+        if not (1 <= ci < H and 1 <= cj < W):
+            continue
+        A, B, C, D = labels[ci, cj], labels[ci, cj - 1], labels[ci - 1, cj - 1], labels[ci - 1, cj]
+        if min(A, B, C, D) < 0 or len({A, B, C, D}) < 4:
+            continue
+        x, y = float(node_xy[k, 0]), float(node_xy[k, 1])
+        best = None
+        for first_tri, second_tri, far1, far2, cracks2, touch in (((A, B, C), (C, D, A), D, B, (1, 2), (A, C)),
+                                                                 ((B, C, D), (D, A, B), A, C, (0, 1), (B, D))):
+            sol = []
+            for tri, far in ((first_tri, far1), (second_tri, far2)):
+                sides = np.array([[tri[0], 0, 0, 0], [tri[1], 0, 0, 0], [tri[2], 0, 0, 0], [0, 0, 0, 0]],
+                                 dtype=np.int32)
+                counts = np.array([1, 1, 1, 0], dtype=np.int32)
+                vx, vy, R, ok = _solve_vertex(sides, counts, 3, *args, x, y, h, sites.scale)
+                dfar = set_closest(*args, np.array([far], dtype=np.int32), 1, vx, vy)[0]
+                sol.append((vx, vy, R, ok and dfar >= R - 1e-9 * sites.scale))
+            if sol[0][3] and sol[1][3]:
+                best = (sol, cracks2, touch)
+                break
+        if best is None:
+            continue
+        sol, cracks2, touch = best
+        node_xy[k] = sol[0][:2]
+        node_R[k] = sol[0][2]
+        node_kind[k] = NODE_VERTEX
+        k2 = nn + len(new_nodes_ij)
+        new_nodes_ij.append((ci, cj))
+        new_xy.append(sol[1][:2])
+        new_R.append(sol[1][2])
+        # Chains leaving through the second vertex's cracks move to it (cracks E and S, or N and E).
+        # Crack codes here: 0 N, 1 E, 2 S, 3 W; option 1 moves S and E, option 2 moves E and N.
+        moved = (2, 1) if cracks2 == (1, 2) else (1, 0)
+        for c in np.flatnonzero(chain_nodes[:, 0] == k):
+            if dir_first[c] in moved:
+                chain_nodes[c, 0] = k2
+        for c in np.flatnonzero(chain_nodes[:, 1] == k):
+            if dir_last[c] in moved:
+                chain_nodes[c, 1] = k2
+        # The short edge: left/right by where its two sites' closest points lie seen from vertex 1 to vertex 2.
+        dx, dy = sol[1][0] - sol[0][0], sol[1][1] - sol[0][1]
+        cp = set_closest(*args, np.array([touch[0]], dtype=np.int32), 1, sol[0][0], sol[0][1])
+        left_first = dx * (cp[2] - sol[0][1]) - dy * (cp[1] - sol[0][0]) > 0
+        new_pts.append([(ci, cj), (ci, cj)])
+        new_lab.append([(touch[0], touch[1]) if left_first else (touch[1], touch[0]), (-1, -1)])
+        new_cn.append((k, k2))
+    if not new_nodes_ij:
+        return node_ij, node_deg, node_xy, node_R, node_kind, chain_ptr, pts, lab, chain_nodes
+    m = len(new_nodes_ij)
+    node_ij = np.vstack([node_ij, np.array(new_nodes_ij, dtype=np.int32)])
+    node_deg = np.concatenate([node_deg, np.full(m, 3, dtype=np.int32)])
+    node_deg[todo] = np.where(node_kind[todo] == NODE_VERTEX, 3, node_deg[todo])
+    node_xy = np.vstack([node_xy, np.array(new_xy)])
+    node_R = np.concatenate([node_R, np.array(new_R)])
+    node_kind = np.concatenate([node_kind, np.full(m, NODE_VERTEX, dtype=np.int32)])
+    pts = np.vstack([pts, np.array(new_pts, dtype=np.int32).reshape(-1, 2)])
+    lab = np.vstack([lab, np.array(new_lab, dtype=np.int32).reshape(-1, 2)])
+    chain_ptr = np.concatenate([chain_ptr, chain_ptr[-1] + 2 * np.arange(1, m + 1)])
+    chain_nodes = np.vstack([chain_nodes, np.array(new_cn, dtype=np.int32)])
+    return node_ij, node_deg, node_xy, node_R, node_kind, chain_ptr, pts, lab, chain_nodes

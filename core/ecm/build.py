@@ -10,7 +10,7 @@ from core.scene.geometry import SceneGeometry, build_geometry
 from core.scene.model import Scene
 from core.scene.problems import InputError, Problem
 
-from .annotate import annotate_chains, solve_nodes
+from .annotate import annotate_chains, solve_nodes, split_four_way
 from .graph import ECM, assemble
 from .gvd import render_gvd
 from .sites import Sites, build_sites
@@ -60,6 +60,9 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
     node_xy, node_R, node_kind = solve_nodes(node_ij, node_deg, gvd.labels, vb, hb, sites.real_ptr,
                                              sites.real_edge, sites.ring_xy, sites.ring_next, x0, y0, h,
                                              sites.scale)
+    (node_ij, node_deg, node_xy, node_R, node_kind, chain_ptr, pts, lab,
+     chain_nodes) = split_four_way(node_ij, node_deg, node_xy, node_R, node_kind, gvd.labels, chain_ptr, pts, lab,
+                                   chain_nodes, sites, h)
     ev_ptr, ev, ev_f, ok = annotate_chains(chain_ptr, pts, lab, chain_nodes, node_ij, node_deg, node_xy, node_R,
                                            node_kind, sites.real_ptr, sites.real_edge, sites.ring_xy,
                                            sites.ring_next, sites.ring_prev, sites.ring_of, sites.ring_pos,

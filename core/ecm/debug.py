@@ -32,7 +32,7 @@ def _point_on_piece(fl, fr, Bx0, By0, Bx1, By1, lx0, ly0, lx1, ly1, rx0, ry0, rx
         wx = xy[v, 0] - fx
         wy = xy[v, 1] - fy
         den = 2.0 * (nx * wx + ny * wy)
-        if den > 0.0:
+        if den > 1e-12 * (wx * wx + wy * wy) ** 0.5:
             rho = (wx * wx + wy * wy) / den
             return fx + rho * nx, fy + rho * ny, rho
     x = Bx0 + u * (Bx1 - Bx0)

@@ -4,15 +4,15 @@ Shrinking by a clearance c (ECM III) moves every closest point c towards its dis
 / R_i. Where consecutive closest points are the same obstacle vertex v, the shrunk boundary is a circular arc of
 radius c around v. The path must not cut that arc, so the arc is replaced by a polyline *outside* the circle:
 
-    Arc approximation. Around a vertex, the boundary points are placed at angular steps of at most
-    ``ARC_STEP`` (5 degrees) and, except for the two tangent points where the arc meets a straight boundary, at
-    radius c / cos(ARC_STEP) instead of c. Every chord between consecutive points then lies at distance >= c from
-    v (chords between inflated points are at least c / cos(5 deg) * cos(2.5 deg) from v; a chord from a tangent
-    point at radius c to a point at most 5 deg away at radius c / cos(5 deg) is tangent or outside), so the path
-    keeps clearance c exactly. The price: where the path wraps around v it runs at most c (1/cos(5 deg) - 1) =
-    0.38 % of c farther out, and is at most 0.4 % longer than the true arc over that stretch. Each added boundary
-    point sits on the spoke of its own Voronoi point (solved in closed form), so it stays inside that point's
-    empty disk shrunk by c.
+    Arc approximation. Around a vertex, the boundary points are placed at angular steps of at most ``ARC_STEP``
+    (10 degrees) and, except for the two tangent points where the arc meets a straight boundary, at radius
+    c / cos(ARC_STEP) instead of c. Every chord between consecutive points then stays at distance >= c from v
+    (between two inflated points it is at least c cos(5 deg) / cos(10 deg) away; from a tangent point at radius c
+    to a point at most 10 deg away at radius c / cos(10 deg) it is tangent or outside), so the path keeps clearance
+    c exactly. The price: where the path wraps around v it runs at most c (1 / cos(10 deg) - 1) = 1.6 % of c
+    farther out and is at most 1.6 % longer than the true arc over that stretch (for c = 1 m and a 90 degree
+    corner, under 2.5 cm). Each added boundary point sits on the spoke of its own Voronoi point (solved in closed
+    form), so it stays inside that point's empty disk shrunk by c.
 
 The corridor's cross-sections at the event points and at those added points are the portals l_i' -> r_i' (each a
 chord of the shrunk disk (B_i, R_i - c), so inside the free space with clearance >= c); consecutive portals and the
@@ -29,7 +29,10 @@ from numba import njit
 
 from .distance import feature_closest, ray_bisector
 
-ARC_STEP = np.deg2rad(5.0)
+ARC_STEP = np.deg2rad(10.0)
+#: Angular step of the portals that sweep a Voronoi vertex's disk where the corridor turns. That boundary is concave
+#: (the path never touches it); the portals only let the strip cover the disk for locating the start and the goal.
+TURN_STEP = np.deg2rad(30.0)
 
 
 @njit(cache=True, nogil=True)
@@ -170,9 +173,11 @@ def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
             nrx, nry = _side_point(cB[i + 1, 0], cB[i + 1, 1], cR[i + 1], cr[i + 1, 0], cr[i + 1, 1], rv[i + 1],
                                    False, c, c_out)
             if lx != nlx or ly != nly:
-                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, lx, ly, nlx, nly, rx, ry, nrx, nry, 0, step)
+                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, lx, ly, nlx, nly, rx, ry, nrx, nry, 0,
+                                   max(step, TURN_STEP))
             if rx != nrx or ry != nry:
-                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, rx, ry, nrx, nry, nlx, nly, lx, ly, 1, step)
+                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, rx, ry, nrx, nry, nlx, nly, lx, ly, 1,
+                                   max(step, TURN_STEP))
             continue
         if c <= 0.0 or fl < 0 or fr < 0 or (fl >= nv and fr >= nv):
             continue
@@ -266,34 +271,38 @@ def _in_piece(L, R, k, px, py, eps):
 
 
 @njit(cache=True, nogil=True)
-def enter_index(P, px, py, eps):
-    """The last portal the start p is past: the last k with p in the strip piece after portal k or in portal k's
-    disk (then every later portal is reached from p inside the corridor); -1 if p lies before the first portal."""
-    n = P.shape[0]
-    L = P[:, 0:2]
-    R = P[:, 2:4]
-    for k in range(n - 1, -1, -1):
-        if k < n - 1 and _in_piece(L, R, k, px, py, eps):
-            return k
-        if np.hypot(px - P[k, 4], py - P[k, 5]) <= P[k, 6] + eps:
-            return k
-    return -1
+def _in_disk(P, k, px, py, eps):
+    return np.hypot(px - P[k, 4], py - P[k, 5]) <= P[k, 6] + eps
 
 
 @njit(cache=True, nogil=True)
-def exit_index(P, px, py, eps):
-    """The last portal before the goal p: the first k with p in the strip piece after portal k or in the disk of
-    portal k + 1; the last portal if none."""
+def enter_index(P, px, py, eps):
+    """The last portal the start p is already past (-1: before the first; ECM IV's triangle (s, l_1, r_1)).
+
+    Walking from the first portal while p lies in portal k's disk or in the strip piece after it: p sees the whole
+    of those, so the path starts after the last such k. The walk stops at the first portal that fails, so a
+    corridor that comes back near the start later does not pull the entry there.
+    """
     n = P.shape[0]
-    L = P[:, 0:2]
-    R = P[:, 2:4]
-    if n and np.hypot(px - P[0, 4], py - P[0, 5]) <= P[0, 6] + eps:
-        return -1
-    for k in range(n - 1):
-        if _in_piece(L, R, k, px, py, eps):
-            return k
-        if np.hypot(px - P[k + 1, 4], py - P[k + 1, 5]) <= P[k + 1, 6] + eps:
-            return k
+    ks = -1
+    for k in range(n):
+        if _in_disk(P, k, px, py, eps) or (k < n - 1 and _in_piece(P[:, 0:2], P[:, 2:4], k, px, py, eps)):
+            ks = k
+        else:
+            break
+    return ks
+
+
+@njit(cache=True, nogil=True)
+def exit_index(P, px, py, ks, eps):
+    """The last portal the path to the goal p crosses, after the start's entry ``ks``: the first portal after ks
+    whose disk holds p, or whose strip piece before it does, ends the crossing; the last portal if none."""
+    n = P.shape[0]
+    if ks >= 0 and _in_disk(P, ks, px, py, eps):
+        return ks
+    for j in range(ks + 1, n):
+        if _in_disk(P, j, px, py, eps) or (j >= 1 and _in_piece(P[:, 0:2], P[:, 2:4], j - 1, px, py, eps)):
+            return max(j - 1, ks)
     return n - 1
 
 
@@ -303,7 +312,7 @@ def corridor_path(P, sx, sy, gx, gy, eps):
     portal it is past (ECM IV's triangle (s, l_1, r_1) when it is before the first), g leaves after the last portal
     before it. Returns (points (p, 2), length)."""
     ks = enter_index(P, sx, sy, eps)
-    kg = exit_index(P, gx, gy, eps)
+    kg = exit_index(P, gx, gy, ks, eps)
     m = kg - ks
     if m < 0:
         m = 0
@@ -352,9 +361,10 @@ def funnel(L, R, eps):
         nly = L[i, 1]
         nrx = R[i, 0]
         nry = R[i, 1]
-        # Right side: does the new right point narrow the funnel?
-        if _area2(ax, ay, rx, ry, nrx, nry) >= 0.0:
-            if _same(ax, ay, rx, ry, eps) or _area2(ax, ay, lx, ly, nrx, nry) < 0.0:
+        # Right side: does the new right point narrow the funnel? A side sitting on the apex has no ray yet; a
+        # new point on the apex itself (a corridor point shared with the last corner) changes nothing.
+        if not _same(ax, ay, nrx, nry, eps) and (_same(ax, ay, rx, ry, eps) or _area2(ax, ay, rx, ry, nrx, nry) >= 0.0):
+            if _same(ax, ay, lx, ly, eps) or _area2(ax, ay, lx, ly, nrx, nry) < 0.0:
                 rx = nrx
                 ry = nry
                 right_i = i
@@ -376,8 +386,8 @@ def funnel(L, R, eps):
                 i = apex_i + 1
                 continue
         # Left side.
-        if _area2(ax, ay, lx, ly, nlx, nly) <= 0.0:
-            if _same(ax, ay, lx, ly, eps) or _area2(ax, ay, rx, ry, nlx, nly) > 0.0:
+        if not _same(ax, ay, nlx, nly, eps) and (_same(ax, ay, lx, ly, eps) or _area2(ax, ay, lx, ly, nlx, nly) <= 0.0):
+            if _same(ax, ay, rx, ry, eps) or _area2(ax, ay, rx, ry, nlx, nly) > 0.0:
                 lx = nlx
                 ly = nly
                 left_i = i

@@ -190,3 +190,16 @@ def corridor(ecm: ECM, start, goal, clearance: float = 0.0, search: str = "funne
     inner = nodes[1:-1]
     return Corridor(cB, cR, cl, cr, cf, np.ascontiguousarray(P[:, 0:2]), np.ascontiguousarray(P[:, 2:4]), pts,
                     float(length), inner, float(clearance), OK)
+
+
+def retract_point(ecm: ECM, p) -> tuple[np.ndarray, float, int]:
+    """Retraction of p onto the medial axis (IRM section 3.2): (S (2,), clearance of S, ECM edge); edge -1 when p is
+    not in the free space."""
+    s = ecm.sites
+    i, sx, sy, R, d = retract(float(p[0]), float(p[1]), ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r, ecm.ev_fl, ecm.ev_fr,
+                              ecm.feat_ptr, ecm.feat_cell, s.ring_xy, s.ring_next, s.ring_prev, s.edge_normal,
+                              float(ecm.grid_origin[0]), float(ecm.grid_origin[1]), ecm.grid_size,
+                              int(ecm.grid_shape[0]), int(ecm.grid_shape[1]), ecm.grid_ptr, ecm.grid_idx, s.scale)
+    if i < 0:
+        return np.array([float(p[0]), float(p[1])]), 0.0, -1
+    return np.array([sx, sy]), float(R), int(edge_of_event(ecm.edge_ptr, i))

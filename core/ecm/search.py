@@ -293,8 +293,18 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
         has = k0 >= 0
         if has:
             last[:] = P[k0, 0:4]
-        apd, hl, nl, hr, nr, found, f, has = _extend(P, k0 + 1, n - 1, ap, 0.0, Lc, 0, 0, Rc, 0, 0, last, has, tx,
-                                                     ty, eps)
+        if has and np.hypot(tx - P[k0, 4], ty - P[k0, 5]) <= P[k0, 6] + eps:
+            # The goal lies in the start's own disk: straight there.
+            found = True
+            f = np.hypot(tx - sx, ty - sy)
+            apd = 0.0
+            hl = 0
+            nl = 0
+            hr = 0
+            nr = 0
+        else:
+            apd, hl, nl, hr, nr, found, f, has = _extend(P, k0 + 1, n - 1, ap, 0.0, Lc, 0, 0, Rc, 0, 0, last, has,
+                                                         tx, ty, eps)
         key = f * (1.0 + tie) + tie * med if found else f
         if key < best[target]:
             best[target] = key

@@ -1,0 +1,208 @@
+"""Benchmark section ``ecm``: building the Explicit Corridor Map of the city and querying it (ECM section VI).
+
+Build: the city at 1024, 2048 and 4096 pixels (``--quick``: 512 and 1024), per phase (sites, cull, render,
+readback, tracing, annotation), wall time (the GPU or llvmpipe's threads work outside the calling thread), the
+median of three builds after one warm-up build; creating the OpenGL context and the first build (numba's cache
+load or compilation) are reported apart. Beside them: the paper's 0.60 s (4,000 x 4,000 pixels, GeForce 8800 GTX)
+and an exact segment Voronoi diagram of the same free space built in the same run (Boost.Polygon through
+pyvoronoi, a test-only dependency; the record says so when it is missing).
+
+Queries: random pairs in the free space at least 1 m from obstacles; corridor + shrink (1 m, as the paper) +
+funnel, CPU time of the calling thread per query (median, and mean), and the three parts apart; path length over
+the exact shortest path (visibility graph on the navigation mesh, ``core.routes.reference``) at clearance 0, for the
+funnel-guided search (default) and the paper's A* on medial-axis length.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from core.scene.io import load_scene
+
+from .record import Record
+
+SECTION = "ecm"
+CITY = Path(__file__).resolve().parents[2] / "scenes" / "city.json"
+PAPER_BUILD = "ECM 2010: 0.60 s at 4000x4000 px (GeForce 8800 GTX)"
+PAPER_QUERY = "ECM 2010: 3.56 ms (corridor 1.19 + shrink 0.54 + triangulation and path 1.83; Core2 2.4 GHz)"
+PHASES = ("sites", "cull", "render", "readback", "tracing", "annotation", "total")
+
+
+def _rec(name: str, value: float, unit: str, reference: str = "") -> Record:
+    return Record(SECTION, name, float(value), unit, reference)
+
+
+def _pairs(geometry, n: int, clearance: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    import shapely
+
+    rng = np.random.default_rng(seed)
+    x0, y0, x1, y1 = geometry.box.bounds
+    walls = geometry.box.boundary
+    out = np.zeros((0, 2))
+    while len(out) < 2 * n:
+        p = rng.uniform([x0, y0], [x1, y1], size=(4 * n, 2))
+        pts = shapely.points(p)
+        ok = shapely.contains(geometry.free, pts) & (shapely.distance(pts, walls) >= clearance)
+        if not geometry.obstacles.is_empty:
+            ok &= shapely.distance(pts, geometry.obstacles) >= clearance
+        out = np.vstack([out, p[ok]])
+    out = out[: 2 * n]
+    return out[0::2].copy(), out[1::2].copy()
+
+
+def _voronoi_seconds(free) -> float | None:
+    """Seconds to build the exact segment Voronoi diagram of the free space's boundary (None without pyvoronoi)."""
+    try:
+        import pyvoronoi
+    except ImportError:
+        return None
+    import shapely
+
+    segs = []
+    for poly in getattr(free, "geoms", [free]):
+        poly = shapely.geometry.polygon.orient(poly, 1.0)
+        for ring in [poly.exterior, *poly.interiors]:
+            c = np.asarray(ring.coords)
+            segs.extend(zip(c[:-1].tolist(), c[1:].tolist()))
+    t0 = time.perf_counter()
+    pv = pyvoronoi.Pyvoronoi(100)
+    for a, b in segs:
+        pv.AddSegment([a, b])
+    pv.Construct()
+    pv.GetEdges()
+    pv.GetVertices()
+    return time.perf_counter() - t0
+
+
+def run(quick: bool = False) -> list[Record]:
+    """Build times per phase and resolution, the exact Voronoi build, query times and path length excess."""
+    from core.ecm import glcontext
+    from core.ecm.build import build_ecm
+    from core.ecm.glcontext import GLUnavailableError
+    from core.ecm.sites import build_sites
+    from core.scene.geometry import build_geometry
+
+    scene = load_scene(CITY)
+    geometry = build_geometry(scene)
+    records: list[Record] = []
+    try:
+        t0 = time.perf_counter()
+        glcontext.get_context()
+        ctx_s = time.perf_counter() - t0
+    except GLUnavailableError as e:
+        return [_rec("build: no OpenGL context", 0, "missing", "; ".join(e.lines()))]
+    records.append(_rec("OpenGL context creation (once per process)", ctx_s, "s",
+                        f"renderer {glcontext.renderer()}; excluded from build times"))
+    t0 = time.perf_counter()
+    build_ecm(scene, 256, geometry=geometry)
+    records.append(_rec("first build at 256 px (numba cache load or JIT)", time.perf_counter() - t0, "s",
+                        "excluded from the steady-state build times"))
+    resolutions = (512, 1024) if quick else (1024, 2048, 4096)
+    repeat = 1 if quick else 3
+    ecm = None
+    for res in resolutions:
+        build_ecm(scene, res, geometry=geometry)
+        runs = [build_ecm(scene, res, geometry=geometry) for _ in range(repeat)]
+        for ph in PHASES:
+            v = float(np.median([r.timings[ph] for r in runs]))
+            if ph == "total":
+                ref = PAPER_BUILD
+                if res == 2048:
+                    ref += "; must show <= 1.5 s on llvmpipe, target 0.6 s"
+            else:
+                ref = "wall time, median of %d" % repeat
+            records.append(_rec(f"city build {res} px: {ph}", v, "s", ref))
+        st = runs[-1].stats
+        records.append(_rec(f"city build {res} px: vertices / edges / events", st["vertices"], "count",
+                            f"{st['edges']} edges, {st['events']} event points, {st['bytes']} bytes; paper's city: "
+                            "1439 vertices, 1618 edges, 6322 events"))
+        if res == 2048 or ecm is None:
+            ecm = runs[-1]
+    sites = build_sites(geometry, scene.bounds)
+    vs = _voronoi_seconds(geometry.free)
+    if vs is None:
+        records.append(_rec("exact segment Voronoi build (pyvoronoi)", 0, "missing",
+                            "pyvoronoi is not installed (it is in the test extra): no exact build measured"))
+    else:
+        records.append(_rec("exact segment Voronoi build (pyvoronoi, Boost.Polygon)", vs, "s",
+                            f"same run, {sites.n_obstacle_vertices + 4} segments; CPU, exact arithmetic"))
+    records.extend(_queries(scene, geometry, ecm, 100 if quick else 1000, 50 if quick else 1000))
+    return records
+
+
+def _queries(scene, geometry, ecm, n_time: int, n_length: int) -> list[Record]:
+    from core.ecm.corridor import explicit_corridor
+    from core.ecm.funnel import ARC_STEP, corridor_path, portals
+    from core.ecm.path import OK, _plan, path_kernel, shortest_paths
+
+    out: list[Record] = []
+    args = ecm.kernel_args()
+    S, G = _pairs(geometry, n_time, 1.0, 2010)
+    shortest_paths(ecm, S[:2], G[:2], 1.0)
+    for search, medial in (("funnel", False), ("medial", True)):
+        times = []
+        lengths = []
+        for q in range(n_time):
+            t0 = time.thread_time()
+            pts, length, status = path_kernel(*args, S[q, 0], S[q, 1], G[q, 0], G[q, 1], 1.0, ARC_STEP, medial)
+            times.append(time.thread_time() - t0)
+            if status == OK:
+                lengths.append(length)
+        ms = 1e3 * np.array(times)
+        tag = "funnel-guided A*" if not medial else "paper's A* on the medial axis"
+        out.append(_rec(f"query ({search} search), clearance 1 m: median", float(np.median(ms)), "ms",
+                        PAPER_QUERY + "; must show < 1 ms, target 0.1 ms" if not medial else PAPER_QUERY))
+        out.append(_rec(f"query ({search} search), clearance 1 m: mean", float(np.mean(ms)), "ms",
+                        f"{tag}; {len(lengths)} of {n_time} pairs joined; mean length {np.mean(lengths):.0f} m "
+                        "(paper 321 m)"))
+    # The parts: retraction + search, corridor + shrink (portals), funnel.
+    parts = {"retraction + graph search": [], "explicit corridor + shrink": [], "strip + funnel": []}
+    s = ecm.sites
+    for q in range(n_time):
+        t0 = time.thread_time()
+        res = _plan(*args, S[q, 0], S[q, 1], G[q, 0], G[q, 1], 1.0, False)
+        t1 = time.thread_time()
+        if res[0] != OK:
+            continue
+        (status, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, nodes, edges) = res
+        cB, cR, cl, cr, cf = explicit_corridor(nodes, edges, ecm.edge_uv, ecm.edge_ptr, ecm.ev_B, ecm.ev_R, ecm.ev_l,
+                                               ecm.ev_r, ecm.ev_fl, ecm.ev_fr, s.ring_xy, s.ring_next, ks, i_s, ss,
+                                               Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg)
+        P = portals(cB, cR, cl, cr, cf, 1.0, s.ring_xy, s.ring_next, s.edge_normal, ARC_STEP)
+        t2 = time.thread_time()
+        corridor_path(P, S[q, 0], S[q, 1], G[q, 0], G[q, 1], 1e-9 * s.scale)
+        t3 = time.thread_time()
+        parts["retraction + graph search"].append(t1 - t0)
+        parts["explicit corridor + shrink"].append(t2 - t1)
+        parts["strip + funnel"].append(t3 - t2)
+    for name, v in parts.items():
+        out.append(_rec(f"query part: {name}, median", 1e3 * float(np.median(v)), "ms",
+                        "separate kernel calls (each with its own call overhead)"))
+    # Length against the exact shortest path (clearance 0).
+    from core.routes import PlannerContext
+    from core.routes.reference import VisibilityGraph
+
+    ctx = PlannerContext(scene, geometry=geometry)
+    t0 = time.perf_counter()
+    vg = VisibilityGraph(ctx)
+    vg_s = time.perf_counter() - t0
+    S2, G2 = _pairs(geometry, n_length, 0.25, 1968)
+    exact = np.array([vg.shortest(S2[q], G2[q])[1] for q in range(n_length)])
+    for search in ("funnel", "medial"):
+        pts, offs, lengths, ok = shortest_paths(ecm, S2, G2, 0.0, search=search)
+        sel = ok & np.isfinite(exact) & (exact > 0)
+        excess = lengths[sel] / exact[sel] - 1.0
+        ref = "a crowd simulator's navmesh router: +1.6 %"
+        if search == "funnel":
+            ref += "; must show mean < 1 %"
+        out.append(_rec(f"length over exact ({search} search): mean", 100 * float(np.mean(excess)), "%",
+                        f"{int(sel.sum())} pairs, clearance 0; {ref}"))
+        out.append(_rec(f"length over exact ({search} search): max", 100 * float(np.max(excess)), "%",
+                        f"{int(np.sum(excess > 0.01))} of {int(sel.sum())} pairs above 1 %"))
+        out.append(_rec(f"length over exact ({search} search): shorter than exact", int(np.sum(excess < -1e-9)),
+                        "count", "must be 0 (a path shorter than the exact shortest path would be invalid)"))
+    out.append(_rec("exact reference: visibility graph build", vg_s, "s", f"{len(vg.corners)} reflex corners"))
+    return out

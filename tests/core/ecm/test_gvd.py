@@ -1,0 +1,79 @@
+"""The GPU GVD against a brute-force nearest site on the CPU; block rendering; the missing-OpenGL message."""
+
+import numpy as np
+import pytest
+
+import core.ecm.glcontext as glcontext
+from core.cli.main import main
+from core.ecm.distance import site_closest
+from core.ecm.gvd import render_gvd
+from core.ecm.sites import build_sites
+from core.scene import build_geometry
+
+from ecmgen import random_scene
+
+
+def _brute(s, gvd, rows, cols):
+    """Nearest site distance (over real edges) and the set of sites within 1e-3 pixel of it, per pixel."""
+    out = []
+    for i, j in zip(rows, cols):
+        x = gvd.origin[0] + (j + 0.5) * gvd.h
+        y = gvd.origin[1] + (i + 0.5) * gvd.h
+        d = np.array([site_closest(s.real_ptr, s.real_edge, s.ring_xy, s.ring_next, k, x, y)[0]
+                      for k in range(s.n_sites)])
+        out.append((d.min(), set(np.flatnonzero(d <= d.min() + 1e-3 * gvd.h).tolist())))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3])
+def test_labels_and_distances_match_brute_force(seed):
+    scene = random_scene(seed)
+    g = build_geometry(scene)
+    s = build_sites(g, scene.bounds)
+    gvd = render_gvd(s, 160)
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, gvd.shape[0], 400)
+    cols = rng.integers(0, gvd.shape[1], 400)
+    import shapely
+
+    centres = np.column_stack([gvd.origin[0] + (cols + 0.5) * gvd.h, gvd.origin[1] + (rows + 0.5) * gvd.h])
+    inside = ~shapely.contains_xy(g.free, centres[:, 0], centres[:, 1])
+    for (d, near), lab, dist, obst in zip(_brute(s, gvd, rows, cols), gvd.labels[rows, cols], gvd.dist[rows, cols],
+                                          inside):
+        if obst:
+            assert lab == -1
+            continue
+        assert lab in near
+        assert abs(float(dist) - d) <= 1e-5 * s.scale
+
+
+def test_blocks_give_the_same_image():
+    scene = random_scene(5)
+    s = build_sites(build_geometry(scene), scene.bounds)
+    whole = render_gvd(s, 200)
+    tiled = render_gvd(s, 200, max_block=48)
+    assert tiled.blocks > 1
+    assert np.array_equal(whole.labels, tiled.labels)
+    assert np.allclose(whole.dist, tiled.dist, atol=1e-5 * s.scale)
+
+
+def test_no_opengl_gives_a_clear_error_and_exit_2(monkeypatch, tmp_path, capsys):
+    import moderngl
+
+    def fail(*a, **k):
+        raise RuntimeError("eglGetDisplay failed")
+
+    monkeypatch.setattr(moderngl, "create_standalone_context", fail)
+    monkeypatch.setattr(glcontext, "_CONTEXT", None)
+    with pytest.raises(glcontext.GLUnavailableError) as e:
+        glcontext.get_context()
+    msg = str(e.value)
+    assert "could not create an OpenGL context" in msg and "libegl1" in msg and "libgl1-mesa-dri" in msg
+    assert "eglGetDisplay failed" in msg
+    from core.scene import save_scene
+
+    path = tmp_path / "s.json"
+    save_scene(random_scene(1), path)
+    assert main(["ecm", str(path), "--resolution", "64"]) == 2
+    err = capsys.readouterr().err
+    assert "error: opengl: could not create an OpenGL context" in err and "Traceback" not in err
