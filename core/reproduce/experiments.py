@@ -213,6 +213,8 @@ def irm_fig6(quick: bool = False) -> Experiment:
     data: dict = {}
     recs = [r for r in recs if r.name.startswith("cpu_load ")]
     for r in recs:
+        if r.name.endswith("long-run"):
+            continue
         _, method, n, _ = r.name.split()
         data.setdefault(method, {})[int(n)] = 100.0 * r.value
     series = [(f"IRM 2009 PAPER", np.array([p[0] for p in IRM_FIG6]), np.array([p[1] for p in IRM_FIG6]),
