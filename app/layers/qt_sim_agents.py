@@ -97,11 +97,23 @@ class SimAgentLayer(SimLayer):
         self._compare_brushes = _brush_table([COMPARE_COLOUR])
         self.positions = np.zeros((0, 2))
         self.selected_index = -1
+        self._size = 9
+
+    def _fit_size(self, n: int) -> None:
+        """Smaller dots for crowds, so that a street full of agents stays readable."""
+        size = 9 if n <= 200 else 7 if n <= 2000 else 5
+        if size != self._size:
+            self._size = size
+            for item in (self.main, self.compare):
+                item.setSize(size)
+                item.setPen(pg.mkPen("#ffffff" if item is self.main else "#7c2d12", width=1.2 if size > 5 else 0.6))
+                item._style_key = None
 
     def show_frame(self, frame, positions: np.ndarray | None = None) -> None:
         """Draw a Frame (core.sim status 1 = arrived is drawn faded), at ``positions`` when given (the pacer's
         glide between two frames)."""
         pos = frame.positions if positions is None else positions
+        self._fit_size(len(pos))
         arrived = (frame.status == 1).astype(np.int64)
         style = 2 * (frame.profile.astype(np.int64) % len(PROFILE_COLOURS)) + arrived
         self.main.set_agents(pos, style, self._main_brushes)

@@ -240,18 +240,48 @@ class QtSimParameters(QtWidgets.QScrollArea):
         lay.addWidget(save)
         lay.addStretch(1)
         self.doc.reset.connect(self._scene_reset)
+        self.doc.changed.connect(self._scene_edited)
         self._scene_reset()
 
     # ----- showing ---------------------------------------------------------------------------------------------
 
     def _scene_reset(self) -> None:
         """A new scene: show its own values until the simulation is built."""
-        scene = self.doc.scene
+        scene = self._scene = self.doc.scene
         params = {"dt": scene.simulation.dt, "integrator": scene.simulation.integrator,
                   "profiles": {p.id: {"max_speed": p.max_speed, "sigma": p.sigma, "d": p.d, "radius": p.radius,
                                       "weights": {t.id: p.weight(t.id) for t in scene.terrain_types}}
                                for p in scene.profiles}}
         self._show(params, scene.simulation.method, [p.id for p in scene.profiles], ())
+
+    def _scene_edited(self, fields) -> None:
+        """Profiles or settings edited in the scene apply live (the worker does the same): show them."""
+        old, new = self._scene, self.doc.scene
+        self._scene = new
+        if not fields & {"profiles", "simulation", "terrain_types"}:
+            return
+        profiles = self.params.setdefault("profiles", {})
+        for p in new.profiles:
+            try:
+                q = old.profile(p.id)
+            except KeyError:
+                continue
+            live = profiles.setdefault(p.id, {"weights": {}})
+            for f in ("max_speed", "sigma", "d", "radius"):
+                if getattr(p, f) != getattr(q, f):
+                    live[f] = getattr(p, f)
+            for t in new.terrain_types:
+                if p.weight(t.id) != q.weight(t.id):
+                    live["weights"][t.id] = p.weight(t.id)
+        sim, was = new.simulation, old.simulation
+        if sim.dt != was.dt:
+            self.params["dt"] = sim.dt
+            self.dt.set_value(sim.dt)
+        if sim.integrator != was.integrator:
+            set_quietly(self.integrator, "setCurrentIndex", max(0, self.integrator.findData(sim.integrator)))
+        if sim.method != was.method:
+            set_quietly(self.method, "setCurrentIndex", max(0, self.method.findData(sim.method)))
+        self._show_profile()
 
     def show_build(self, info) -> None:
         """The simulation was (re)built: show its live values."""

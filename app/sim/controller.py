@@ -29,8 +29,8 @@ from core.scene.problems import InputError
 from core.sim import IMPLEMENTED, SimParams, Simulation
 from core.sim.debug import route_pieces
 from core.sim.state import ARRIVED, WALKING
+from core.steering.methods import IRM
 
-from . import agents as random_agents
 from .export import write_paths_csv
 from .mailbox import Mailbox
 from .messages import BuildInfo, Command, EcmView, Event, Frame, Stats, TraceView, Trails, empty_xy
@@ -249,21 +249,16 @@ class SimController:
     def _cmd_add_agents(self, n: int, seed: int, profile: str | None = None) -> None:
         self._ensure()
         self._event("busy", f"Planning {n} random routes…")
-        routes, profiles = random_agents.random_routes(self.ctx, self.scene, int(n), int(seed), profile,
-                                                       progress=self._progress("Planning routes"))
-        taken = set(self.sim.state.ids)
-        ids, k = [], 0
-        while len(ids) < len(routes):
-            aid = f"random-{k}"
-            if aid not in taken:
-                ids.append(aid)
-            k += 1
+        idx = self.sim.add_random_agents(int(n), int(seed), [profile] if profile else None)
+        sim = self.sim
+        routes = [sim.route_of(int(i)) for i in idx]
+        profiles = [sim.params.profile_ids[int(sim.state.profile[i])] for i in idx]
+        ids = [sim.state.ids[int(i)] for i in idx]
         self.extra.append((routes, profiles, ids))
-        self.sim.add_agents(routes, profiles, ids)
         if self.compare is not None:
             self.compare.add_agents(routes, profiles, ids)
         self._event("busy", None)
-        self._event("info", f"Added {len(routes)} agents with random start and goal (seed {seed}).")
+        self._event("info", f"Added {len(idx)} agents with random start and goal (seed {seed}).")
         self._publish_build(time.monotonic())
 
     def _cmd_export(self, path: str, fmt: str = "json") -> None:
@@ -514,9 +509,19 @@ class SimController:
         pieces = route_pieces(route, intervals)
         lo, hi = tr.reference_s, max(tr.window_end_s, tr.reference_s)
         window = route_pieces(route, np.array([[lo, hi]]))
-        corridor = getattr(tr, "corridor", None)
-        corridor = np.asarray(corridor, dtype=np.float64).reshape(-1, 2) if corridor is not None else empty_xy()
+        corridor = self._corridor(tr.agent)
         self._out("trace", TraceView(self.generation, tr.agent, tr, route.points.copy(), pieces, window, corridor))
+
+    def _corridor(self, agent: int) -> np.ndarray:
+        """The IRM corridor of an agent (IRM 3.2) as its two sides, NaN-separated (k, 2); from the side-by-side run
+        when only that one walks with IRM; empty when neither does."""
+        for sim in (self.sim, self.compare):
+            if sim is not None and agent < sim.n_agents and int(sim.state.method[agent]) == IRM:
+                c = sim.corridor_of(agent)
+                if len(c["left"]):
+                    gap = np.full((1, 2), np.nan)
+                    return np.vstack([c["left"], gap, c["right"], gap])
+        return empty_xy()
 
     # ----- publishing ----------------------------------------------------------------------------------------
 

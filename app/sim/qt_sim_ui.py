@@ -45,6 +45,7 @@ class QtSimulationUi(QtCore.QObject):
         self.view = window.viewport.view
         self.bridge = QtSimBridge(self)
         self.errors: list[str] = []
+        self.warmup_seconds: float | None = None
         self.info = None
         self.frame = None
         self.generation = -1
@@ -482,6 +483,7 @@ class QtSimulationUi(QtCore.QObject):
             self.progress.setValue(int(1000 * fraction))
             self.busy_label.setText(stage)
         elif kind == "warm":
+            self.warmup_seconds = float(args[0])
             self.w.statusBar().showMessage(f"Engine ready (JIT warm-up {args[0]:.1f} s).", 5000)
         elif kind == "error":
             self.show_error(*args)

@@ -162,19 +162,28 @@ def test_engine_errors_are_reported_and_the_worker_lives_on(harness):
     h.wait(lambda h: "frame" in h.latest and h.latest["frame"].steps == 2, what="steps after the errors")
 
 
-def test_side_by_side_runs_the_same_routes():
+def test_side_by_side_miran_and_irm_figure_8():
+    """MIRAN Figure 8: MIRAN and IRM on the same route at once; the traced agent's IRM corridor is drawn."""
     h = Harness()
     try:
         scene = load_scene(SCENES / "mckenna_road.json")
         h.send("load", scene)
-        h.send("compare", "disc-miran")
+        h.send("overlays", ["corridor", "attraction"])
+        h.send("select", 0)
+        h.send("compare", "irm")
+        h.send("step", 1)
+        h.wait(lambda h: h.latest.get("trace") is not None and "frame" in h.latest, what="trace")
+        corridor = h.latest["trace"].corridor
+        assert len(corridor) > 4 and np.isnan(corridor).any()
         h.send("speed", 0)
         h.send("play")
-        h.wait(lambda h: "frame" in h.latest and not h.latest["frame"].playing and h.latest["frame"].steps > 0,
-               what="both arrived")
+        h.wait(lambda h: not h.latest["frame"].playing and h.latest["frame"].steps > 1, what="both arrived")
         f = h.latest["frame"]
         assert f.compare_positions is not None and f.compare_positions.shape == f.positions.shape
         assert f.arrived == 1 and np.all(f.compare_status == 1)
+        st = h.latest["stats"]
+        # The plots compare the two runs' terrain lengths: MIRAN keeps out of the mud (Figure 8).
+        assert len(st.compare_terrain_lengths) == len(st.terrain_lengths) and st.terrain_lengths[-1] == 0.0
         assert not h.errors()
     finally:
         h.close()
@@ -194,3 +203,31 @@ def test_trails_and_ragged_polylines():
     assert out.shape == (13, 2) and np.isnan(out[4]).all() and np.isnan(out[5]).all() and out[6, 0] == 8
     thin = ragged_polylines(xy, np.array([0, 4, 4, 10]), max_points=3)
     assert np.array_equal(thin[~np.isnan(thin[:, 0])][:, 0], [0, 6, 8, 16, 18])
+
+
+def test_a_build_can_be_cancelled_and_the_worker_goes_on():
+    h = Harness()
+    try:
+        h.send("load", load_scene(SCENES / "city.json"))
+        h.send("reset")
+        h.wait(lambda h: any(e.kind == "progress" for e in h.events), what="build progress")
+        h.controller.cancel.set()
+        h.wait(lambda h: any(e.kind == "info" and "cancelled" in e.args[0] for e in h.events), what="cancelled")
+        assert "frame" not in h.latest and not h.errors()
+        h.send("load", load_scene(SCENES / "mckenna_road.json"))
+        h.send("step", 1)
+        h.wait(lambda h: "frame" in h.latest and h.latest["frame"].steps == 1, what="the next build")
+    finally:
+        h.close()
+
+
+def test_warm_up_reports_its_time():
+    h = Harness()
+    try:
+        h.send("warmup")
+        h.wait(lambda h: any(e.kind == "warm" for e in h.events), timeout=900, what="warm-up")
+        kinds = [e.kind for e in h.events]
+        assert kinds.index("busy") < kinds.index("warm")
+        assert "warm-up" in h.events[kinds.index("busy")].args[0]
+    finally:
+        h.close()

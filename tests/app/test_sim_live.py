@@ -200,3 +200,27 @@ def test_event_loop_stays_responsive_with_5000_agents(make_studio, qtbot, tmp_pa
     assert np.percentile(gaps_ms, 95) < 300.0, np.percentile(gaps_ms, [50, 90, 99, 100])
     assert gaps_ms.max() < 2000.0
     assert not w.sim.errors
+
+
+def test_scene_edits_apply_live_or_at_reset(make_studio, qtbot):
+    from core.scene.edits import remove_items
+
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    for _ in range(20):
+        action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 20 and trace_of(w) is not None, timeout=WAIT)
+    # A profile edited in the editor's Profiles panel applies on the next step, and the Simulation panel shows it.
+    w.findChild(QtWidgets.QDoubleSpinBox, "profiles.sigma").setValue(6.0)
+    qtbot.waitUntil(lambda: trace_of(w).window_end_s - trace_of(w).reference_s <= 6.0 + 1e-6, timeout=WAIT)
+    assert w.findChild(QtWidgets.QWidget, "sim.sigma").value() == 6.0
+    # A geometry edit waits for Reset (the running simulation keeps its navigation mesh), then rebuilds.
+    obstacles = len(w.scene.obstacles)
+    changes, _ = remove_items(w.scene, [("obstacle", w.scene.obstacles[0].id)])
+    w.editor.apply(changes, "Remove an obstacle")
+    assert len(w.scene.obstacles) == obstacles - 1
+    qtbot.waitUntil(lambda: "Reset" in w.statusBar().currentMessage(), timeout=WAIT)
+    gen = w.sim.generation
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.generation > gen and w.sim.frame.steps == 0, timeout=WAIT)
+    assert len(w.sim.info.mesh_edges) != 0 and not w.sim.errors
