@@ -6,14 +6,14 @@ import time
 
 import numpy as np
 
-from core.scene.geometry import SceneGeometry, build_geometry
+from core.scene.geometry import SceneGeometry
 from core.scene.model import Scene
 from core.scene.problems import InputError, Problem
 
 from .annotate import annotate_chains, solve_nodes, split_four_way
 from .graph import ECM, assemble
 from .gvd import render_gvd
-from .sites import Sites, build_sites
+from .sites import Sites, build_sites, obstacle_union
 from .trace import crack_flags, trace_chains
 
 DEFAULT_RESOLUTION = 2048
@@ -44,9 +44,7 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
     t_all = time.perf_counter()
     t = time.perf_counter()
     if sites is None:
-        if geometry is None:
-            geometry = build_geometry(scene)
-        sites = build_sites(geometry, scene.bounds)
+        sites = build_sites(geometry.obstacles if geometry is not None else obstacle_union(scene), scene.bounds)
     t_sites = time.perf_counter() - t
     gvd = render_gvd(sites, resolution, max_block=max_block)
     h = gvd.h

@@ -215,7 +215,7 @@ def real_edge_masks(sites: Sites) -> np.ndarray:
         if len(cyc) == 2:
             real = np.array([True, True])
         else:
-            real = sites.ring_next[cyc] == np.roll(cyc, -1)
+            real = sites.ring_next[cyc] == np.concatenate((cyc[1:], cyc[:1]))
         for k in np.flatnonzero(real):
             masks[s, k // 32] |= 1 << (k % 32)
     return (((masks + 2**31) % 2**32) - 2**31).astype(np.int32)
@@ -299,10 +299,17 @@ def _draw(ctx, sites: Sites, tiles, tsites, treach, width, height, h, max_block)
                     ctx.finish()
                     t_render += time.perf_counter() - t
                     t = time.perf_counter()
-                    ids = np.frombuffer(fbo.read(components=1, attachment=0, dtype="i4"), dtype=np.int32)
-                    ds = np.frombuffer(fbo.read(components=1, attachment=1, dtype="f4"), dtype=np.float32)
-                    labels[bi:bi + bh, bj:bj + bw] = ids.reshape(bh, bw)
-                    dist[bi:bi + bh, bj:bj + bw] = ds.reshape(bh, bw)
+                    if bw == width:
+                        # Whole rows: read straight into the output arrays.
+                        fbo.read_into(labels[bi:bi + bh], components=1, attachment=0, dtype="i4")
+                        fbo.read_into(dist[bi:bi + bh], components=1, attachment=1, dtype="f4")
+                    else:
+                        ids = np.empty((bh, bw), dtype=np.int32)
+                        ds = np.empty((bh, bw), dtype=np.float32)
+                        fbo.read_into(ids, components=1, attachment=0, dtype="i4")
+                        fbo.read_into(ds, components=1, attachment=1, dtype="f4")
+                        labels[bi:bi + bh, bj:bj + bw] = ids
+                        dist[bi:bi + bh, bj:bj + bw] = ds
                     t_read += time.perf_counter() - t
                 finally:
                     if ibuf is not None:

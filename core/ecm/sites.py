@@ -21,7 +21,7 @@ import triangle as tr
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from core.scene.geometry import SceneGeometry
+from core.scene.geometry import SceneGeometry, obstacle_polygons
 
 #: Vertices whose turn is below this (sine of the turning angle) are dropped as collinear.
 COLLINEAR_SINE = 1e-9
@@ -98,14 +98,23 @@ class Sites:
         return self.segments()[: self.n_obstacle_vertices]
 
 
+def _next(a: np.ndarray) -> np.ndarray:
+    """a shifted by one: row i holds a[i + 1] (cyclically); np.roll is slow on small arrays."""
+    return np.concatenate((a[1:], a[:1]))
+
+
+def _prev(a: np.ndarray) -> np.ndarray:
+    return np.concatenate((a[-1:], a[:-1]))
+
+
 def _clean(coords: np.ndarray) -> np.ndarray:
     """A closed ring's distinct vertices without repeated or collinear ones."""
     a = np.asarray(coords, dtype=np.float64)[:-1]
     changed = True
     while changed and len(a) >= 3:
         changed = False
-        nxt = np.roll(a, -1, axis=0)
-        prv = np.roll(a, 1, axis=0)
+        nxt = _next(a)
+        prv = _prev(a)
         d0 = a - prv
         d1 = nxt - a
         l0 = np.hypot(d0[:, 0], d0[:, 1])
@@ -210,17 +219,27 @@ def _fan_split(cyc: list[int], limit: int = MAX_PIECE_VERTICES) -> list[list[int
 
 
 def _is_convex_ccw(xy: np.ndarray) -> bool:
-    d = np.roll(xy, -1, axis=0) - xy
-    cross = d[:, 0] * np.roll(d[:, 1], -1) - d[:, 1] * np.roll(d[:, 0], -1)
+    d = _next(xy) - xy
+    dn = _next(d)
+    cross = d[:, 0] * dn[:, 1] - d[:, 1] * dn[:, 0]
     return bool(np.all(cross > 0))
 
 
-def build_sites(geometry: SceneGeometry, bounds) -> Sites:
-    """The rings, convex pieces and walls of a scene's obstacle union (``geometry.obstacles``) inside ``bounds``."""
+def obstacle_union(scene) -> BaseGeometry:
+    """The union of a scene's obstacles clipped to its bounds (what ``SceneGeometry.obstacles`` holds, without the
+    terrain painting that ``build_geometry`` also does)."""
+    return shapely.intersection(shapely.union_all(obstacle_polygons(scene)), shapely.box(*scene.bounds))
+
+
+def build_sites(obstacles: BaseGeometry | SceneGeometry, bounds) -> Sites:
+    """The rings, convex pieces and walls of an obstacle union clipped to ``bounds`` (a SceneGeometry's
+    ``obstacles``, or the SceneGeometry itself) inside ``bounds``."""
+    if isinstance(obstacles, SceneGeometry):
+        obstacles = obstacles.obstacles
     x0, y0, x1, y1 = (float(v) for v in bounds)
     ring_list: list[np.ndarray] = []
     comp_rings: list[tuple[int, list[int], list[tuple[float, float]]]] = []  # (comp, ring ids, hole points)
-    for comp, poly in enumerate(_polygons(geometry.obstacles)):
+    for comp, poly in enumerate(_polygons(obstacles)):
         poly = shapely.geometry.polygon.orient(poly, 1.0)
         ext = _clean(np.asarray(poly.exterior.coords))
         if len(ext) < 3:

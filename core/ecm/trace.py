@@ -177,7 +177,15 @@ def trace_chains(labels, vb, hb):
     nn = 0
     for ci in range(H + 1):
         for cj in range(Wd + 1):
-            deg = _degree(vb, hb, ci, cj)
+            deg = 0
+            if ci < H:
+                deg += vb[ci, cj]
+            if ci >= 1:
+                deg += vb[ci - 1, cj]
+            if cj < Wd:
+                deg += hb[ci, cj]
+            if cj >= 1:
+                deg += hb[ci, cj - 1]
             if deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj)):
                 nodes = _grow_i(nodes, nn)
                 nodes[nn] = ci * (Wd + 1) + cj
@@ -203,21 +211,30 @@ def trace_chains(labels, vb, hb):
         if phase == 0:
             starts = node_ij.copy()
         else:
+            # Cracks not yet walked belong to closed loops: start at the lower or left end of each.
             cnt = 0
-            for ci in range(H + 1):
-                for cj in range(Wd + 1):
-                    for d in range(4):
-                        if _crack(vb, hb, ci, cj, d) and not _visited(vv, hv, ci, cj, d):
-                            cnt += 1
+            for i in range(H):
+                for j in range(Wd + 1):
+                    if vb[i, j] != 0 and vv[i, j] == 0:
+                        cnt += 1
+            for i in range(H + 1):
+                for j in range(Wd):
+                    if hb[i, j] != 0 and hv[i, j] == 0:
+                        cnt += 1
             starts = np.empty((cnt, 2), dtype=np.int32)
             cnt = 0
-            for ci in range(H + 1):
-                for cj in range(Wd + 1):
-                    for d in range(4):
-                        if _crack(vb, hb, ci, cj, d) and not _visited(vv, hv, ci, cj, d):
-                            starts[cnt, 0] = ci
-                            starts[cnt, 1] = cj
-                            cnt += 1
+            for i in range(H):
+                for j in range(Wd + 1):
+                    if vb[i, j] != 0 and vv[i, j] == 0:
+                        starts[cnt, 0] = i
+                        starts[cnt, 1] = j
+                        cnt += 1
+            for i in range(H + 1):
+                for j in range(Wd):
+                    if hb[i, j] != 0 and hv[i, j] == 0:
+                        starts[cnt, 0] = i
+                        starts[cnt, 1] = j
+                        cnt += 1
         for k in range(starts.shape[0]):
             si = starts[k, 0]
             sj = starts[k, 1]
