@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from core.navmesh.build import BuildCancelled
 from core.scene.geometry import SceneGeometry
 from core.scene.model import Scene
 from core.scene.problems import InputError, Problem
@@ -31,22 +32,32 @@ def check_resolution(resolution: int) -> int:
     return r
 
 
+def _report(progress, fraction: float, stage: str) -> None:
+    if progress is not None and progress(fraction, stage) is False:
+        raise BuildCancelled(stage)
+
+
 def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: SceneGeometry | None = None,
-              sites: Sites | None = None, keep_gvd: bool = False, max_block: int | None = None) -> ECM:
+              sites: Sites | None = None, keep_gvd: bool = False, max_block: int | None = None,
+              progress=None) -> ECM:
     """Build the Explicit Corridor Map of a (validated) scene with a GVD of ``resolution`` pixels on its longer side.
 
     ``timings`` of the result hold seconds for: ``sites`` (convex decomposition), ``cull``, ``render``,
     ``readback``, ``tracing``, ``annotation`` (exact vertices, events, graph) and ``total``. ``keep_gvd`` keeps
-    the rendered id/distance buffers on the result (``ecm.gvd``) for drawing. Raises
+    the rendered id/distance buffers on the result (``ecm.gvd``) for drawing. ``progress(fraction, stage)`` is
+    called between phases; returning False cancels the build (``core.navmesh.BuildCancelled``). Raises
     ``glcontext.GLUnavailableError`` (an InputError) where no OpenGL context can be created.
     """
     resolution = check_resolution(resolution)
     t_all = time.perf_counter()
+    _report(progress, 0.0, "sites")
     t = time.perf_counter()
     if sites is None:
         sites = build_sites(geometry.obstacles if geometry is not None else obstacle_union(scene), scene.bounds)
     t_sites = time.perf_counter() - t
+    _report(progress, 0.1, "render")
     gvd = render_gvd(sites, resolution, max_block=max_block)
+    _report(progress, 0.6, "tracing")
     h = gvd.h
     x0, y0 = float(gvd.origin[0]), float(gvd.origin[1])
     t = time.perf_counter()
@@ -54,6 +65,7 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
                          sites.piece_bbox, x0, y0, h)
     node_ij, node_deg, chain_ptr, pts, lab, chain_nodes = trace_chains(gvd.labels, vb, hb)
     t_trace = time.perf_counter() - t
+    _report(progress, 0.8, "annotation")
     t = time.perf_counter()
     node_xy, node_R, node_kind = solve_nodes(node_ij, node_deg, gvd.labels, vb, hb, sites.real_ptr,
                                              sites.real_edge, sites.ring_xy, sites.ring_next, x0, y0, h,
@@ -77,6 +89,7 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
                       "crack_pixels": int(len(pts)), "bytes": ecm.nbytes()})
     if keep_gvd:
         object.__setattr__(ecm, "gvd", gvd)
+    _report(progress, 1.0, "done")
     return ecm
 
 

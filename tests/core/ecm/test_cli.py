@@ -86,3 +86,15 @@ def test_bad_scene_and_unwritable_output_exit_2(scene_file, tmp_path, capsys):
     assert "error:" in capsys.readouterr().err
     assert main(["ecm", str(scene_file), "--resolution", "64", "--out", str(tmp_path / "no" / "dir" / "e.json")]) == 2
     assert "error: --out: cannot write" in capsys.readouterr().err
+
+
+def test_progress_and_cancel():
+    from core.ecm import build_ecm
+    from core.navmesh import BuildCancelled
+
+    seen = []
+    build_ecm(random_scene(301), 64, progress=lambda f, stage: seen.append((f, stage)))
+    assert seen[0] == (0.0, "sites") and seen[-1] == (1.0, "done")
+    assert [f for f, _ in seen] == sorted(f for f, _ in seen)
+    with pytest.raises(BuildCancelled):
+        build_ecm(random_scene(301), 64, progress=lambda f, stage: stage != "tracing")
