@@ -81,19 +81,41 @@ def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
 
 @njit(cache=True, nogil=True)
 def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
-    """Length of the shortest path through the funnel to t (the state is not changed)."""
-    a2 = ap.copy()
-    L2 = Lc[hl:nl].copy()
-    R2 = np.empty((nr - hr + 1, 2))
-    R2[: nr - hr] = Rc[hr:nr]
-    d, hl2, nl2, hr2, nr2 = _add(1, tx, ty, a2, apd, L2, 0, nl - hl, R2, 0, nr - hr, eps)
-    x = a2[0]
-    y = a2[1]
-    for k in range(hr2, nr2):
-        d += np.hypot(R2[k, 0] - x, R2[k, 1] - y)
-        x = R2[k, 0]
-        y = R2[k, 1]
-    return d
+    """Length of the shortest path through the funnel to t (the state is not changed).
+
+    Adding t as a right point pops right-chain points that t sees past and, if the right chain empties, moves the
+    apex along the left chain; the path is then apex -> remaining right chain -> t.
+    """
+    ax = ap[0]
+    ay = ap[1]
+    d = apd
+    nc = nr
+    while nc > hr:
+        if nc - hr >= 2:
+            qx = Rc[nc - 2, 0]
+            qy = Rc[nc - 2, 1]
+        else:
+            qx = ax
+            qy = ay
+        if _cross(qx, qy, Rc[nc - 1, 0], Rc[nc - 1, 1], tx, ty) >= 0.0:
+            nc -= 1
+        else:
+            break
+    if nc == hr:
+        ho = hl
+        while ho < nl and _cross(ax, ay, Lc[ho, 0], Lc[ho, 1], tx, ty) > 0.0:
+            d += np.hypot(Lc[ho, 0] - ax, Lc[ho, 1] - ay)
+            ax = Lc[ho, 0]
+            ay = Lc[ho, 1]
+            ho += 1
+        return d + np.hypot(tx - ax, ty - ay)
+    x = ax
+    y = ay
+    for k in range(hr, nc):
+        d += np.hypot(Rc[k, 0] - x, Rc[k, 1] - y)
+        x = Rc[k, 0]
+        y = Rc[k, 1]
+    return d + np.hypot(tx - x, ty - y)
 
 
 @njit(cache=True, nogil=True)
