@@ -123,3 +123,12 @@ class Driver:
 @pytest.fixture
 def drive():
     return Driver
+
+
+@pytest.fixture(scope="session")
+def jit_warm():
+    """Compile (or load from numba's cache) every simulation kernel once, so waits on streamed frames measure the
+    engine's stepping and not a first-start compilation that takes minutes on a busy 2-core machine."""
+    from app.sim.warmup import warm_up
+
+    warm_up()

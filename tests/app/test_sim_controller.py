@@ -21,7 +21,7 @@ SCHEMA = SCENES.parent / "resources" / "schemas" / "miran-paths.schema.json"
 
 
 @pytest.fixture
-def harness():
+def harness(jit_warm):
     h = Harness()
     h.send("load", load_scene(SCENES / "mckenna_road.json"))
     yield h
