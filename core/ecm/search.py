@@ -18,7 +18,6 @@ import numpy as np
 from numba import njit
 
 from .corridor import _heap_pop, _heap_push, closest_pair
-from .funnel import enter_index
 
 
 @njit(cache=True, nogil=True)
@@ -168,22 +167,44 @@ def _grow_pool(pool, n):
 
 
 @njit(cache=True, nogil=True)
-def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, tx, ty, eps):
+def _in_disk(P, z, px, py, eps):
+    return np.hypot(px - P[z, 4], py - P[z, 5]) <= P[z, 6] + eps
+
+
+@njit(cache=True, nogil=True)
+def _in_piece(P, z, px, py, eps):
+    """p in the strip piece between portals z and z + 1 of P."""
+    return (_in_tri(px, py, P[z, 0], P[z, 1], P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], eps)
+            or _in_tri(px, py, P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], P[z + 1, 2], P[z + 1, 3], eps))
+
+
+@njit(cache=True, nogil=True)
+def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, fresh, sx, sy, tx, ty, eps):
     """Push portals k0..k1 of P into the funnel, watching for the goal t before each portal.
 
-    Returns (apd, hl, nl, hr, nr, found, f, has_last): once t lies in the strip piece before a portal, or in that
+    While ``fresh`` (nothing pushed yet), portals the start s is already past are skipped as in
+    ``funnel.enter_index``: those whose disk holds s, or whose strip piece to the next portal does. Returns
+    (apd, hl, nl, hr, nr, found, f, has_last, fresh): once t lies in the strip piece before a portal, or in that
     portal's disk, the path through this corridor is fixed (it crosses the portals before and goes straight to t;
     ``funnel.exit_index``) and ``f`` is its length; otherwise ``f`` is the length through all portals and then
     straight to t, a lower bound for any longer corridor.
     """
     for z in range(k0, k1 + 1):
-        inside = np.hypot(tx - P[z, 4], ty - P[z, 5]) <= P[z, 6] + eps
+        inside = _in_disk(P, z, tx, ty, eps)
         if has_last and not inside:
             inside = (_in_tri(tx, ty, last[0], last[1], last[2], last[3], P[z, 0], P[z, 1], eps)
                       or _in_tri(tx, ty, last[2], last[3], P[z, 0], P[z, 1], P[z, 2], P[z, 3], eps))
         if inside:
             f = _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
-            return apd, hl, nl, hr, nr, True, f, has_last
+            return apd, hl, nl, hr, nr, True, f, has_last, fresh
+        if fresh and (_in_disk(P, z, sx, sy, eps) or (z < k1 and _in_piece(P, z, sx, sy, eps))):
+            last[0] = P[z, 0]
+            last[1] = P[z, 1]
+            last[2] = P[z, 2]
+            last[3] = P[z, 3]
+            has_last = True
+            continue
+        fresh = False
         apd, hl, nl, hr, nr = _add(1, P[z, 2], P[z, 3], ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
         apd, hl, nl, hr, nr = _add(0, P[z, 0], P[z, 1], ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
         last[0] = P[z, 0]
@@ -191,8 +212,56 @@ def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, tx, ty, 
         last[2] = P[z, 2]
         last[3] = P[z, 3]
         has_last = True
-    f = _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
-    return apd, hl, nl, hr, nr, False, f, has_last
+    f = _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps)
+    return apd, hl, nl, hr, nr, False, f, has_last, fresh
+
+
+@njit(cache=True, nogil=True)
+def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
+    """min over q on segment [l, r] of |a - q| + |q - t| (reflect t across the segment's line when a and t lie on
+    the same side)."""
+    dx = rx - lx
+    dy = ry - ly
+    dd = dx * dx + dy * dy
+    best = min(np.hypot(lx - ax, ly - ay) + np.hypot(tx - lx, ty - ly),
+               np.hypot(rx - ax, ry - ay) + np.hypot(tx - rx, ty - ry))
+    if dd <= 0.0:
+        return best
+    sa = dx * (ay - ly) - dy * (ax - lx)
+    st = dx * (ty - ly) - dy * (tx - lx)
+    if sa * st > 0.0:
+        # Reflect t across the line.
+        u = ((tx - lx) * dx + (ty - ly) * dy) / dd
+        fx = lx + u * dx
+        fy = ly + u * dy
+        tx = 2.0 * fx - tx
+        ty = 2.0 * fy - ty
+        st = -st
+    den = sa - st
+    if den != 0.0:
+        w = sa / den
+        qx = ax + w * (tx - ax)
+        qy = ay + w * (ty - ay)
+        u = ((qx - lx) * dx + (qy - ly) * dy) / dd
+        if 0.0 <= u <= 1.0:
+            best = min(best, np.hypot(tx - ax, ty - ay))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps):
+    """A lower bound on any path from the start through the portals pushed so far to t: the funnel's path to t when
+    t lies ahead of the last portal; else (the corridor turns back towards t further on, through portals not seen
+    yet) the distance to the apex, which every such path passes, plus the shortest way from the apex to t that
+    touches the last portal."""
+    if has_last:
+        fx = last[1] - last[3]
+        fy = -(last[0] - last[2])
+        mx = 0.5 * (last[0] + last[2])
+        my = 0.5 * (last[1] + last[3])
+        if (tx - mx) * fx + (ty - my) * fy < 0.0:
+            return apd + _via_segment(ap[0], ap[1], tx, ty, last[0], last[1], last[2], last[3])
+    return _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
 
 
 @njit(cache=True, nogil=True)
@@ -231,6 +300,7 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
     st_last = np.zeros((nv + 2, 4))
     st_has = np.zeros(nv + 2, dtype=np.bool_)
     st_found = np.zeros(nv + 2, dtype=np.bool_)
+    st_fresh = np.zeros(nv + 2, dtype=np.bool_)
     st_l0 = np.zeros(nv + 2, dtype=np.int64)
     st_ln = np.zeros(nv + 2, dtype=np.int64)
     st_r0 = np.zeros(nv + 2, dtype=np.int64)
@@ -309,14 +379,12 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
                 n = _disk_portal(Gx, Gy, Rg, rgx, rgy, lgx, lgy, clearance, P, n)
             med = abs(sg - ss)
             target = G
-        k0 = enter_index(P[:n], sx, sy, eps)
         ap[0] = sx
         ap[1] = sy
-        has = k0 >= 0
-        if has:
-            last[:] = P[k0, 0:4]
-        if has and np.hypot(tx - P[k0, 4], ty - P[k0, 5]) <= P[k0, 6] + eps:
-            # The goal lies in the start's own disk: straight there.
+        has = False
+        fresh = True
+        if _in_disk(P, 0, tx, ty, eps) and _in_disk(P, 0, sx, sy, eps):
+            # Start and goal in the start's own disk: straight there.
             found = True
             f = np.hypot(tx - sx, ty - sy)
             apd = 0.0
@@ -325,8 +393,8 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
             hr = 0
             nr = 0
         else:
-            apd, hl, nl, hr, nr, found, f, has = _extend(P, k0 + 1, n - 1, ap, 0.0, Lc, 0, 0, Rc, 0, 0, last, has,
-                                                         tx, ty, eps)
+            apd, hl, nl, hr, nr, found, f, has, fresh = _extend(P, 0, n - 1, ap, 0.0, Lc, 0, 0, Rc, 0, 0, last, has,
+                                                                fresh, sx, sy, tx, ty, eps)
         key = f * (1.0 + tie) + tie * med if found else f
         if key < best[target]:
             best[target] = key
@@ -338,6 +406,7 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
             st_d[target] = f if found else apd
             st_found[target] = found
             st_has[target] = has
+            st_fresh[target] = fresh
             st_last[target] = last
             pool = _grow_pool(pool, npool + (nl - hl) + (nr - hr))
             st_l0[target] = npool
@@ -405,8 +474,9 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
                 Lc[:nl] = pool[st_l0[u]:st_l0[u] + nl]
                 Rc[:nr] = pool[st_r0[u]:st_r0[u] + nr]
                 last[:] = st_last[u]
-                apd, hl, nl, hr, nr, found, f, has = _extend(P, 0, n - 1, ap, st_d[u], Lc, 0, nl, Rc, 0, nr, last,
-                                                             st_has[u], tx, ty, eps)
+                apd, hl, nl, hr, nr, found, f, has, fresh = _extend(P, 0, n - 1, ap, st_d[u], Lc, 0, nl, Rc, 0, nr,
+                                                                    last, st_has[u], st_fresh[u], sx, sy, tx, ty,
+                                                                    eps)
             key = f * (1.0 + tie) + tie * med if found else f
             if key < best[target]:
                 best[target] = key
@@ -421,6 +491,7 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
                     st_ap[target, 1] = ap[1]
                     st_d[target] = apd
                     st_has[target] = has
+                    st_fresh[target] = fresh
                     st_last[target] = last
                     pool = _grow_pool(pool, npool + (nl - hl) + (nr - hr))
                     st_l0[target] = npool
