@@ -75,13 +75,19 @@ def test_vertex_tool_drags_inserts_and_deletes(make_studio, drive):
     d.tool("vertex")
     d.click(20, 20)  # selects b1, showing its vertices
     assert w.doc.selection == (("obstacle", "b1"),)
+    g = w.editor.grid_step  # grid snapping is on, with a step that follows the zoom (so the dock layout)
+
+    def snapped(x, y):
+        return (round(x / g) * g, round(y / g) * g)
+
+    moved, inserted = snapped(34, 36), snapped(20, 4)
     d.drag([(30, 30), (32, 33), (34, 36)])
-    assert w.scene.obstacles[0].polygon == [(10, 10), (30, 10), (34, 36), (10, 30)]
+    assert w.scene.obstacles[0].polygon == [(10, 10), (30, 10), moved, (10, 30)]
     d.drag([(20, 10), (20, 6), (20, 4)])  # on the bottom edge: inserts a vertex there and drags it
-    assert w.scene.obstacles[0].polygon == [(10, 10), (20, 4), (30, 10), (34, 36), (10, 30)]
-    d.click(20, 4)
+    assert w.scene.obstacles[0].polygon == [(10, 10), inserted, (30, 10), moved, (10, 30)]
+    d.click(*inserted)
     d.shortcut(SK.Delete)
-    assert w.scene.obstacles[0].polygon == [(10, 10), (30, 10), (34, 36), (10, 30)]
+    assert w.scene.obstacles[0].polygon == [(10, 10), (30, 10), moved, (10, 30)]
     assert w.scene.obstacles[0].id == "b1"  # the obstacle stays: only its vertex went
     for _ in range(3):
         w.undo_stack.undo()
