@@ -30,9 +30,6 @@ from numba import njit
 from .distance import feature_closest, ray_bisector
 
 ARC_STEP = np.deg2rad(10.0)
-#: Angular step of the portals that sweep a Voronoi vertex's disk where the corridor turns. That boundary is concave
-#: (the path never touches it); the portals only let the strip cover the disk for locating the start and the goal.
-TURN_STEP = np.deg2rad(30.0)
 
 
 @njit(cache=True, nogil=True)
@@ -84,47 +81,14 @@ def _wrap(a):
 
 
 @njit(cache=True, nogil=True)
-def _ccw(a):
-    """An angle in [0, 2 pi)."""
-    a = a % (2.0 * np.pi)
-    return a if a >= 0.0 else a + 2.0 * np.pi
-
-
-@njit(cache=True, nogil=True)
-def _turn_arc(out, m, bx, by, rad, ax, ay, zx, zy, hx, hy, hx2, hy2, side, step):
-    """Portals along the arc of disk (B, rad) from a to z on one side (``side`` 0: the moving point is the left end),
-    the other end held at h; the arc taken is the one that does not pass the held points h and h2."""
-    if rad <= 0.0:
-        return out, m
-    t1 = np.arctan2(ay - by, ax - bx)
-    t2 = np.arctan2(zy - by, zx - bx)
-    d = _ccw(t2 - t1)
-    if d == 0.0:
-        return out, m
-    p1 = _ccw(np.arctan2(hy - by, hx - bx) - t1)
-    p2 = _ccw(np.arctan2(hy2 - by, hx2 - bx) - t1)
-    if p1 < d or p2 < d:
-        d = d - 2.0 * np.pi
-    K = int(np.ceil(abs(d) / step))
-    for k in range(1, K):
-        a = t1 + d * k / K
-        px = bx + rad * np.cos(a)
-        py = by + rad * np.sin(a)
-        if side == 0:
-            out, m = _emit(out, m, px, py, hx, hy, bx, by, rad)
-        else:
-            out, m = _emit(out, m, hx, hy, px, py, bx, by, rad)
-    return out, m
-
-
-@njit(cache=True, nogil=True)
 def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
-    """The portals of the corridor shrunk by c: one per disk, per added arc point, and along each Voronoi vertex's
-    disk where the corridor turns onto another edge (so that the strip covers that disk, not only the fan between
-    its two chords).
+    """The portals of the corridor shrunk by c: one per disk and one per added arc point.
 
     Returns (m, 7) float64 rows [lx, ly, rx, ry, Bx, By, rad]: portal k runs from l to r and lies in the disk
-    (B, rad) of radius R - c, which holds the corridor's free space around it.
+    (B, rad) of radius R - c, which holds the corridor's free space around it. Where the corridor turns at a
+    Voronoi vertex, the strip between the two chords of the vertex's disk leaves out the rest of that disk; its
+    boundary there is concave (a path never touches it), and a start or goal lying there is found by the disk
+    tests of ``enter_index`` and ``exit_index``.
     """
     nv = xy.shape[0]
     n = cB.shape[0]
@@ -166,19 +130,6 @@ def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
             continue
         fl = cf[i, 0]
         fr = cf[i, 1]
-        if fl < 0 and fr < 0:
-            # A turn at a Voronoi vertex: sweep the side(s) that change along the vertex's disk.
-            nlx, nly = _side_point(cB[i + 1, 0], cB[i + 1, 1], cR[i + 1], cl[i + 1, 0], cl[i + 1, 1], lv[i + 1],
-                                   False, c, c_out)
-            nrx, nry = _side_point(cB[i + 1, 0], cB[i + 1, 1], cR[i + 1], cr[i + 1, 0], cr[i + 1, 1], rv[i + 1],
-                                   False, c, c_out)
-            if lx != nlx or ly != nly:
-                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, lx, ly, nlx, nly, rx, ry, nrx, nry, 0,
-                                   max(step, TURN_STEP))
-            if rx != nrx or ry != nry:
-                out, m = _turn_arc(out, m, cB[i, 0], cB[i, 1], rad, rx, ry, nrx, nry, nlx, nly, lx, ly, 1,
-                                   max(step, TURN_STEP))
-            continue
         if c <= 0.0 or fl < 0 or fr < 0 or (fl >= nv and fr >= nv):
             continue
         # Points inside the piece: angular steps around its vertex side(s).
