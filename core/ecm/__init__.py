@@ -4,6 +4,7 @@ Build once per scene, query many times::
 
     from core.ecm import build_ecm, shortest_path
     ecm = build_ecm(scene, resolution=2048)              # GLUnavailableError (an InputError) without OpenGL
+                                                         # progress=(fraction, stage) -> False cancels
     pts, length, ok = shortest_path(ecm, (5, 5), (195, 190), clearance=0.5)
 
 Build (``build.build_ecm``, timed per phase in ``ecm.timings``):

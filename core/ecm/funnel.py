@@ -12,7 +12,9 @@ radius c around v. The path must not cut that arc, so the arc is replaced by a p
     c exactly. The price: where the path wraps around v it runs at most c (1 / cos(10 deg) - 1) = 1.6 % of c
     farther out and is at most 1.6 % longer than the true arc over that stretch (for c = 1 m and a 90 degree
     corner, under 2.5 cm). Each added boundary point sits on the spoke of its own Voronoi point (solved in closed
-    form), so it stays inside that point's empty disk shrunk by c.
+    form), so it stays inside that point's empty disk shrunk by c. Where the corridor is narrower than
+    c / cos(10 deg) on that side (R < c / cos(10 deg)), the point is clamped to the Voronoi point itself; only there
+    can a chord dip below c, by at most 1.6 % of c.
 
 The corridor's cross-sections at the event points and at those added points are the portals l_i' -> r_i' (each a
 chord of the shrunk disk (B_i, R_i - c), so inside the free space with clearance >= c); consecutive portals and the
