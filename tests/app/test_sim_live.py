@@ -29,7 +29,8 @@ def built(qtbot, w) -> None:
     """Wait until the simulation exists (frames arrive)."""
     w.sim.start()
     w.sim.bridge.send("reset")
-    qtbot.waitUntil(lambda: w.sim.frame is not None, timeout=BUILD_WAIT)
+    qtbot.waitUntil(lambda: w.sim.frame is not None or bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert not w.sim.errors
 
 
 def trace_of(w):
@@ -224,3 +225,21 @@ def test_scene_edits_apply_live_or_at_reset(make_studio, qtbot):
     action(w, "sim.reset").trigger()
     qtbot.waitUntil(lambda: w.sim.generation > gen and w.sim.frame.steps == 0, timeout=WAIT)
     assert len(w.sim.info.mesh_edges) != 0 and not w.sim.errors
+
+
+def test_overlays_triangulation_and_ecm(make_studio, qtbot):
+    import pytest
+
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    w.sim.overlay_actions["triangulation"].setChecked(True)
+    w.sim.overlay_actions["ecm"].setChecked(True)  # the GVD is rendered with OpenGL in the worker thread
+    qtbot.waitUntil(lambda: len(w.sim.ecm.axis._groups) > 0 or bool(w.sim.errors), timeout=BUILD_WAIT)
+    if w.sim.errors and "OpenGL context" in w.sim.errors[0]:
+        pytest.skip(w.sim.errors[0])
+    assert not w.sim.errors
+    lo, hi = w.sim.ecm.range
+    assert 0 <= lo < hi
+    assert len(w.sim.mesh.item._groups) == 3 and w.sim.mesh.items[0].isVisible()
+    w.sim.overlay_actions["triangulation"].setChecked(False)
+    assert not w.sim.mesh.items[0].isVisible()
