@@ -92,8 +92,8 @@ class TraceOverlay(SimLayer):
 
     def __init__(self, view: pg.ViewBox) -> None:
         super().__init__(view)
-        corridor_pen = cosmetic_pen(QtGui.QColor(14, 116, 144, 200), 1.6, QtCore.Qt.PenStyle.DashLine)
-        self.corridor = self.add(pg.PlotCurveItem(pen=corridor_pen, connect="finite"), Z_CORRIDOR)
+        self.corridor = self.add(PathsItem(cached=False), Z_CORRIDOR)
+        self._corridor_style = (QtGui.QPen(QtCore.Qt.PenStyle.NoPen), QtGui.QBrush(QtGui.QColor(14, 165, 233, 55)))
         win = QtGui.QColor(250, 204, 21, 120)
         self.window = self.add(pg.PlotCurveItem(pen=cosmetic_pen(win, 9.0), connect="finite"), Z_TRACE)
         vis = QtGui.QColor(22, 163, 74, 200)
@@ -126,7 +126,7 @@ class TraceOverlay(SimLayer):
         tr = view.trace if view is not None else None
         empty = np.zeros((0, 2))
         on = self.parts if tr is not None else set()
-        _curve(self.corridor, view.corridor if "corridor" in on else empty)
+        self._show_corridor(view.corridor if "corridor" in on else np.zeros((0, 3)))
         _curve(self.window, view.window if "intervals" in on else empty)
         _curve(self.intervals, view.pieces if "intervals" in on else empty)
         sight = []
@@ -147,6 +147,14 @@ class TraceOverlay(SimLayer):
                 _curve(item, np.array([tr.position, tr.position + self.force_scale * tr.forces[name]]), "pairs")
             else:
                 _curve(item, empty, "pairs")
+
+    def _show_corridor(self, disks: np.ndarray) -> None:
+        """The corridor as the union of its disks (IRM 3.2), filled once with the winding rule."""
+        path = QtGui.QPainterPath()
+        path.setFillRule(QtCore.Qt.FillRule.WindingFill)
+        for x, y, r in np.asarray(disks, dtype=np.float64).reshape(-1, 3).tolist():
+            path.addEllipse(QtCore.QPointF(x, y), r, r)
+        self.corridor.set_groups([(path, *self._corridor_style)] if not path.isEmpty() else [])
 
     def _candidates(self, tr) -> None:
         n = 0 if tr is None else len(tr.candidates)

@@ -513,15 +513,13 @@ class SimController:
         self._out("trace", TraceView(self.generation, tr.agent, tr, route.points.copy(), pieces, window, corridor))
 
     def _corridor(self, agent: int) -> np.ndarray:
-        """The IRM corridor of an agent (IRM 3.2) as its two sides, NaN-separated (k, 2); from the side-by-side run
-        when only that one walks with IRM; empty when neither does."""
+        """The IRM corridor of an agent (IRM 3.2) as its disks, (m, 3) rows [x, y, radius]; from the side-by-side
+        run when only that one walks with IRM; empty when neither does."""
         for sim in (self.sim, self.compare):
             if sim is not None and agent < sim.n_agents and int(sim.state.method[agent]) == IRM:
                 c = sim.corridor_of(agent)
-                if len(c["left"]):
-                    gap = np.full((1, 2), np.nan)
-                    return np.vstack([c["left"], gap, c["right"], gap])
-        return empty_xy()
+                return np.column_stack([c["centres"], c["radii"]]) if len(c["radii"]) else np.zeros((0, 3))
+        return np.zeros((0, 3))
 
     # ----- publishing ----------------------------------------------------------------------------------------
 

@@ -93,7 +93,7 @@ class Frame:
 class TraceView:
     """The traced agent's last step (core.sim.AgentTrace) with what drawing it needs: ``route`` (m, 2) its
     route, ``pieces`` (k, 2) NaN-separated visible route pieces, ``window`` (k, 2) the route window [r_i,
-    sigma_i]; ``corridor`` (k, 2) NaN-separated corridor outline when the method has one, else empty."""
+    sigma_i]; ``corridor`` (m, 3) the disks [x, y, radius] of the agent's IRM corridor, empty for other methods."""
 
     generation: int
     agent: int
