@@ -44,6 +44,7 @@ AGENT_FIELDS = ("routes", "networks", "agents")
 # Overlays that need the traced agent's step.
 TRACE_OVERLAYS = frozenset({"corridor", "reference", "candidates", "attraction", "intervals", "forces"})
 _AGENT_PATH = re.compile(r"^agents\[(\d+)\]")
+TRACE_HZ = 15.0
 
 
 class SimController:
@@ -83,7 +84,7 @@ class SimController:
         self._trace_dirty = False
         self._preview_dirty = False
         self._preview_req = 0
-        self._last = {"frame": 0.0, "stats": 0.0, "trails": 0.0, "preview": 0.0}
+        self._last = {"frame": 0.0, "stats": 0.0, "trails": 0.0, "preview": 0.0, "trace": 0.0}
         self._trace = None
         self._trails_version = (-1, -1)
 
@@ -472,7 +473,9 @@ class SimController:
     def _advance(self, k: int) -> None:
         sim = self.sim
         w = time.perf_counter()
-        if self._wants_trace():
+        # The traced step (and its drawing arrays) at most TRACE_HZ times a second: enough for the eye.
+        if self._wants_trace() and (not self.playing or w - self._last["trace"] >= 1.0 / TRACE_HZ):
+            self._last["trace"] = w
             if k > 1:
                 sim.step(k - 1)
             traces = sim.step(trace=[self.selected])
