@@ -31,6 +31,14 @@ class Harness:
         self.latest: dict = {}
         self.events: list = []
         self.frames: list = []
+        self.published: list[float] = []  # when each frame was put in the mailbox (monotonic s)
+        put = self.box.put
+
+        def counting_put(kind, value):
+            if kind == "frame":
+                self.published.append(time.monotonic())
+            return put(kind, value)
+        self.box.put = counting_put
         self.thread.start()
         self.preview.start()
 

@@ -54,6 +54,8 @@ def test_play_streams_positions_at_most_at_display_rate(harness):
     h.wait(lambda h: any(e.kind == "info" and "arrived" in e.args[0] for e in h.events), what="arrival")
     last = h.latest["frame"]
     assert last.arrived == 1 and not last.playing
+    # Never faster than the display: at least 1/60 s between two published frames, however fast the engine runs.
+    assert len(h.published) >= 3 and np.diff(h.published).min() >= 1 / 60 - 1e-3
     assert not h.errors()
 
 

@@ -58,6 +58,8 @@ def test_play_streams_positions_then_pause_step_reset(make_studio, qtbot):
     qtbot.waitUntil(lambda: w.sim.frame.steps == 0, timeout=WAIT)
     qtbot.waitUntil(lambda: np.allclose(w.latest_positions()[0], start), timeout=WAIT)  # drawn at the next paint
     assert not w.sim.errors
+    # The JIT warm-up ran in the worker and reported its time (shown in the status bar).
+    qtbot.waitUntil(lambda: w.sim.warmup_seconds is not None, timeout=BUILD_WAIT)
 
 
 def test_sigma_slider_moves_the_attraction_point_live(make_studio, qtbot):
