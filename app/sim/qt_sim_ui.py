@@ -147,6 +147,7 @@ class QtSimulationUi(QtCore.QObject):
             a.triggered.connect(lambda _=False, k=k: self.set_speed_index(k))
             group.addAction(a)
         self.speed_group = group
+        self.parameters.speed.currentIndexChanged.connect(lambda k: group.actions()[k].setChecked(True))
         for name, a in self.overlay_actions.items():
             self.overlay_menu.addAction(a)
             if name in ("ecm",):
@@ -486,16 +487,21 @@ class QtSimulationUi(QtCore.QObject):
             self.warmup_seconds = float(args[0])
             self.w.statusBar().showMessage(f"Engine ready (JIT warm-up {args[0]:.1f} s).", 5000)
         elif kind == "error":
+            self._ecm_scene = self._ecm_scene if self.ecm.axis._groups else None  # let a later toggle retry
             self.show_error(*args)
         elif kind == "exported":
             path, err = args
             self._exports[path] = err
             self.w.statusBar().showMessage(f"Exported {path}" if err is None else f"Export failed: {err}", 8000)
         elif kind == "info":
+            if "cancelled" in args[0] and not self.ecm.axis._groups:
+                self._ecm_scene = None
             self.w.statusBar().showMessage(args[0], 8000)
         elif kind == "stale":
             if args[0]:
                 self.w.statusBar().showMessage("The scene was edited: Reset to simulate the edited scene.", 0)
+            else:
+                self.w.statusBar().clearMessage()
 
     def show_error(self, title: str, text: str) -> None:
         """Show an engine error without blocking (one box, updated)."""
