@@ -201,8 +201,10 @@ class SimController:
         self._advance(max(1, int(n)))
 
     def _cmd_reset(self) -> None:
-        self._ensure()
-        self._rebuild()
+        if self.sim is None:
+            self._ensure()
+        else:
+            self._rebuild()
 
     def _cmd_speed(self, factor: float) -> None:
         self.speed = max(0.0, float(factor))
@@ -244,8 +246,7 @@ class SimController:
             raise InputError([_problem("compare", f"method {method!r} is not available (available: "
                                                   f"{', '.join(IMPLEMENTED)})")])
         self.compare_method = method
-        self._ensure()
-        self._rebuild()
+        self._cmd_reset()
 
     def _cmd_add_agents(self, n: int, seed: int, profile: str | None = None) -> None:
         self._ensure()
