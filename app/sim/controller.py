@@ -281,12 +281,9 @@ class SimController:
         from core.ecm.debug import closest_point_segments, medial_axis_segments
 
         self._ensure()
+        self.cancel.clear()
         self._event("busy", "Building the GVD and the ECM…")
-        self._event("progress", 0.1, "GVD on the GPU")
-        ecm = build_ecm(self.scene, resolution=int(resolution))
-        if self.cancel.is_set():
-            raise BuildCancelled("ecm")
-        self._event("progress", 0.9, "ECM arrays")
+        ecm = build_ecm(self.scene, resolution=int(resolution), progress=self._progress("GVD and ECM"))
         seg, clearance = medial_axis_segments(ecm)
         self._out("ecm", EcmView(seg, clearance, closest_point_segments(ecm), float(ecm.timings.get("total", 0))))
         self._event("busy", None)

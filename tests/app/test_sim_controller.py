@@ -18,6 +18,8 @@ from core.sim import Simulation
 from sim_harness import SCENES, Harness
 
 SCHEMA = SCENES.parent / "resources" / "schemas" / "miran-paths.schema.json"
+# Compile (or load) the engine once per session, outside the timed waits (tests/app/conftest.py).
+pytestmark = pytest.mark.usefixtures("jit_warm")
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import time
 
 import jsonschema
 import numpy as np
+import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtTest import QTest
 
@@ -19,6 +20,8 @@ SCHEMA = SCENES.parent / "resources" / "schemas" / "miran-paths.schema.json"
 ROAD = SCENES / "mckenna_road.json"
 WAIT = 120_000
 BUILD_WAIT = 900_000  # the first build may compile the engine (numba), minutes on a busy machine
+# Compile (or load) the engine once per session, outside the timed waits (tests/app/conftest.py).
+pytestmark = pytest.mark.usefixtures("jit_warm")
 
 
 def action(w, name: str) -> QtGui.QAction:
@@ -230,8 +233,6 @@ def test_scene_edits_apply_live_or_at_reset(make_studio, qtbot):
 
 
 def test_overlays_triangulation_and_ecm(make_studio, qtbot):
-    import pytest
-
     w = make_studio(ROAD)
     built(qtbot, w)
     w.sim.overlay_actions["triangulation"].setChecked(True)
