@@ -7,6 +7,8 @@ Crossings show at once while drawing; a polygon the scene refuses stays open wit
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 from core.scene.checks import EditProblem, self_intersections
@@ -16,7 +18,7 @@ from core.scene.problems import fmt_point
 from .base import Preview, Tool, ToolEvent, as_array, dist, problems_text
 
 
-class PolygonTool(Tool):
+class PolygonTool(Tool, ABC):
     """Click out a polygon; subclasses name the kind, make the item and check it against the scene."""
 
     kind = ""
@@ -30,11 +32,13 @@ class PolygonTool(Tool):
 
     # -- subclass hooks ----------------------------------------------------------------------------------------
 
+    @abstractmethod
     def make_item(self, item_id: str, ring: list[tuple[float, float]]):
-        raise NotImplementedError
+        """The scene item (obstacle or terrain polygon) this tool adds for a closed ring."""
 
+    @abstractmethod
     def check(self, ring: list[tuple[float, float]]) -> list[EditProblem]:
-        raise NotImplementedError
+        """The problems that keep this ring out of the scene (empty when it may be added)."""
 
     # -- events ------------------------------------------------------------------------------------------------
 
