@@ -56,7 +56,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.host = ToolHost(self.editor)
         self.viewport = QtViewport()
         self.viewport.set_host(self.host)
-        self.layers = LayerSet(self.doc, self.viewport.view)
+        self.layers = LayerSet(self.doc, self.viewport.view, self.viewport.static)
         self.welcome = QtWelcome()
         self.central = QtWidgets.QStackedWidget()
         self.central.addWidget(self.viewport)

@@ -8,7 +8,7 @@ from PySide6 import QtGui
 
 from .arrays import agent_arrays
 from .qt_base import PROFILE_COLOURS, Layer
-from .qt_items import PathsItem, cosmetic_pen
+from .qt_items import PathsItem, ScatterItem, cosmetic_pen
 
 
 class AgentLayer(Layer):
@@ -18,8 +18,8 @@ class AgentLayer(Layer):
     def __init__(self, doc, view) -> None:
         super().__init__(doc, view)
         self.lines = self.add(PathsItem())
-        self.goals = self.add(pg.ScatterPlotItem(size=14, symbol="star", pxMode=True), 0.1)
-        self.starts = self.add(pg.ScatterPlotItem(size=12, symbol="o", pxMode=True), 0.2)
+        self.goals = self.add(ScatterItem(size=14, symbol="star", pxMode=True), 0.1)
+        self.starts = self.add(ScatterItem(size=12, symbol="o", pxMode=True), 0.2)
         self._brushes = [pg.mkBrush(c) for c in PROFILE_COLOURS] + [pg.mkBrush("#6b7280")]
         self._white = pg.mkPen("#ffffff", width=1.5)
         self._dark = pg.mkPen("#111827", width=1.0)

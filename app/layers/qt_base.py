@@ -19,7 +19,7 @@ PROBLEM = "#dc2626"
 FRAME = "#1f2937"
 PROFILE_COLOURS = ("#e11d48", "#7c3aed", "#0d9488", "#ca8a04", "#2563eb", "#db2777", "#65a30d", "#ea580c")
 
-Z = {"terrain": 0, "grid": 5, "obstacle": 10, "network": 20, "route": 30, "agent": 40, "frame": 45,
+Z = {"static": -1, "terrain": 0, "grid": 5, "obstacle": 10, "network": 20, "route": 30, "agent": 40, "frame": 45,
      "selection": 50, "preview": 60}
 
 

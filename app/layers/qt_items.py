@@ -1,4 +1,5 @@
-"""Custom graphics items: filled polygon groups drawn as a few QPainterPaths, and the adaptive metric grid."""
+"""Custom graphics items: filled polygon groups drawn as a few QPainterPaths, the adaptive metric grid, and
+pyqtgraph's scatter and curve items that Qt skips while they are empty."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.picking import nice_step
+
+from .qt_raster_cache import NO_CONTENTS
 
 
 def rings_path(rings: np.ndarray) -> QtGui.QPainterPath:
@@ -91,6 +94,47 @@ class PathsItem(pg.GraphicsObject):
             p.setPen(pen)
             p.setBrush(brush)
             p.drawPath(path)
+
+
+class _SkipWhenEmpty:
+    """Qt skips the item entirely (``ItemHasNoContents``) while it has no points. pyqtgraph gives an empty scatter
+    or curve a few pixels of bounds at the origin, so Qt called its Python ``paint`` at every repaint of a view
+    showing the origin: half a millisecond each, and a dozen empty overlay items cost a quarter of a 60 Hz frame.
+    An item painted through a RasterCache (``raster_cache`` set) keeps the flag the cache gave it."""
+
+    raster_cache = None
+
+    def _emptiness(self, empty: bool) -> None:
+        if self.raster_cache is None:
+            self.setFlag(NO_CONTENTS, empty)
+
+
+class ScatterItem(_SkipWhenEmpty, pg.ScatterPlotItem):
+    """A pyqtgraph ScatterPlotItem that Qt skips while it has no points."""
+
+    def addPoints(self, *args, **kwargs) -> None:
+        super().addPoints(*args, **kwargs)
+        self._emptiness(len(self.data) == 0)
+
+    def clear(self) -> None:
+        super().clear()
+        self._emptiness(True)
+
+
+class CurveItem(_SkipWhenEmpty, pg.PlotCurveItem):
+    """A pyqtgraph PlotCurveItem that Qt skips while it has no points."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._emptiness(self.xData is None or len(self.xData) == 0)
+
+    def updateData(self, *args, **kwargs) -> None:
+        super().updateData(*args, **kwargs)
+        self._emptiness(self.xData is None or len(self.xData) == 0)
+
+    def clear(self) -> None:
+        super().clear()
+        self._emptiness(True)
 
 
 def grid_steps(pixel: float, min_pixels: float = 14.0) -> tuple[float, float]:

@@ -1,6 +1,9 @@
 """All layers of the viewport, kept in step with the document: each redraws only when a field it draws changes.
 
 Later overlays (trails, debug drawings) join with ``add``; the set forwards document and zoom changes to them.
+With a ``RasterCache`` the scene layers and the bounds frame are painted from its image (they change only on an
+edit, a pan or a zoom); the set invalidates it whenever it redraws one of them. The selection and the tool
+preview follow the mouse and stay live items.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from .qt_items import cosmetic_pen
 from .qt_networks import NetworkLayer
 from .qt_obstacles import ObstacleLayer
 from .qt_preview import PreviewLayer
+from .qt_raster_cache import RasterCache
 from .qt_routes import RouteLayer
 from .qt_selection import SelectionLayer
 from .qt_terrain import TerrainLayer
@@ -25,9 +29,10 @@ SCENE_LAYERS = (TerrainLayer, ObstacleLayer, NetworkLayer, RouteLayer, AgentLaye
 class LayerSet:
     """The scene layers (by kind), the selection and preview overlays, and the bounds frame."""
 
-    def __init__(self, doc: Document, view: pg.ViewBox) -> None:
+    def __init__(self, doc: Document, view: pg.ViewBox, cache: RasterCache | None = None) -> None:
         self.doc = doc
         self.view = view
+        self.cache = cache
         self.layers: dict[str, Layer] = {cls.kind: cls(doc, view) for cls in SCENE_LAYERS}
         self.selection = SelectionLayer(doc, view)
         self.preview = PreviewLayer(doc, view)
@@ -36,6 +41,8 @@ class LayerSet:
         self.frame.setPen(cosmetic_pen(FRAME, 1.0))
         self.frame.setZValue(Z["frame"])
         view.addItem(self.frame, ignoreBounds=True)
+        if cache is not None:
+            cache.adopt(self.frame, *(it for layer in self.layers.values() for it in layer.items))
         doc.changed.connect(self._changed)
         doc.reset.connect(self.refresh_all)
         doc.selection_changed.connect(self.selection.refresh)
@@ -57,6 +64,7 @@ class LayerSet:
             self._layer_state(kind)
         self.selection.refresh()
         self._frame()
+        self._invalidate()
 
     def _changed(self, fields) -> None:
         for layer in self.all():
@@ -65,10 +73,12 @@ class LayerSet:
         self.selection.refresh()
         if "bounds" in fields:
             self._frame()
+        self._invalidate()
 
     def _layer_state(self, kind: str) -> None:
         if kind in self.layers:
             self.layers[kind].set_visible(self.doc.layers[kind].visible)
+            self._invalidate()
 
     def _frame(self) -> None:
         x0, y0, x1, y1 = self.doc.scene.bounds
@@ -76,4 +86,8 @@ class LayerSet:
 
     def view_changed(self, pixel: float) -> None:
         for layer in self.all():
-            layer.view_changed(pixel)
+            layer.view_changed(pixel)  # a zoom changes the view transform, which redraws the cache anyway
+
+    def _invalidate(self) -> None:
+        if self.cache is not None:
+            self.cache.invalidate()

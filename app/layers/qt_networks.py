@@ -6,7 +6,7 @@ import pyqtgraph as pg
 
 from .arrays import network_arrays
 from .qt_base import NETWORK, NETWORK_NODE, Layer
-from .qt_items import PathsItem, cosmetic_pen
+from .qt_items import PathsItem, ScatterItem, cosmetic_pen
 
 
 class NetworkLayer(Layer):
@@ -16,7 +16,7 @@ class NetworkLayer(Layer):
     def __init__(self, doc, view) -> None:
         super().__init__(doc, view)
         self.edges = self.add(PathsItem())
-        self.nodes = self.add(pg.ScatterPlotItem(size=8, symbol="s", pen=pg.mkPen(NETWORK, width=1.2),
+        self.nodes = self.add(ScatterItem(size=8, symbol="s", pen=pg.mkPen(NETWORK, width=1.2),
                                                  brush=pg.mkBrush(NETWORK_NODE), pxMode=True), 0.1)
         self._pen = cosmetic_pen(NETWORK, 1.0)
 

@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from .qt_items import PathsItem, cosmetic_pen, lines_path
+from .qt_items import CurveItem, PathsItem, ScatterItem, cosmetic_pen, lines_path
 from .qt_sim_agents import SimLayer
 
 Z_MESH = 15.0
@@ -27,6 +27,7 @@ CLEARANCE_RAMP = ("#b91c1c", "#ea580c", "#f59e0b", "#facc15", "#a3e635", "#22c55
 # Omega colours from best (lowest) to worst.
 OMEGA_RAMP = np.array([[22, 163, 74], [250, 204, 21], [220, 38, 38]], dtype=np.float64)
 MAX_LABELS = 24
+OMEGA_LEVELS = 16
 FORCE_COLOURS = {"steering": "#16a34a", "boundary": "#dc2626", "avoidance": "#9333ea", "total": "#111827"}
 
 
@@ -58,6 +59,7 @@ class MeshOverlay(SimLayer):
         """Segments (m, 2, 2) and their kind (m,) int8."""
         self.item.set_groups([(lines_path(_pairs(seg[kind == k]), "pairs"), pen, NO_BRUSH)
                               for k, pen in enumerate(self._pens)])
+        self.changed()
 
 
 class EcmOverlay(SimLayer):
@@ -79,10 +81,12 @@ class EcmOverlay(SimLayer):
                   for b in range(k) if np.any(bins == b)]
         self.axis.set_groups(groups)
         self.spokes.set_lines(_pairs(ecm.spokes), cosmetic_pen(QtGui.QColor(100, 116, 139, 60), 1.0), "pairs")
+        self.changed()
 
     def clear(self) -> None:
         self.axis.set_groups([])
         self.spokes.set_groups([])
+        self.changed()
 
 
 class TraceOverlay(SimLayer):
@@ -95,21 +99,24 @@ class TraceOverlay(SimLayer):
         self.corridor = self.add(PathsItem(cached=False), Z_CORRIDOR)
         self._corridor_style = (QtGui.QPen(QtCore.Qt.PenStyle.NoPen), QtGui.QBrush(QtGui.QColor(14, 165, 233, 55)))
         win = QtGui.QColor(250, 204, 21, 120)
-        self.window = self.add(pg.PlotCurveItem(pen=cosmetic_pen(win, 9.0), connect="finite"), Z_TRACE)
+        self.window = self.add(CurveItem(pen=cosmetic_pen(win, 9.0), connect="finite"), Z_TRACE)
         vis = QtGui.QColor(22, 163, 74, 200)
-        self.intervals = self.add(pg.PlotCurveItem(pen=cosmetic_pen(vis, 5.0), connect="finite"), Z_TRACE + 0.1)
-        self.sight = self.add(pg.PlotCurveItem(pen=cosmetic_pen(QtGui.QColor(17, 24, 39, 170), 1.2,
+        self.intervals = self.add(CurveItem(pen=cosmetic_pen(vis, 5.0), connect="finite"), Z_TRACE + 0.1)
+        self.sight = self.add(CurveItem(pen=cosmetic_pen(QtGui.QColor(17, 24, 39, 170), 1.2,
                                                                 QtCore.Qt.PenStyle.DotLine), connect="pairs"),
                               Z_TRACE + 0.2)
-        self.forces = {name: self.add(pg.PlotCurveItem(pen=cosmetic_pen(c, 2.2), connect="pairs"), Z_MARKS)
+        self.forces = {name: self.add(CurveItem(pen=cosmetic_pen(c, 2.2), connect="pairs"), Z_MARKS)
                        for name, c in FORCE_COLOURS.items()}
-        self.candidates = self.add(pg.ScatterPlotItem(size=9, symbol="o", pxMode=True,
+        self.candidates = self.add(ScatterItem(size=9, symbol="o", pxMode=True,
                                                       pen=pg.mkPen("#1f2937", width=0.8)), Z_MARKS + 0.1)
-        self.reference = self.add(pg.ScatterPlotItem(size=13, symbol="d", pxMode=True, brush=pg.mkBrush("#0ea5e9"),
+        self.reference = self.add(ScatterItem(size=13, symbol="d", pxMode=True, brush=pg.mkBrush("#0ea5e9"),
                                                      pen=pg.mkPen("#0c4a6e", width=1.5)), Z_MARKS + 0.2)
-        self.attraction = self.add(pg.ScatterPlotItem(size=19, symbol="star", pxMode=True,
+        self.attraction = self.add(ScatterItem(size=19, symbol="star", pxMode=True,
                                                       brush=pg.mkBrush("#facc15"), pen=pg.mkPen("#713f12", width=1.5)),
                                    Z_MARKS + 0.3)
+        rgb = ramp(np.linspace(0, 1, OMEGA_LEVELS), OMEGA_RAMP).astype(np.int64).tolist()
+        self._omega_brushes = np.array([pg.mkBrush(r, g, b, 235) for r, g, b in rgb] +
+                                       [pg.mkBrush(*rgb[-1], 90)], dtype=object)
         self.labels: list[pg.TextItem] = []
         self._shown_labels = 0
         self.parts = set(self.PARTS)
@@ -166,9 +173,10 @@ class TraceOverlay(SimLayer):
         fin = np.isfinite(om)
         lo, hi = (float(om[fin].min()), float(om[fin].max())) if fin.any() else (0.0, 1.0)
         u = (om - lo) / (hi - lo) if hi > lo else np.zeros(len(om))
-        rgb = ramp(np.where(fin, u, 1.0), OMEGA_RAMP).astype(np.int64)
-        brushes = [pg.mkBrush(int(r), int(g), int(b), 235 if f else 90) for (r, g, b), f in zip(rgb.tolist(), fin)]
-        self.candidates.setData(pos=tr.candidates, brush=brushes)
+        # The ramp in OMEGA_LEVELS steps (plus one faint brush for an infinite omega): a handful of brushes made
+        # once, so the scatter's symbol atlas stays small and no brush is built per candidate and frame.
+        level = np.where(fin, np.rint(np.clip(u, 0, 1) * (OMEGA_LEVELS - 1)), OMEGA_LEVELS).astype(np.int64)
+        self.candidates.setData(pos=tr.candidates, brush=self._omega_brushes[level])
         if n <= MAX_LABELS:
             self._labels(tr.candidates, om)
         else:
@@ -189,7 +197,9 @@ class TraceOverlay(SimLayer):
         for k, text in enumerate(self.labels):
             if k < len(pts):
                 w = float(omega[k])
-                text.setText(f"{w:.2f}" if np.isfinite(w) else ("∞" if w == np.inf else "–"))
+                label = f"{w:.2f}" if np.isfinite(w) else ("∞" if w == np.inf else "–")
+                if text.textItem.toPlainText() != label:  # a new text lays the item out again
+                    text.setText(label)
                 text.setPos(float(pts[k, 0]), float(pts[k, 1]))
                 text.setVisible(shown)
             else:

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from ..tools.base import Preview
 from .arrays import closed_rings
 from .qt_base import PREVIEW, PROBLEM, Layer, brush, xy
-from .qt_items import PathsItem, cosmetic_pen, rings_path
+from .qt_items import CurveItem, PathsItem, ScatterItem, cosmetic_pen, rings_path
 
 
 class PreviewLayer(Layer):
@@ -19,13 +19,13 @@ class PreviewLayer(Layer):
     def __init__(self, doc, view) -> None:
         super().__init__(doc, view)
         self.fill = self.add(PathsItem())
-        self.lines = self.add(pg.PlotCurveItem(pen=cosmetic_pen(PREVIEW, 2.0, QtCore.Qt.PenStyle.DashLine),
+        self.lines = self.add(CurveItem(pen=cosmetic_pen(PREVIEW, 2.0, QtCore.Qt.PenStyle.DashLine),
                                                antialias=True), 0.1)  # short and changing: not cached
-        self.handles = self.add(pg.ScatterPlotItem(size=8, symbol="s", pen=pg.mkPen(PREVIEW, width=1.5),
+        self.handles = self.add(ScatterItem(size=8, symbol="s", pen=pg.mkPen(PREVIEW, width=1.5),
                                                    brush=pg.mkBrush("#ffffff"), pxMode=True), 0.2)
-        self.active = self.add(pg.ScatterPlotItem(size=11, symbol="s", pen=pg.mkPen("#ffffff", width=1.5),
+        self.active = self.add(ScatterItem(size=11, symbol="s", pen=pg.mkPen("#ffffff", width=1.5),
                                                   brush=pg.mkBrush(PREVIEW), pxMode=True), 0.3)
-        self.problems = self.add(pg.ScatterPlotItem(size=22, symbol="o", pen=pg.mkPen(PROBLEM, width=3),
+        self.problems = self.add(ScatterItem(size=22, symbol="o", pen=pg.mkPen(PROBLEM, width=3),
                                                     brush=pg.mkBrush(220, 38, 38, 50), pxMode=True), 0.4)
         self.label = self.add(pg.TextItem("", color=PROBLEM, anchor=(0, 1.2), fill=pg.mkBrush(255, 255, 255, 225),
                                           border=pg.mkPen(PROBLEM)), 0.5)

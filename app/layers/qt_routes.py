@@ -6,7 +6,7 @@ import pyqtgraph as pg
 
 from .arrays import route_arrows, route_lines
 from .qt_base import ROUTE, Layer
-from .qt_items import PathsItem, cosmetic_pen
+from .qt_items import PathsItem, ScatterItem, cosmetic_pen
 
 
 class RouteLayer(Layer):
@@ -17,7 +17,7 @@ class RouteLayer(Layer):
         super().__init__(doc, view)
         self.curve = self.add(PathsItem())
         self.arrows = self.add(PathsItem(), 0.1)
-        self.points = self.add(pg.ScatterPlotItem(size=6, symbol="o", pen=pg.mkPen(ROUTE, width=1.5),
+        self.points = self.add(ScatterItem(size=6, symbol="o", pen=pg.mkPen(ROUTE, width=1.5),
                                                   brush=pg.mkBrush("#ffffff"), pxMode=True), 0.2)
         self._pen = cosmetic_pen(ROUTE, 2.0)
         self._pixel = 1.0

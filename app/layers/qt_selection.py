@@ -7,7 +7,7 @@ from PySide6 import QtCore, QtGui
 
 from ..model.outlines import outlines, vertices
 from .qt_base import SELECTION, Layer
-from .qt_items import PathsItem, cosmetic_pen, lines_path
+from .qt_items import PathsItem, ScatterItem, cosmetic_pen, lines_path
 
 NO_BRUSH = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
 
@@ -22,7 +22,7 @@ class SelectionLayer(Layer):
     def __init__(self, doc, view) -> None:
         super().__init__(doc, view)
         self.curve = self.add(PathsItem())
-        self.points = self.add(pg.ScatterPlotItem(size=7, symbol="s", pen=pg.mkPen("#7c2d12", width=1),
+        self.points = self.add(ScatterItem(size=7, symbol="s", pen=pg.mkPen("#7c2d12", width=1),
                                                   brush=pg.mkBrush(SELECTION), pxMode=True), 0.2)
         self._halo = cosmetic_pen("#ffffff", 5.0)
         self._wide = cosmetic_pen(SELECTION, 2.0)

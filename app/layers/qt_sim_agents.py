@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from .qt_base import PROFILE_COLOURS
-from .qt_items import cosmetic_pen
+from .qt_items import CurveItem, ScatterItem, cosmetic_pen
 
 # Drawing order, between the scene's routes (30) and the selection (50).
 Z_GHOST = 31.0
@@ -25,37 +25,50 @@ MAIN_TRAIL = "#7e22ce"   # trails of the main run: purple, apart from the blue r
 GHOST_COLOUR = QtGui.QColor(30, 41, 59, 90)
 
 
-class AgentScatter(pg.ScatterPlotItem):
-    """A pxMode scatter whose positions can be replaced in place while the styles stay the same."""
+class AgentScatter(ScatterItem):
+    """A pxMode scatter whose positions are replaced in place; when some styles change (agents arriving) only
+    those spots get a new brush and atlas entry, so a frame never loops over every agent in Python."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(pxMode=True, useCache=True, hoverable=False, **kwargs)
-        self._style_key: bytes | None = None
+        self._shown_style: np.ndarray | None = None
+        self._table: np.ndarray | None = None
 
     def set_agents(self, pos: np.ndarray, style: np.ndarray, brushes: np.ndarray) -> None:
         """Draw (n, 2) positions; ``style`` (n,) int indexes ``brushes`` (an object array of QBrush)."""
-        key = style.tobytes()
-        if key == self._style_key and len(self.data) == len(pos):
-            self.data["x"] = pos[:, 0]
-            self.data["y"] = pos[:, 1]
-            self.prepareGeometryChange()
-            self.bounds = [None, None]
-            self.update()
+        if self._shown_style is None or brushes is not self._table or len(self.data) != len(pos):
+            self._shown_style, self._table = style.copy(), brushes
+            self.setData(pos=np.asarray(pos, dtype=np.float64), brush=brushes[style])
             return
-        self._style_key = key
-        self.setData(pos=np.asarray(pos, dtype=np.float64), brush=brushes[style])
+        self.data["x"] = pos[:, 0]
+        self.data["y"] = pos[:, 1]
+        changed = style != self._shown_style
+        if changed.any():
+            self.data["brush"][changed] = brushes[style[changed]]
+            self.data["sourceRect"][changed] = 0  # updateSpots looks up only these in the symbol atlas
+            self._shown_style[changed] = style[changed]
+            self.updateSpots()
+        self.prepareGeometryChange()
+        self.bounds = [None, None]
+        self.update()
+
+    def restyle(self) -> None:
+        """The size or pen changed: the next ``set_agents`` sets every spot anew."""
+        self._shown_style = None
 
     def clear_agents(self) -> None:
-        self._style_key = None
+        self._shown_style = None
         self.setData(pos=np.zeros((0, 2)))
 
 
 class SimLayer:
-    """A group of view items the simulation UI shows and hides together (not a scene layer)."""
+    """A group of view items the simulation UI shows and hides together (not a scene layer). A layer that changes
+    far less often than the agents move can be painted through a ``RasterCache`` (``cache_in``)."""
 
     def __init__(self, view: pg.ViewBox) -> None:
         self.view = view
         self.items: list = []
+        self.cache = None
 
     def add(self, item, z: float):
         item.setZValue(z)
@@ -66,6 +79,16 @@ class SimLayer:
     def set_visible(self, on: bool) -> None:
         for it in self.items:
             it.setVisible(on)
+
+    def cache_in(self, cache) -> None:
+        """Paint this layer's items from ``cache`` (a RasterCache) from now on."""
+        self.cache = cache
+        cache.adopt(*self.items)
+
+    def changed(self) -> None:
+        """The items got new data: the cache they are painted from must draw them again."""
+        if self.cache is not None:
+            self.cache.invalidate()
 
     def remove(self) -> None:
         for it in self.items:
@@ -91,10 +114,12 @@ class SimAgentLayer(SimLayer):
         super().__init__(view)
         self.main = self.add(AgentScatter(size=9, pen=pg.mkPen("#ffffff", width=1.2)), Z_AGENTS)
         self.compare = self.add(AgentScatter(size=9, symbol="s", pen=pg.mkPen("#7c2d12", width=1.0)), Z_COMPARE)
-        self.selected = self.add(pg.ScatterPlotItem(size=20, symbol="o", pxMode=True, brush=pg.mkBrush(None),
-                                                    pen=pg.mkPen("#f59e0b", width=2.5)), Z_AGENTS + 0.5)
+        self.selected = self.add(AgentScatter(size=20, symbol="o", pen=pg.mkPen("#f59e0b", width=2.5)),
+                                 Z_AGENTS + 0.5)
         self._main_brushes = _brush_table(PROFILE_COLOURS)
         self._compare_brushes = _brush_table([COMPARE_COLOUR])
+        self._ring = np.array([pg.mkBrush(None)], dtype=object)
+        self._ring_style = np.zeros(1, dtype=np.int64)
         self.positions = np.zeros((0, 2))
         self.selected_index = -1
         self._size = 9
@@ -107,7 +132,7 @@ class SimAgentLayer(SimLayer):
             for item in (self.main, self.compare):
                 item.setSize(size)
                 item.setPen(pg.mkPen("#ffffff" if item is self.main else "#7c2d12", width=1.2 if size > 5 else 0.6))
-                item._style_key = None
+                item.restyle()
 
     def show_frame(self, frame, positions: np.ndarray | None = None) -> None:
         """Draw a Frame (core.sim status 1 = arrived is drawn faded), at ``positions`` when given (the pacer's
@@ -131,7 +156,10 @@ class SimAgentLayer(SimLayer):
 
     def _mark(self) -> None:
         i = self.selected_index
-        self.selected.setData(pos=self.positions[i:i + 1] if 0 <= i < len(self.positions) else np.zeros((0, 2)))
+        if 0 <= i < len(self.positions):
+            self.selected.set_agents(self.positions[i:i + 1], self._ring_style, self._ring)
+        elif len(self.selected.data):
+            self.selected.clear_agents()
 
     def clear(self) -> None:
         self.main.clear_agents()
@@ -149,7 +177,7 @@ class CurvesLayer(SimLayer):
                  heavy_points: int = 20_000) -> None:
         super().__init__(view)
         self.pens, self.hairlines, self.heavy = pens, hairlines, heavy_points
-        self.curves = [self.add(pg.PlotCurveItem(pen=pen, connect="finite", antialias=False), z + 0.1 * k)
+        self.curves = [self.add(CurveItem(pen=pen, connect="finite", antialias=False), z + 0.1 * k)
                        for k, pen in enumerate(pens)]
 
     def show(self, *lines: np.ndarray) -> None:
@@ -160,10 +188,12 @@ class CurvesLayer(SimLayer):
                 continue
             curve.setPen(self.hairlines[k] if len(a) > self.heavy else self.pens[k])
             curve.setData(np.ascontiguousarray(a[:, 0]), np.ascontiguousarray(a[:, 1]), connect="finite")
+        self.changed()
 
     def clear(self) -> None:
         for curve in self.curves:
             curve.setData([], [])
+        self.changed()
 
 
 def _colour(c, alpha: int) -> QtGui.QColor:

@@ -15,7 +15,8 @@ from app.actions import ActionSpec, key_text
 from app.qt_icons import action_icon
 
 from ..layers.qt_overlays import EcmOverlay, MeshOverlay, TraceOverlay
-from ..layers.qt_sim_agents import SimAgentLayer, ghost_layer, trails_layer
+from ..layers.qt_raster_cache import RasterCache
+from ..layers.qt_sim_agents import Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
 from ..panels.qt_parameters import QtSimParameters
 from ..panels.qt_plots import QtSimPlots
 from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
@@ -65,6 +66,16 @@ class QtSimulationUi(QtCore.QObject):
         self.ghost = ghost_layer(self.view)
         self.mesh = MeshOverlay(self.view)
         self.ecm = EcmOverlay(self.view)
+        # Trails and the ghost change a few times a second, the agents every frame: they get an image of their own
+        # between the routes and the agents; the triangulation and the ECM change only on a build and join the
+        # scene's static image.
+        self.curve_cache = RasterCache()
+        self.curve_cache.setZValue(Z_TRAILS)
+        self.view.addItem(self.curve_cache, ignoreBounds=True)
+        self.trails.cache_in(self.curve_cache)
+        self.ghost.cache_in(self.curve_cache)
+        self.mesh.cache_in(window.viewport.static)
+        self.ecm.cache_in(window.viewport.static)
         self.trace = TraceOverlay(self.view)
         self._build_actions()
         self.parameters = QtSimParameters(self.bridge.send, window.editor, self.actions)

@@ -13,6 +13,7 @@ from core.scene.picking import nice_step
 
 from ..layers.qt_base import Z
 from ..layers.qt_items import MetricGridItem, grid_steps
+from ..layers.qt_raster_cache import RasterCache
 from ..tools.host import ToolHost
 
 BACKGROUND = "#d5dae1"
@@ -42,9 +43,14 @@ class QtViewport(pg.GraphicsView):
         self.setObjectName("viewport")
         self.view = pg.ViewBox(lockAspect=True, enableMenu=False, defaultPadding=0.03)
         self.setCentralItem(self.view)
+        # The scene's static layers (the grid, and what LayerSet adopts) are painted from one cached image.
+        self.static = RasterCache(BACKGROUND)
+        self.static.setZValue(Z["static"])
+        self.view.addItem(self.static, ignoreBounds=True)
         self.grid = MetricGridItem()
         self.grid.setZValue(Z["grid"])
         self.view.addItem(self.grid, ignoreBounds=True)
+        self.static.adopt(self.grid)
         self.host: ToolHost | None = None
         self.bounds = (0.0, 0.0, 1.0, 1.0)
         self._space = False
@@ -69,6 +75,7 @@ class QtViewport(pg.GraphicsView):
     def set_bounds(self, bounds) -> None:
         self.bounds = tuple(float(b) for b in bounds)
         self.grid.set_bounds(self.bounds)
+        self.static.invalidate()
 
     def fit(self) -> None:
         """Show the whole scene."""

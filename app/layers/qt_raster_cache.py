@@ -1,0 +1,135 @@
+"""One picture for many layers: items that rarely change are drawn once into a viewport-sized image, and every
+repaint in between is a single image copy.
+
+The viewport is repainted up to 60 times a second while agents walk, but the scene's terrain, obstacles, routes,
+networks, grid and scene agents change only on an edit, a pan or a zoom. Painting them every frame cost most of a
+frame (13 ms on the city) and held the GIL the whole time, starving the simulation thread. ``RasterCache`` adopts
+such items: Qt no longer paints them one by one (they are flagged ``ItemHasNoContents``); the cache paints them in
+z order into its image when something changed, and otherwise draws the image. Qt's own per-item cache
+(``DeviceCoordinateCache``) keeps one image per item, which for a dozen viewport-sized layers costs as much as
+drawing them.
+
+What invalidates the image: a change of the view (pan, zoom, resize, device pixel ratio), a member shown or hidden
+(checked at every paint), and ``invalidate()``, which whoever changes a member's data must call (the layer set on
+every document change, the viewport when the bounds change, the simulation overlays when they get new arrays).
+Members are drawn in z order among themselves and all at the cache's own z among the other items.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+NO_CONTENTS = QtWidgets.QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+
+
+class RasterCache(pg.GraphicsObject):
+    """Paints its member items (siblings in the same view) from one device-resolution image.
+
+    ``background``: an opaque colour to fill the image with (the cache is then the bottom layer and the image is
+    copied without blending); None keeps it transparent. ``renders`` counts how often the members were drawn.
+    """
+
+    def __init__(self, background: QtGui.QColor | str | None = None) -> None:
+        super().__init__()
+        self.members: list[QtWidgets.QGraphicsItem] = []
+        self.background = QtGui.QColor(background) if background is not None else None
+        self.renders = 0
+        self._image: QtGui.QImage | None = None
+        self._key: tuple | None = None
+        self._version = 0
+        self._rect: QtCore.QRectF | None = None
+
+    # ----- membership ------------------------------------------------------------------------------------------
+
+    def adopt(self, *items: QtWidgets.QGraphicsItem) -> None:
+        """Draw these items through the cache from now on (they stay in the scene, with their own visibility)."""
+        for item in items:
+            if item not in self.members:
+                item.setFlag(NO_CONTENTS, True)
+                item.raster_cache = self
+                self.members.append(item)
+        self.invalidate()
+
+    def release(self, *items: QtWidgets.QGraphicsItem) -> None:
+        """Let Qt paint these items itself again."""
+        for item in items:
+            if item in self.members:
+                self.members.remove(item)
+                item.raster_cache = None
+                item.setFlag(NO_CONTENTS, False)
+                item.update()
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """A member's drawing changed: draw the members again at the next paint."""
+        self._version += 1
+        self.update()
+
+    # ----- geometry --------------------------------------------------------------------------------------------
+
+    def viewTransformChanged(self) -> None:
+        # The item covers exactly the visible part of the view, so Qt paints it wherever the viewport repaints.
+        super().viewTransformChanged()
+        self.prepareGeometryChange()
+        self._rect = None
+
+    def boundingRect(self) -> QtCore.QRectF:
+        if self._rect is None:
+            vr = self.viewRect()
+            self._rect = QtCore.QRectF(vr) if vr is not None else QtCore.QRectF()
+        return self._rect
+
+    # ----- painting --------------------------------------------------------------------------------------------
+
+    def _visible(self) -> list[QtWidgets.QGraphicsItem]:
+        return sorted((m for m in self.members if m.isVisible()), key=lambda m: m.zValue())
+
+    def paint(self, p: QtGui.QPainter, option, widget=None) -> None:
+        members = self._visible()
+        base = p.worldTransform()
+        if widget is None:  # rendered elsewhere (an exporter's image): draw the members directly
+            self._draw_members(p, base, members, None)
+            return
+        dpr = widget.devicePixelRatioF()
+        size = widget.size()
+        key = (base.m11(), base.m12(), base.m21(), base.m22(), base.dx(), base.dy(), size.width(), size.height(),
+               dpr, self._version, tuple(id(m) for m in members))
+        if key != self._key or self._image is None:
+            self._image = self._render(base, members, widget, size, dpr, p.renderHints())
+            self._key = key
+        p.save()
+        p.resetTransform()
+        p.drawImage(QtCore.QPointF(0, 0), self._image)
+        p.restore()
+
+    def _render(self, base: QtGui.QTransform, members: list, widget: QtWidgets.QWidget, size: QtCore.QSize,
+                dpr: float, hints) -> QtGui.QImage:
+        opaque = self.background is not None and self.background.alpha() == 255
+        fmt = QtGui.QImage.Format.Format_RGB32 if opaque else QtGui.QImage.Format.Format_ARGB32_Premultiplied
+        img = QtGui.QImage(max(1, round(size.width() * dpr)), max(1, round(size.height() * dpr)), fmt)
+        img.setDevicePixelRatio(dpr)
+        img.fill(self.background if self.background is not None else QtCore.Qt.GlobalColor.transparent)
+        q = QtGui.QPainter(img)
+        q.setRenderHints(hints)
+        self._draw_members(q, base, members, widget)
+        q.end()
+        self.renders += 1
+        return img
+
+    def _draw_members(self, q: QtGui.QPainter, base: QtGui.QTransform, members: list, widget) -> None:
+        """Paint each member as Qt would: its own transform relative to this item, its opacity, z order."""
+        opt = QtWidgets.QStyleOptionGraphicsItem()
+        for m in members:
+            rect = m.boundingRect()
+            if rect.isEmpty():
+                continue
+            rel, ok = m.itemTransform(self)
+            if not ok:
+                continue
+            q.save()
+            q.setWorldTransform(rel * base)
+            q.setOpacity(m.effectiveOpacity())
+            opt.exposedRect = rect
+            m.paint(q, opt, widget)
+            q.restore()
