@@ -71,9 +71,13 @@ class FramePacer:
         """Seconds until the next drawing is allowed."""
         return max(0.0, self.last_draw + self.gap - now)
 
-    def painted(self, now: float, seconds: float) -> None:
-        """A drawing finished at ``now`` and its paint took ``seconds``: adapt the gap to keep the duty cycle."""
+    def drew(self, now: float) -> None:
+        """A drawing was started at ``now``: the next one is due ``gap`` later. (Counting the gap from the end of
+        the paint instead added the paint's time to every frame's: 30 ms frames for a 17 ms gap.)"""
         self.last_draw = now
+
+    def painted(self, now: float, seconds: float) -> None:
+        """A paint finished at ``now`` and took ``seconds``: adapt the gap to keep the duty cycle."""
         self.paint_s = seconds if self.paint_s == 0 else 0.7 * self.paint_s + 0.3 * seconds
         self.gap = max(self.min_gap, self.paint_s / self.duty)
 

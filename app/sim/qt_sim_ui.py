@@ -26,6 +26,7 @@ from .qt_worker import QtSimBridge
 # Milliseconds after the window opens before the worker starts and warms the JIT up (at once when needed).
 START_DELAY_MS = 800
 PICK_PIXELS = 12.0
+STATUS_S = 0.25  # seconds between updates of the status bar's agent counts and frame rate while playing
 ECM_RESOLUTION = 1024
 GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
 
@@ -54,6 +55,8 @@ class QtSimulationUi(QtCore.QObject):
         self._frames: list[float] = []
         self.pacer = FramePacer()
         self._pending: dict = {}
+        self._drawn = False
+        self._status_at = 0.0
         self._draw_timer = QtCore.QTimer(self)
         self._draw_timer.setSingleShot(True)
         self._draw_timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
@@ -211,6 +214,7 @@ class QtSimulationUi(QtCore.QObject):
         b.stats.connect(self._on_stats)
         b.ecm.connect(self._on_ecm)
         b.event.connect(self._on_event)
+        self.w.viewport.painted.connect(self._painted)
         self.doc.reset.connect(self._scene_reset)
         self.doc.changed.connect(self._scene_changed)
         self.doc.selection_changed.connect(self._doc_selection)
@@ -424,8 +428,9 @@ class QtSimulationUi(QtCore.QObject):
             self._draw_timer.start(int(round(1000 * self.pacer.wait(now))))
 
     def _draw(self) -> None:
-        """Apply the latest snapshots (agents where the pacer says, trace, trails, ghost), paint at once and
-        measure it: every viewport change of the simulation goes through here, so the pacer's budget holds."""
+        """Apply the latest snapshots (agents where the pacer says, trace, trails, ghost) and ask for one repaint;
+        ``_painted`` hears what it cost. (``repaint()`` here painted twice: once at once, and again when the scene
+        processed the items' own update requests.)"""
         now = time.monotonic()
         pending, self._pending = self._pending, {}
         if "trace" in pending:
@@ -437,20 +442,31 @@ class QtSimulationUi(QtCore.QObject):
         f = self.frame
         if f is not None:
             self.agents.show_frame(f, self.pacer.positions(now))
-        t = time.perf_counter()
-        self.w.viewport.viewport().repaint()
-        spent = time.perf_counter() - t
+        self.pacer.drew(now)
+        self._drawn = True
+        self.w.viewport.viewport().update()
+
+    def _painted(self, seconds: float) -> None:
+        """The viewport was painted in ``seconds``: every paint (a pan, an edit, a frame) counts for the pacer's
+        budget; after a simulation frame, update the status and go on gliding."""
         now = time.monotonic()
-        self.pacer.painted(now, spent)
+        self.pacer.painted(now, seconds)
+        if not self._drawn:
+            return
+        self._drawn = False
+        f = self.frame
         if f is None:
             return
         self._frames.append(now)
         while self._frames and now - self._frames[0] > 1.0:
             self._frames.pop(0)
-        fps = len(self._frames) if f.playing else 0
-        rate = f"  ·  {f.rate:.2g}× real time" if f.playing and f.rate > 0 else ""
-        self.stats_label.setText(f"{len(f.positions)} agents: {f.walking} walking, {f.arrived} arrived  ·  step "
-                                 f"{f.step_ms:.1f} ms{rate}  ·  {fps} fps")
+        if now - self._status_at >= STATUS_S or not f.playing:
+            # A label's new text relays out the status bar: a few times a second is enough to read it.
+            self._status_at = now
+            fps = len(self._frames) if f.playing else 0
+            rate = f"  ·  {f.rate:.2g}× real time" if f.playing and f.rate > 0 else ""
+            self.stats_label.setText(f"{len(f.positions)} agents: {f.walking} walking, {f.arrived} arrived  ·  "
+                                     f"step {f.step_ms:.1f} ms{rate}  ·  {fps} fps")
         if not self.pacer.settled(now):
             self._schedule(now)
 

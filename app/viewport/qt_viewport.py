@@ -6,6 +6,8 @@ pointer and a right drag zooms too, all handled by pyqtgraph's ViewBox.
 
 from __future__ import annotations
 
+import time
+
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -33,10 +35,12 @@ KEYS = {
 
 class QtViewport(pg.GraphicsView):
     """The scene view. Signals: ``cursor_moved(x, y)`` in scene units, ``zoom_changed(pixel)`` with one screen
-    pixel in scene units."""
+    pixel in scene units, ``painted(seconds)`` after every paint with the time it took (the simulation's frame
+    pacer keeps painting under its share of the UI thread with it)."""
 
     cursor_moved = QtCore.Signal(float, float)
     zoom_changed = QtCore.Signal(float)
+    painted = QtCore.Signal(float)
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent, background=BACKGROUND)
@@ -159,6 +163,11 @@ class QtViewport(pg.GraphicsView):
         if name is None or not pressed or self.host is None:
             return False
         return self.host.key(name)
+
+    def paintEvent(self, ev: QtGui.QPaintEvent) -> None:
+        t = time.perf_counter()
+        super().paintEvent(ev)
+        self.painted.emit(time.perf_counter() - t)
 
     # -- scale bar ---------------------------------------------------------------------------------------------
 

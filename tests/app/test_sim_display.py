@@ -1,0 +1,150 @@
+"""How the live simulation is drawn (pytest-qt, offscreen, the real window): the agents are one item whatever their
+number, trails one curve, and the layers that do not move are painted from a cached image that equals what Qt
+draws item by item and is drawn again only when something in it changes. No wall-clock time is asserted."""
+
+import numpy as np
+import pytest
+from PySide6 import QtGui, QtWidgets
+
+from app.layers.qt_raster_cache import NO_CONTENTS
+from app.sim.pacing import FramePacer
+
+from sim_harness import SCENES
+
+CITY = SCENES / "city.json"
+WAIT = 120_000
+BUILD_WAIT = 900_000
+pytestmark = pytest.mark.usefixtures("jit_warm")
+
+
+def action(w, name: str) -> QtGui.QAction:
+    return w.findChild(QtGui.QAction, name)
+
+
+def built(qtbot, w) -> None:
+    w.sim.start()
+    w.sim.bridge.send("reset")
+    qtbot.waitUntil(lambda: w.sim.frame is not None or bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert not w.sim.errors
+
+
+def add_agents(qtbot, w, n: int) -> None:
+    before = len(w.latest_positions())
+    w.sim.parameters.add_n.setValue(n)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: len(w.latest_positions()) == before + n, timeout=4 * WAIT)
+
+
+def untraced(qtbot, w) -> None:
+    """Follow no agent (a small scene follows its first one): the traced agent's overlay draws more or fewer
+    items with its candidates."""
+    w.sim.select_agent(-1)
+    qtbot.wait(300)
+
+
+def painted_one_by_one(w) -> list:
+    """The items Qt paints itself at every repaint of the viewport (visible, with contents)."""
+    return [it for it in w.viewport.scene().items() if it.isVisible() and not it.flags() & NO_CONTENTS]
+
+
+def pixels(w) -> np.ndarray:
+    """The viewport as drawn now, (h, w) uint32 RGB."""
+    img = w.viewport.viewport().grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
+    return np.array(img.constBits(), dtype=np.uint8).view(np.uint32).reshape(img.height(), -1)[:, : img.width()]
+
+
+def direct_pixels(w, cache) -> np.ndarray:
+    """The viewport with the cache's members painted by Qt one by one (the reference for the cached picture)."""
+    members = list(cache.members)
+    cache.release(*members)
+    try:
+        return pixels(w)
+    finally:
+        cache.adopt(*members)
+
+
+def assert_same_picture(a: np.ndarray, b: np.ndarray) -> None:
+    assert a.shape == b.shape
+    diff = np.abs(a.view(np.uint8).astype(np.int16) - b.view(np.uint8).astype(np.int16)).reshape(*a.shape, 4)
+    assert np.mean(diff.max(axis=2) > 2) < 0.001, "the cached picture differs from Qt's own painting"
+
+
+def test_2000_agents_take_as_many_items_as_20_and_trails_are_one_curve(make_studio, qtbot):
+    w = make_studio(CITY)
+    built(qtbot, w)
+    add_agents(qtbot, w, 20)
+    untraced(qtbot, w)
+    items_20 = len(w.viewport.scene().items())
+    painted_20 = len(painted_one_by_one(w))
+    add_agents(qtbot, w, 1980)
+    untraced(qtbot, w)
+    n = len(w.latest_positions())
+    assert n == 7 + 2000
+    assert len(w.sim.agents.main.data) == n  # one scatter item holds every agent
+    assert len(w.viewport.scene().items()) == items_20
+    assert len(painted_one_by_one(w)) == painted_20
+
+    w.sim.set_speed_index(w.sim.parameters.speed.count() - 1)
+    action(w, "sim.play").trigger()
+    curve = w.sim.trails.curves[0]
+    qtbot.waitUntil(lambda: curve.xData is not None and len(curve.xData) > 0, timeout=WAIT)
+    action(w, "sim.pause").trigger()
+    assert int(np.isnan(curve.xData).sum()) == n  # one NaN-separated polyline per agent, all in one curve
+    assert len(w.viewport.scene().items()) == items_20
+    assert all(c.raster_cache is w.sim.curve_cache for c in w.sim.trails.curves)
+
+
+def test_static_layers_are_drawn_once_while_agents_walk(make_studio, qtbot):
+    w = make_studio(CITY)
+    built(qtbot, w)
+    add_agents(qtbot, w, 200)
+    static = w.viewport.static
+    scene_items = [it for layer in w.layers.layers.values() for it in layer.items]
+    assert all(it in static.members and it.flags() & NO_CONTENTS for it in scene_items)
+    assert w.viewport.grid in static.members and w.layers.frame in static.members
+    w.viewport.viewport().repaint()  # whatever the build changed is drawn now
+    qtbot.wait(100)
+    assert static.renders > 0
+    renders = static.renders
+    drawn = []
+    w.viewport.painted.connect(lambda s: drawn.append(w.latest_positions()))
+    action(w, "sim.play").trigger()
+    qtbot.waitUntil(lambda: len(drawn) >= 10 and not np.array_equal(drawn[-1], drawn[0]), timeout=WAIT)
+    action(w, "sim.pause").trigger()
+    assert static.renders == renders  # ten frames of walking agents, the terrain and obstacles drawn no more
+
+
+def test_cached_picture_equals_direct_painting_and_follows_edits(make_studio, qtbot):
+    w = make_studio(CITY)
+    built(qtbot, w)
+    static = w.viewport.static
+    assert_same_picture(pixels(w), direct_pixels(w, static))
+
+    before = pixels(w)
+    renders = static.renders
+    scene = w.doc.scene
+    w.doc.set_fields({"obstacles": scene.obstacles[: len(scene.obstacles) // 2]})  # an edit
+    after = pixels(w)
+    assert static.renders == renders + 1
+    assert not np.array_equal(after, before)
+    assert_same_picture(after, direct_pixels(w, static))
+
+    w.doc.set_layer("terrain", visible=False)  # a layer hidden
+    hidden = pixels(w)
+    assert not np.array_equal(hidden, after)
+    assert_same_picture(hidden, direct_pixels(w, static))
+
+    w.viewport.zoom(2.0)  # a zoom
+    assert_same_picture(pixels(w), direct_pixels(w, static))
+
+
+def test_pacer_counts_the_gap_from_the_start_of_a_drawing():
+    p = FramePacer(duty=0.5, display_hz=60.0)
+    p.drew(10.0)
+    p.painted(10.004, 0.004)
+    assert p.wait(10.004) == pytest.approx(1 / 60 - 0.004)  # 60 frames a second when a paint takes 4 ms
+    for k in range(30):
+        p.drew(11.0 + k)
+        p.painted(11.0 + k + 0.03, 0.03)
+    assert p.gap == pytest.approx(0.06, rel=1e-3)  # a 30 ms paint: at most half of the UI thread's time
+    assert not p.due(40.0 + 0.05) and p.due(40.0 + 0.061)
