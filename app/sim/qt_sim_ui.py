@@ -425,7 +425,7 @@ class QtSimulationUi(QtCore.QObject):
 
     def _schedule(self, now: float) -> None:
         if not self._draw_timer.isActive():
-            self._draw_timer.start(int(round(1000 * self.pacer.wait(now))))
+            self._draw_timer.start(int(1000 * self.pacer.wait(now)))
 
     def _draw(self) -> None:
         """Apply the latest snapshots (agents where the pacer says, trace, trails, ghost) and ask for one repaint;

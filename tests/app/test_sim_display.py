@@ -148,3 +148,19 @@ def test_pacer_counts_the_gap_from_the_start_of_a_drawing():
         p.painted(11.0 + k + 0.03, 0.03)
     assert p.gap == pytest.approx(0.06, rel=1e-3)  # a 30 ms paint: at most half of the UI thread's time
     assert not p.due(40.0 + 0.05) and p.due(40.0 + 0.061)
+
+
+def test_pacer_sets_its_timer_early_by_the_timer_s_usual_lateness():
+    p = FramePacer(duty=0.5, display_hz=60.0)
+    now, starts = 0.0, []
+    p.drew(now)
+    for _ in range(60):  # a timer that always fires 3 ms after it was asked to
+        p.painted(now + 0.004, 0.004)
+        now = now + 0.004 + p.wait(now + 0.004) + 0.003
+        starts.append(now)
+        p.drew(now)
+    intervals = np.diff(starts[-20:])
+    assert np.allclose(intervals, 1 / 60, atol=2e-4)  # 60 frames a second, not 50
+    assert p.late_s == pytest.approx(0.003, abs=2e-4)
+    p.drew(now + 5.0)  # a drawing after an idle spell teaches nothing about the timer
+    assert p.late_s == pytest.approx(0.003, abs=2e-4)
