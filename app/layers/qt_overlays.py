@@ -154,6 +154,7 @@ class TraceOverlay(SimLayer):
                 _curve(item, np.array([tr.position, tr.position + self.force_scale * tr.forces[name]]), "pairs")
             else:
                 _curve(item, empty, "pairs")
+        self.changed()
 
     def _show_corridor(self, disks: np.ndarray) -> None:
         """The corridor as the union of its disks (IRM 3.2), filled once with the winding rule."""

@@ -36,6 +36,7 @@ class RasterCache(pg.GraphicsObject):
         self.background = QtGui.QColor(background) if background is not None else None
         self.renders = 0
         self._image: QtGui.QImage | None = None
+        self._at = QtCore.QPointF()
         self._key: tuple | None = None
         self._version = 0
         self._rect: QtCore.QRectF | None = None
@@ -96,26 +97,46 @@ class RasterCache(pg.GraphicsObject):
         key = (base.m11(), base.m12(), base.m21(), base.m22(), base.dx(), base.dy(), size.width(), size.height(),
                dpr, self._version, tuple(id(m) for m in members))
         if key != self._key or self._image is None:
-            self._image = self._render(base, members, widget, size, dpr, p.renderHints())
+            self._image, self._at = self._render(base, members, size, dpr, p.renderHints(), widget)
             self._key = key
+        if self._image.isNull():
+            return
         p.save()
         p.resetTransform()
-        p.drawImage(QtCore.QPointF(0, 0), self._image)
+        p.drawImage(self._at, self._image)
         p.restore()
 
-    def _render(self, base: QtGui.QTransform, members: list, widget: QtWidgets.QWidget, size: QtCore.QSize,
-                dpr: float, hints) -> QtGui.QImage:
+    def _area(self, base: QtGui.QTransform, members: list, size: QtCore.QSize) -> QtCore.QRect:
+        """The viewport pixels the members can touch: all of them for an opaque cache, else the union of the
+        members' bounds (a small overlay makes a small image, cheap to copy every frame)."""
+        full = QtCore.QRect(0, 0, size.width(), size.height())
+        if self.background is not None:
+            return full
+        area = QtCore.QRectF()
+        for m in members:
+            rect = m.boundingRect()
+            rel, ok = m.itemTransform(self)
+            if ok and not rect.isEmpty():
+                area = area.united((rel * base).mapRect(rect))
+        return area.toAlignedRect().adjusted(-2, -2, 2, 2).intersected(full)
+
+    def _render(self, base: QtGui.QTransform, members: list, size: QtCore.QSize, dpr: float, hints,
+                widget: QtWidgets.QWidget) -> tuple[QtGui.QImage, QtCore.QPointF]:
+        """The members drawn into an image of the viewport area they cover, and where that image goes."""
+        self.renders += 1
+        area = self._area(base, members, size)
+        if area.isEmpty():
+            return QtGui.QImage(), QtCore.QPointF()
         opaque = self.background is not None and self.background.alpha() == 255
         fmt = QtGui.QImage.Format.Format_RGB32 if opaque else QtGui.QImage.Format.Format_ARGB32_Premultiplied
-        img = QtGui.QImage(max(1, round(size.width() * dpr)), max(1, round(size.height() * dpr)), fmt)
+        img = QtGui.QImage(max(1, round(area.width() * dpr)), max(1, round(area.height() * dpr)), fmt)
         img.setDevicePixelRatio(dpr)
         img.fill(self.background if self.background is not None else QtCore.Qt.GlobalColor.transparent)
         q = QtGui.QPainter(img)
         q.setRenderHints(hints)
-        self._draw_members(q, base, members, widget)
+        self._draw_members(q, base * QtGui.QTransform.fromTranslate(-area.x(), -area.y()), members, widget)
         q.end()
-        self.renders += 1
-        return img
+        return img, QtCore.QPointF(area.topLeft())
 
     def _draw_members(self, q: QtGui.QPainter, base: QtGui.QTransform, members: list, widget) -> None:
         """Paint each member as Qt would: its own transform relative to this item, its opacity, z order."""

@@ -68,7 +68,7 @@ class SimLayer:
     def __init__(self, view: pg.ViewBox) -> None:
         self.view = view
         self.items: list = []
-        self.cache = None
+        self.caches: list = []
 
     def add(self, item, z: float):
         item.setZValue(z)
@@ -80,15 +80,15 @@ class SimLayer:
         for it in self.items:
             it.setVisible(on)
 
-    def cache_in(self, cache) -> None:
-        """Paint this layer's items from ``cache`` (a RasterCache) from now on."""
-        self.cache = cache
-        cache.adopt(*self.items)
+    def cache_in(self, cache, items: list | None = None) -> None:
+        """Paint this layer's items (or those of them given) from ``cache`` (a RasterCache) from now on."""
+        self.caches.append(cache)
+        cache.adopt(*(self.items if items is None else items))
 
     def changed(self) -> None:
-        """The items got new data: the cache they are painted from must draw them again."""
-        if self.cache is not None:
-            self.cache.invalidate()
+        """The items got new data: the caches they are painted from must draw them again."""
+        for cache in self.caches:
+            cache.invalidate()
 
     def remove(self) -> None:
         for it in self.items:

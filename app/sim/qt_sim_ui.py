@@ -14,9 +14,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from app.actions import ActionSpec, key_text
 from app.qt_icons import action_icon
 
-from ..layers.qt_overlays import EcmOverlay, MeshOverlay, TraceOverlay
+from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, TraceOverlay
 from ..layers.qt_raster_cache import RasterCache
-from ..layers.qt_sim_agents import Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
+from ..layers.qt_sim_agents import Z_AGENTS, Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
 from ..panels.qt_parameters import QtSimParameters
 from ..panels.qt_plots import QtSimPlots
 from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
@@ -72,14 +72,18 @@ class QtSimulationUi(QtCore.QObject):
         # Trails and the ghost change a few times a second, the agents every frame: they get an image of their own
         # between the routes and the agents; the triangulation and the ECM change only on a build and join the
         # scene's static image.
-        self.curve_cache = RasterCache()
-        self.curve_cache.setZValue(Z_TRAILS)
-        self.view.addItem(self.curve_cache, ignoreBounds=True)
+        self.curve_cache = self._cache(Z_TRAILS)
         self.trails.cache_in(self.curve_cache)
         self.ghost.cache_in(self.curve_cache)
         self.mesh.cache_in(window.viewport.static)
         self.ecm.cache_in(window.viewport.static)
         self.trace = TraceOverlay(self.view)
+        # The traced agent's overlay changes at most 15 times a second: one small image below the agents (corridor,
+        # route window, intervals) and one above (candidates, reference and attraction points, forces).
+        below = [it for it in self.trace.items if it.zValue() < Z_AGENTS]
+        self.trace_caches = (self._cache(Z_TRACE), self._cache(Z_MARKS))
+        self.trace.cache_in(self.trace_caches[0], below)
+        self.trace.cache_in(self.trace_caches[1], [it for it in self.trace.items if it not in below])
         self._build_actions()
         self.parameters = QtSimParameters(self.bridge.send, window.editor, self.actions)
         self.plots = QtSimPlots()
@@ -95,6 +99,13 @@ class QtSimulationUi(QtCore.QObject):
         self._start_timer.start(START_DELAY_MS)
 
     # ----- building -----------------------------------------------------------------------------------------------
+
+    def _cache(self, z: float) -> RasterCache:
+        """A transparent RasterCache in the view at height z."""
+        cache = RasterCache()
+        cache.setZValue(z)
+        self.view.addItem(cache, ignoreBounds=True)
+        return cache
 
     def _action(self, spec: ActionSpec) -> QtGui.QAction:
         a = QtGui.QAction(spec.title, self.w)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6 import QtGui, QtWidgets
 
-from app.layers.qt_raster_cache import NO_CONTENTS
+from app.layers.qt_raster_cache import NO_CONTENTS, RasterCache
 from app.sim.pacing import FramePacer
 
 from sim_harness import SCENES
@@ -53,14 +53,17 @@ def pixels(w) -> np.ndarray:
     return np.array(img.constBits(), dtype=np.uint8).view(np.uint32).reshape(img.height(), -1)[:, : img.width()]
 
 
-def direct_pixels(w, cache) -> np.ndarray:
-    """The viewport with the cache's members painted by Qt one by one (the reference for the cached picture)."""
-    members = list(cache.members)
-    cache.release(*members)
+def direct_pixels(w) -> np.ndarray:
+    """The viewport with every cache's members painted by Qt one by one (the reference for the cached pictures)."""
+    caches = [(c, list(c.members)) for c in w.viewport.scene().items() if isinstance(c, RasterCache)]
+    assert len(caches) >= 4  # the static layers, trails and ghost, the traced agent below and above the agents
+    for cache, members in caches:
+        cache.release(*members)
     try:
         return pixels(w)
     finally:
-        cache.adopt(*members)
+        for cache, members in caches:
+            cache.adopt(*members)
 
 
 def assert_same_picture(a: np.ndarray, b: np.ndarray) -> None:
@@ -117,8 +120,16 @@ def test_static_layers_are_drawn_once_while_agents_walk(make_studio, qtbot):
 def test_cached_picture_equals_direct_painting_and_follows_edits(make_studio, qtbot):
     w = make_studio(CITY)
     built(qtbot, w)
+    action(w, "overlay.triangulation").setChecked(True)
+    action(w, "overlay.forces").setChecked(True)
+    for _ in range(5):
+        action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 5 and w.sim.trace.last is not None
+                    and w.sim.trails.curves[0].xData is not None, timeout=WAIT)
+    qtbot.wait(200)
+    assert w.sim.selected == 0 and len(w.sim.trace.candidates.data) > 0
     static = w.viewport.static
-    assert_same_picture(pixels(w), direct_pixels(w, static))
+    assert_same_picture(pixels(w), direct_pixels(w))
 
     before = pixels(w)
     renders = static.renders
@@ -127,15 +138,15 @@ def test_cached_picture_equals_direct_painting_and_follows_edits(make_studio, qt
     after = pixels(w)
     assert static.renders == renders + 1
     assert not np.array_equal(after, before)
-    assert_same_picture(after, direct_pixels(w, static))
+    assert_same_picture(after, direct_pixels(w))
 
     w.doc.set_layer("terrain", visible=False)  # a layer hidden
     hidden = pixels(w)
     assert not np.array_equal(hidden, after)
-    assert_same_picture(hidden, direct_pixels(w, static))
+    assert_same_picture(hidden, direct_pixels(w))
 
     w.viewport.zoom(2.0)  # a zoom
-    assert_same_picture(pixels(w), direct_pixels(w, static))
+    assert_same_picture(pixels(w), direct_pixels(w))
 
 
 def test_pacer_counts_the_gap_from_the_start_of_a_drawing():
