@@ -118,7 +118,7 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
     from core.navmesh.kernels import clearance as kc
     from core.navmesh.kernels import disc as kd
     from core.navmesh.kernels import segments as ks
-    from core.navmesh.kernels import visibility as kv
+    from core.navmesh.kernels import shadows as ksh
     from core.navmesh.kernels import walk as kw
 
     rng = np.random.default_rng(2024)
@@ -158,9 +158,12 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
          lambda: ks.terrain_lengths_batch(*args, p50, q50, lengths), n, "50 m segment", "l^T per terrain type"),
         ("weighted cost 50 m", ks.cost_batch, lambda: ks.cost_batch(*args, p50, q50, w, cost), n, "50 m segment",
          "sum w(T) l^T (MIRAN 3.3)"),
-        ("visible intervals sigma 40 m window", kv.visible_intervals_batch,
-         lambda: kv.visible_intervals_batch(*args, vx, rp, rs, offsets, vr, s0, s1, iv, counts), nvis, "query",
-         "MIRAN 3.2, x within ~3 m of the route"),
+        ("visible intervals sigma 40 m window", ksh.visible_intervals_batch,
+         lambda: ksh.visible_intervals_batch(*args, *cargs, vx, rp, rs, offsets, vr, s0, s1, iv, counts, False),
+         nvis, "query", "MIRAN 3.2, x within ~3 m of the route; obstacle edges' shadows"),
+        ("visible intervals sigma 40 m window, triangle expansion", ksh.visible_intervals_batch,
+         lambda: ksh.visible_intervals_batch(*args, *cargs, vx, rp, rs, offsets, vr, s0, s1, iv, counts, True),
+         nvis, "query", "the exact expansion alone, which the shadows defer to in degenerate cases"),
         ("disc cost r 0.25 m, 10 m", kd.disc_cost_batch,
          lambda: kd.disc_cost_batch(*args, p10, q10, 0.25, w, cost), n, "10 m segment",
          "Kremyzas ch. 3, max-weight rule"),

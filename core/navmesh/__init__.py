@@ -40,10 +40,12 @@ walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first, cleara
 ``segments.segment_terrain_lengths(..., out)``,
 ``segments.segment_cost(..., weights) -> float``, ``segments.fan_costs(..., x, y, cands (k,2), weights,
 visible (k,), cost (k,))`` (one location for all of MIRAN's candidates), ``clearance.point_clearance(..., x, y)
--> (d, nx, ny, edge)``, ``visibility.visible_intervals(..., x, y, rp, rs, lo, hi, s0, s1, out) -> int``,
+-> (d, nx, ny, edge)``, ``visibility.visible_intervals(..., x, y, rp, rs, lo, hi, s0, s1, out) -> int`` (triangle
+expansion) and ``shadows.visible_intervals_by_shadows(V..S, E..EI, x, y, rp, rs, lo, hi, s0, s1, out, work)``
+(obstacle edges' shadows, the expansion where they are ill-conditioned; what the simulation uses),
 ``disc.disc_cost(..., px, py, qx, qy, r, weights) -> float``. Batch forms: ``walk.locate_batch``,
 ``segments.visible_batch``, ``terrain_lengths_batch``, ``cost_batch``, ``fan_costs_batch``,
-``clearance.clearance_batch``, ``visibility.visible_intervals_batch`` (packed routes), ``disc.disc_cost_batch``.
+``clearance.clearance_batch``, ``shadows.visible_intervals_batch`` (packed routes), ``disc.disc_cost_batch``.
 
 Tolerances and degenerate input: every combinatorial decision (which triangle, which side of a line, through a
 vertex or along an edge, q before or after a vertex) is an exact orientation sign (adaptive exact predicate), so

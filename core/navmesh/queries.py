@@ -7,7 +7,7 @@ import numpy as np
 from .kernels import clearance as kc
 from .kernels import disc as kd
 from .kernels import segments as ks
-from .kernels import visibility as kv
+from .kernels import shadows as ksh
 from .kernels import walk as kw
 from .mesh import NavMesh
 
@@ -117,15 +117,18 @@ def visible_intervals(mesh: NavMesh, x, route_pts, route_s, s0: float, s1: float
     """Arc-length intervals of the route window [s0, s1] visible from x (MIRAN 2013, 3.2), (k, 2) float64.
 
     route_pts (m, 2) float64 and route_s (m,) float64 (cumulative arc length) describe the route; the intervals
-    are sorted, disjoint, and exclude pieces shorter than ``kernels.visibility.MERGE_TOL`` times the scene size."""
+    are sorted, disjoint, and exclude pieces shorter than ``kernels.visibility.MERGE_TOL`` times the scene size.
+    Computed from the obstacle edges' shadows (``kernels.shadows``), as the simulation does."""
     xy = np.asarray(x, dtype=np.float64).reshape(2)
     rp = _pts(route_pts, "route_pts")
     rs = np.ascontiguousarray(route_s, dtype=np.float64).reshape(-1)
     if len(rs) != len(rp):
         raise ValueError(f"route_s has {len(rs)} values for {len(rp)} route points")
     out = np.empty((max(8, 2 * len(rp)), 2), dtype=np.float64)
+    work = ksh.shadow_work(mesh.obstacle_edges.shape[0])
     while True:
-        n = kv.visible_intervals(*mesh.kernel_args(), xy[0], xy[1], rp, rs, 0, len(rp), float(s0), float(s1), out)
+        n = ksh.visible_intervals_by_shadows(*mesh.kernel_args(), *mesh.clearance_args(), xy[0], xy[1], rp, rs, 0,
+                                             len(rp), float(s0), float(s1), out, work, -1)
         if n >= 0:
             return out[:n].copy()
         out = np.empty((2 * len(out), 2), dtype=np.float64)

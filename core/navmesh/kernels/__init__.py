@@ -5,7 +5,9 @@
   ``locate_any``, ``locate_batch``).
 - ``segments``: visibility, terrain lengths and weighted cost of segments, polylines and candidate fans.
 - ``clearance``: distance to the nearest obstacle edge (points, segments, polylines).
-- ``visibility``: visible intervals of a route window (MIRAN 2013, 3.2), single and packed-route batch.
+- ``visibility``: visible intervals of a route window (MIRAN 2013, 3.2) by an exact triangle expansion.
+- ``shadows``: the same from the shadows of the obstacle edges (faster; defers to ``visibility`` where the
+  floating-point geometry is ill-conditioned), single and packed-route batch.
 - ``disc``: traversal cost of a sweeping disc (Kremyzas 2014, ch. 3).
 - ``grids``: building the location and edge grids.
 

@@ -447,23 +447,11 @@ def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, ou
                                                      starts, st, sc)
             _sort_rows(parts, k)
             for j in range(k):
-                u0 = sa + parts[j, 0] * (sb - sa)
-                u1 = sa + parts[j, 1] * (sb - sa)
-                if n > 0 and u0 <= out[n - 1, 1] + tol:
-                    if u1 > out[n - 1, 1]:
-                        out[n - 1, 1] = u1
-                    continue
-                if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
-                    n -= 1  # drop a lone grazing point before starting a new interval
-                if n >= out.shape[0]:
+                n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol, s1 - s0)
+                if n < 0:
                     return -1
-                out[n, 0] = u0
-                out[n, 1] = u1
-                n += 1
         i += 1
-    if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
-        n -= 1
-    return n
+    return drop_last_grazing(out, n, tol, s1 - s0)
 
 
 @njit(cache=True, nogil=True)
@@ -515,25 +503,83 @@ def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) ->
             r = order[jj]
             g = int(parts[r, 0])
             sa, sb = sab[g, 0], sab[g, 1]
-            u0 = sa + parts[r, 1] * (sb - sa)
-            u1 = sa + parts[r, 2] * (sb - sa)
-            if n > 0 and u0 <= out[n - 1, 1] + tol:
-                if u1 > out[n - 1, 1]:
-                    out[n - 1, 1] = u1
-                continue
-            if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
-                n -= 1  # drop a lone grazing point before starting a new interval
-            if n >= out.shape[0]:
+            n = append_interval(out, n, sa + parts[r, 1] * (sb - sa), sa + parts[r, 2] * (sb - sa), tol, s1 - s0)
+            if n < 0:
                 return -1
-            out[n, 0] = u0
-            out[n, 1] = u1
-            n += 1
         m = 0
         if last:
             break
-    if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and s1 - s0 > tol:
+    return drop_last_grazing(out, n, tol, s1 - s0)
+
+
+@njit(cache=True, nogil=True)
+def append_interval(out, n, u0, u1, tol, span) -> int:
+    """Append the arc-length piece [u0, u1] (pieces come in route order) to the n intervals in ``out``: joined to
+    the last one across a gap of at most ``tol``, else after it, dropping a last one that is a lone grazing point
+    (unless the window ``span`` itself is that short). Returns the new count, or -1 when ``out`` is full."""
+    if n > 0 and u0 <= out[n - 1, 1] + tol:
+        if u1 > out[n - 1, 1]:
+            out[n - 1, 1] = u1
+        return n
+    if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and span > tol:
         n -= 1
+    if n >= out.shape[0]:
+        return -1
+    out[n, 0] = u0
+    out[n, 1] = u1
+    return n + 1
+
+
+@njit(cache=True, nogil=True)
+def drop_last_grazing(out, n, tol, span) -> int:
+    """The final count once a last interval that is a lone grazing point is dropped (see ``append_interval``)."""
+    if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and span > tol:
+        return n - 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri):
+    """What every window query does first: (free triangle of x, first route segment a of the clamped window, 0),
+    or (-1, 0, result) when the answer is already known (x not in the free space, an empty window, a zero-length
+    window, whose single point is written to ``out``: result 1, 0, or -1 when ``out`` is too small). ``tri`` is a
+    triangle containing x when the caller knows one, else -1."""
+    s0 = max(s0, rs[lo])
+    s1 = min(s1, rs[hi - 1])
+    if not (s1 >= s0):
+        return -1, 0, 0
+    if tri < 0:
+        tri = locate_any(V, T, N, TT, B, G, S, x, y)
+    if tri < 0:
+        return -1, 0, 0
+    tri = prefer_free(V, T, N, TT, tri, x, y)
+    if TT[tri] < 0:
+        return -1, 0, 0
+    if s1 == s0:
+        # A zero-length window: visible when its single point is.
+        j = lo
+        while j < hi - 2 and rs[j + 1] < s0:
+            j += 1
+        f = 0.0 if hi - lo < 2 or rs[j + 1] == rs[j] else (s0 - rs[j]) / (rs[j + 1] - rs[j])
+        px = rp[j, 0] if f == 0.0 else rp[j, 0] + f * (rp[j + 1, 0] - rp[j, 0])
+        py = rp[j, 1] if f == 0.0 else rp[j, 1] + f * (rp[j + 1, 1] - rp[j, 1])
+        if not segment_visible(V, T, N, TT, B, G, S, x, y, px, py):
+            return -1, 0, 0
+        if out.shape[0] < 1:
+            return -1, 0, -1
+        out[0, 0] = s0
+        out[0, 1] = s1
+        return -1, 0, 1
+    # First segment a with rs[a + 1] >= s0 (binary search).
+    a = lo
+    b = hi - 1
+    while b - a > 1:
+        mid = (a + b) // 2
+        if rs[mid] < s0:
+            a = mid
+        else:
+            b = mid
+    return tri, a, 0
 
 
 @njit(cache=True, nogil=True)
@@ -545,41 +591,13 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
     with a larger one). Nothing is visible from a point outside the closed free space."""
     if hi - lo < 1:
         return 0
+    tri, a, code = visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, -1)
+    if tri < 0:
+        return code
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
-    if not (s1 >= s0):
-        return 0
-    tri = locate_any(V, T, N, TT, B, G, S, x, y)
-    if tri < 0:
-        return 0
-    tri = prefer_free(V, T, N, TT, tri, x, y)
-    if TT[tri] < 0:
-        return 0
     tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
-    if s1 == s0:
-        # A zero-length window: visible when its single point is.
-        j = lo
-        while j < hi - 2 and rs[j + 1] < s0:
-            j += 1
-        f = 0.0 if hi - lo < 2 or rs[j + 1] == rs[j] else (s0 - rs[j]) / (rs[j + 1] - rs[j])
-        px = rp[j, 0] if f == 0.0 else rp[j, 0] + f * (rp[j + 1, 0] - rp[j, 0])
-        py = rp[j, 1] if f == 0.0 else rp[j, 1] + f * (rp[j + 1, 1] - rp[j, 1])
-        if not segment_visible(V, T, N, TT, B, G, S, x, y, px, py):
-            return 0
-        if out.shape[0] < 1:
-            return -1
-        out[0, 0] = s0
-        out[0, 1] = s1
-        return 1
-    # First segment a with rs[a + 1] >= s0, and the last one starting at or before s1 (binary searches).
-    a = lo
-    b = hi - 1
-    while b - a > 1:
-        mid = (a + b) // 2
-        if rs[mid] < s0:
-            a = mid
-        else:
-            b = mid
+    # The last segment starting at or before s1 (binary search).
     e = a
     b = hi - 1
     while b - e > 1:
@@ -591,26 +609,3 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
     if e - a + 1 < SHARED_MIN_SEGMENTS:
         return _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out)
     return _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out)
-
-
-@njit(cache=True, nogil=True)
-def visible_intervals_batch(V, T, N, TT, B, G, S, xs, rp, rs, offsets, route, s0, s1, out, counts) -> None:
-    """Visible intervals for many queries on packed routes: query i looks from xs[i] (n, 2) at route
-    ``route[i]`` (points rp[offsets[r]:offsets[r+1]], arc lengths rs likewise) in the window [s0[i], s1[i]].
-
-    Writes up to K = out.shape[1] intervals per query into out (n, K, 2) and their number into counts (n,)
-    int64; counts[i] = -1 when more than K intervals were visible (out[i] then holds the first K)."""
-    K = out.shape[1]
-    buf = np.empty((K + 1, 2))
-    for i in range(xs.shape[0]):
-        r = route[i]
-        k = visible_intervals(V, T, N, TT, B, G, S, xs[i, 0], xs[i, 1], rp, rs, offsets[r], offsets[r + 1],
-                              s0[i], s1[i], buf)
-        if k < 0 or k > K:
-            counts[i] = -1
-            k = K
-        else:
-            counts[i] = k
-        for j in range(k):
-            out[i, j, 0] = buf[j, 0]
-            out[i, j, 1] = buf[j, 1]

@@ -126,7 +126,7 @@ def test_visible_intervals_degenerate_cases():
 
 def test_visible_intervals_batch_matches_single_queries():
     """The packed-routes batch form gives each query's intervals, and flags overflow of its K slots."""
-    from core.navmesh.kernels.visibility import visible_intervals_batch
+    from core.navmesh.kernels.shadows import visible_intervals_batch
 
     scene, g, m = case("city.json")
     rng = np.random.default_rng(32)
@@ -142,7 +142,8 @@ def test_visible_intervals_batch_matches_single_queries():
     for K in (16, 1):
         out = np.zeros((n, K, 2))
         counts = np.zeros(n, dtype=np.int64)
-        visible_intervals_batch(*m.kernel_args(), xs, rp, rs, offsets, which, s0, s1, out, counts)
+        visible_intervals_batch(*m.kernel_args(), *m.clearance_args(), xs, rp, rs, offsets, which, s0, s1, out, counts,
+                                False)
         for i in range(n):
             r = which[i]
             ref = visible_intervals(m, xs[i], routes[r], _arc(routes[r]), s0[i], s1[i])

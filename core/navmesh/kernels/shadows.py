@@ -1,0 +1,351 @@
+"""Visible intervals of a route window by the shadows of the obstacle edges (MIRAN 2013, section 3.2).
+
+A route piece A-B is visible from x where no obstacle edge lies strictly between them: the visible part of A-B is
+[0, 1] minus the union of the *shadows* that the edges inside the open triangle x-A-B cast on it from x. Only the
+obstacle outlines matter here, never the terrain boundaries, so the cost does not grow with the terrain detail the
+triangle expansion of ``visibility`` has to cross: the edges come from the clearance grid (``E, EG, ES, EI``, see
+``clearance``) over the triangle's bounding box.
+
+With barycentric coordinates p = x + alpha (A - x) + beta (B - x), the open triangle is alpha, beta >= 0 and
+alpha + beta < 1, and a point casts its shadow at u = beta / (alpha + beta) on A + u (B - A); an edge's coordinates
+are linear along it, so its shadow is the u-range of its piece clipped to the triangle (Liang-Barsky on three
+half-planes). The closed free space is what counts (a line of sight may graze a corner or run along a wall): an
+edge seen edge-on or touching A-B casts an empty shadow, and shadows that meet at a point join.
+
+Where the floating-point geometry would be ill-conditioned (x on or within ``NEAR_RTOL`` of the line A-B or of an
+obstacle edge, or more than ``MAX_SHADOWS`` shadows) the piece is left to the exact triangle expansion
+(``visibility.segment_visible_parts``); ``visible_intervals_by_shadows`` does so itself. Tolerance: as in
+``visibility``, shadows and visible pieces shorter than ``MERGE_TOL`` times the scene size are dropped.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .visibility import (
+    MERGE_TOL,
+    append_interval,
+    drop_last_grazing,
+    segment_visible_parts,
+    visible_intervals,
+    visible_start,
+)
+from .predicates import orient
+
+# Relative distance (to the triangle's size) under which x counts as lying on a line: the exact expansion decides.
+NEAR_RTOL = 1e-9
+# Shadows one piece may collect before the exact expansion takes over (a cluttered triangle).
+MAX_SHADOWS = 256
+# Result of ``segment_shadow_parts`` when the exact expansion must decide.
+DEFER = -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clip_ge0(t0, t1, f0, f1):
+    """Keep t in [t0, t1] where the linear function f(t) = f0 + t (f1 - f0) is >= 0."""
+    if f0 >= 0.0 and f1 >= 0.0:
+        return t0, t1
+    if f0 < 0.0 and f1 < 0.0:
+        return 1.0, 0.0
+    r = f0 / (f0 - f1)
+    if f0 < 0.0:
+        return max(t0, r), t1
+    return t0, min(t1, r)
+
+
+@njit(cache=True, nogil=True)
+def _sort_pairs(a, n) -> None:
+    """Sort rows a[:n] by their first column (insertion sort: a piece rarely has more than a few shadows)."""
+    for i in range(1, n):
+        r0 = a[i, 0]
+        r1 = a[i, 1]
+        j = i - 1
+        while j >= 0 and a[j, 0] > r0:
+            a[j + 1, 0] = a[j, 0]
+            a[j + 1, 1] = a[j, 1]
+            j -= 1
+        a[j + 1, 0] = r0
+        a[j + 1, 1] = r1
+
+
+@njit(cache=True, nogil=True)
+def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
+    """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
+    bounding boxes meet the box [xmin, xmax] x [ymin, ymax], into ``cand`` (>= ne,) int64; returns how many.
+    ``stamp`` (ne + 1,) int64 marks the edges seen by this query (``stamp[ne]`` is the counter), so that an edge
+    listed in several grid cells is taken once."""
+    ne = E.shape[0]
+    q = stamp[ne] + 1
+    stamp[ne] = q
+    ncols = int(EG[4])
+    nrows = int(EG[5])
+    ci0 = min(max(int(math.floor((xmin - EG[0]) / EG[2])), 0), ncols - 1)
+    ci1 = min(max(int(math.floor((xmax - EG[0]) / EG[2])), 0), ncols - 1)
+    cj0 = min(max(int(math.floor((ymin - EG[1]) / EG[3])), 0), nrows - 1)
+    cj1 = min(max(int(math.floor((ymax - EG[1]) / EG[3])), 0), nrows - 1)
+    k = 0
+    for cj in range(cj0, cj1 + 1):
+        for ci in range(ci0, ci1 + 1):
+            c = cj * ncols + ci
+            for m in range(ES[c], ES[c + 1]):
+                e = EI[m]
+                if stamp[e] == q:
+                    continue
+                stamp[e] = q
+                if (max(E[e, 0], E[e, 2]) < xmin or min(E[e, 0], E[e, 2]) > xmax
+                        or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax):
+                    continue
+                cand[k] = e
+                k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> int:
+    """The obstacle edges meeting the box (``collect_edges``) into ``cand``; returns their number, or DEFER when
+    one passes through or next to x (see the module docstring)."""
+    k = collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp)
+    near = NEAR_RTOL * max(xmax - xmin, ymax - ymin)
+    for c in range(k):
+        e = cand[c]
+        px, py = E[e, 0], E[e, 1]
+        ex = E[e, 2] - px
+        ey = E[e, 3] - py
+        el = math.sqrt(ex * ex + ey * ey)
+        # An edge through or next to x: x may stand on an outline with the obstacle right beside the sight lines
+        # (no edge crosses them then), and the shadows' ends are ill-conditioned there.
+        if el > 0.0 and abs(ex * (y - py) - ey * (x - px)) <= near * el:
+            w = ((x - px) * ex + (y - py) * ey) / (el * el)
+            if -NEAR_RTOL <= w <= 1.0 + NEAR_RTOL:
+                return DEFER
+    return k
+
+
+@njit(cache=True, nogil=True)
+def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) -> int:
+    """Visible parts of A-B from x as sorted, disjoint u-intervals [u0, u1] of A + u (B - A) in ``parts`` (k, 2);
+    returns k, or DEFER when the exact expansion must decide (see the module docstring).
+
+    ``cand[:nc]`` are the obstacle edges that may lie in the triangle x-A-B (``window_edges``, none of them
+    through x); ``sh`` (MAX_SHADOWS, 2) float64 is work space. Shadows and visible pieces shorter than ``tol_u``
+    (in u) are dropped."""
+    ux = ax - x
+    uy = ay - y
+    vx = bx - x
+    vy = by - y
+    D = ux * vy - uy * vx
+    la = math.sqrt(ux * ux + uy * uy)
+    lb = math.sqrt(vx * vx + vy * vy)
+    if not (abs(D) > NEAR_RTOL * la * lb) or la == 0.0 or lb == 0.0 or tol_u >= 0.5:
+        return DEFER  # x (nearly) on the line A-B, or a piece about as short as the tolerance
+    xmin = min(x, ax, bx)
+    xmax = max(x, ax, bx)
+    ymin = min(y, ay, by)
+    ymax = max(y, ay, by)
+    inv = 1.0 / D
+    sab = orient(ax, ay, bx, by, x, y)  # the side of A-B that x is on
+    k = 0
+    for c in range(nc):
+        e = cand[c]
+        px, py, qx, qy = E[e, 0], E[e, 1], E[e, 2], E[e, 3]
+        if max(px, qx) < xmin or min(px, qx) > xmax or max(py, qy) < ymin or min(py, qy) > ymax:
+            continue
+        # Barycentric coordinates of the edge's ends: alpha along x->A, beta along x->B.
+        pxr = px - x
+        pyr = py - y
+        qxr = qx - x
+        qyr = qy - y
+        a0 = (pxr * vy - pyr * vx) * inv
+        b0 = (ux * pyr - uy * pxr) * inv
+        a1 = (qxr * vy - qyr * vx) * inv
+        b1 = (ux * qyr - uy * qxr) * inv
+        t0, t1 = _clip_ge0(0.0, 1.0, a0, a1)
+        if t0 >= t1:
+            continue
+        t0, t1 = _clip_ge0(t0, t1, b0, b1)
+        if t0 >= t1:
+            continue
+        t0, t1 = _clip_ge0(t0, t1, 1.0 - a0 - b0, 1.0 - a1 - b1)
+        if t0 >= t1:
+            continue
+        # The clipped piece's ends, l = alpha + beta their depth towards A-B (0 at x, 1 on A-B).
+        ea0 = a0 + t0 * (a1 - a0)
+        eb0 = b0 + t0 * (b1 - b0)
+        ea1 = a0 + t1 * (a1 - a0)
+        eb1 = b0 + t1 * (b1 - b0)
+        l0 = ea0 + eb0
+        l1 = ea1 + eb1
+        if l0 <= 0.0 or l1 <= 0.0:
+            return DEFER
+        # An edge on the line A-B touches the sight lines without blocking them; the exact signs decide what the
+        # rounding leaves on it. (An edge along a side of the cone casts a shadow of no width, dropped below.)
+        if (l0 > 1.0 - NEAR_RTOL and l1 > 1.0 - NEAR_RTOL and orient(ax, ay, bx, by, px, py) * sab <= 0
+                and orient(ax, ay, bx, by, qx, qy) * sab <= 0):
+            continue
+        s0 = eb0 / l0
+        s1 = eb1 / l1
+        if s1 < s0:
+            s0, s1 = s1, s0
+        s0 = max(s0, 0.0)
+        s1 = min(s1, 1.0)
+        if s1 <= s0:
+            continue  # seen edge-on
+        if k >= sh.shape[0]:
+            return DEFER
+        sh[k, 0] = s0
+        sh[k, 1] = s1
+        k += 1
+    _sort_pairs(sh, k)
+    # [0, 1] minus the union of the shadows; union pieces shorter than tol_u are gaps closed.
+    n = 0
+    cur = 0.0
+    i = 0
+    while i < k:
+        g0 = sh[i, 0]
+        g1 = sh[i, 1]
+        i += 1
+        while i < k and sh[i, 0] <= g1:
+            if sh[i, 1] > g1:
+                g1 = sh[i, 1]
+            i += 1
+        if g1 - g0 <= tol_u:
+            continue
+        if g0 - cur > tol_u:
+            if n >= parts.shape[0]:
+                return DEFER
+            parts[n, 0] = cur
+            parts[n, 1] = g0
+            n += 1
+        cur = g1
+    if 1.0 - cur > tol_u:
+        if n >= parts.shape[0]:
+            return DEFER
+        parts[n, 0] = cur
+        parts[n, 1] = 1.0
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def shadow_work(n_edges: int) -> tuple:
+    """Work arrays of ``visible_intervals_by_shadows``: shadows (MAX_SHADOWS, 2), parts (64, 2), the window's
+    edges (n_edges,) int64 and the edge stamp (n_edges + 1,) int64. One set per thread: every query writes them."""
+    return (np.empty((MAX_SHADOWS, 2), dtype=np.float64), np.empty((64, 2), dtype=np.float64),
+            np.empty(max(n_edges, 1), dtype=np.int64), np.zeros(n_edges + 1, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
+                                 work, tri) -> int:
+    """``visibility.visible_intervals`` with each route piece decided by ``segment_shadow_parts``, or by the exact
+    triangle expansion where that defers: the same contract (intervals sorted, disjoint, written to ``out``
+    (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(E.shape[0])``; ``tri`` a triangle containing x
+    (-1 when unknown). A window whose bounding box with x meets no obstacle edge is wholly visible."""
+    if hi - lo < 1:
+        return 0
+    start = visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri)
+    s0 = max(s0, rs[lo])
+    s1 = min(s1, rs[hi - 1])
+    tri, a, code = start
+    if tri < 0:
+        return code
+    sh, parts, cand, stamp = work
+    tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
+    # The window's bounding box with x: one pass over the grid collects every edge any piece may need.
+    xmin = xmax = x
+    ymin = ymax = y
+    i = a
+    while i < hi - 1 and rs[i] <= s1:
+        for j in range(i, i + 2):
+            xmin = min(xmin, rp[j, 0])
+            xmax = max(xmax, rp[j, 0])
+            ymin = min(ymin, rp[j, 1])
+            ymax = max(ymax, rp[j, 1])
+        i += 1
+    nc = window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp)
+    if nc == 0:
+        # x is free and no obstacle outline meets the box: every sight line to the window stays in it.
+        if out.shape[0] < 1:
+            return -1
+        out[0, 0] = s0
+        out[0, 1] = s1
+        return 1
+    n = 0
+    i = a
+    while i < hi - 1 and rs[i] <= s1:
+        sa = max(rs[i], s0)
+        sb = min(rs[i + 1], s1)
+        seg = rs[i + 1] - rs[i]
+        if sb > sa and seg > 0.0:
+            fa = (sa - rs[i]) / seg
+            fb = (sb - rs[i]) / seg
+            ax = rp[i, 0] + fa * (rp[i + 1, 0] - rp[i, 0]) if fa != 0.0 else rp[i, 0]
+            ay = rp[i, 1] + fa * (rp[i + 1, 1] - rp[i, 1]) if fa != 0.0 else rp[i, 1]
+            bx = rp[i, 0] + fb * (rp[i + 1, 0] - rp[i, 0]) if fb != 1.0 else rp[i + 1, 0]
+            by = rp[i, 1] + fb * (rp[i + 1, 1] - rp[i, 1]) if fb != 1.0 else rp[i + 1, 1]
+            k = DEFER
+            if nc != DEFER:
+                k = segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol / (sb - sa), sh, parts)
+            if k == DEFER:
+                n = _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, s1 - s0, out, n)
+            else:
+                for j in range(k):
+                    n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol,
+                                        s1 - s0)
+                    if n < 0:
+                        break
+            if n < 0:
+                return -1
+        i += 1
+    return drop_last_grazing(out, n, tol, s1 - s0)
+
+
+@njit(cache=True, nogil=True)
+def _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, span, out, n) -> int:
+    """Append the visible parts of the piece A-B (arc lengths [sa, sb]) found by the exact triangle expansion;
+    returns the new count, or -1 when ``out`` is full."""
+    parts = np.empty((16, 2), dtype=np.float64)
+    starts = np.empty(64, dtype=np.int64)
+    st = np.empty(64, dtype=np.int64)
+    sc = np.empty((64, 4), dtype=np.float64)
+    k, parts, st, sc = segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts, starts, st, sc)
+    _sort_pairs(parts, k)
+    for j in range(k):
+        n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol, span)
+        if n < 0:
+            return -1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def visible_intervals_batch(V, T, N, TT, B, G, S, E, EG, ES, EI, xs, rp, rs, offsets, route, s0, s1, out, counts,
+                            exact_only) -> None:
+    """Visible intervals for many queries on packed routes: query i looks from xs[i] (n, 2) at route
+    ``route[i]`` (points rp[offsets[r]:offsets[r+1]], arc lengths rs likewise) in the window [s0[i], s1[i]], by
+    shadows (``visible_intervals_by_shadows``) or, with ``exact_only``, by the triangle expansion alone
+    (``visibility.visible_intervals``).
+
+    Writes up to K = out.shape[1] intervals per query into out (n, K, 2) and their number into counts (n,)
+    int64; counts[i] = -1 when more than K intervals were visible (out[i] then holds the first K)."""
+    K = out.shape[1]
+    buf = np.empty((K + 1, 2))
+    work = shadow_work(E.shape[0])
+    for i in range(xs.shape[0]):
+        r = route[i]
+        if exact_only:
+            k = visible_intervals(V, T, N, TT, B, G, S, xs[i, 0], xs[i, 1], rp, rs, offsets[r], offsets[r + 1],
+                                  s0[i], s1[i], buf)
+        else:
+            k = visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, xs[i, 0], xs[i, 1], rp, rs,
+                                             offsets[r], offsets[r + 1], s0[i], s1[i], buf, work, -1)
+        if k < 0 or k > K:
+            counts[i] = -1
+            k = K
+        else:
+            counts[i] = k
+        for j in range(k):
+            out[i, j, 0] = buf[j, 0]
+            out[i, j, 1] = buf[j, 1]
