@@ -168,6 +168,20 @@ def _edge_keys(a: np.ndarray, b: np.ndarray, nv: int) -> np.ndarray:
     return np.minimum(a, b).astype(np.int64) * nv + np.maximum(a, b)
 
 
+def _terrain_boundaries(V: np.ndarray, tris: np.ndarray, nbr: np.ndarray, terrain: np.ndarray):
+    """The free edges between triangles of different terrain types, each once: (edges (k, 4) float64 [x0, y0, x1,
+    y1], sides (k, 2) int32 [terrain on the left, on the right]) (what ``kernels.crossings`` crosses)."""
+    t, k = np.nonzero(nbr >= 0)
+    nb = nbr[t, k]
+    keep = (t < nb) & (terrain[t] != terrain[nb])
+    t, k, nb = t[keep], k[keep], nb[keep]
+    a = tris[t, k]
+    b = tris[t, (k + 1) % 3]
+    edges = np.ascontiguousarray(np.concatenate([V[a], V[b]], axis=1), dtype=np.float64).reshape(-1, 4)
+    sides = np.ascontiguousarray(np.column_stack([terrain[t], terrain[nb]]), dtype=np.int32).reshape(-1, 2)
+    return edges, sides
+
+
 def _assemble(scene, V, T, XN, terrain, nt, csegs, snap) -> NavMesh:
     T32 = T.astype(np.int32)
     tris = np.ascontiguousarray(T32[:nt])
@@ -200,6 +214,9 @@ def _assemble(scene, V, T, XN, terrain, nt, csegs, snap) -> NavMesh:
     bounds = tuple(float(x) for x in scene.bounds)
     EG = grid_meta(bounds, max(len(E), 1))
     ES, EI = bin_edges(E, EG)
+    TE, TD = _terrain_boundaries(V, tris, nbr, terrain[:nt])
+    TG = grid_meta(bounds, max(len(TE), 1))
+    TS, TI = bin_edges(TE, TG)
     G = grid_meta(bounds, 2 * len(T))
     S = np.empty(int(G[4]) * int(G[5]), dtype=np.int32)
     missing = seed_cells(V, T32, G, S)
@@ -210,7 +227,8 @@ def _assemble(scene, V, T, XN, terrain, nt, csegs, snap) -> NavMesh:
         vertices=V, triangles=tris, neighbors=nbr, constrained=constrained, tri_terrain=terrain[:nt].copy(),
         he_origin=he_origin, he_twin=he_twin, he_next=he_next, he_prev=he_prev, he_face=he_face, face_he=face_he,
         he_blocked=he_blocked, vert_he=vert_he, obstacle_edges=E, edge_grid=EG, edge_cell_start=ES,
-        edge_cell_items=EI, xtriangles=T32, xneighbors=XN, xterrain=terrain.astype(np.int32), locate_grid=G,
+        edge_cell_items=EI, terrain_edges=TE, terrain_sides=TD, terrain_grid=TG, terrain_cell_start=TS,
+        terrain_cell_items=TI, xtriangles=T32, xneighbors=XN, xterrain=terrain.astype(np.int32), locate_grid=G,
         locate_seed=S, bounds=bounds, bounds_arr=np.array(bounds, dtype=np.float64),
         n_terrain_types=len(scene.terrain_types), terrain_ids=tuple(t.id for t in scene.terrain_types), snap=snap,
     )

@@ -37,6 +37,12 @@ class NavMesh:
     - ``edge_grid`` (6,) float64 [x0, y0, cell_w, cell_h, ncols, nrows]; ``edge_cell_start`` (ncells + 1,) int32 and
       ``edge_cell_items`` int32: CSR lists of the obstacle edges meeting each cell.
 
+    Terrain boundaries (what ``kernels.crossings`` weighs visible segments by):
+
+    - ``terrain_edges`` (k, 4) float64: the free edges with a different terrain type on each side, once each, and
+      ``terrain_sides`` (k, 2) int32 [type on the left, type on the right]; ``terrain_grid`` (6,),
+      ``terrain_cell_start`` and ``terrain_cell_items``: their CSR grid, as for the obstacle edges.
+
     Complete triangulation (what the walks run on; it covers the convex bounds so straight walks never stall):
 
     - ``xtriangles`` (nx, 3) int32, rows [0, nt) equal ``triangles``, rows [nt, nx) lie inside obstacles.
@@ -66,6 +72,11 @@ class NavMesh:
     edge_grid: np.ndarray
     edge_cell_start: np.ndarray
     edge_cell_items: np.ndarray
+    terrain_edges: np.ndarray
+    terrain_sides: np.ndarray
+    terrain_grid: np.ndarray
+    terrain_cell_start: np.ndarray
+    terrain_cell_items: np.ndarray
     xtriangles: np.ndarray
     xneighbors: np.ndarray
     xterrain: np.ndarray
@@ -95,6 +106,11 @@ class NavMesh:
     def clearance_args(self) -> tuple:
         """The arrays the clearance kernels take first, in order: (E, EG, ES, EI); see ``kernels.clearance``."""
         return (self.obstacle_edges, self.edge_grid, self.edge_cell_start, self.edge_cell_items)
+
+    def terrain_args(self) -> tuple:
+        """The arrays of ``kernels.crossings`` in order: (TE, TD, TG, TS, TI), edges, sides and their grid."""
+        return (self.terrain_edges, self.terrain_sides, self.terrain_grid, self.terrain_cell_start,
+                self.terrain_cell_items)
 
     def triangle_areas(self) -> np.ndarray:
         """Area of each free triangle, (nt,) float64."""

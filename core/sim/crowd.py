@@ -12,7 +12,8 @@
 (core.steering.slope), ``perm`` (512,) int64 the Perlin table, ``noise_phase`` (n,) float64, the corridor arrays
 ``B, R, L, Q, S`` of core.sim.corridors, and per agent ``corr_lo``, ``corr_hi``, ``corr_k`` (n,) int64 (its corridor
 rows and current disc), ``corr_ds`` (n,) float64 (its admissible safe distance, IRM eq. 2) and ``corr_ak`` (n,) int64
-(the disc its attraction point was taken on).
+(the disc its attraction point was taken on); from X[14] on the mesh's terrain boundaries (``terrain_args()``,
+for MIRAN's candidate costs).
 """
 
 from __future__ import annotations
@@ -52,8 +53,19 @@ from .state import WALKING
 
 
 @njit(cache=True, nogil=True)
-def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
-    """Add the social, noise and slope terms to ``fnew`` (n, 2) for every walking agent (positions of this step)."""
+def crowd_needed(st, gvec, nb, X, n_irm) -> bool:
+    """Has ``crowd_phase`` anything to add: the social force on, IRM agents (n_irm of them), or the slope on?"""
+    cell_start = nb[1]
+    heights = X[1]
+    social = gvec[G_SOCIAL] > 0.0 and gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1 and gvec[G_SF_V0] > 0.0
+    slope = gvec[G_SLOPE] > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
+    return social or slope or n_irm > 0
+
+
+@njit(cache=True, nogil=True)
+def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
+    """Add the social, noise and slope terms to ``fnew`` (n, 2) for every walking agent (positions of this step);
+    ``wk[13]`` (5, 2) is scratch space (core.sim.kernels.work_buffers)."""
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
     hf_geo, heights, perm, phase = X[0], X[1], X[2], X[3]
@@ -79,11 +91,12 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now) -> None:
     reach2 = reach * reach
     # For a neighbour walking at speed v the force is below the floor once |r| - tau v exceeds the static reach.
     rstat = social_reach(v0, sig, tau, 0.0, SOCIAL_FLOOR)
-    e = np.empty(2, dtype=np.float64)
-    f = np.empty(2, dtype=np.float64)
-    fs = np.empty(2, dtype=np.float64)
-    g = np.empty(2, dtype=np.float64)
-    bp = np.empty(2, dtype=np.float64)
+    scratch = wk[13]
+    e = scratch[0]
+    f = scratch[1]
+    fs = scratch[2]
+    g = scratch[3]
+    bp = scratch[4]
     for i in range(pos.shape[0]):
         if status[i] != WALKING:
             continue

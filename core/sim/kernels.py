@@ -25,9 +25,10 @@ import numpy as np
 from numba import njit
 
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
-from core.navmesh.kernels.segments import segment_terrain_lengths
-from core.navmesh.kernels.visibility import visible_intervals
-from core.navmesh.kernels.walk import in_bounds
+from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
+from core.navmesh.kernels.crossings import crossing_work
+from core.navmesh.kernels.shadows import shadow_work, visible_intervals_by_shadows
+from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import point_at_into
 from core.steering.disc_miran import adjust_intervals, disc_fallback
 from core.steering.forces import avoidance_term, boundary_force, steering_force
@@ -42,7 +43,7 @@ from core.steering.miran import (
 )
 
 from . import neighbors
-from .crowd import crowd_phase
+from .crowd import crowd_needed, crowd_phase
 from .irm_phase import irm_attraction_phase
 from .integrators import integrate
 from .params import (
@@ -98,16 +99,17 @@ STOP_ON_LOST = 2
 
 
 @njit(cache=True, nogil=True)
-def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk) -> int:
+def attraction_phase(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk) -> int:
     """Choose every walking agent's attraction point; returns how many agents became LOST this step.
 
-    ``wk`` is the work-buffer tuple of ``work_buffers`` (allocated once per ``advance`` call, not per step)."""
+    ``wk`` is the work-buffer tuple of ``work_buffers`` (allocated once per ``advance`` call, not per step); ``TX``
+    the terrain boundaries and their work arrays (``core.steering.miran.pick_candidate``)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
     slot, tsc, tint, tadj, tcand = tr
-    ibuf, abuf, q, rpt, outs, no_trace = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5]
+    ibuf, abuf, q, rpt, outs, no_trace, vwork, cwork = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5], wk[11], wk[12]
     lost = 0
     tol = 1e-9 * scale
     for i in range(pos.shape[0]):
@@ -127,14 +129,19 @@ def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, f
         if rad > 0.0:
             c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
             need = min(rad, c0) * (1.0 - 1e-9)
+        # x's triangle, found from the one it stood in last step (most steps stay in it or step next door).
+        tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
+        tri[i] = tx
         s_r = reference_point(rp, rs, lo, hi, x, s_ref[i], s_attr[i])
         point_at_into(rp, rs, lo, hi, s_r, rpt)
         s1 = min(s_r + sigma, total)
-        n_int = visible_intervals(V, T, N, TT, B, G, S, x[0], x[1], rp, rs, lo, hi, s_r, s1, ibuf)
+        n_int = visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x[0], x[1], rp, rs, lo, hi, s_r,
+                                             s1, ibuf, vwork, tx)
         while n_int < 0:
             ibuf = np.empty((4 * ibuf.shape[0], 2), dtype=np.float64)
             abuf = np.empty((ibuf.shape[0], 2), dtype=np.float64)
-            n_int = visible_intervals(V, T, N, TT, B, G, S, x[0], x[1], rp, rs, lo, hi, s_r, s1, ibuf)
+            n_int = visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x[0], x[1], rp, rs, lo, hi,
+                                                 s_r, s1, ibuf, vwork, tx)
         ints = ibuf
         n_use = n_int
         if disc and rad > 0.0:
@@ -144,8 +151,8 @@ def attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, f
                       and same_point(x[0], x[1], rpt[0], rpt[1], scale))
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
-        best_s, best_w, m = pick_candidate(W, C, rp, rs, lo, hi, x, s_r, ints, n_use, d, w, wstat[p, 0],
-                                           wstat[p, 1] > 0.0, skip_first, rad, need, q, tc)
+        best_s, best_w, m = pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, ints, n_use, d, w, wstat[p, 0],
+                                           wstat[p, 1] > 0.0, skip_first, rad, need, q, tc, cwork, tx)
         code = CHOSEN
         if disc and rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
             best_s = -1.0  # only r_i itself (omega infinite) was left: the disc needs a point it can sweep to
@@ -269,17 +276,22 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _step_allowed(W, C, x0, y0, x1, y1, rgeo, need, tl) -> bool:
+def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
     """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space and the bounds; a
     disc must keep ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the
-    segment. One walk decides and leaves the step's length per terrain type in ``tl`` (T,) (MIRAN 3.3's l^T)."""
+    segment. One walk (from ``tri``, a triangle containing (x0, y0), or -1) decides and leaves the step's length
+    per terrain type in ``tl`` (T,) (MIRAN 3.3's l^T)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
     for k in range(tl.shape[0]):
         tl[k] = 0.0
     if not in_bounds(B, x1, y1):
         return False
-    if segment_terrain_lengths(V, T, N, TT, B, G, S, x0, y0, x1, y1, tl) > 0.0:
+    if tri >= 0:
+        blocked = walk_terrain_lengths(V, T, N, TT, tri, x0, y0, x1, y1, tl)
+    else:
+        blocked = segment_terrain_lengths(V, T, N, TT, B, G, S, x0, y0, x1, y1, tl)
+    if blocked > 0.0:
         return False
     if rgeo > 0.0 and segment_clearance(E, EG, ES, EI, x0, y0, x1, y1) < need:
         return False
@@ -311,6 +323,8 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
         gx = goal[i, 0]
         gy = goal[i, 1]
         dgoal = math.hypot(gx - x[0], gy - x[1])
+        tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
+        tri[i] = tx
         if s_attr[i] >= total - tol and dgoal <= max(arrive_r, vmax * dt):
             # The goal is the attraction point (visible, or sweepable for a disc) and within one step: arrive.
             xn[0] = gx
@@ -319,7 +333,10 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
             vn[1] = 0.0
             for k in range(tl.shape[0]):
                 tl[k] = 0.0
-            segment_terrain_lengths(V, T, N, TT, B, G, S, x[0], x[1], gx, gy, tl)
+            if tx >= 0 and in_bounds(B, gx, gy):
+                walk_terrain_lengths(V, T, N, TT, tx, x[0], x[1], gx, gy, tl)
+            else:
+                segment_terrain_lengths(V, T, N, TT, B, G, S, x[0], x[1], gx, gy, tl)
             status[i] = ARRIVED
             t_arrive[i] = t_next
             arrived += 1
@@ -337,7 +354,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
             if rgeo > 0.0:
                 c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
                 need = min(rgeo, c0)
-            if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
+            if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
                 # Straight towards the attraction point, as far as the integrated step would have gone.
                 h = math.hypot(xn[0] - x[0], xn[1] - x[1])
                 ax = attr[i, 0] - x[0]
@@ -350,7 +367,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                 else:
                     xn[0] = x[0]
                     xn[1] = x[1]
-                if not _step_allowed(W, C, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
+                if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
                     xn[0] = x[0]
                     xn[1] = x[1]
                 vn[0] = (xn[0] - x[0]) / dt
@@ -385,14 +402,17 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
 
 
 @njit(cache=True, nogil=True)
-def work_buffers(n_types: int) -> tuple:
+def work_buffers(n_types: int, n_edges: int) -> tuple:
     """Scratch arrays the phases share, allocated once per ``advance`` call: visible and disc-adjusted intervals
     (MAX_INTERVALS, 2), points q and r_i (2,), a fallback arc length (1,), an empty trace row (0, 4), four (2,)
-    vectors (forces, or the new position and velocity) and the step's terrain lengths (n_types,)."""
+    vectors (forces, or the new position and velocity), the step's terrain lengths (n_types,) and the work arrays
+    of the shadow visibility over the mesh's n_edges obstacle edges (core.navmesh.kernels.shadows), the candidates'
+    arc lengths and omegas (2, 64) (core.steering.miran.pick_candidate) and five (2,) vectors for the crowd phase."""
     return (np.empty((MAX_INTERVALS, 2), dtype=np.float64), np.empty((MAX_INTERVALS, 2), dtype=np.float64),
             np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(1, dtype=np.float64),
             np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
-            np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64))
+            np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
+            shadow_work(n_edges), np.empty((2, 64), dtype=np.float64), np.empty((5, 2), dtype=np.float64))
 
 
 @njit(cache=True, nogil=True)
@@ -409,15 +429,27 @@ def count_walking(status) -> int:
 def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, nb, rec, record, clock, tr,
             scale, X) -> int:
     """Run up to ``n_steps`` steps; returns the number done. ``clock`` (2,) float64 is [time (s), steps] and is
-    advanced in place. ``X`` carries the IRM corridors, noise and height field (core.sim.crowd). Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost
+    advanced in place. ``X`` carries the IRM corridors, noise and height field (core.sim.crowd) and, from X[14] on,
+    the mesh's ``terrain_args()``. Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost
     (STOP_ON_LOST)."""
     pos = st[0]
     status = st[14]
     n = pos.shape[0]
     fnew = np.zeros((n, 2), dtype=np.float64)
     fallback_code = np.zeros(n, dtype=np.int8)
-    wk = work_buffers(st[17].shape[1])
+    wk = work_buffers(st[17].shape[1], C[0].shape[0])
+    TX = (X[14], X[15], X[16], X[17], X[18], crossing_work(X[14].shape[0]))
     grid, cell_start, order = nb
+    # Phases with nothing to do are not called (each call passes every state array).
+    method = st[11]
+    n_irm = 0
+    n_miran = 0
+    for i in range(n):
+        if method[i] == IRM:
+            n_irm += 1
+        else:
+            n_miran += 1
+    crowd = crowd_needed(st, gvec, nb, X, n_irm)
     done = 0
     t0 = clock[0]
     dt = gvec[G_DT]
@@ -426,12 +458,16 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
             break
         # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
         t_now = t0 + k * dt
-        lost = attraction_phase(W, C, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk)
-        lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr)
+        lost = 0
+        if n_miran > 0:
+            lost += attraction_phase(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk)
+        if n_irm > 0:
+            lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr)
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, pos, status, cell_start, order)
         force_phase(C, st, gvec, prof, nb, fnew, tr, wk)
-        crowd_phase(st, gvec, prof, nb, X, fnew, t_now)
+        if crowd:
+            crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk)
         move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale, wk)
         clock[0] = t0 + (k + 1) * dt
         clock[1] += 1.0

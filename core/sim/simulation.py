@@ -342,7 +342,7 @@ class Simulation:
             return 0
         if self.recorder.enabled:
             self.recorder.ensure(n * self.walking())
-        tr = (bufs or TraceBuffers.empty(0)).kernel_tuple()
+        tr = bufs.kernel_tuple() if bufs is not None else _NO_TRACE
         nb = self._neighbour_grid()
         return int(kernels.advance(n, flags, self._walk, self._clear, self.routes.points, self.routes.s,
                                    st.kernel_tuple(), self.params.gvec, self.params.prof, self.params.weights,
@@ -350,10 +350,11 @@ class Simulation:
                                    self._clock, tr, self.scale, self._extension()))
 
     def _extension(self) -> tuple:
-        """The kernels' extension tuple (core.sim.crowd): height field, Perlin table, noise phases, corridors."""
+        """The kernels' extension tuple (core.sim.crowd): height field, Perlin table, noise phases, corridors, and
+        the mesh's terrain boundaries (core.navmesh.kernels.crossings)."""
         st = self.state
         return (self._hf_geo, self._heights, self._perm, st.noise_phase) + self.corridors.kernel_tuple() + (
-            st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak)
+            st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak) + self.mesh.terrain_args()
 
     def _weight_stats(self) -> np.ndarray:
         """(P, 2) float64 per profile: the smallest weight (the pruning bound) and 1.0 when all weights are
@@ -430,6 +431,10 @@ class Simulation:
         """Counts for a quick report: agents, walking, arrived, lost, time, steps."""
         return {"agents": self.state.n, "walking": self.walking(), "arrived": int(self.arrived().sum()),
                 "lost": int(self.lost().sum()), "time": self.time, "steps": self.steps}
+
+
+# What an untraced step passes as the trace buffers (zero-size: the kernels never write to them).
+_NO_TRACE = TraceBuffers.empty(0).kernel_tuple()
 
 
 def _checked_method(name: str, path: str = "method") -> str:

@@ -102,8 +102,14 @@ class AgentState:
         return np.arange(sl.start, sl.stop)
 
     def kernel_tuple(self) -> tuple:
-        """The arrays in the order the step kernel unpacks them (see core.sim.kernels.STATE_ORDER)."""
-        return tuple(getattr(self, name) for name in STATE_ORDER)
+        """The arrays in the order the step kernel unpacks them (see core.sim.kernels.STATE_ORDER); the same views
+        until agents are added (a run calls this once per chunk of steps)."""
+        key = (self.n, id(self._buf))
+        cached = self.__dict__.get("_kt")
+        if cached is None or cached[0] != key:
+            cached = (key, tuple(getattr(self, name) for name in STATE_ORDER))
+            self.__dict__["_kt"] = cached
+        return cached[1]
 
     def copy(self) -> "AgentState":
         """An independent copy of every array (for forks and snapshots)."""

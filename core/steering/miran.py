@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from core.navmesh.kernels.clearance import segment_clearance
+from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
 from core.navmesh.kernels.disc import disc_cost
 from core.navmesh.kernels.segments import segment_cost, segment_visible, walk_cost
 from core.navmesh.kernels.walk import in_bounds, locate_any
@@ -46,13 +47,15 @@ def same_point(ax, ay, bx, by, scale) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
-                   disc_radius, disc_need, q, tr_c) -> tuple:
+def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
+                   disc_radius, disc_need, q, tr_c, cwork, tri) -> tuple:
     """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
 
-    omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate (one walk each from x's
-    triangle, located once); where the profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate|
-    exactly (the segment is visible), so no walk is needed. ``disc_radius > 0`` switches to the disc traversal
+    omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate: from the segment's crossings
+    of terrain boundaries (``crossings.crossing_cost``; ``TX`` is (TE, TD, TG, TS, TI, work) of the mesh's
+    ``terrain_args()`` and ``crossings.crossing_work``), or one triangle walk from x's triangle, located once, where
+    those do not decide it; where the profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate|
+    exactly (the segment is visible), so neither is needed. ``disc_radius > 0`` switches to the disc traversal
     cost (Kremyzas eq. 4.5, see ``sweep_cost``), infinite where the disc would come closer than ``disc_need`` to an
     obstacle; such candidates cannot be chosen.
 
@@ -60,7 +63,8 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
     ties to the greatest curve length distance). Candidates are weighed farthest first, and one whose lower bound
     w_min |x - q| / d_ij already exceeds the best by more than the tie tolerance is never walked (exact pruning;
     the far candidates usually win). Not when tracing: ``tr_c`` (m, 4) then receives every [s, x, y, omega] row in
-    route order. Best is -1 when there is no candidate.
+    route order. Best is -1 when there is no candidate. ``cwork`` (2, m) float64 holds the candidates' arc lengths
+    and omegas when m is enough; ``tri`` is a triangle containing x (-1 when unknown).
     """
     V, T, N, TT, B, G, S = W
     tracing = tr_c.shape[0] > 0
@@ -71,11 +75,20 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
         total -= 1
     if total <= 0:
         return -1.0, np.inf, 0
-    ts = np.empty(total, dtype=np.float64)
-    ws = np.empty(total, dtype=np.float64)
+    if total <= cwork.shape[1]:
+        ts = cwork[0]
+        ws = cwork[1]
+    else:
+        ts = np.empty(total, dtype=np.float64)
+        ws = np.empty(total, dtype=np.float64)
     start = -1
+    nc = -1
+    TE, TD, TG, TS, TI, xwork = TX
     if not uniform and disc_radius <= 0.0 and in_bounds(B, x[0], x[1]):
-        start = locate_any(V, T, N, TT, B, G, S, x[0], x[1])
+        start = tri if tri >= 0 else locate_any(V, T, N, TT, B, G, S, x[0], x[1])
+        if start >= 0 and TT[start] >= 0 and n_int > 0:
+            x0, y0, x1, y1 = window_box(rp, rs, lo, hi, intervals[0, 0], intervals[n_int - 1, 1], x[0], x[1])
+            nc = window_terrain_edges(TE, TG, TS, TI, x0, y0, x1, y1, xwork)
     best_w = np.inf
     m = total
     for jj in range(n_int):
@@ -101,7 +114,11 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
             elif uniform:
                 cost = w_min * dist
             elif start >= 0 and in_bounds(B, q[0], q[1]):
-                cost = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], w)
+                cost = math.nan
+                if nc >= 0:
+                    cost = crossing_cost(TE, TD, nc, x[0], x[1], TT[start], q[0], q[1], w, xwork)
+                if cost != cost:
+                    cost = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], w)
             else:
                 cost = segment_cost(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1], w)
             om = omega_of(cost, dij)
@@ -121,6 +138,28 @@ def pick_candidate(W, C, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, 
     if best < 0:
         return -1.0, np.inf, total
     return ts[best], ws[best], total
+
+
+@njit(cache=True, nogil=True)
+def window_box(rp, rs, lo, hi, s0, s1, x, y) -> tuple:
+    """(xmin, ymin, xmax, ymax) of the route between arc lengths s0 and s1 and the point (x, y)."""
+    xmin = xmax = x
+    ymin = ymax = y
+    j = lo
+    while j < hi - 1 and rs[j + 1] < s0:
+        j += 1
+    while j < hi and rs[j] <= s1:
+        xmin = min(xmin, rp[j, 0])
+        xmax = max(xmax, rp[j, 0])
+        ymin = min(ymin, rp[j, 1])
+        ymax = max(ymax, rp[j, 1])
+        j += 1
+    if j < hi:
+        xmin = min(xmin, rp[j, 0])
+        xmax = max(xmax, rp[j, 0])
+        ymin = min(ymin, rp[j, 1])
+        ymax = max(ymax, rp[j, 1])
+    return xmin, ymin, xmax, ymax
 
 
 @njit(cache=True, nogil=True)

@@ -50,12 +50,18 @@ def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
     ay = min(max(ay, B[1]), B[3])
     bx = min(max(bx, B[0]), B[2])
     by = min(max(by, B[1]), B[3])
+    tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
+    if tri < 0:
+        return 0.0
+    return walk_terrain_lengths(V, T, N, TT, tri, ax, ay, bx, by, out)
+
+
+@njit(cache=True, nogil=True)
+def walk_terrain_lengths(V, T, N, TT, tri, ax, ay, bx, by, out) -> float:
+    """``segment_terrain_lengths`` for a -> b inside the bounds, walked from a triangle ``tri`` containing a."""
     length = math.hypot(bx - ax, by - ay)
     blocked = 0.0
     if length == 0.0:
-        return 0.0
-    tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
-    if tri < 0:
         return 0.0
     state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, ax, ay, bx, by)
     for _ in range(1 << 24):

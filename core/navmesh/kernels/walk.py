@@ -278,6 +278,29 @@ def locate_any(V, T, N, TT, B, G, S, x: float, y: float) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _contains(V, T, t, x, y) -> bool:
+    """Does triangle t (counter-clockwise) contain (x, y), boundary included? Exact signs."""
+    a, b, c = T[t, 0], T[t, 1], T[t, 2]
+    return (orient(V[a, 0], V[a, 1], V[b, 0], V[b, 1], x, y) >= 0
+            and orient(V[b, 0], V[b, 1], V[c, 0], V[c, 1], x, y) >= 0
+            and orient(V[c, 0], V[c, 1], V[a, 0], V[a, 1], x, y) >= 0)
+
+
+@njit(cache=True, nogil=True)
+def locate_near(V, T, N, TT, B, G, S, hint: int, x: float, y: float) -> int:
+    """``locate_any`` for a point that moved a little since it was located in triangle ``hint`` (-1: unknown):
+    the hint or one of its neighbours when they contain (x, y), else a full location."""
+    if hint >= 0 and in_bounds(B, x, y):
+        if _contains(V, T, hint, x, y):
+            return hint
+        for k in range(3):
+            nb = N[hint, k]
+            if nb >= 0 and _contains(V, T, nb, x, y):
+                return nb
+    return locate_any(V, T, N, TT, B, G, S, x, y)
+
+
+@njit(cache=True, nogil=True)
 def prefer_free(V, T, N, TT, tri: int, x: float, y: float) -> int:
     """Given a triangle containing (x, y), a free triangle containing it if one exists, else ``tri``."""
     if tri < 0 or TT[tri] >= 0:
