@@ -15,6 +15,7 @@ from numba import njit
 
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
+from core.navmesh.kernels.shadows import box_meets_any
 from core.navmesh.kernels.disc import disc_cost
 from core.navmesh.kernels.segments import segment_cost, segment_visible, walk_cost
 from core.navmesh.kernels.walk import in_bounds, locate_any
@@ -66,7 +67,6 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     route order. Best is -1 when there is no candidate. ``cwork`` (2, m) float64 holds the candidates' arc lengths
     and omegas when m is enough; ``tri`` is a triangle containing x (-1 when unknown).
     """
-    V, T, N, TT, B, G, S = W
     tracing = tr_c.shape[0] > 0
     total = 0
     for j in range(n_int):
@@ -81,6 +81,7 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     else:
         ts = np.empty(total, dtype=np.float64)
         ws = np.empty(total, dtype=np.float64)
+    V, T, N, TT, B, G, S = W
     start = -1
     nc = -1
     TE, TD, TG, TS, TI, xwork = TX
@@ -115,7 +116,10 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
                 cost = w_min * dist
             elif start >= 0 and in_bounds(B, q[0], q[1]):
                 cost = math.nan
-                if nc >= 0:
+                if nc >= 0 and not box_meets_any(TE, xwork[0], nc, min(x[0], q[0]), min(x[1], q[1]),
+                                                 max(x[0], q[0]), max(x[1], q[1])):
+                    cost = w[TT[start]] * dist  # no terrain boundary near x -> q: one type all along
+                elif nc >= 0:
                     cost = crossing_cost(TE, TD, nc, x[0], x[1], TT[start], q[0], q[1], w, xwork)
                 if cost != cost:
                     cost = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], w)

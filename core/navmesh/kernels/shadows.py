@@ -103,6 +103,17 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     return k
 
 
+@njit(cache=True, nogil=True, inline="always")
+def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
+    """Does the bounding box of any edge E[cand[:nc]] meet the box [xmin, xmax] x [ymin, ymax]?"""
+    for c in range(nc):
+        e = cand[c]
+        if not (max(E[e, 0], E[e, 2]) < xmin or min(E[e, 0], E[e, 2]) > xmax
+                or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax):
+            return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The obstacle edges meeting the box (``collect_edges``) into ``cand``; returns their number, or DEFER when
@@ -287,7 +298,12 @@ def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, 
             bx = rp[i, 0] + fb * (rp[i + 1, 0] - rp[i, 0]) if fb != 1.0 else rp[i + 1, 0]
             by = rp[i, 1] + fb * (rp[i + 1, 1] - rp[i, 1]) if fb != 1.0 else rp[i + 1, 1]
             k = DEFER
-            if nc != DEFER:
+            if nc != DEFER and not box_meets_any(E, cand, nc, min(x, ax, bx), min(y, ay, by), max(x, ax, bx),
+                                                 max(y, ay, by)):
+                k = 1  # no outline near the triangle x-A-B: the whole piece is visible
+                parts[0, 0] = 0.0
+                parts[0, 1] = 1.0
+            elif nc != DEFER:
                 k = segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol / (sb - sa), sh, parts)
             if k == DEFER:
                 n = _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, s1 - s0, out, n)
