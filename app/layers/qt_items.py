@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from pyqtgraph.graphicsItems.PlotCurveItem import arrayToLineSegments
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.picking import nice_step
@@ -45,13 +46,15 @@ class PathsItem(pg.GraphicsObject):
 
     Unlike pyqtgraph's PlotCurveItem, the item changes its geometry only on a zoom (its stroke margin is in
     pixels), not on every pan. Pens should be one pixel wide for long paths: Qt strokes wider antialiased pens
-    an order of magnitude slower. ``cached`` keeps a device pixmap (DeviceCoordinateCache); measured on the
-    shipped city it saved nothing, so layers leave it off.
+    an order of magnitude slower (``set_lines`` strokes polylines with a wide opaque pen segment by segment
+    instead). ``cached`` keeps a device pixmap (DeviceCoordinateCache); measured on the shipped city it saved
+    nothing, so layers leave it off (the viewport's RasterCache keeps one image for all static layers).
     """
 
     def __init__(self, antialias: bool = True, cached: bool = False) -> None:
         super().__init__()
         self._groups: list[tuple[QtGui.QPainterPath, QtGui.QPen, QtGui.QBrush]] = []
+        self._segments: list = []  # per group: None (draw the path) or its segments for QPainter.drawLines
         self._rect = QtCore.QRectF()
         self._antialias = antialias
         self._pixel = 0.0
@@ -59,9 +62,11 @@ class PathsItem(pg.GraphicsObject):
         if cached:
             self.setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
-    def set_groups(self, groups: list[tuple[QtGui.QPainterPath, QtGui.QPen, QtGui.QBrush]]) -> None:
+    def set_groups(self, groups: list[tuple[QtGui.QPainterPath, QtGui.QPen, QtGui.QBrush]],
+                   segments: list | None = None) -> None:
         self.prepareGeometryChange()
         self._groups = groups
+        self._segments = segments if segments is not None else [None] * len(groups)
         rect = QtCore.QRectF()
         for path, _, _ in groups:
             if not path.isEmpty():
@@ -71,8 +76,22 @@ class PathsItem(pg.GraphicsObject):
         self.update()
 
     def set_lines(self, points: np.ndarray, pen: QtGui.QPen, connect: str = "finite") -> None:
-        """One group of polylines (see lines_path), not filled."""
-        self.set_groups([(lines_path(points, connect), pen, QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush))])
+        """One group of polylines (see lines_path), not filled.
+
+        With an opaque solid pen wider than a pixel the segments are stroked one by one with square caps: Qt's
+        antialiased stroke of one long path with such a pen took 11 s for 500 crossing routes on the city (and
+        round caps lose Qt's fast line rasterizer too), the segments 0.1 s."""
+        path = lines_path(points, connect)
+        no_brush = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
+        if pen.widthF() <= 1.0 or pen.style() != QtCore.Qt.PenStyle.SolidLine or pen.color().alpha() < 255:
+            self.set_groups([(path, pen, no_brush)])
+            return
+        a = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        segments = arrayToLineSegments(np.ascontiguousarray(a[:, 0]), np.ascontiguousarray(a[:, 1]), connect,
+                                       finiteCheck=True)
+        square = QtGui.QPen(pen)
+        square.setCapStyle(QtCore.Qt.PenCapStyle.SquareCap)
+        self.set_groups([(path, square, no_brush)], [segments])
 
     def viewTransformChanged(self) -> None:
         # Strokes reach past the paths by half a pen width in pixels; only a zoom changes that margin.
@@ -90,10 +109,13 @@ class PathsItem(pg.GraphicsObject):
 
     def paint(self, p: QtGui.QPainter, *args) -> None:
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, self._antialias)
-        for path, pen, brush in self._groups:
+        for (path, pen, brush), segments in zip(self._groups, self._segments):
             p.setPen(pen)
             p.setBrush(brush)
-            p.drawPath(path)
+            if segments is None:
+                p.drawPath(path)
+            elif len(segments):
+                p.drawLines(*segments.drawargs())
 
 
 class _SkipWhenEmpty:

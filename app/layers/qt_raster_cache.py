@@ -9,7 +9,8 @@ z order into its image when something changed, and otherwise draws the image. Qt
 (``DeviceCoordinateCache``) keeps one image per item, which for a dozen viewport-sized layers costs as much as
 drawing them.
 
-What invalidates the image: a change of the view (pan, zoom, resize, device pixel ratio), a member shown or hidden
+What invalidates the image: a change of the view (zoom, resize, device pixel ratio; a pan by whole pixels only
+moves the image and draws the strips it uncovers), a member shown or hidden
 (checked at every paint), and ``invalidate()``, which whoever changes a member's data must call (the layer set on
 every document change, the viewport when the bounds change, the simulation overlays when they get new arrays).
 Members are drawn in z order among themselves and all at the cache's own z among the other items.
@@ -27,7 +28,8 @@ class RasterCache(pg.GraphicsObject):
     """Paints its member items (siblings in the same view) from one device-resolution image.
 
     ``background``: an opaque colour to fill the image with (the cache is then the bottom layer and the image is
-    copied without blending); None keeps it transparent. ``renders`` counts how often the members were drawn.
+    copied without blending); None keeps it transparent. ``renders`` counts how often the members were drawn in
+    full, ``scrolls`` how often a pan moved the image and drew only the uncovered strips.
     """
 
     def __init__(self, background: QtGui.QColor | str | None = None) -> None:
@@ -35,8 +37,10 @@ class RasterCache(pg.GraphicsObject):
         self.members: list[QtWidgets.QGraphicsItem] = []
         self.background = QtGui.QColor(background) if background is not None else None
         self.renders = 0
+        self.scrolls = 0
         self._image: QtGui.QImage | None = None
         self._at = QtCore.QPointF()
+        self._origin = (0.0, 0.0)
         self._key: tuple | None = None
         self._version = 0
         self._rect: QtCore.QRectF | None = None
@@ -97,7 +101,12 @@ class RasterCache(pg.GraphicsObject):
         key = (base.m11(), base.m12(), base.m21(), base.m22(), base.dx(), base.dy(), size.width(), size.height(),
                dpr, self._version, tuple(id(m) for m in members))
         if key != self._key or self._image is None:
-            self._image, self._at = self._render(base, members, size, dpr, p.renderHints(), widget)
+            shift = self._shift(key, dpr)
+            if shift is None:
+                self._image, self._at = self._render(base, members, size, dpr, p.renderHints(), widget)
+                self._origin = (base.dx(), base.dy())
+            elif shift != (0, 0):
+                self._scroll(shift, base, members, dpr, p.renderHints(), widget)
             self._key = key
         if self._image.isNull():
             return
@@ -105,6 +114,47 @@ class RasterCache(pg.GraphicsObject):
         p.resetTransform()
         p.drawImage(self._at, self._image)
         p.restore()
+
+    def _shift(self, key: tuple, dpr: float) -> tuple[int, int] | None:
+        """Device pixels (x, y) the view moved since the image was drawn, when that is all that changed (a pan
+        of a viewport-sized image by whole pixels); else None. Measured from the translation the image's
+        content was drawn for, so the float noise of many pans never adds up."""
+        old = self._key
+        if old is None or self._image is None or self.background is None or key[:4] != old[:4] or \
+                key[6:] != old[6:]:
+            return None
+        sx, sy = (key[4] - self._origin[0]) * dpr, (key[5] - self._origin[1]) * dpr
+        rx, ry = round(sx), round(sy)
+        if abs(sx - rx) > 1e-3 or abs(sy - ry) > 1e-3 or abs(rx) >= self._image.width() or \
+                abs(ry) >= self._image.height():
+            return None
+        return rx, ry
+
+    def _scroll(self, shift: tuple[int, int], base: QtGui.QTransform, members: list, dpr: float, hints,
+                widget: QtWidgets.QWidget) -> None:
+        """Move the image by ``shift`` device pixels and draw the members only into the strips it uncovered:
+        a pan costs a fraction of a full drawing (5,000 routes on the city: 0.5 s a frame drawn in full)."""
+        old = self._image
+        img = QtGui.QImage(old.size(), old.format())
+        img.setDevicePixelRatio(dpr)
+        img.fill(self.background)
+        q = QtGui.QPainter(img)
+        q.drawImage(QtCore.QPointF(shift[0] / dpr, shift[1] / dpr), old)
+        w, h = old.width() / dpr, old.height() / dpr
+        dx, dy = shift[0] / dpr, shift[1] / dpr
+        # The uncovered strips, one clip rectangle each: Qt culls lines and fills outside a clip rectangle early,
+        # but rasterizes everything against the bounding box of an L-shaped clip region.
+        strips = [QtCore.QRectF(0 if dx > 0 else w + dx, 0, abs(dx), h),
+                  QtCore.QRectF(max(dx, 0), 0 if dy > 0 else h + dy, w - abs(dx), abs(dy))]  # not the corner twice
+        q.setRenderHints(hints)
+        for strip in strips:
+            if not strip.isEmpty():
+                q.setClipRect(strip)
+                self._draw_members(q, base, members, widget)
+        q.end()
+        self._image = img
+        self._origin = (self._origin[0] + shift[0] / dpr, self._origin[1] + shift[1] / dpr)
+        self.scrolls += 1
 
     def _area(self, base: QtGui.QTransform, members: list, size: QtCore.QSize) -> QtCore.QRect:
         """The viewport pixels the members can touch: all of them for an opaque cache, else the union of the
