@@ -17,7 +17,7 @@ class NetworkLayer(Layer):
         super().__init__(doc, view)
         self.edges = self.add(PathsItem())
         self.nodes = self.add(ScatterItem(size=8, symbol="s", pen=pg.mkPen(NETWORK, width=1.2),
-                                                 brush=pg.mkBrush(NETWORK_NODE), pxMode=True), 0.1)
+                                          brush=pg.mkBrush(NETWORK_NODE), pxMode=True), 0.1)
         self._pen = cosmetic_pen(NETWORK, 1.0)
 
     def refresh(self) -> None:

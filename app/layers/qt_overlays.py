@@ -103,16 +103,16 @@ class TraceOverlay(SimLayer):
         vis = QtGui.QColor(22, 163, 74, 200)
         self.intervals = self.add(CurveItem(pen=cosmetic_pen(vis, 5.0), connect="finite"), Z_TRACE + 0.1)
         self.sight = self.add(CurveItem(pen=cosmetic_pen(QtGui.QColor(17, 24, 39, 170), 1.2,
-                                                                QtCore.Qt.PenStyle.DotLine), connect="pairs"),
+                                                         QtCore.Qt.PenStyle.DotLine), connect="pairs"),
                               Z_TRACE + 0.2)
         self.forces = {name: self.add(CurveItem(pen=cosmetic_pen(c, 2.2), connect="pairs"), Z_MARKS)
                        for name, c in FORCE_COLOURS.items()}
         self.candidates = self.add(ScatterItem(size=9, symbol="o", pxMode=True,
-                                                      pen=pg.mkPen("#1f2937", width=0.8)), Z_MARKS + 0.1)
+                                               pen=pg.mkPen("#1f2937", width=0.8)), Z_MARKS + 0.1)
         self.reference = self.add(ScatterItem(size=13, symbol="d", pxMode=True, brush=pg.mkBrush("#0ea5e9"),
-                                                     pen=pg.mkPen("#0c4a6e", width=1.5)), Z_MARKS + 0.2)
+                                              pen=pg.mkPen("#0c4a6e", width=1.5)), Z_MARKS + 0.2)
         self.attraction = self.add(ScatterItem(size=19, symbol="star", pxMode=True,
-                                                      brush=pg.mkBrush("#facc15"), pen=pg.mkPen("#713f12", width=1.5)),
+                                               brush=pg.mkBrush("#facc15"), pen=pg.mkPen("#713f12", width=1.5)),
                                    Z_MARKS + 0.3)
         rgb = ramp(np.linspace(0, 1, OMEGA_LEVELS), OMEGA_RAMP).astype(np.int64).tolist()
         self._omega_brushes = np.array([pg.mkBrush(r, g, b, 235) for r, g, b in rgb] +

@@ -20,13 +20,13 @@ class PreviewLayer(Layer):
         super().__init__(doc, view)
         self.fill = self.add(PathsItem())
         self.lines = self.add(CurveItem(pen=cosmetic_pen(PREVIEW, 2.0, QtCore.Qt.PenStyle.DashLine),
-                                               antialias=True), 0.1)  # short and changing: not cached
+                                        antialias=True), 0.1)  # short and changing: not cached
         self.handles = self.add(ScatterItem(size=8, symbol="s", pen=pg.mkPen(PREVIEW, width=1.5),
-                                                   brush=pg.mkBrush("#ffffff"), pxMode=True), 0.2)
+                                            brush=pg.mkBrush("#ffffff"), pxMode=True), 0.2)
         self.active = self.add(ScatterItem(size=11, symbol="s", pen=pg.mkPen("#ffffff", width=1.5),
-                                                  brush=pg.mkBrush(PREVIEW), pxMode=True), 0.3)
+                                           brush=pg.mkBrush(PREVIEW), pxMode=True), 0.3)
         self.problems = self.add(ScatterItem(size=22, symbol="o", pen=pg.mkPen(PROBLEM, width=3),
-                                                    brush=pg.mkBrush(220, 38, 38, 50), pxMode=True), 0.4)
+                                             brush=pg.mkBrush(220, 38, 38, 50), pxMode=True), 0.4)
         self.label = self.add(pg.TextItem("", color=PROBLEM, anchor=(0, 1.2), fill=pg.mkBrush(255, 255, 255, 225),
                                           border=pg.mkPen(PROBLEM)), 0.5)
         self.rect = self.add(QtWidgets.QGraphicsRectItem(), 0.6)

@@ -18,7 +18,7 @@ class RouteLayer(Layer):
         self.curve = self.add(PathsItem())
         self.arrows = self.add(PathsItem(), 0.1)
         self.points = self.add(ScatterItem(size=6, symbol="o", pen=pg.mkPen(ROUTE, width=1.5),
-                                                  brush=pg.mkBrush("#ffffff"), pxMode=True), 0.2)
+                                           brush=pg.mkBrush("#ffffff"), pxMode=True), 0.2)
         self._pen = cosmetic_pen(ROUTE, 2.0)
         self._pixel = 1.0
 

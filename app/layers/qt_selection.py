@@ -23,7 +23,7 @@ class SelectionLayer(Layer):
         super().__init__(doc, view)
         self.curve = self.add(PathsItem())
         self.points = self.add(ScatterItem(size=7, symbol="s", pen=pg.mkPen("#7c2d12", width=1),
-                                                  brush=pg.mkBrush(SELECTION), pxMode=True), 0.2)
+                                           brush=pg.mkBrush(SELECTION), pxMode=True), 0.2)
         self._halo = cosmetic_pen("#ffffff", 5.0)
         self._wide = cosmetic_pen(SELECTION, 2.0)
         self._thin = cosmetic_pen(SELECTION, 1.0)
