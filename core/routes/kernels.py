@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def segment_of(s: np.ndarray, lo: int, hi: int, t: float) -> int:
     """Index j in [lo, hi - 2] of the segment [s[j], s[j+1]] holding arc length t (clamped to the route)."""
     a = lo
@@ -41,7 +41,7 @@ def point_at(points: np.ndarray, s: np.ndarray, lo: int, hi: int, t: float) -> n
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def point_at_into(points: np.ndarray, s: np.ndarray, lo: int, hi: int, t: float, out: np.ndarray) -> None:
     """Write the point at arc length t into ``out`` (2,) without allocating (for per-agent steering loops)."""
     j = segment_of(s, lo, hi, t)
@@ -57,7 +57,7 @@ def point_at_into(points: np.ndarray, s: np.ndarray, lo: int, hi: int, t: float,
     out[1] = points[j, 1] + u * (points[j + 1, 1] - points[j, 1])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def closest_point(points: np.ndarray, s: np.ndarray, lo: int, hi: int, x: np.ndarray, s0: float,
                   s1: float) -> float:
     """Arc length of the FIRST closest point of route [lo, hi) to x within the window [s0, s1] (MIRAN 3.1).

@@ -52,7 +52,7 @@ from .params import (
 from .state import WALKING
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def crowd_needed(st, gvec, nb, X, n_irm) -> bool:
     """Has ``crowd_phase`` anything to add: the social force on, IRM agents (n_irm of them), or the slope on?"""
     cell_start = nb[1]
@@ -62,7 +62,7 @@ def crowd_needed(st, gvec, nb, X, n_irm) -> bool:
     return social or slope or n_irm > 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
     """Add the social, noise and slope terms to ``fnew`` (n, 2) for every walking agent (positions of this step);
     ``wk[13]`` (5, 2) is scratch space (core.sim.kernels.work_buffers)."""
@@ -151,7 +151,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
                 fnew[i, 1] += f[1] - fs[1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, gvec, bp, out) -> float:
     """IRM eq. 1 for one agent: F_b from b(x) on the corridor disc it lies deepest in (core.steering.irm) into
     ``out`` (2,); returns the depth d_b. An agent outside that disc (others pushed it out of its corridor) is pulled

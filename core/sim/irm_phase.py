@@ -51,16 +51,16 @@ def corridor_reach(r: float, depth_gap: float, vmax: float, dt: float) -> float:
     return 2.0 * r + depth_gap + 2.0 * vmax * dt
 
 
-@njit(cache=True, nogil=True)
-def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr) -> int:
-    """Choose the disc and attraction point of every walking IRM agent; returns how many became LOST."""
+@njit(cache=True, nogil=True, _nrt=False)
+def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, q) -> int:
+    """Choose the disc and attraction point of every walking IRM agent; returns how many became LOST. ``q`` (2,)
+    is scratch space."""
     V, T, N, TT, B, G, S = W
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
     cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ak = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[13]
     slot, tsc, tint, tadj, tcand = tr
     dt = gvec[G_DT]
-    q = np.empty(2, dtype=np.float64)
     lost = 0
     for i in range(pos.shape[0]):
         if status[i] != WALKING or method[i] != IRM:

@@ -201,7 +201,7 @@ def attraction_phase(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, t
     return lost
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
     """F = F_s + F_b + F_o for every walking agent at its current position, into ``fnew`` (n, 2)."""
     E, EG, ES, EI = C
@@ -275,7 +275,7 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
             row[TS_NEAR_Y] = by
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
     """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space and the bounds; a
     disc must keep ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the
@@ -298,7 +298,7 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, wk) -> int:
     """Integrate, guard against obstacles, detect arrival, accumulate lengths and log the positions at time
     ``t_next`` (the end of the step); returns the number of arrivals."""
@@ -402,20 +402,21 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
 
 
 @njit(cache=True, nogil=True)
-def work_buffers(n_types: int, n_edges: int) -> tuple:
+def work_buffers(n_types: int, n_edges: int, n_cands: int) -> tuple:
     """Scratch arrays the phases share, allocated once per ``advance`` call: visible and disc-adjusted intervals
     (MAX_INTERVALS, 2), points q and r_i (2,), a fallback arc length (1,), an empty trace row (0, 4), four (2,)
     vectors (forces, or the new position and velocity), the step's terrain lengths (n_types,) and the work arrays
     of the shadow visibility over the mesh's n_edges obstacle edges (core.navmesh.kernels.shadows), the candidates'
-    arc lengths and omegas (2, 64) (core.steering.miran.pick_candidate) and five (2,) vectors for the crowd phase."""
+    arc lengths and omegas (2, n_cands) (core.steering.miran.pick_candidate) and five (2,) vectors for the crowd
+    phase."""
     return (np.empty((MAX_INTERVALS, 2), dtype=np.float64), np.empty((MAX_INTERVALS, 2), dtype=np.float64),
             np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(1, dtype=np.float64),
             np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
             np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
-            shadow_work(n_edges), np.empty((2, 64), dtype=np.float64), np.empty((5, 2), dtype=np.float64))
+            shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def count_walking(status) -> int:
     """Number of agents still walking."""
     n = 0
@@ -437,7 +438,12 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
     n = pos.shape[0]
     fnew = np.zeros((n, 2), dtype=np.float64)
     fallback_code = np.zeros(n, dtype=np.int8)
-    wk = work_buffers(st[17].shape[1], C[0].shape[0])
+    # Candidates of one window: at most sigma / d + 1 per unit of window plus both ends of every interval.
+    most = 0.0
+    for p in range(prof.shape[0]):
+        if prof[p, P_D] > 0.0:
+            most = max(most, prof[p, P_SIGMA] / prof[p, P_D])
+    wk = work_buffers(st[17].shape[1], C[0].shape[0], int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4)
     TX = (X[14], X[15], X[16], X[17], X[18], crossing_work(X[14].shape[0]))
     grid, cell_start, order = nb
     # Phases with nothing to do are not called (each call passes every state array).
@@ -462,7 +468,7 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
         if n_miran > 0:
             lost += attraction_phase(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk)
         if n_irm > 0:
-            lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr)
+            lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, wk[2])
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, pos, status, cell_start, order)
         force_phase(C, st, gvec, prof, nb, fnew, tr, wk)

@@ -177,7 +177,7 @@ def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max
     return B[:m].copy(), R[:m].copy(), L[:m].copy(), Q[:m].copy(), S[:m].copy()
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deepest_disc(cB, cR, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: float) -> int:
     """Retraction of x onto the corridor's backbone: the disc x lies deepest in (largest R_j - |x - B_j|) among the
     discs from k on whose route arc length is within ``reach`` of disc k's; ties go to the later disc."""
@@ -198,7 +198,7 @@ def deepest_disc(cB, cR, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: f
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float, s_from: float) -> float:
     """IRM eq. 4: the largest route arc length s' >= s_from whose point lies on the circle of centre (bx, by) and
     radius r; the route's length when the goal lies inside the disc; -1 when the route meets no such point."""
@@ -231,7 +231,7 @@ def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float,
     return -1.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def disc_boundary_point(bx: float, by: float, r: float, x: np.ndarray, out: np.ndarray) -> float:
     """b(x) on the boundary of the corridor disc (bx, by, r) that x lies deepest in: the disc's boundary point
     nearest to x, written into ``out`` (2,); returns the depth r - |x - B| (the distance d_b inside the disc,
@@ -248,7 +248,7 @@ def disc_boundary_point(bx: float, by: float, r: float, x: np.ndarray, out: np.n
     return r - g
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def admissible_safe_distance(ds: float, vmax: float, dt: float, r_min: float, r: float) -> float:
     """IRM eq. 2: clamp the safe distance into D = (vmax dt, R_min - r); where D is empty, vmax dt (the lower
     bound, which keeps the step from colliding, matters more than the one against oscillation)."""

@@ -34,20 +34,20 @@ NOTHING_VISIBLE = 3
 SWEEP_SEARCH = 4
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def reference_point(rp, rs, lo, hi, x, s_ref_prev, s_attr_prev) -> float:
     """MIRAN 3.1: arc length of the first closest route point to x between r_{i-1} and alpha_{i-1}."""
     s1 = s_attr_prev if s_attr_prev > s_ref_prev else s_ref_prev
     return closest_point(rp, rs, lo, hi, x, s_ref_prev, s1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def same_point(ax, ay, bx, by, scale) -> bool:
     """Are two points equal up to SAME_POINT_RTOL * scale?"""
     return math.hypot(ax - bx, ay - by) <= SAME_POINT_RTOL * scale
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
                    disc_radius, disc_need, q, tr_c, cwork, tri) -> tuple:
     """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
@@ -65,7 +65,7 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     w_min |x - q| / d_ij already exceeds the best by more than the tie tolerance is never walked (exact pruning;
     the far candidates usually win). Not when tracing: ``tr_c`` (m, 4) then receives every [s, x, y, omega] row in
     route order. Best is -1 when there is no candidate. ``cwork`` (2, m) float64 holds the candidates' arc lengths
-    and omegas when m is enough; ``tri`` is a triangle containing x (-1 when unknown).
+    and omegas (m at least sigma / d + 2 n_int + 2); ``tri`` is a triangle containing x (-1 when unknown).
     """
     tracing = tr_c.shape[0] > 0
     total = 0
@@ -75,12 +75,10 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
         total -= 1
     if total <= 0:
         return -1.0, np.inf, 0
-    if total <= cwork.shape[1]:
-        ts = cwork[0]
-        ws = cwork[1]
-    else:
-        ts = np.empty(total, dtype=np.float64)
-        ws = np.empty(total, dtype=np.float64)
+    if total > cwork.shape[1]:
+        total = cwork.shape[1]  # work_buffers sizes cwork for sigma / d: only past MAX_INTERVALS intervals
+    ts = cwork[0]
+    ws = cwork[1]
     V, T, N, TT, B, G, S = W
     start = -1
     nc = -1
@@ -102,6 +100,8 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
             if j == 0 and k == 0 and skip_first:
                 continue
             m -= 1
+            if m < 0:
+                break  # the nearest candidates beyond cwork's capacity are left out
             t = sample_at(a, b, d, k, count)
             ts[m] = t
             point_at_into(rp, rs, lo, hi, t, q)
@@ -137,6 +137,8 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
             ws[m] = om
             if om < best_w:
                 best_w = om
+        if m < 0:
+            break
     # A lone r_i (omega infinite) is still a candidate (MIRAN 3.2), unless it is a disc the sweep ruled out.
     best = pick_best(ws, total)
     if best < 0:
@@ -144,7 +146,7 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     return ts[best], ws[best], total
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def window_box(rp, rs, lo, hi, s0, s1, x, y) -> tuple:
     """(xmin, ymin, xmax, ymax) of the route between arc lengths s0 and s1 and the point (x, y)."""
     xmin = xmax = x
@@ -166,7 +168,7 @@ def window_box(rp, rs, lo, hi, s0, s1, x, y) -> tuple:
     return xmin, ymin, xmax, ymax
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST for a disc of this radius sweeping p -> q (max-weight rule, ch. 3),
     and +inf ("a very large omega", section 4.1) when the sweep would come closer than ``need`` to an obstacle:
@@ -179,7 +181,7 @@ def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
     return np.inf if c != c else c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def fallback(V, T, N, TT, B, G, S, x, s_r, r_pt, s_attr_prev, attr_prev, out_s) -> int:
     """No candidate (only possible once other forces pushed the character off its line of sight, MIRAN 3.5):
     keep the previous attraction point if it is still visible, else head for the reference point if visible,

@@ -37,13 +37,13 @@ def crossing_work(n_edges: int) -> tuple:
             np.empty((MAX_CROSSINGS, 3), dtype=np.float64))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def window_terrain_edges(TE, TG, TS, TI, xmin, ymin, xmax, ymax, work) -> int:
     """Collect the terrain boundary edges meeting the box into ``work[0]``; returns their number."""
     return collect_edges(TE, TG, TS, TI, xmin, ymin, xmax, ymax, work[0], work[1])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def crossing_cost(TE, TD, nc, x, y, type_x, qx, qy, weights, work) -> float:
     """sum_T w(T) l^T of the visible segment x -> q from its terrain boundary crossings, or NaN where they do not
     decide it (see the module docstring). ``work[0][:nc]`` are the boundary edges that may meet the segment

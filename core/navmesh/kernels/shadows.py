@@ -43,7 +43,7 @@ MAX_SHADOWS = 256
 DEFER = -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def _clip_ge0(t0, t1, f0, f1):
     """Keep t in [t0, t1] where the linear function f(t) = f0 + t (f1 - f0) is >= 0."""
     if f0 >= 0.0 and f1 >= 0.0:
@@ -56,7 +56,7 @@ def _clip_ge0(t0, t1, f0, f1):
     return t0, min(t1, r)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _sort_pairs(a, n) -> None:
     """Sort rows a[:n] by their first column (insertion sort: a piece rarely has more than a few shadows)."""
     for i in range(1, n):
@@ -71,7 +71,7 @@ def _sort_pairs(a, n) -> None:
         a[j + 1, 1] = r1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
     bounding boxes meet the box [xmin, xmax] x [ymin, ymax], into ``cand`` (>= ne,) int64; returns how many.
@@ -103,7 +103,7 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     return k
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
 def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
     """Does the bounding box of any edge E[cand[:nc]] meet the box [xmin, xmax] x [ymin, ymax]?"""
     for c in range(nc):
@@ -114,7 +114,7 @@ def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The obstacle edges meeting the box (``collect_edges``) into ``cand``; returns their number, or DEFER when
     one passes through or next to x (see the module docstring)."""
@@ -135,7 +135,7 @@ def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> in
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) -> int:
     """Visible parts of A-B from x as sorted, disjoint u-intervals [u0, u1] of A + u (B - A) in ``parts`` (k, 2);
     returns k, or DEFER when the exact expansion must decide (see the module docstring).
