@@ -8,10 +8,10 @@ inside their own njit code.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
+
+from core.navmesh.kernels.predicates import norm2d
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -109,7 +109,7 @@ def cumulative_length(points: np.ndarray) -> np.ndarray:
     n = points.shape[0]
     out = np.zeros(n, dtype=np.float64)
     for i in range(1, n):
-        out[i] = out[i - 1] + math.hypot(points[i, 0] - points[i - 1, 0], points[i, 1] - points[i - 1, 1])
+        out[i] = out[i - 1] + norm2d(points[i, 0] - points[i - 1, 0], points[i, 1] - points[i - 1, 1])
     return out
 
 
@@ -134,7 +134,7 @@ def clean_polyline(points: np.ndarray):
             s[0] = 0.0
             k = 1
             continue
-        t = s[k - 1] + math.hypot(x - out[k - 1, 0], y - out[k - 1, 1])
+        t = s[k - 1] + norm2d(x - out[k - 1, 0], y - out[k - 1, 1])
         if t > s[k - 1]:
             out[k, 0] = x
             out[k, 1] = y

@@ -23,6 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
+from core.navmesh.kernels.predicates import norm2d
 from core.steering.forces import boundary_force, steering_force
 from core.steering.irm import disc_boundary_point
 from core.steering.methods import IRM
@@ -86,7 +87,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
     vtop = 0.0
     for j in range(pos.shape[0]):
         if status[j] == WALKING:
-            vtop = max(vtop, math.hypot(vel[j, 0], vel[j, 1]))
+            vtop = max(vtop, norm2d(vel[j, 0], vel[j, 1]))
     reach = social_reach(v0, sig, tau, vtop, SOCIAL_FLOOR)
     reach2 = reach * reach
     # For a neighbour walking at speed v the force is below the floor once |r| - tau v exceeds the static reach.
@@ -104,7 +105,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
         vmax = prof[profile[i], P_VMAX]
         dx = attr[i, 0] - x[0]
         dy = attr[i, 1] - x[1]
-        da = math.hypot(dx, dy)
+        da = norm2d(dx, dy)
         e[0] = dx / da if da > 0.0 else 0.0
         e[1] = dy / da if da > 0.0 else 0.0
         if social:
@@ -124,7 +125,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
                         r2 = rx * rx + ry * ry
                         if j == i or r2 > reach2:
                             continue
-                        if math.sqrt(r2) - tau * math.hypot(vel[j, 0], vel[j, 1]) > rstat:
+                        if math.sqrt(r2) - tau * norm2d(vel[j, 0], vel[j, 1]) > rstat:
                             continue
                         social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]

@@ -9,11 +9,10 @@ route and corridor (MIRAN 3.5, Simulation's replanning). ``X`` is the extension 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
+from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_visible
 from core.routes.kernels import point_at_into
 from core.steering.irm import attraction_on_disc, deepest_disc
@@ -77,7 +76,7 @@ def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, q) -> int:
         else:
             vmax = prof[profile[i], P_VMAX]
             k0 = min(max(k, clo), chi - 1)
-            gap = math.hypot(x[0] - cB[k0, 0], x[1] - cB[k0, 1])
+            gap = norm2d(x[0] - cB[k0, 0], x[1] - cB[k0, 1])
             reach = corridor_reach(cR[k0], gap, vmax, dt)
             k = deepest_disc(cB, cR, cS, clo, chi, k0, x, reach)
             # Where eq. 4 skipped part of the route (a loop, a route that comes back), the agent walks towards a
@@ -86,11 +85,11 @@ def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, q) -> int:
                 ka = clo + np.searchsorted(cS[clo:chi], s_attr[i] - reach)
                 if ka < chi:
                     k2 = deepest_disc(cB, cR, cS, clo, chi, ka, x, 2.0 * reach)
-                    if cR[k2] - math.hypot(x[0] - cB[k2, 0], x[1] - cB[k2, 1]) >= \
-                            cR[k] - math.hypot(x[0] - cB[k, 0], x[1] - cB[k, 1]):
+                    if cR[k2] - norm2d(x[0] - cB[k2, 0], x[1] - cB[k2, 1]) >= \
+                            cR[k] - norm2d(x[0] - cB[k, 0], x[1] - cB[k, 1]):
                         k = k2
             corr_k[i] = k
-            inside = math.hypot(x[0] - cB[k, 0], x[1] - cB[k, 1]) <= cR[k]
+            inside = norm2d(x[0] - cB[k, 0], x[1] - cB[k, 1]) <= cR[k]
             # Eq. 4 depends on the disc only: on the same disc as last step the attraction point is the same (and
             # visible, x being inside the disc).
             if not (inside and k == corr_ak[i]):

@@ -19,12 +19,11 @@ buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
+from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
 from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.shadows import shadow_work, visible_intervals_by_shadows
@@ -322,7 +321,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
         arrive_r = gvec[G_ARRIVE] if gvec[G_ARRIVE] > 0.0 else vmax * dt
         gx = goal[i, 0]
         gy = goal[i, 1]
-        dgoal = math.hypot(gx - x[0], gy - x[1])
+        dgoal = norm2d(gx - x[0], gy - x[1])
         tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
         tri[i] = tx
         if s_attr[i] >= total - tol and dgoal <= max(arrive_r, vmax * dt):
@@ -356,10 +355,10 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                 need = min(rgeo, c0)
             if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
                 # Straight towards the attraction point, as far as the integrated step would have gone.
-                h = math.hypot(xn[0] - x[0], xn[1] - x[1])
+                h = norm2d(xn[0] - x[0], xn[1] - x[1])
                 ax = attr[i, 0] - x[0]
                 ay = attr[i, 1] - x[1]
-                da = math.hypot(ax, ay)
+                da = norm2d(ax, ay)
                 if da > tol and h > 0.0:
                     h = min(h, da)
                     xn[0] = x[0] + ax * (h / da)
@@ -372,13 +371,13 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                     xn[1] = x[1]
                 vn[0] = (xn[0] - x[0]) / dt
                 vn[1] = (xn[1] - x[1]) / dt
-            if gvec[G_ARRIVE] > 0.0 and math.hypot(gx - xn[0], gy - xn[1]) <= gvec[G_ARRIVE]:
+            if gvec[G_ARRIVE] > 0.0 and norm2d(gx - xn[0], gy - xn[1]) <= gvec[G_ARRIVE]:
                 status[i] = ARRIVED
                 t_arrive[i] = t_next
                 vn[0] = 0.0
                 vn[1] = 0.0
                 arrived += 1
-        step = math.hypot(xn[0] - x[0], xn[1] - x[1])
+        step = norm2d(xn[0] - x[0], xn[1] - x[1])
         if step > 0.0:
             for k in range(tl.shape[0]):
                 terrain_len[i, k] += tl[k]

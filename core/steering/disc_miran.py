@@ -16,6 +16,7 @@ import math
 
 from numba import njit
 
+from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_first_block, segment_visible
 from core.routes.kernels import point_at_into, segment_of
 
@@ -108,7 +109,7 @@ def adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, end, a, b, s_r, 
     _, px, py = occluder(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, end, outward, q)
     dx = px - x[0]
     dy = py - x[1]
-    dist = math.hypot(dx, dy)
+    dist = norm2d(dx, dy)
     theta = tangent_angle(radius * (1.0 + _CLEAR_MARGIN), dist)
     if theta != theta:
         return -1.0
@@ -197,14 +198,14 @@ def disc_fallback(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, r_pt, s_end, s_
     if s_end > s_r + tol:
         t = farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, s_end, q)
         point_at_into(rp, rs, lo, hi, t, q)
-        if t > s_r + tol and math.hypot(q[0] - x[0], q[1] - x[1]) > tol:
+        if t > s_r + tol and norm2d(q[0] - x[0], q[1] - x[1]) > tol:
             out_s[0] = t
             return SWEEP_SEARCH
-    if (s_attr_prev >= s_r and math.hypot(attr_prev[0] - x[0], attr_prev[1] - x[1]) > tol
+    if (s_attr_prev >= s_r and norm2d(attr_prev[0] - x[0], attr_prev[1] - x[1]) > tol
             and sweep_cost(W, C, x[0], x[1], attr_prev[0], attr_prev[1], radius, need, w) < math.inf):
         out_s[0] = s_attr_prev
         return KEPT_PREVIOUS
-    if (math.hypot(r_pt[0] - x[0], r_pt[1] - x[1]) > tol
+    if (norm2d(r_pt[0] - x[0], r_pt[1] - x[1]) > tol
             and sweep_cost(W, C, x[0], x[1], r_pt[0], r_pt[1], radius, need, w) < math.inf):
         out_s[0] = s_r
         return TO_REFERENCE

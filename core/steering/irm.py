@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from core.navmesh.kernels.clearance import point_clearance
+from core.navmesh.kernels.predicates import norm2d
 from core.routes.kernels import point_at_into, segment_of
 
 # Bisection tolerance of the retraction, relative to the disc radius.
@@ -95,7 +96,7 @@ def side_points(disc: np.ndarray, tx: float, ty: float, left: np.ndarray, right:
     side opening, between two obstacles of the same side), the other side's point is the disc's own boundary point
     square to the tangent, B + R n, and the one side keeps the point farther out to it."""
     bx, by, r = disc[0], disc[1], disc[2]
-    tl = math.hypot(tx, ty)
+    tl = norm2d(tx, ty)
     nx = -ty / tl if tl > 0.0 else 0.0
     ny = tx / tl if tl > 0.0 else 0.0
     s1 = nx * (disc[3] - bx) + ny * (disc[4] - by)
@@ -186,11 +187,11 @@ def deepest_disc(cB, cR, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: f
     if k >= chi:
         k = chi - 1
     best = k
-    best_depth = cR[k] - math.hypot(x[0] - cB[k, 0], x[1] - cB[k, 1])
+    best_depth = cR[k] - norm2d(x[0] - cB[k, 0], x[1] - cB[k, 1])
     s_end = cS[k] + reach
     j = k + 1
     while j < chi and cS[j] <= s_end:
-        dep = cR[j] - math.hypot(x[0] - cB[j, 0], x[1] - cB[j, 1])
+        dep = cR[j] - norm2d(x[0] - cB[j, 0], x[1] - cB[j, 1])
         if dep >= best_depth:
             best_depth = dep
             best = j
@@ -238,7 +239,7 @@ def disc_boundary_point(bx: float, by: float, r: float, x: np.ndarray, out: np.n
     negative outside). At the centre itself there is no nearest point: ``out`` is x and the depth r."""
     dx = x[0] - bx
     dy = x[1] - by
-    g = math.hypot(dx, dy)
+    g = norm2d(dx, dy)
     if g <= 0.0:
         out[0] = x[0]
         out[1] = x[1]

@@ -15,6 +15,7 @@ from numba import njit
 
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
+from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.shadows import box_meets_any
 from core.navmesh.kernels.disc import disc_cost
 from core.navmesh.kernels.segments import segment_cost, segment_visible, walk_cost
@@ -44,10 +45,10 @@ def reference_point(rp, rs, lo, hi, x, s_ref_prev, s_attr_prev) -> float:
 @njit(cache=True, nogil=True, _nrt=False)
 def same_point(ax, ay, bx, by, scale) -> bool:
     """Are two points equal up to SAME_POINT_RTOL * scale?"""
-    return math.hypot(ax - bx, ay - by) <= SAME_POINT_RTOL * scale
+    return norm2d(ax - bx, ay - by) <= SAME_POINT_RTOL * scale
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
                    disc_radius, disc_need, q, tr_c, cwork, tri) -> tuple:
     """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
@@ -106,7 +107,7 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
             ts[m] = t
             point_at_into(rp, rs, lo, hi, t, q)
             dij = t - s_r
-            dist = math.hypot(q[0] - x[0], q[1] - x[1])
+            dist = norm2d(q[0] - x[0], q[1] - x[1])
             if not tracing and dij > 0.0 and strictly_worse(w_min * dist / dij, best_w):
                 ws[m] = np.nan
                 continue
@@ -168,7 +169,7 @@ def window_box(rp, rs, lo, hi, s0, s1, x, y) -> tuple:
     return xmin, ymin, xmax, ymax
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST for a disc of this radius sweeping p -> q (max-weight rule, ch. 3),
     and +inf ("a very large omega", section 4.1) when the sweep would come closer than ``need`` to an obstacle:

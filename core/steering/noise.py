@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit
 
+from core.navmesh.kernels.predicates import norm2d
+
 TABLE = 256
 
 
@@ -53,7 +55,7 @@ def noise_force(x: np.ndarray, alpha: np.ndarray, theta: float, cn: float, vmax:
     """IRM eq. 5: F_n = c_n R(theta) (alpha - x) / |alpha - x|, scaled by vmax; zero when x == alpha."""
     dx = alpha[0] - x[0]
     dy = alpha[1] - x[1]
-    n = math.hypot(dx, dy)
+    n = norm2d(dx, dy)
     out[0] = 0.0
     out[1] = 0.0
     if n < 1e-12:

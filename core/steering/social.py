@@ -20,6 +20,8 @@ import math
 import numpy as np
 from numba import njit
 
+from core.navmesh.kernels.predicates import norm2d
+
 # Helbing and Molnar's field of view (half-angle) and the weight of what lies outside it.
 FOV_COS = math.cos(math.radians(100.0))
 BEHIND_WEIGHT = 0.5
@@ -32,8 +34,8 @@ _TINY = 1e-12
 @njit(cache=True, nogil=True, _nrt=False)
 def ellipse_b(rx: float, ry: float, yx: float, yy: float) -> float:
     """Semi-minor axis b of Helbing and Molnar's ellipse for r = x_alpha - x_beta and y = tau v_beta."""
-    a = math.hypot(rx, ry)
-    c = math.hypot(rx - yx, ry - yy)
+    a = norm2d(rx, ry)
+    c = norm2d(rx - yx, ry - yy)
     s = a + c
     q = s * s - (yx * yx + yy * yy)
     return 0.5 * math.sqrt(q) if q > 0.0 else 0.0
@@ -46,14 +48,14 @@ def social_term(x: np.ndarray, e: np.ndarray, o: np.ndarray, vo: np.ndarray, v0:
     unit vector or zero) to ``out``; its magnitude is capped at ``fmax`` (units/s^2)."""
     rx = x[0] - o[0]
     ry = x[1] - o[1]
-    a = math.hypot(rx, ry)
+    a = norm2d(rx, ry)
     if a < _TINY:
         return
     yx = tau * vo[0]
     yy = tau * vo[1]
     dx = rx - yx
     dy = ry - yy
-    c = math.hypot(dx, dy)
+    c = norm2d(dx, dy)
     s = a + c
     q = s * s - (yx * yx + yy * yy)
     if q <= 0.0:
@@ -69,7 +71,7 @@ def social_term(x: np.ndarray, e: np.ndarray, o: np.ndarray, vo: np.ndarray, v0:
         fy += dy / c
     fx *= k
     fy *= k
-    m = math.hypot(fx, fy)
+    m = norm2d(fx, fy)
     if m <= 0.0:
         return
     # Field of view: beta lies in direction -f from alpha.

@@ -14,7 +14,7 @@ import math
 
 from numba import njit
 
-from .predicates import orient
+from .predicates import norm2d, orient
 
 
 @njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -136,7 +136,7 @@ def segment_clearance(E, EG, ES, EI, px, py, qx, qy) -> float:
     j0 = min(max(int(math.floor((min(py, qy) - pad - EG[1]) / EG[3])), 0), nrows - 1)
     j1 = min(max(int(math.floor((max(py, qy) + pad - EG[1]) / EG[3])), 0), nrows - 1)
     # Only cells within `best` of the segment can hold a closer edge.
-    half = 0.5 * math.hypot(EG[2], EG[3])
+    half = 0.5 * norm2d(EG[2], EG[3])
     for j in range(j0, j1 + 1):
         ymid = EG[1] + (j + 0.5) * EG[3]
         for i in range(i0, i1 + 1):

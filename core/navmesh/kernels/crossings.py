@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .predicates import orient
+from .predicates import norm2d, orient
 from .shadows import collect_edges
 
 # Crossings one segment may collect before the triangle walk takes over.
@@ -53,7 +53,7 @@ def crossing_cost(TE, TD, nc, x, y, type_x, qx, qy, weights, work) -> float:
     cr = work[2]
     dx = qx - x
     dy = qy - y
-    length = math.hypot(dx, dy)
+    length = norm2d(dx, dy)
     if length == 0.0:
         return 0.0
     xmin = min(x, qx)

@@ -6,10 +6,10 @@ float64 arrays, and write into caller-provided outputs so that steering kernels 
 
 from __future__ import annotations
 
-import math
 
 from numba import njit
 
+from .predicates import norm2d
 from .walk import DONE, clip_to_bounds, in_bounds, locate_any, prefer_free, walk_start, walk_step
 
 
@@ -59,7 +59,7 @@ def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
 @njit(cache=True, nogil=True, _nrt=False)
 def walk_terrain_lengths(V, T, N, TT, tri, ax, ay, bx, by, out) -> float:
     """``segment_terrain_lengths`` for a -> b inside the bounds, walked from a triangle ``tri`` containing a."""
-    length = math.hypot(bx - ax, by - ay)
+    length = norm2d(bx - ax, by - ay)
     blocked = 0.0
     if length == 0.0:
         return 0.0
@@ -83,7 +83,7 @@ def walk_cost_visible(V, T, N, TT, tri, ax, ay, bx, by, weights):
     containing a: the cost counts the free parts only, visible is False if any part crosses an obstacle."""
     if ax == bx and ay == by:
         return 0.0, _point_free(V, T, N, TT, tri, ax, ay)
-    length = math.hypot(bx - ax, by - ay)
+    length = norm2d(bx - ax, by - ay)
     cost = 0.0
     vis = True
     state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, ax, ay, bx, by)
