@@ -2,7 +2,7 @@
 
 The experiment of IRM section 6: N characters placed at random in the city, each walking to a random goal and
 given a new one on arrival (``respawn``), dt = 0.1 s, Verlet for IRM (its section 6) and Euler for MIRAN (its
-section 5), one core. CPU-load = CPU time spent / simulated time (IRM section 6; DESIGN.md), measured in steady
+section 5), one core. Routes come from ``planner_for``: terrain-weighted for MIRAN, shortest for IRM. CPU-load = CPU time spent / simulated time (IRM section 6; DESIGN.md), measured in steady
 state: after the first call has compiled or loaded the kernels and after a warm-up of simulated time, over a fixed
 number of steps, counting everything the simulation does in them (the step kernels, replanning of agents pushed
 out of sight of their routes, the new errands of arrived agents: their route planning and IRM corridors).
@@ -43,6 +43,13 @@ def _reference(n: int, method: str) -> str:
     return PAPER.get(n, "IRM 2009: about 3500 agents at 30%") + f"; {method}; real time means <= 30%"
 
 
+def planner_for(method: str) -> str:
+    """The planner of a crowd's errands: terrain-weighted ``cdt`` routes for MIRAN, whose point is to prefer cheap
+    terrain, and shortest ``portal`` routes for IRM, which ignores terrain and whose characters follow shortest
+    paths with clearance (IRM sections 3 and 6)."""
+    return "portal" if method == "irm" else "cdt"
+
+
 def crowd_simulation(scene, mesh, context, method: str, n: int, seed: int = 1):
     """A respawning crowd of n random agents on the scene, without path recording."""
     from core.sim import Simulation
@@ -50,6 +57,7 @@ def crowd_simulation(scene, mesh, context, method: str, n: int, seed: int = 1):
     sim = Simulation(scene, mesh=mesh, method=method, integrator="verlet" if method == "irm" else "euler",
                      dt=0.1, seed=seed, record=False, add_scene_agents=False, planner_context=context)
     sim.respawn = True
+    sim.planner = planner_for(method)
     # IRM section 6's characters: one kind, 1.4 m/s, r = 0.25 (the city's pedestrian profile).
     sim.add_random_agents(n, seed=seed, profiles=[scene.profiles[0].id])
     return sim

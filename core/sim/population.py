@@ -14,6 +14,8 @@ Planning is per agent (a Python call into core.routes), but only for agents that
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from core.navmesh.queries import locate
@@ -30,12 +32,11 @@ MAX_TRIES = 20
 
 def random_free_points(mesh, rng: np.random.Generator, n: int) -> np.ndarray:
     """(n, 2) float64 points uniform over the free space of a navigation mesh."""
-    v = mesh.vertices[mesh.triangles]
-    area = 0.5 * np.abs((v[:, 1, 0] - v[:, 0, 0]) * (v[:, 2, 1] - v[:, 0, 1])
-                        - (v[:, 2, 0] - v[:, 0, 0]) * (v[:, 1, 1] - v[:, 0, 1]))
-    if n == 0 or area.sum() <= 0:
+    v, cdf = _area_sampler(mesh)
+    if n == 0 or cdf is None:
         return np.zeros((0, 2))
-    t = rng.choice(len(area), size=n, p=area / area.sum())
+    # What Generator.choice(len(area), size=n, p=area / area.sum()) draws, without redoing the areas per call.
+    t = cdf.searchsorted(rng.random(n), side="right")
     a, b = rng.random(n), rng.random(n)
     flip = a + b > 1.0
     a[flip], b[flip] = 1.0 - a[flip], 1.0 - b[flip]
@@ -44,6 +45,25 @@ def random_free_points(mesh, rng: np.random.Generator, n: int) -> np.ndarray:
     bad = locate(mesh, p) < 0
     p[bad] = v[t[bad]].mean(axis=1)
     return p
+
+
+_SAMPLERS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _area_sampler(mesh) -> tuple[np.ndarray, np.ndarray | None]:
+    """The free triangles' corners (nt, 3, 2) and their normalised cumulative areas (None without area), computed
+    once per mesh: respawning crowds draw a goal per errand."""
+    got = _SAMPLERS.get(mesh)
+    if got is None:
+        v = mesh.vertices[mesh.triangles]
+        area = 0.5 * np.abs((v[:, 1, 0] - v[:, 0, 0]) * (v[:, 2, 1] - v[:, 0, 1])
+                            - (v[:, 2, 0] - v[:, 0, 0]) * (v[:, 1, 1] - v[:, 0, 1]))
+        cdf = None
+        if area.sum() > 0:
+            cdf = (area / area.sum()).cumsum()
+            cdf /= cdf[-1]
+        got = _SAMPLERS[mesh] = (v, cdf)
+    return got
 
 
 def planning_clearance(sim, method: str, profile: str) -> float:
