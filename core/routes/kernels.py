@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from core.navmesh.kernels.predicates import norm2d
+from core.navmesh.kernels.predicates import norm2d, orient
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -141,3 +141,19 @@ def clean_polyline(points: np.ndarray):
             s[k] = t
             k += 1
     return out[:k].copy(), s[:k].copy(), finite
+
+
+@njit(cache=True, nogil=True)
+def bend_mask(points: np.ndarray) -> np.ndarray:
+    """(n,) bool: the vertices a polyline needs, its ends and every vertex that is not exactly on the straight
+    piece between its neighbours (exact orientation; a vertex where the polyline turns back is kept). Dropping the
+    others leaves the same curve with the same arc lengths at the kept vertices."""
+    n = points.shape[0]
+    keep = np.ones(n, dtype=np.bool_)
+    for k in range(1, n - 1):
+        ax, ay = points[k - 1, 0], points[k - 1, 1]
+        bx, by = points[k, 0], points[k, 1]
+        cx, cy = points[k + 1, 0], points[k + 1, 1]
+        if orient(ax, ay, bx, by, cx, cy) == 0 and (bx - ax) * (cx - bx) + (by - ay) * (cy - by) > 0.0:
+            keep[k] = False
+    return keep

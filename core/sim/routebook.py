@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.routes.kernels import bend_mask
 from core.routes.route import Route
 
 
@@ -31,8 +32,13 @@ class RouteBook:
         return self._s[: self.used]
 
     def add(self, route: Route) -> tuple[int, int]:
-        """Append a route; returns its row range [lo, hi)."""
-        k = len(route.points)
+        """Append a route; returns its row range [lo, hi). Vertices exactly on the straight piece between their
+        neighbours are left out (grid routes are mostly such): the same curve and arc lengths, and far fewer
+        pieces for the visibility of each step (MIRAN 3.2)."""
+        keep = bend_mask(np.ascontiguousarray(route.points, dtype=np.float64))
+        points = route.points[keep]
+        arcs = route.s[keep]
+        k = len(points)
         if self.used + k > len(self._s):
             cap = max(self.used + k, 2 * len(self._s))
             pts = np.zeros((cap, 2), dtype=np.float64)
@@ -41,8 +47,8 @@ class RouteBook:
             s[: self.used] = self._s[: self.used]
             self._pts, self._s = pts, s
         lo = self.used
-        self._pts[lo: lo + k] = route.points
-        self._s[lo: lo + k] = route.s
+        self._pts[lo: lo + k] = points
+        self._s[lo: lo + k] = arcs
         self.used += k
         return lo, lo + k
 
