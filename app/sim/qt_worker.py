@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import os
 import queue
+import sys
+import threading
 import weakref
 
 from PySide6 import QtCore
@@ -27,6 +30,7 @@ from .preview import PreviewRunner, RequestSlot
 # shut down at exit, and a thread still busy then is kept referenced for good (the OS ends it with the process).
 STOP_WAIT_MS = 5000
 EXIT_WAIT_MS = 30000
+WORKER_NICE = 5
 _orphans: list[QtCore.QThread] = []
 _bridges: "weakref.WeakSet[QtSimBridge]" = weakref.WeakSet()
 
@@ -38,6 +42,21 @@ def _stop_at_exit() -> None:
     for t in _orphans:
         if t.isRunning() and not t.wait(EXIT_WAIT_MS):
             ctypes.pythonapi.Py_IncRef(ctypes.py_object(t))
+
+
+def lower_priority(steps: int = WORKER_NICE) -> None:
+    """Raise the calling thread's nice value on Linux (where a thread id names just that thread; elsewhere it could
+    name another process, so nothing happens): on a busy machine the engine takes the CPU the UI thread leaves, not
+    the other way round. With 2,000 agents on the city at the fastest speed on the loaded 2-core development machine
+    the view drew 30 frames a second (a 10 ms timer: 27 ms median) and 48 (14 ms) with the engine niced by 5, which
+    then stepped 38 instead of 61 times a second; at 1x real time the engine needs far less than it gets."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
+    except OSError:
+        pass
 
 
 class QtSimWorker(QtCore.QThread):
@@ -53,6 +72,7 @@ class QtSimWorker(QtCore.QThread):
         self.controller = SimController(outbox, self.mail.emit, slot, display_hz)
 
     def run(self) -> None:
+        lower_priority()
         self.controller.serve(self.commands)
 
 
@@ -68,6 +88,8 @@ class QtPreviewWorker(QtCore.QThread):
         self.outbox = outbox
 
     def run(self) -> None:
+        lower_priority()
+
         def publish(ghost: Ghost) -> None:
             if self.outbox.put("ghost", ghost):
                 self.mail.emit()

@@ -189,3 +189,30 @@ def test_pacer_sets_its_timer_early_by_the_timer_s_usual_lateness():
     assert p.late_s == pytest.approx(0.003, abs=2e-4)
     p.drew(now + 5.0)  # a drawing after an idle spell teaches nothing about the timer
     assert p.late_s == pytest.approx(0.003, abs=2e-4)
+
+
+def test_the_engine_threads_yield_the_cpu_to_the_ui_thread(make_studio, qtbot):
+    """On a busy machine the UI thread must win the CPU: the simulation and preview threads run niced."""
+    import os
+    import sys
+    from pathlib import Path
+
+    tasks = Path("/proc/self/task")
+    if not sys.platform.startswith("linux") or not tasks.exists():
+        pytest.skip("threads have nice values of their own on Linux only")
+
+    def nice_of(name: str) -> list[int]:
+        out = []
+        for t in tasks.iterdir():
+            try:
+                if (t / "comm").read_text().strip() == name:
+                    out.append(int((t / "stat").read_text().rsplit(")", 1)[1].split()[16]))
+            except OSError:
+                pass
+        return out
+
+    w = make_studio(SCENES / "mckenna_road.json")
+    built(qtbot, w)
+    ui = os.getpriority(os.PRIO_PROCESS, 0)
+    assert nice_of("sim.worker") and all(n > ui for n in nice_of("sim.worker"))
+    assert nice_of("sim.preview") and all(n > ui for n in nice_of("sim.preview"))
