@@ -30,8 +30,10 @@ from .visibility import (
     append_interval,
     drop_last_grazing,
     segment_visible_parts,
+    sort_rows,
     visible_intervals,
     visible_start,
+    window_piece,
 )
 from .predicates import orient
 
@@ -54,21 +56,6 @@ def _clip_ge0(t0, t1, f0, f1):
     if f0 < 0.0:
         return max(t0, r), t1
     return t0, min(t1, r)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _sort_pairs(a, n) -> None:
-    """Sort rows a[:n] by their first column (insertion sort: a piece rarely has more than a few shadows)."""
-    for i in range(1, n):
-        r0 = a[i, 0]
-        r1 = a[i, 1]
-        j = i - 1
-        while j >= 0 and a[j, 0] > r0:
-            a[j + 1, 0] = a[j, 0]
-            a[j + 1, 1] = a[j, 1]
-            j -= 1
-        a[j + 1, 0] = r0
-        a[j + 1, 1] = r1
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -209,7 +196,7 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
         sh[k, 0] = s0
         sh[k, 1] = s1
         k += 1
-    _sort_pairs(sh, k)
+    sort_rows(sh, k)
     # [0, 1] minus the union of the shadows; union pieces shorter than tol_u are gaps closed.
     n = 0
     cur = 0.0
@@ -287,16 +274,8 @@ def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, 
     n = 0
     i = a
     while i < hi - 1 and rs[i] <= s1:
-        sa = max(rs[i], s0)
-        sb = min(rs[i + 1], s1)
-        seg = rs[i + 1] - rs[i]
-        if sb > sa and seg > 0.0:
-            fa = (sa - rs[i]) / seg
-            fb = (sb - rs[i]) / seg
-            ax = rp[i, 0] + fa * (rp[i + 1, 0] - rp[i, 0]) if fa != 0.0 else rp[i, 0]
-            ay = rp[i, 1] + fa * (rp[i + 1, 1] - rp[i, 1]) if fa != 0.0 else rp[i, 1]
-            bx = rp[i, 0] + fb * (rp[i + 1, 0] - rp[i, 0]) if fb != 1.0 else rp[i + 1, 0]
-            by = rp[i, 1] + fb * (rp[i + 1, 1] - rp[i, 1]) if fb != 1.0 else rp[i + 1, 1]
+        sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
+        if sb > sa:
             k = DEFER
             if nc != DEFER and not box_meets_any(E, cand, nc, min(x, ax, bx), min(y, ay, by), max(x, ax, bx),
                                                  max(y, ay, by)):
@@ -328,7 +307,7 @@ def _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, t
     st = np.empty(64, dtype=np.int64)
     sc = np.empty((64, 4), dtype=np.float64)
     k, parts, st, sc = segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts, starts, st, sc)
-    _sort_pairs(parts, k)
+    sort_rows(parts, k)
     for j in range(k):
         n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol, span)
         if n < 0:

@@ -404,8 +404,26 @@ def _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts):
     return 0, parts
 
 
+@njit(cache=True, nogil=True, inline="always")
+def window_piece(rp, rs, i, s0, s1):
+    """The part of route segment i inside the window [s0, s1]: (sa, sb, ax, ay, bx, by), its arc lengths and end
+    points (the segment's own vertices where it is not cut); empty (sb <= sa) when the window misses it."""
+    sa = max(rs[i], s0)
+    sb = min(rs[i + 1], s1)
+    seg = rs[i + 1] - rs[i]
+    if not (sb > sa and seg > 0.0):
+        return sa, sa, 0.0, 0.0, 0.0, 0.0
+    fa = (sa - rs[i]) / seg
+    fb = (sb - rs[i]) / seg
+    ax = rp[i, 0] + fa * (rp[i + 1, 0] - rp[i, 0]) if fa != 0.0 else rp[i, 0]
+    ay = rp[i, 1] + fa * (rp[i + 1, 1] - rp[i, 1]) if fa != 0.0 else rp[i, 1]
+    bx = rp[i, 0] + fb * (rp[i + 1, 0] - rp[i, 0]) if fb != 1.0 else rp[i + 1, 0]
+    by = rp[i, 1] + fb * (rp[i + 1, 1] - rp[i, 1]) if fb != 1.0 else rp[i + 1, 1]
+    return sa, sb, ax, ay, bx, by
+
+
 @njit(cache=True, nogil=True)
-def _sort_rows(a, n) -> None:
+def sort_rows(a, n) -> None:
     """Insertion sort of rows a[:n] by their first column (n is small)."""
     for i in range(1, n):
         r0 = a[i, 0]
@@ -429,23 +447,11 @@ def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, ou
     n = 0
     i = a
     while i < hi - 1 and rs[i] <= s1:
-        sa = max(rs[i], s0)
-        sb = min(rs[i + 1], s1)
-        seg = rs[i + 1] - rs[i]
-        if sb > sa and seg > 0.0:
-            fa = (sa - rs[i]) / seg
-            fb = (sb - rs[i]) / seg
-            ax = rp[i, 0] + fa * (rp[i + 1, 0] - rp[i, 0])
-            ay = rp[i, 1] + fa * (rp[i + 1, 1] - rp[i, 1])
-            bx = rp[i, 0] + fb * (rp[i + 1, 0] - rp[i, 0])
-            by = rp[i, 1] + fb * (rp[i + 1, 1] - rp[i, 1])
-            if fa == 0.0:
-                ax, ay = rp[i, 0], rp[i, 1]
-            if fb == 1.0:
-                bx, by = rp[i + 1, 0], rp[i + 1, 1]
+        sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
+        if sb > sa:
             k, parts, st, sc = segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts,
                                                      starts, st, sc)
-            _sort_rows(parts, k)
+            sort_rows(parts, k)
             for j in range(k):
                 n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol, s1 - s0)
                 if n < 0:
@@ -470,20 +476,8 @@ def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) ->
     while True:
         last = not (i < hi - 1 and rs[i] <= s1)
         if not last:
-            sa = max(rs[i], s0)
-            sb = min(rs[i + 1], s1)
-            seg = rs[i + 1] - rs[i]
-            if sb > sa and seg > 0.0:
-                fa = (sa - rs[i]) / seg
-                fb = (sb - rs[i]) / seg
-                ax = rp[i, 0] + fa * (rp[i + 1, 0] - rp[i, 0])
-                ay = rp[i, 1] + fa * (rp[i + 1, 1] - rp[i, 1])
-                bx = rp[i, 0] + fb * (rp[i + 1, 0] - rp[i, 0])
-                by = rp[i, 1] + fb * (rp[i + 1, 1] - rp[i, 1])
-                if fa == 0.0:
-                    ax, ay = rp[i, 0], rp[i, 1]
-                if fb == 1.0:
-                    bx, by = rp[i + 1, 0], rp[i + 1, 1]
+            sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
+            if sb > sa:
                 segs[m, 0], segs[m, 1], segs[m, 2], segs[m, 3] = ax, ay, bx, by
                 sab[m, 0], sab[m, 1] = sa, sb
                 m += 1
