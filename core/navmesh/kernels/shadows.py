@@ -25,9 +25,11 @@ import math
 import numpy as np
 from numba import njit
 
+from .predicates import orient
 from .visibility import (
     MERGE_TOL,
     append_interval,
+    clip_nonnegative,
     drop_last_grazing,
     segment_visible_parts,
     sort_rows,
@@ -35,7 +37,6 @@ from .visibility import (
     visible_start,
     window_piece,
 )
-from .predicates import orient
 
 # Relative distance (to the triangle's size) under which x counts as lying on a line: the exact expansion decides.
 NEAR_RTOL = 1e-9
@@ -43,19 +44,6 @@ NEAR_RTOL = 1e-9
 MAX_SHADOWS = 256
 # Result of ``segment_shadow_parts`` when the exact expansion must decide.
 DEFER = -1
-
-
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
-def _clip_ge0(t0, t1, f0, f1):
-    """Keep t in [t0, t1] where the linear function f(t) = f0 + t (f1 - f0) is >= 0."""
-    if f0 >= 0.0 and f1 >= 0.0:
-        return t0, t1
-    if f0 < 0.0 and f1 < 0.0:
-        return 1.0, 0.0
-    r = f0 / (f0 - f1)
-    if f0 < 0.0:
-        return max(t0, r), t1
-    return t0, min(t1, r)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -160,13 +148,13 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
         b0 = (ux * pyr - uy * pxr) * inv
         a1 = (qxr * vy - qyr * vx) * inv
         b1 = (ux * qyr - uy * qxr) * inv
-        t0, t1 = _clip_ge0(0.0, 1.0, a0, a1)
+        t0, t1 = clip_nonnegative(0.0, 1.0, a0, a1)
         if t0 >= t1:
             continue
-        t0, t1 = _clip_ge0(t0, t1, b0, b1)
+        t0, t1 = clip_nonnegative(t0, t1, b0, b1)
         if t0 >= t1:
             continue
-        t0, t1 = _clip_ge0(t0, t1, 1.0 - a0 - b0, 1.0 - a1 - b1)
+        t0, t1 = clip_nonnegative(t0, t1, 1.0 - a0 - b0, 1.0 - a1 - b1)
         if t0 >= t1:
             continue
         # The clipped piece's ends, l = alpha + beta their depth towards A-B (0 at x, 1 on A-B).

@@ -58,7 +58,7 @@ def _cone_meet(x, y, r1x, r1y, l1x, l1y, r2x, r2y, l2x, l2y):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _clip(u0, u1, fa, fb):
+def clip_nonnegative(u0, u1, fa, fb):
     """Keep u in [u0, u1] where the linear function f(u) = fa + u (fb - fa) is >= 0."""
     if fa >= 0.0 and fb >= 0.0:
         return u0, u1
@@ -82,14 +82,14 @@ def _target_part(V, T, t, x, y, rx, ry, lx, ly, ax, ay, bx, by):
     for k in range(3):
         p = T[t, k]
         q = T[t, (k + 1) % 3]
-        u0, u1 = _clip(u0, u1, _hp(V[p, 0], V[p, 1], V[q, 0], V[q, 1], ax, ay),
+        u0, u1 = clip_nonnegative(u0, u1, _hp(V[p, 0], V[p, 1], V[q, 0], V[q, 1], ax, ay),
                        _hp(V[p, 0], V[p, 1], V[q, 0], V[q, 1], bx, by))
         if u0 > u1:
             return u0, u1
-    u0, u1 = _clip(u0, u1, _hp(x, y, rx, ry, ax, ay), _hp(x, y, rx, ry, bx, by))
+    u0, u1 = clip_nonnegative(u0, u1, _hp(x, y, rx, ry, ax, ay), _hp(x, y, rx, ry, bx, by))
     if u0 > u1:
         return u0, u1
-    return _clip(u0, u1, _hp(lx, ly, x, y, ax, ay), _hp(lx, ly, x, y, bx, by))
+    return clip_nonnegative(u0, u1, _hp(lx, ly, x, y, ax, ay), _hp(lx, ly, x, y, bx, by))
 
 
 @njit(cache=True, nogil=True)
