@@ -23,9 +23,9 @@ import numpy as np
 from numba import njit
 
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
+from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
-from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.shadows import shadow_work, visible_intervals_by_shadows
 from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import point_at_into

@@ -15,10 +15,10 @@ from numba import njit
 
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
-from core.navmesh.kernels.predicates import norm2d
-from core.navmesh.kernels.shadows import box_meets_any
 from core.navmesh.kernels.disc import disc_cost
+from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_cost, segment_visible, walk_cost
+from core.navmesh.kernels.shadows import box_meets_any
 from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import closest_point, point_at_into
 
