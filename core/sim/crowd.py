@@ -54,12 +54,20 @@ from .state import WALKING
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def crowd_needed(st, gvec, nb, X, n_irm) -> bool:
-    """Has ``crowd_phase`` anything to add: the social force on, IRM agents (n_irm of them), or the slope on?"""
+def crowd_terms(gvec, nb, X) -> tuple:
+    """(social, slope): is the personal-space force on (with a neighbour grid), and the slope deflection (with a
+    height field)?"""
     cell_start = nb[1]
     heights = X[1]
     social = gvec[G_SOCIAL] > 0.0 and gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1 and gvec[G_SF_V0] > 0.0
     slope = gvec[G_SLOPE] > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
+    return social, slope
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def crowd_needed(gvec, nb, X, n_irm) -> bool:
+    """Has ``crowd_phase`` anything to add: the social force or the slope on, or IRM agents (n_irm of them)?"""
+    social, slope = crowd_terms(gvec, nb, X)
     return social or slope or n_irm > 0
 
 
@@ -72,8 +80,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
     hf_geo, heights, perm, phase = X[0], X[1], X[2], X[3]
     cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ds = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[12]
     grid, cell_start, order = nb
-    social = gvec[G_SOCIAL] > 0.0 and gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1 and gvec[G_SF_V0] > 0.0
-    slope = gvec[G_SLOPE] > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
+    social, slope = crowd_terms(gvec, nb, X)
     cn = gvec[G_CN]
     v0 = gvec[G_SF_V0]
     sig = gvec[G_SF_SIGMA]

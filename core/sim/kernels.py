@@ -454,7 +454,7 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
             n_irm += 1
         else:
             n_miran += 1
-    crowd = crowd_needed(st, gvec, nb, X, n_irm)
+    crowd = crowd_needed(gvec, nb, X, n_irm)
     done = 0
     t0 = clock[0]
     dt = gvec[G_DT]
