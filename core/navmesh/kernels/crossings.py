@@ -24,6 +24,7 @@ from numba import njit
 
 from .predicates import norm2d, orient
 from .shadows import collect_edges
+from .visibility import sort_rows
 
 # Crossings one segment may collect before the triangle walk takes over.
 MAX_CROSSINGS = 128
@@ -88,20 +89,7 @@ def crossing_cost(TE, TD, nc, x, y, type_x, qx, qy, weights, work) -> float:
         cr[k, 1] = TD[e, 0] if ox > 0 else TD[e, 1]
         cr[k, 2] = TD[e, 1] if ox > 0 else TD[e, 0]
         k += 1
-    # Sort by t (insertion sort: a segment crosses few boundaries).
-    for i in range(1, k):
-        r0 = cr[i, 0]
-        r1 = cr[i, 1]
-        r2 = cr[i, 2]
-        j = i - 1
-        while j >= 0 and cr[j, 0] > r0:
-            cr[j + 1, 0] = cr[j, 0]
-            cr[j + 1, 1] = cr[j, 1]
-            cr[j + 1, 2] = cr[j, 2]
-            j -= 1
-        cr[j + 1, 0] = r0
-        cr[j + 1, 1] = r1
-        cr[j + 1, 2] = r2
+    sort_rows(cr, k)
     cost = 0.0
     cur = type_x
     prev = 0.0

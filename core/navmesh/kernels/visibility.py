@@ -422,19 +422,16 @@ def window_piece(rp, rs, i, s0, s1):
     return sa, sb, ax, ay, bx, by
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def sort_rows(a, n) -> None:
-    """Insertion sort of rows a[:n] by their first column (n is small)."""
+    """Stable insertion sort of the rows a[:n] (every column) by their first column, in place and without scratch
+    space (n is small: the pieces of one route segment, the crossings of one segment)."""
     for i in range(1, n):
-        r0 = a[i, 0]
-        r1 = a[i, 1]
-        j = i - 1
-        while j >= 0 and a[j, 0] > r0:
-            a[j + 1, 0] = a[j, 0]
-            a[j + 1, 1] = a[j, 1]
+        j = i
+        while j > 0 and a[j - 1, 0] > a[j, 0]:
+            for c in range(a.shape[1]):
+                a[j - 1, c], a[j, c] = a[j, c], a[j - 1, c]
             j -= 1
-        a[j + 1, 0] = r0
-        a[j + 1, 1] = r1
 
 
 @njit(cache=True, nogil=True)
