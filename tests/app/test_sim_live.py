@@ -65,6 +65,17 @@ def test_play_streams_positions_then_pause_step_reset(make_studio, qtbot):
     qtbot.waitUntil(lambda: w.sim.warmup_seconds is not None, timeout=BUILD_WAIT)
 
 
+def drag_left_until(slider_field, below: float) -> float:
+    """Press Left on the slider, as a user dragging it, until its value is under ``below``; the value reached."""
+    slider_field.slider.setFocus()
+    for _ in range(500):
+        if slider_field.value() < below:
+            break
+        QTest.keyClick(slider_field.slider, QtCore.Qt.Key.Key_Left)
+    assert slider_field.value() < below
+    return slider_field.value()
+
+
 def test_sigma_slider_moves_the_attraction_point_live(make_studio, qtbot):
     w = make_studio(ROAD)
     built(qtbot, w)
@@ -72,18 +83,24 @@ def test_sigma_slider_moves_the_attraction_point_live(make_studio, qtbot):
     for _ in range(25):
         action(w, "sim.step").trigger()
     qtbot.waitUntil(lambda: w.sim.frame.steps == 25 and trace_of(w) is not None, timeout=WAIT)
-    before = trace_of(w)
     sigma = w.findChild(QtWidgets.QWidget, "sim.sigma")
-    sigma.slider.setFocus()
-    for _ in range(40):  # the user drags the slider left: sigma shrinks step by step, each one sent live
-        QTest.keyClick(sigma.slider, QtCore.Qt.Key.Key_Left)
-    new_sigma = sigma.value()
-    assert new_sigma < 0.8 * 40.0
-    qtbot.waitUntil(lambda: trace_of(w).window_end_s - trace_of(w).reference_s <= new_sigma + 1e-6, timeout=WAIT)
+
+    def next_step_within(s: float) -> bool:
+        """The overlay shows the paused agent's next step (from the current time), chosen with sigma s."""
+        t = trace_of(w)
+        return abs(t.time - w.sim.frame.time) < 1e-9 and t.window_end_s - t.reference_s <= s + 1e-6
+
+    first = drag_left_until(sigma, 0.8 * 40.0)
+    qtbot.waitUntil(lambda: next_step_within(first), timeout=WAIT)
+    before = trace_of(w)
+    ahead = before.attraction_s - before.reference_s
+    assert ahead > 1.0
+    second = drag_left_until(sigma, 0.5 * ahead)  # now sigma no longer reaches the point chosen before
+    qtbot.waitUntil(lambda: next_step_within(second), timeout=WAIT)
     after = trace_of(w)
     assert w.sim.frame.steps == 25  # paused: the overlay shows the next step's choice without moving anyone
-    assert before.window_end_s - before.reference_s > new_sigma
-    assert after.attraction_s <= after.reference_s + new_sigma + 1e-6
+    assert after.time == before.time and after.reference_s == before.reference_s
+    assert after.attraction_s <= after.reference_s + second + 1e-6 < before.attraction_s
     assert not np.allclose(after.attraction, before.attraction)
     # The candidates drawn are the trace's, coloured by omega.
     assert len(w.sim.trace.candidates.data) == len(after.candidates)
