@@ -45,9 +45,19 @@ class CorridorBook:
         self.used += k
         return lo, lo + k
 
+    def layout_key(self) -> tuple:
+        """Equal as long as the views stay the same arrays: it changes when corridors are added (the id is of an
+        array every cached view keeps alive)."""
+        return self.used, id(self._a["R"])
+
     def kernel_tuple(self) -> tuple[np.ndarray, ...]:
-        """(B, R, L, Q, S) for the kernels."""
-        return tuple(getattr(self, n) for n in _NAMES)
+        """(B, R, L, Q, S) for the kernels; the same views until corridors are added."""
+        key = self.layout_key()
+        cached = self.__dict__.get("_kt")
+        if cached is None or cached[0] != key:
+            cached = (key, tuple(getattr(self, n) for n in _NAMES))
+            self.__dict__["_kt"] = cached
+        return cached[1]
 
     def copy(self) -> "CorridorBook":
         c = CorridorBook(max(1, self.used))

@@ -2,8 +2,10 @@
 
 Phases of one step (DESIGN.md: "one numba kernel per phase, not per agent"):
 
-1. ``attraction_phase``: reference point, visible intervals, candidates and the attraction point of every walking
-   agent (MIRAN 3.1-3.3; disc MIRAN, Kremyzas 4.1-4.2).
+1. ``attraction_points`` then ``attraction_rest``: reference point, visible intervals, candidates and the
+   attraction point of every walking MIRAN agent (MIRAN 3.1-3.3; disc MIRAN, Kremyzas 4.1-4.2). The first pass
+   allocates nothing and so runs without numba's reference counting, which costs about half a microsecond per call
+   for the arrays a phase receives; it leaves discs and windows that need the exact expansion to the second.
 2. ``force_phase``: F = F_s + F_b + F_o at the positions all agents stood on (MIRAN 3.4, IRM eqs. 1, 3, 6), after
    the neighbour grid is rebuilt.
 3. ``move_phase``: integration (integrators.py), the collision guard, arrival, the walked lengths and the log.
@@ -26,7 +28,7 @@ from core.navmesh.kernels.clearance import point_clearance, segment_clearance
 from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
-from core.navmesh.kernels.shadows import shadow_work, visible_intervals_by_shadows
+from core.navmesh.kernels.shadows import shadow_intervals, shadow_work, visible_intervals_by_shadows
 from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import point_at_into
 from core.steering.disc_miran import adjust_intervals, disc_fallback
@@ -36,9 +38,11 @@ from core.steering.miran import (
     CHOSEN,
     NOTHING_VISIBLE,
     fallback,
+    no_sweep,
     pick_candidate,
     reference_point,
     same_point,
+    sweep_cost,
 )
 
 from . import neighbors
@@ -97,43 +101,148 @@ STOP_ALL_DONE = 1
 STOP_ON_LOST = 2
 
 
-@njit(cache=True, nogil=True)
-def attraction_phase(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk) -> int:
-    """Choose every walking agent's attraction point; returns how many agents became LOST this step.
+@njit(cache=True, nogil=True, _nrt=False)
+def _begin_choice(i, W, rp, rs, st, prof, rpt) -> tuple:
+    """What every MIRAN choice starts with: x's triangle, found from the one it stood in last step (most steps stay
+    in it or step next door), the reference point r_i (MIRAN 3.1, its position into ``rpt``) and the window's end:
+    (triangle, s_r, s1)."""
+    V, T, N, TT, B, G, S = W
+    pos, s_ref, s_attr, route_lo, route_hi, profile, tri = st[0], st[5], st[6], st[7], st[8], st[10], st[13]
+    x = pos[i]
+    lo = route_lo[i]
+    hi = route_hi[i]
+    tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
+    tri[i] = tx
+    s_r = reference_point(rp, rs, lo, hi, x, s_ref[i], s_attr[i])
+    point_at_into(rp, rs, lo, hi, s_r, rpt)
+    return tx, s_r, min(s_r + prof[profile[i], P_SIGMA], rs[hi - 1])
 
-    ``wk`` is the work-buffer tuple of ``work_buffers`` (allocated once per ``advance`` call, not per step); ``TX``
-    the terrain boundaries and their work arrays (``core.steering.miran.pick_candidate``)."""
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q) -> int:
+    """Store agent i's choice: r_i and the attraction point, or LOST when no part of its route is visible (MIRAN
+    3.5). Returns 1 when the agent became lost."""
+    attr, s_ref, s_attr, route_lo, route_hi, status = st[4], st[5], st[6], st[7], st[8], st[14]
+    fallback_code[i] = code
+    s_ref[i] = s_r
+    if code == NOTHING_VISIBLE:
+        status[i] = LOST
+        return 1
+    s_attr[i] = best_s
+    point_at_into(rp, rs, route_lo[i], route_hi[i], best_s, q)
+    attr[i, 0] = q[0]
+    attr[i, 1] = q[1]
+    return 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, abuf, n_adj, m, code) -> None:
+    """The traced agent's choice into its trace row (``tr`` as in ``advance``); ``n_adj`` < 0 for point agents."""
+    slot, tsc, tint, tadj, tcand = tr
+    k = slot[i]
+    pos, attr, s_attr = st[0], st[4], st[6]
+    row = tsc[k]
+    row[TS_TIME] = t_now
+    row[TS_POS_X] = pos[i, 0]
+    row[TS_POS_Y] = pos[i, 1]
+    row[TS_S_REF] = s_r
+    row[TS_REF_X] = rpt[0]
+    row[TS_REF_Y] = rpt[1]
+    row[TS_S_END] = s1
+    row[TS_S_ATTR] = s_attr[i]
+    row[TS_ATTR_X] = attr[i, 0]
+    row[TS_ATTR_Y] = attr[i, 1]
+    row[TS_N_INT] = min(n_int, tint.shape[1])
+    for j in range(min(n_int, tint.shape[1])):
+        tint[k, j, 0] = ibuf[j, 0]
+        tint[k, j, 1] = ibuf[j, 1]
+    row[TS_N_ADJ] = 0.0
+    if n_adj >= 0:
+        row[TS_N_ADJ] = min(n_adj, tadj.shape[1])
+        for j in range(min(n_adj, tadj.shape[1])):
+            tadj[k, j, 0] = abuf[j, 0]
+            tadj[k, j, 1] = abuf[j, 1]
+    row[TS_N_CAND] = min(m, tcand.shape[1])
+    row[TS_FALLBACK] = code
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk,
+                      rest) -> tuple:
+    """The attraction phase's allocation-free pass: every walking point MIRAN agent whose window the shadows decide.
+    The others (discs, windows that need the exact expansion or more room) go into ``rest``. Returns (agents that
+    became LOST, agents in rest). ``wk`` is the tuple of ``work_buffers``; ``TX`` the terrain boundaries and their
+    work arrays (``core.steering.miran.pick_candidate``)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
-    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
-        status, t_arrive, length, terrain_len, min_clear = st
-    slot, tsc, tint, tadj, tcand = tr
-    ibuf, abuf, q, rpt, outs, no_trace, vwork, cwork = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5], wk[11], wk[12]
+    pos, route_lo, route_hi, profile, method, status = st[0], st[7], st[8], st[10], st[11], st[14]
+    slot, tcand = tr[0], tr[4]
+    ibuf, q, rpt, no_trace, vwork, cwork = wk[0], wk[2], wk[3], wk[5], wk[11], wk[12]
     lost = 0
+    n_rest = 0
     tol = 1e-9 * scale
     for i in range(pos.shape[0]):
         if status[i] != WALKING or method[i] == IRM:
             continue
+        if method[i] == DISC_MIRAN:
+            rest[n_rest] = i
+            n_rest += 1
+            continue
         x = pos[i]
         lo = route_lo[i]
         hi = route_hi[i]
-        total = rs[hi - 1]
+        tx, s_r, s1 = _begin_choice(i, W, rp, rs, st, prof, rpt)
+        n_int = shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x[0], x[1], rp, rs, lo, hi, s_r, s1, ibuf,
+                                 vwork, tx)
+        if n_int < 0:
+            rest[n_rest] = i
+            n_rest += 1
+            continue
         p = profile[i]
-        sigma = prof[p, P_SIGMA]
-        d = prof[p, P_D]
+        skip_first = n_int > 0 and ibuf[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
+        k = slot[i] if slot.shape[0] > 0 else -1
+        tc = tcand[k] if k >= 0 else no_trace
+        best_s, _, m = pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, ibuf, n_int, prof[p, P_D], weights[p],
+                                      wstat[p, 0], wstat[p, 1] > 0.0, skip_first, 0.0, 0.0, q, tc, cwork, tx,
+                                      no_sweep)
+        code = CHOSEN
+        if best_s < 0.0:
+            code = fallback(V, T, N, TT, B, G, S, x, s_r, rpt, st[6][i], st[4][i], wk[4])
+            best_s = wk[4][0]
+        lost += _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q)
+        if k >= 0:
+            _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, ibuf, -1, m, code)
+    return lost, n_rest
+
+
+@njit(cache=True, nogil=True)
+def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk, rest,
+                    n_rest) -> int:
+    """The attraction phase's full pass for the agents in ``rest[:n_rest]``: visible intervals with the exact
+    triangle expansion where the shadows defer, buffers grown to any number of intervals, and disc MIRAN
+    (Kremyzas 4.1-4.2: interval ends adjusted for the disc, the sweep cost, the disc fallback). Returns how many
+    became LOST."""
+    V, T, N, TT, B, G, S = W
+    E, EG, ES, EI = C
+    pos, attr, s_attr, route_lo, route_hi, profile, method, radius = st[0], st[4], st[6], st[7], st[8], st[10], \
+        st[11], st[12]
+    slot, tcand = tr[0], tr[4]
+    ibuf, abuf, q, rpt, outs, no_trace, vwork, cwork = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5], wk[11], wk[12]
+    lost = 0
+    tol = 1e-9 * scale
+    for j in range(n_rest):
+        i = rest[j]
+        x = pos[i]
+        lo = route_lo[i]
+        hi = route_hi[i]
+        p = profile[i]
         w = weights[p]
-        disc = method[i] == DISC_MIRAN
-        rad = radius[i] if disc else 0.0
+        rad = radius[i] if method[i] == DISC_MIRAN else 0.0
         need = 0.0
         if rad > 0.0:
             c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
             need = min(rad, c0) * (1.0 - 1e-9)
-        # x's triangle, found from the one it stood in last step (most steps stay in it or step next door).
-        tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
-        tri[i] = tx
-        s_r = reference_point(rp, rs, lo, hi, x, s_ref[i], s_attr[i])
-        point_at_into(rp, rs, lo, hi, s_r, rpt)
-        s1 = min(s_r + sigma, total)
+        tx, s_r, s1 = _begin_choice(i, W, rp, rs, st, prof, rpt)
         n_int = visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x[0], x[1], rp, rs, lo, hi, s_r,
                                              s1, ibuf, vwork, tx)
         while n_int < 0:
@@ -143,60 +252,28 @@ def attraction_phase(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, t
                                                  s_r, s1, ibuf, vwork, tx)
         ints = ibuf
         n_use = n_int
-        if disc and rad > 0.0:
+        if rad > 0.0:
             n_use = adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, rad, s_r, s1, ibuf, n_int, abuf, q)
             ints = abuf
-        skip_first = (n_use > 0 and ints[0, 0] <= s_r + tol
-                      and same_point(x[0], x[1], rpt[0], rpt[1], scale))
+        skip_first = n_use > 0 and ints[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
-        best_s, best_w, m = pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, ints, n_use, d, w, wstat[p, 0],
-                                           wstat[p, 1] > 0.0, skip_first, rad, need, q, tc, cwork, tx)
+        best_s, _, m = pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, ints, n_use, prof[p, P_D], w, wstat[p, 0],
+                                      wstat[p, 1] > 0.0, skip_first, rad, need, q, tc, cwork, tx, sweep_cost)
         code = CHOSEN
-        if disc and rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
+        if rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
             best_s = -1.0  # only r_i itself (omega infinite) was left: the disc needs a point it can sweep to
         if best_s < 0.0:
-            if disc and rad > 0.0:
+            if rad > 0.0:
                 s_end = ints[0, 1] if n_use > 0 else (ibuf[0, 1] if n_int > 0 else s_r)
                 code = disc_fallback(W, C, rp, rs, lo, hi, x, rad, need, w, s_r, rpt, s_end, s_attr[i], attr[i],
                                      scale, outs, q)
             else:
                 code = fallback(V, T, N, TT, B, G, S, x, s_r, rpt, s_attr[i], attr[i], outs)
             best_s = outs[0]
-        fallback_code[i] = code
-        s_ref[i] = s_r
-        if code == NOTHING_VISIBLE:
-            status[i] = LOST
-            lost += 1
-        else:
-            s_attr[i] = best_s
-            point_at_into(rp, rs, lo, hi, best_s, q)
-            attr[i, 0] = q[0]
-            attr[i, 1] = q[1]
+        lost += _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q)
         if k >= 0:
-            row = tsc[k]
-            row[TS_TIME] = t_now
-            row[TS_POS_X] = x[0]
-            row[TS_POS_Y] = x[1]
-            row[TS_S_REF] = s_r
-            row[TS_REF_X] = rpt[0]
-            row[TS_REF_Y] = rpt[1]
-            row[TS_S_END] = s1
-            row[TS_S_ATTR] = s_attr[i]
-            row[TS_ATTR_X] = attr[i, 0]
-            row[TS_ATTR_Y] = attr[i, 1]
-            row[TS_N_INT] = min(n_int, tint.shape[1])
-            for j in range(min(n_int, tint.shape[1])):
-                tint[k, j, 0] = ibuf[j, 0]
-                tint[k, j, 1] = ibuf[j, 1]
-            row[TS_N_ADJ] = 0.0
-            if disc and rad > 0.0:
-                row[TS_N_ADJ] = min(n_use, tadj.shape[1])
-                for j in range(min(n_use, tadj.shape[1])):
-                    tadj[k, j, 0] = abuf[j, 0]
-                    tadj[k, j, 1] = abuf[j, 1]
-            row[TS_N_CAND] = min(m, tcand.shape[1])
-            row[TS_FALLBACK] = code
+            _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, abuf, n_use if rad > 0.0 else -1, m, code)
     return lost
 
 
@@ -401,18 +478,19 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
 
 
 @njit(cache=True, nogil=True)
-def work_buffers(n_types: int, n_edges: int, n_cands: int) -> tuple:
+def work_buffers(n_types: int, n_edges: int, n_cands: int, n_agents: int) -> tuple:
     """Scratch arrays the phases share, allocated once per ``advance`` call: visible and disc-adjusted intervals
     (MAX_INTERVALS, 2), points q and r_i (2,), a fallback arc length (1,), an empty trace row (0, 4), four (2,)
     vectors (forces, or the new position and velocity), the step's terrain lengths (n_types,) and the work arrays
     of the shadow visibility over the mesh's n_edges obstacle edges (core.navmesh.kernels.shadows), the candidates'
-    arc lengths and omegas (2, n_cands) (core.steering.miran.pick_candidate) and five (2,) vectors for the crowd
-    phase."""
+    arc lengths and omegas (2, n_cands) (core.steering.miran.pick_candidate), five (2,) vectors for the crowd
+    phase and the (n_agents,) list of the agents ``attraction_points`` leaves to ``attraction_rest``."""
     return (np.empty((MAX_INTERVALS, 2), dtype=np.float64), np.empty((MAX_INTERVALS, 2), dtype=np.float64),
             np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(1, dtype=np.float64),
             np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
             np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
-            shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64))
+            shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64),
+            np.empty(n_agents, dtype=np.int64))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -442,8 +520,9 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
     for p in range(prof.shape[0]):
         if prof[p, P_D] > 0.0:
             most = max(most, prof[p, P_SIGMA] / prof[p, P_D])
-    wk = work_buffers(st[17].shape[1], C[0].shape[0], int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4)
+    wk = work_buffers(st[17].shape[1], C[0].shape[0], int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4, n)
     TX = (X[14], X[15], X[16], X[17], X[18], crossing_work(X[14].shape[0]))
+    rest = wk[14]
     grid, cell_start, order = nb
     # Phases with nothing to do are not called (each call passes every state array).
     method = st[11]
@@ -465,7 +544,13 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
         t_now = t0 + k * dt
         lost = 0
         if n_miran > 0:
-            lost += attraction_phase(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk)
+            # Point agents whose window the shadows decide take the allocation-free pass, the rest the full one.
+            got, n_rest = attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr,
+                                            fallback_code, wk, rest)
+            lost += got
+            if n_rest > 0:
+                lost += attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code,
+                                        wk, rest, n_rest)
         if n_irm > 0:
             lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, wk[2])
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:

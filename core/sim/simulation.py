@@ -351,19 +351,32 @@ class Simulation:
 
     def _extension(self) -> tuple:
         """The kernels' extension tuple (core.sim.crowd): height field, Perlin table, noise phases, corridors, and
-        the mesh's terrain boundaries (core.navmesh.kernels.crossings)."""
+        the mesh's terrain boundaries (core.navmesh.kernels.crossings); the same tuple until agents or corridors
+        are added."""
         st = self.state
-        return (self._hf_geo, self._heights, self._perm, st.noise_phase) + self.corridors.kernel_tuple() + (
-            st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak) + self.mesh.terrain_args()
+        key = (st.layout_key(), self.corridors.layout_key())
+        cached = self.__dict__.get("_ext")
+        if cached is None or cached[0] != key:
+            ext = (self._hf_geo, self._heights, self._perm, st.noise_phase) + self.corridors.kernel_tuple() + (
+                st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak) + self.mesh.terrain_args()
+            cached = (key, ext)
+            self.__dict__["_ext"] = cached
+        return cached[1]
 
     def _weight_stats(self) -> np.ndarray:
         """(P, 2) float64 per profile: the smallest weight (the pruning bound) and 1.0 when all weights are
-        equal (omega then needs no walk: sum_T w l^T = w |x - q| on a visible segment)."""
+        equal (omega then needs no walk: sum_T w l^T = w |x - q| on a visible segment); recomputed when a weight
+        changes."""
         w = self.params.weights
+        key = (w.shape, w.tobytes())
+        cached = self.__dict__.get("_wstats")
+        if cached is not None and cached[0] == key:
+            return cached[1]
         out = np.zeros((w.shape[0], 2), dtype=np.float64)
         if w.size:
             out[:, 0] = w.min(axis=1)
             out[:, 1] = (w.max(axis=1) == w.min(axis=1)).astype(np.float64)
+        self.__dict__["_wstats"] = (key, out)
         return out
 
     def _neighbour_grid(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

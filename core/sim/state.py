@@ -101,10 +101,15 @@ class AgentState:
         self.n += k
         return np.arange(sl.start, sl.stop)
 
+    def layout_key(self) -> tuple:
+        """Equal as long as the views ``[:n]`` stay the same arrays: it changes when agents are added. (The id is of
+        an array that every cached view keeps alive, so it cannot be reused while a cache holds it.)"""
+        return self.n, id(self._buf["pos"])
+
     def kernel_tuple(self) -> tuple:
         """The arrays in the order the step kernel unpacks them (see core.sim.kernels.STATE_ORDER); the same views
         until agents are added (a run calls this once per chunk of steps)."""
-        key = (self.n, id(self._buf))
+        key = self.layout_key()
         cached = self.__dict__.get("_kt")
         if cached is None or cached[0] != key:
             cached = (key, tuple(getattr(self, name) for name in STATE_ORDER))

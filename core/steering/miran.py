@@ -48,9 +48,9 @@ def same_point(ax, ay, bx, by, scale) -> bool:
     return norm2d(ax - bx, ay - by) <= SAME_POINT_RTOL * scale
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
-                   disc_radius, disc_need, q, tr_c, cwork, tri) -> tuple:
+                   disc_radius, disc_need, q, tr_c, cwork, tri, sweep) -> tuple:
     """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
 
     omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate: from the segment's crossings
@@ -58,8 +58,9 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     ``terrain_args()`` and ``crossings.crossing_work``), or one triangle walk from x's triangle, located once, where
     those do not decide it; where the profile weighs every terrain alike, sum_T w(T) l^T is w |x - candidate|
     exactly (the segment is visible), so neither is needed. ``disc_radius > 0`` switches to the disc traversal
-    cost (Kremyzas eq. 4.5, see ``sweep_cost``), infinite where the disc would come closer than ``disc_need`` to an
-    obstacle; such candidates cannot be chosen.
+    cost ``sweep`` (``sweep_cost``: Kremyzas eq. 4.5), infinite where the disc would come closer than ``disc_need``
+    to an obstacle; such candidates cannot be chosen. Point agents pass ``no_sweep``: compiled with it, this kernel
+    allocates nothing (the disc cost does) and runs without numba's reference counting.
 
     The choice is the farthest candidate whose omega is within TIE_RTOL of the minimum (MIRAN 3.3: minimum weight,
     ties to the greatest curve length distance). Candidates are weighed farthest first, and one whose lower bound
@@ -112,7 +113,7 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
                 ws[m] = np.nan
                 continue
             if disc_radius > 0.0:
-                cost = sweep_cost(W, C, x[0], x[1], q[0], q[1], disc_radius, disc_need, w)
+                cost = sweep(W, C, x[0], x[1], q[0], q[1], disc_radius, disc_need, w)
             elif uniform:
                 cost = w_min * dist
             elif start >= 0 and in_bounds(B, q[0], q[1]):
@@ -180,6 +181,13 @@ def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
         return np.inf
     c = disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, radius, w)
     return np.inf if c != c else c
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def no_sweep(W, C, px, py, qx, qy, radius, need, w) -> float:
+    """``pick_candidate``'s disc cost for point agents, which never ask for one (their radius is 0): no disc can
+    pass, as no disc is being swept."""
+    return np.inf
 
 
 @njit(cache=True, nogil=True, _nrt=False)

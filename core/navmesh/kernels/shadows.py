@@ -44,6 +44,8 @@ NEAR_RTOL = 1e-9
 MAX_SHADOWS = 256
 # Result of ``segment_shadow_parts`` when the exact expansion must decide.
 DEFER = -1
+# Result of ``shadow_intervals`` when a piece needs the exact expansion.
+NEEDS_EXPANSION = -2
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -223,24 +225,20 @@ def shadow_work(n_edges: int) -> tuple:
             np.empty(max(n_edges, 1), dtype=np.int64), np.zeros(n_edges + 1, dtype=np.int64))
 
 
-@njit(cache=True, nogil=True)
-def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
-                                 work, tri) -> int:
-    """``visibility.visible_intervals`` with each route piece decided by ``segment_shadow_parts``, or by the exact
-    triangle expansion where that defers: the same contract (intervals sorted, disjoint, written to ``out``
-    (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(E.shape[0])``; ``tri`` a triangle containing x
-    (-1 when unknown). A window whose bounding box with x meets no obstacle edge is wholly visible."""
-    if hi - lo < 1:
-        return 0
-    start = visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri)
+@njit(cache=True, nogil=True, _nrt=False)
+def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out, cand, stamp,
+                  tri) -> tuple:
+    """What both window queries do first: (tri, a, nc, tol, result) with x's free triangle tri, the window's first
+    piece a and the nc obstacle edges (into ``cand``; DEFER when one runs through x) of the window's bounding box
+    with x. tri < 0 when ``result`` already answers the query (``visible_start``, or a box that meets no edge:
+    the whole window is visible)."""
+    tri, a, code = visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri)
+    if tri < 0:
+        return -1, a, 0, 0.0, code
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
-    tri, a, code = start
-    if tri < 0:
-        return code
-    sh, parts, cand, stamp = work
     tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
-    # The window's bounding box with x: one pass over the grid collects every edge any piece may need.
+    # One pass over the grid collects every edge any piece may need.
     xmin = xmax = x
     ymin = ymax = y
     i = a
@@ -255,12 +253,18 @@ def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, 
     if nc == 0:
         # x is free and no obstacle outline meets the box: every sight line to the window stays in it.
         if out.shape[0] < 1:
-            return -1
+            return -1, a, 0, tol, -1
         out[0, 0] = s0
         out[0, 1] = s1
-        return 1
-    n = 0
-    i = a
+        return -1, a, 0, tol, 1
+    return tri, a, nc, tol, 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _shadow_pieces(E, cand, nc, x, y, rp, rs, i, hi, s0, s1, tol, sh, parts, out, n) -> tuple:
+    """Append the visible parts of the window's pieces from piece i on, as far as the shadows decide them:
+    (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle expansion; count -1: ``out`` is
+    full."""
     while i < hi - 1 and rs[i] <= s1:
         sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
         if sb > sa:
@@ -273,15 +277,66 @@ def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, 
             elif nc != DEFER:
                 k = segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol / (sb - sa), sh, parts)
             if k == DEFER:
-                n = _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, s1 - s0, out, n)
-            else:
-                for j in range(k):
-                    n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol,
-                                        s1 - s0)
-                    if n < 0:
-                        break
-            if n < 0:
-                return -1
+                return n, i, False
+            for j in range(k):
+                n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol,
+                                    s1 - s0)
+                if n < 0:
+                    return -1, i, True
+        i += 1
+    return n, i, True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out, work, tri) -> int:
+    """``visible_intervals_by_shadows`` where the shadows decide every piece, else NEEDS_EXPANSION (the caller then
+    runs ``visible_intervals_by_shadows``). Allocates nothing, so that the simulation's per-step kernel can run
+    without numba's reference counting."""
+    if hi - lo < 1:
+        return 0
+    sh, parts, cand, stamp = work
+    tri, a, nc, tol, code = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
+                                          cand, stamp, tri)
+    if tri < 0:
+        return code
+    s0 = max(s0, rs[lo])
+    s1 = min(s1, rs[hi - 1])
+    n, _, done = _shadow_pieces(E, cand, nc, x, y, rp, rs, a, hi, s0, s1, tol, sh, parts, out, 0)
+    if n < 0:
+        return -1
+    if not done:
+        return NEEDS_EXPANSION
+    return drop_last_grazing(out, n, tol, s1 - s0)
+
+
+@njit(cache=True, nogil=True)
+def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
+                                 work, tri) -> int:
+    """``visibility.visible_intervals`` with each route piece decided by ``segment_shadow_parts``, or by the exact
+    triangle expansion where that defers: the same contract (intervals sorted, disjoint, written to ``out``
+    (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(E.shape[0])``; ``tri`` a triangle containing x
+    (-1 when unknown)."""
+    if hi - lo < 1:
+        return 0
+    sh, parts, cand, stamp = work
+    tri, a, nc, tol, code = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
+                                          cand, stamp, tri)
+    if tri < 0:
+        return code
+    s0 = max(s0, rs[lo])
+    s1 = min(s1, rs[hi - 1])
+    n = 0
+    i = a
+    while True:
+        n, i, done = _shadow_pieces(E, cand, nc, x, y, rp, rs, i, hi, s0, s1, tol, sh, parts, out, n)
+        if n < 0:
+            return -1
+        if done:
+            break
+        sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
+        n = _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, s1 - s0, out, n)
+        if n < 0:
+            return -1
         i += 1
     return drop_last_grazing(out, n, tol, s1 - s0)
 
