@@ -29,6 +29,9 @@ class CorridorBook:
             return a[name][: self.__dict__["used"]]
         raise AttributeError(name)
 
+    def _views(self) -> tuple[np.ndarray, ...]:
+        return tuple(self._a[n][: self.used] for n in _NAMES)
+
     def add(self, parts: tuple[np.ndarray, ...]) -> tuple[int, int]:
         """Append one corridor given as (B, R, L, Q, S); returns its row range."""
         k = len(parts[1])
@@ -55,7 +58,7 @@ class CorridorBook:
         key = self.layout_key()
         cached = self.__dict__.get("_kt")
         if cached is None or cached[0] != key:
-            cached = (key, tuple(getattr(self, n) for n in _NAMES))
+            cached = (key, self._views())
             self.__dict__["_kt"] = cached
         return cached[1]
 

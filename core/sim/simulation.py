@@ -375,7 +375,7 @@ class Simulation:
         out = np.zeros((w.shape[0], 2), dtype=np.float64)
         if w.size:
             out[:, 0] = w.min(axis=1)
-            out[:, 1] = (w.max(axis=1) == w.min(axis=1)).astype(np.float64)
+            out[:, 1] = w.max(axis=1) == out[:, 0]
         self.__dict__["_wstats"] = (key, out)
         return out
 

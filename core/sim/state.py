@@ -65,12 +65,6 @@ class AgentState:
         self._buf = new
         self._cap = cap
 
-    def __getattr__(self, name: str) -> np.ndarray:
-        buf = self.__dict__.get("_buf")
-        if buf is not None and name in buf:
-            return buf[name][: self.__dict__["n"]]
-        raise AttributeError(name)
-
     def __len__(self) -> int:
         return self.n
 
@@ -124,6 +118,21 @@ class AgentState:
         for name, a in self._buf.items():
             c._buf[name][: self.n] = a[: self.n]
         return c
+
+
+def _rows_in_use(name: str) -> property:
+    """A read-only attribute giving the view of field ``name``'s rows in use (a property, not ``__getattr__``: the
+    simulation reads these views every call, and Python's fallback lookup costs a microsecond each)."""
+
+    def get(self: AgentState) -> np.ndarray:
+        return self._buf[name][: self.n]
+
+    get.__doc__ = f"The ``{name}`` rows of the agents in use (a view)."
+    return property(get)
+
+
+for _name in tuple(f[0] for f in _FIELDS) + ("terrain_len",):
+    setattr(AgentState, _name, _rows_in_use(_name))
 
 
 STATE_ORDER = ("pos", "vel", "force", "has_force", "attr", "s_ref", "s_attr", "route_lo", "route_hi", "goal",
