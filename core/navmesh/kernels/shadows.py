@@ -238,16 +238,18 @@ def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0,
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
     tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
-    # One pass over the grid collects every edge any piece may need.
+    # One pass over the grid collects every edge any piece may need: those meeting the bounding box of x and the
+    # pieces as the window cuts them (a long last segment counts only up to s1).
     xmin = xmax = x
     ymin = ymax = y
     i = a
     while i < hi - 1 and rs[i] <= s1:
-        for j in range(i, i + 2):
-            xmin = min(xmin, rp[j, 0])
-            xmax = max(xmax, rp[j, 0])
-            ymin = min(ymin, rp[j, 1])
-            ymax = max(ymax, rp[j, 1])
+        sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
+        if sb > sa:
+            xmin = min(xmin, ax, bx)
+            xmax = max(xmax, ax, bx)
+            ymin = min(ymin, ay, by)
+            ymax = max(ymax, ay, by)
         i += 1
     nc = window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp)
     if nc == 0:
