@@ -84,6 +84,8 @@ def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_na
     ctx = PlannerContext(scene, navmesh=mesh)
     out: list[Record] = []
     for method in methods:
+        # The planner's and the step's kernels compiled (or loaded) first: the setup times below count no JIT.
+        crowd_simulation(scene, mesh, ctx, method, 8).run(max_steps=2)
         for n in sizes or (QUICK_SIZES if quick else SIZES):
             t0 = time.thread_time()
             sim = crowd_simulation(scene, mesh, ctx, method, n)
