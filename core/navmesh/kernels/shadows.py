@@ -228,15 +228,17 @@ def shadow_work(n_edges: int) -> tuple:
 @njit(cache=True, nogil=True, _nrt=False)
 def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out, cand, stamp,
                   tri) -> tuple:
-    """What both window queries do first: (tri, a, nc, tol, result) with x's free triangle tri, the window's first
-    piece a and the nc obstacle edges (into ``cand``; DEFER when one runs through x) of the window's bounding box
-    with x. tri < 0 when ``result`` already answers the query (``visible_start``, or a box that meets no edge:
-    the whole window is visible)."""
+    """What both window queries do first: (tri, a, nc, tol, result, s0, s1) with x's free triangle tri, the window's
+    first piece a, the nc obstacle edges (into ``cand``; DEFER when one runs through x) of the window's bounding box
+    with x and the window clamped to the route. tri < 0 when ``result`` already answers the query (an empty route,
+    ``visible_start``, or a box that meets no edge: the whole window is visible)."""
+    if hi - lo < 1:
+        return -1, 0, 0, 0.0, 0, s0, s1
     tri, a, code = visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri)
-    if tri < 0:
-        return -1, a, 0, 0.0, code
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
+    if tri < 0:
+        return -1, a, 0, 0.0, code, s0, s1
     tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
     # One pass over the grid collects every edge any piece may need: those meeting the bounding box of x and the
     # pieces as the window cuts them (a long last segment counts only up to s1).
@@ -255,11 +257,11 @@ def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0,
     if nc == 0:
         # x is free and no obstacle outline meets the box: every sight line to the window stays in it.
         if out.shape[0] < 1:
-            return -1, a, 0, tol, -1
+            return -1, a, 0, tol, -1, s0, s1
         out[0, 0] = s0
         out[0, 1] = s1
-        return -1, a, 0, tol, 1
-    return tri, a, nc, tol, 0
+        return -1, a, 0, tol, 1, s0, s1
+    return tri, a, nc, tol, 0, s0, s1
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -294,15 +296,11 @@ def shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, 
     """``visible_intervals_by_shadows`` where the shadows decide every piece, else NEEDS_EXPANSION (the caller then
     runs ``visible_intervals_by_shadows``). Allocates nothing, so that the simulation's per-step kernel can run
     without numba's reference counting."""
-    if hi - lo < 1:
-        return 0
     sh, parts, cand, stamp = work
-    tri, a, nc, tol, code = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
-                                          cand, stamp, tri)
+    tri, a, nc, tol, code, s0, s1 = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1,
+                                                  out, cand, stamp, tri)
     if tri < 0:
         return code
-    s0 = max(s0, rs[lo])
-    s1 = min(s1, rs[hi - 1])
     n, _, done = _shadow_pieces(E, cand, nc, x, y, rp, rs, a, hi, s0, s1, tol, sh, parts, out, 0)
     if n < 0:
         return -1
@@ -318,15 +316,11 @@ def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, 
     triangle expansion where that defers: the same contract (intervals sorted, disjoint, written to ``out``
     (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(E.shape[0])``; ``tri`` a triangle containing x
     (-1 when unknown)."""
-    if hi - lo < 1:
-        return 0
     sh, parts, cand, stamp = work
-    tri, a, nc, tol, code = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
-                                          cand, stamp, tri)
+    tri, a, nc, tol, code, s0, s1 = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1,
+                                                  out, cand, stamp, tri)
     if tri < 0:
         return code
-    s0 = max(s0, rs[lo])
-    s1 = min(s1, rs[hi - 1])
     n = 0
     i = a
     while True:
