@@ -10,22 +10,10 @@ from app.layers.qt_raster_cache import NO_CONTENTS, RasterCache
 from app.sim.pacing import FramePacer
 
 from sim_harness import SCENES
+from sim_window import WAIT, action, built
 
 CITY = SCENES / "city.json"
-WAIT = 120_000
-BUILD_WAIT = 900_000
 pytestmark = pytest.mark.usefixtures("jit_warm")
-
-
-def action(w, name: str) -> QtGui.QAction:
-    return w.findChild(QtGui.QAction, name)
-
-
-def built(qtbot, w) -> None:
-    w.sim.start()
-    w.sim.bridge.send("reset")
-    qtbot.waitUntil(lambda: w.sim.frame is not None or bool(w.sim.errors), timeout=BUILD_WAIT)
-    assert not w.sim.errors
 
 
 def add_agents(qtbot, w, n: int) -> None:

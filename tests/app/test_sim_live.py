@@ -15,25 +15,12 @@ from core.scene.io import load_scene, save_scene
 from core.scene.model import Obstacle, Profile, Scene, SimulationSettings, TerrainType
 
 from sim_harness import SCENES
+from sim_window import BUILD_WAIT, WAIT, action, built
 
 SCHEMA = SCENES.parent / "resources" / "schemas" / "miran-paths.schema.json"
 ROAD = SCENES / "mckenna_road.json"
-WAIT = 120_000
-BUILD_WAIT = 900_000  # the first build may compile the engine (numba), minutes on a busy machine
 # Compile (or load) the engine once per session, outside the timed waits (tests/app/conftest.py).
 pytestmark = pytest.mark.usefixtures("jit_warm")
-
-
-def action(w, name: str) -> QtGui.QAction:
-    return w.findChild(QtGui.QAction, name)
-
-
-def built(qtbot, w) -> None:
-    """Wait until the simulation exists (frames arrive)."""
-    w.sim.start()
-    w.sim.bridge.send("reset")
-    qtbot.waitUntil(lambda: w.sim.frame is not None or bool(w.sim.errors), timeout=BUILD_WAIT)
-    assert not w.sim.errors
 
 
 def trace_of(w):
