@@ -60,7 +60,9 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     exactly (the segment is visible), so neither is needed. ``disc_radius > 0`` switches to the disc traversal
     cost ``sweep`` (``sweep_cost``: Kremyzas eq. 4.5), infinite where the disc would come closer than ``disc_need``
     to an obstacle; such candidates cannot be chosen. Point agents pass ``no_sweep``: compiled with it, this kernel
-    allocates nothing (the disc cost does) and runs without numba's reference counting.
+    allocates nothing (the disc cost does) and runs without numba's reference counting. It is inlined into its
+    callers, so ``sweep`` is resolved when they compile (a function passed at run time would keep them out of
+    numba's cache).
 
     The choice is the farthest candidate whose omega is within TIE_RTOL of the minimum (MIRAN 3.3: minimum weight,
     ties to the greatest curve length distance). Candidates are weighed farthest first, and one whose lower bound
