@@ -50,10 +50,18 @@ def point_clearance(E, EG, ES, EI, x, y):
     by = math.nan
     be = -1
     rmax = max(ncols, nrows)
+    # Inside the grid, an edge not met in rings 0..r-1 lies wholly outside their block of cells: at least the
+    # point's distance to the block's border away.
+    inside = EG[0] <= x <= EG[0] + ncols * EG[2] and EG[1] <= y <= EG[1] + nrows * EG[3]
     for r in range(rmax + 1):
-        # Every cell of ring r is at least (r - 1) * hmin away (also for points outside the grid, by projection).
-        if r >= 1 and (r - 1) * hmin > 0.0 and ((r - 1) * hmin) ** 2 > best:
-            break
+        if r >= 1:
+            # Every cell of ring r is at least (r - 1) * hmin away (also for points outside the grid, by projection).
+            bound = (r - 1) * hmin
+            if inside:
+                bound = min(x - (EG[0] + (ci - r + 1) * EG[2]), EG[0] + (ci + r) * EG[2] - x,
+                            y - (EG[1] + (cj - r + 1) * EG[3]), EG[1] + (cj + r) * EG[3] - y)
+            if bound > 0.0 and bound * bound > best:
+                break
         for j in range(cj - r, cj + r + 1):
             if j < 0 or j >= nrows:
                 continue
