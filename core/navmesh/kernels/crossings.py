@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from .predicates import norm2d, orient
-from .shadows import collect_edges
+from .shadows import collect_edges, edge_misses_box
 from .visibility import sort_rows
 
 # Crossings one segment may collect before the triangle walk takes over.
@@ -64,9 +64,9 @@ def crossing_cost(TE, TD, nc, x, y, type_x, qx, qy, weights, work) -> float:
     k = 0
     for c in range(nc):
         e = cand[c]
-        px, py, ex, ey = TE[e, 0], TE[e, 1], TE[e, 2], TE[e, 3]
-        if max(px, ex) < xmin or min(px, ex) > xmax or max(py, ey) < ymin or min(py, ey) > ymax:
+        if edge_misses_box(TE, e, xmin, ymin, xmax, ymax):
             continue
+        px, py, ex, ey = TE[e, 0], TE[e, 1], TE[e, 2], TE[e, 3]
         o1 = orient(x, y, qx, qy, px, py)
         o2 = orient(x, y, qx, qy, ex, ey)
         if o1 * o2 > 0:

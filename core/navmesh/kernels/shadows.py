@@ -48,6 +48,13 @@ DEFER = -1
 NEEDS_EXPANSION = -2
 
 
+@njit(cache=True, nogil=True, inline="always", _nrt=False)
+def edge_misses_box(E, e, xmin, ymin, xmax, ymax) -> bool:
+    """Does the bounding box of edge E[e] (x0, y0, x1, y1) miss the box [xmin, xmax] x [ymin, ymax]?"""
+    return (max(E[e, 0], E[e, 2]) < xmin or min(E[e, 0], E[e, 2]) > xmax
+            or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
@@ -72,8 +79,7 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
                 if stamp[e] == q:
                     continue
                 stamp[e] = q
-                if (max(E[e, 0], E[e, 2]) < xmin or min(E[e, 0], E[e, 2]) > xmax
-                        or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax):
+                if edge_misses_box(E, e, xmin, ymin, xmax, ymax):
                     continue
                 cand[k] = e
                 k += 1
@@ -84,9 +90,7 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
 def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
     """Does the bounding box of any edge E[cand[:nc]] meet the box [xmin, xmax] x [ymin, ymax]?"""
     for c in range(nc):
-        e = cand[c]
-        if not (max(E[e, 0], E[e, 2]) < xmin or min(E[e, 0], E[e, 2]) > xmax
-                or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax):
+        if not edge_misses_box(E, cand[c], xmin, ymin, xmax, ymax):
             return True
     return False
 
@@ -138,9 +142,9 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
     k = 0
     for c in range(nc):
         e = cand[c]
-        px, py, qx, qy = E[e, 0], E[e, 1], E[e, 2], E[e, 3]
-        if max(px, qx) < xmin or min(px, qx) > xmax or max(py, qy) < ymin or min(py, qy) > ymax:
+        if edge_misses_box(E, e, xmin, ymin, xmax, ymax):
             continue
+        px, py, qx, qy = E[e, 0], E[e, 1], E[e, 2], E[e, 3]
         # Barycentric coordinates of the edge's ends: alpha along x->A, beta along x->B.
         pxr = px - x
         pyr = py - y
