@@ -456,11 +456,22 @@ class SimController:
                 self._advance(min(due, budget))
                 if self._all_done():
                     self.playing = False
-                    self._event("info", f"Every agent has arrived ({sim.time:.1f} s).")
+                    lost = self._lost_words()
+                    if lost:
+                        self._event("info", f"Every agent has arrived or is lost ({sim.time:.1f} s): {len(lost)} "
+                                            f"lost: {', '.join(lost[:5])}{' ...' if len(lost) > 5 else ''}.")
+                    else:
+                        self._event("info", f"Every agent has arrived ({sim.time:.1f} s).")
         elif self._trace_dirty and self._wants_trace():
             self._trace_now()
         self._trace_dirty = False
         self._publish(time.monotonic())
+
+    def _lost_words(self) -> tuple[str, ...]:
+        """"id (reason)" for every agent lost for good (replanning cannot help it any more)."""
+        sim = self.sim
+        gone = np.nonzero(sim.lost() & ~sim.replannable() if sim.replan else sim.lost())[0]
+        return tuple(f"{sim.state.ids[i]} ({sim.status_of(i)[1]})" for i in gone.tolist())
 
     def _all_done(self) -> bool:
         return self.sim.walking() == 0 and (self.compare is None or self.compare.walking() == 0)
@@ -471,6 +482,9 @@ class SimController:
     def _advance(self, k: int) -> None:
         sim = self.sim
         w = time.perf_counter()
+        sim.tend()
+        if self.compare is not None:
+            self.compare.tend()
         # The traced step (and its drawing arrays) at most TRACE_HZ times a second: enough for the eye.
         if self._wants_trace() and (not self.playing or w - self._last["trace"] >= 1.0 / TRACE_HZ):
             self._last["trace"] = w
@@ -557,7 +571,7 @@ class SimController:
                 compare_status=c.state.status.copy() if c is not None else None,
                 playing=self.playing, walking=int(np.count_nonzero(st.status == WALKING)),
                 arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
-                step_ms=1000.0 * self.step_s))
+                step_ms=1000.0 * self.step_s, lost=self._lost_words()))
             version = (self.trails.version, self.compare_trails.version if self.compare_trails else 0)
             if "trails" in self.overlays and version != self._trails_version and now - self._last["trails"] > 0.1:
                 self._last["trails"] = now

@@ -72,7 +72,8 @@ class BuildInfo:
 class Frame:
     """The latest agent positions: ``positions`` (n, 2), ``status`` (n,) int8 (core.sim WALKING/ARRIVED/LOST),
     ``profile`` (n,) int32; the side-by-side simulation's ``compare_positions`` (n, 2) or None. ``rate`` is the
-    simulated seconds per wall second over the last second, ``step_ms`` the wall time of one step."""
+    simulated seconds per wall second over the last second, ``step_ms`` the wall time of one step; ``lost`` names
+    each agent lost for good with its reason ("id (reason)")."""
 
     generation: int
     time: float
@@ -87,6 +88,7 @@ class Frame:
     arrived: int
     rate: float
     step_ms: float
+    lost: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)

@@ -476,7 +476,10 @@ class QtSimulationUi(QtCore.QObject):
             self._status_at = now
             fps = len(self._frames) if f.playing else 0
             rate = f"  ·  {f.rate:.2g}× real time" if f.playing and f.rate > 0 else ""
-            self.stats_label.setText(f"{len(f.positions)} agents: {f.walking} walking, {f.arrived} arrived  ·  "
+            lost = ""
+            if f.lost:
+                lost = f", {len(f.lost)} lost ({'; '.join(f.lost[:3])}{' ...' if len(f.lost) > 3 else ''})"
+            self.stats_label.setText(f"{len(f.positions)} agents: {f.walking} walking, {f.arrived} arrived{lost}  ·  "
                                      f"step {f.step_ms:.1f} ms{rate}  ·  {fps} fps")
         if not self.pacer.settled(now):
             self._schedule(now)

@@ -14,7 +14,7 @@ from core.cli.output import print_json
 from core.scene.io import load_scene
 from core.scene.jsonio import read_json
 from core.scene.model import DEFAULT_PLANNER, PLANNERS
-from core.scene.problems import InputError, Problem
+from core.scene.problems import InputError, Problem, fmt_point
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -28,7 +28,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--planner", default=DEFAULT_PLANNER, metavar="P",
                    help=f"one of {', '.join(PLANNERS)} (default {DEFAULT_PLANNER})")
     p.add_argument("--profile", metavar="ID", help="profile whose terrain weights are used (default: the first)")
-    p.add_argument("--clearance", default="0", metavar="C", help="clearance to keep from obstacles (default 0)")
+    p.add_argument("--clearance", metavar="C", help="clearance to keep from obstacles (default: the profile's "
+                                                    "radius, the character's own width)")
+    p.add_argument("--min-clearance", metavar="M", help="accept routes that keep only M (>= 0) where no route keeps "
+                                                        "the clearance (default: refuse them, naming the "
+                                                        "narrowest spot)")
     p.add_argument("--cell-size", metavar="H", help="grid planner: cell size (default: 1/400 of the longer side)")
     p.add_argument("--network", metavar="ID", help="network planner: the network to use (default: all)")
     p.add_argument("--out", metavar="FILE", help="write the routes to a miran-route JSON file")
@@ -89,6 +93,7 @@ def run(args) -> int:
     if args.planner not in PLANNERS:
         raise InputError([Problem("--planner", f"unknown planner {args.planner!r} (valid: {', '.join(PLANNERS)})")])
     clearance = parse_number(args.clearance, "--clearance")
+    least = parse_number(args.min_clearance, "--min-clearance")
     cell = parse_number(args.cell_size, "--cell-size", positive=True)
     if args.queries is not None:
         if args.start is not None or args.goal is not None:
@@ -102,11 +107,16 @@ def run(args) -> int:
     if args.profile is not None and args.profile not in [p.id for p in scene.profiles]:
         valid = ", ".join(p.id for p in scene.profiles) or "the scene has no profiles"
         raise InputError([Problem("--profile", f"unknown profile {args.profile!r} (valid: {valid})")])
+    if clearance is None:
+        # The character's own width: the radius of the profile whose weights are used (0 without profiles).
+        chosen = args.profile or (scene.profiles[0].id if scene.profiles else None)
+        clearance = scene.profile(chosen).radius if chosen is not None else 0.0
     ctx = PlannerContext(scene, cell_size=cell, network=args.network)
     results, problems = [], []
     for label, (x0, y0, x1, y1) in zip(labels, queries):
         try:
-            results.append(plan_route(scene, (x0, y0), (x1, y1), args.planner, args.profile, clearance, ctx))
+            results.append(plan_route(scene, (x0, y0), (x1, y1), args.planner, args.profile, clearance, ctx,
+                                      min_clearance=least))
         except InputError as e:
             problems += [Problem(_join(label, p.path), p.message) for p in e.problems]
     if problems:
@@ -120,9 +130,10 @@ def run(args) -> int:
         return 0
     for label, r in zip(labels, results):
         head = f"{label}: " if label else ""
-        ok = "kept" if r.clearance_ok else f"NOT kept (asked {r.clearance:g})"
+        ok = ("keeps" if r.clearance_ok else "does NOT keep") + f" the clearance {r.clearance:g}"
+        at = f" at {fmt_point(r.narrowest_at)}" if r.narrowest_at is not None else ""
         print(f"{head}{r.planner} route, {len(r.route)} points, length {r.route.length:.2f} {scene.units}, "
-              f"cost {r.cost:.2f}, narrowest {r.narrowest:.3f} {scene.units} (clearance {ok})")
+              f"cost {r.cost:.2f}, narrowest {r.narrowest:.3f} {scene.units}{at} ({ok})")
     if args.out:
         print(f"wrote {len(results)} route(s) to {args.out}")
     return 0

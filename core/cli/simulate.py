@@ -1,8 +1,11 @@
 """``miran simulate SCENE``: run the scene's agents headless and write their walked paths (``miran-paths``).
 
-Agents follow their sketched routes or routes planned when they are created (the planner each agent names). The
-run stops when every agent has arrived, or after ``--steps`` steps (default: a generous budget from the route
-lengths and speeds). ``--out`` writes the paths file atomically; ``--json`` prints the summary as JSON.
+Agents follow their sketched routes (with detours round the pieces that cross an obstacle or pass closer than the
+character's radius) or routes planned when they are created (the planner each agent names), keeping their radius
+from the obstacles unless ``--clearance`` says otherwise. The run stops when every agent has arrived or is lost
+(with a reason), or after ``--steps`` steps (default: a generous budget from the route lengths and speeds); the
+summary names every agent that did not arrive. ``--out`` writes the paths file atomically; ``--json`` prints the
+summary as JSON.
 """
 
 from __future__ import annotations
@@ -45,7 +48,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                                   f"{', '.join(PLANNERS)} (default {DEFAULT_PLANNER})")
     p.add_argument("--slope", action="store_true", help="turn away from steep ascents of the scene's height field "
                                                         "(Niederberger 7.2)")
-    p.add_argument("--no-replan", action="store_true", help="leave agents that lost sight of their route waiting")
+    p.add_argument("--no-replan", action="store_true", help="leave agents that lost sight of their route, or whose "
+                                                            "route is blocked, lost")
+    p.add_argument("--clearance", metavar="C", help="clearance every route keeps from the obstacles, planned or "
+                                                    "repaired (default: each profile's radius)")
     p.add_argument("--out", metavar="FILE", help="write the paths to a miran-paths JSON file")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
     return p
@@ -86,6 +92,15 @@ def _options(args) -> tuple[float | None, int | None]:
                 raise ValueError
         except ValueError:
             problems.append(Problem("--dt", f"expected a positive number of seconds, got {args.dt!r}"))
+    clearance = getattr(args, "clearance", None)
+    args.clearance_c = None
+    if clearance is not None:
+        try:
+            args.clearance_c = float(clearance)
+            if not (math.isfinite(args.clearance_c) and args.clearance_c >= 0):
+                raise ValueError
+        except ValueError:
+            problems.append(Problem("--clearance", f"expected a number >= 0, got {clearance!r}"))
     if args.steps is not None:
         try:
             steps = int(args.steps)
@@ -108,7 +123,8 @@ def run(args) -> int:
     if args.slope and scene.heightfield is None:
         raise InputError([Problem("heightfield", "--slope needs a scene with a height field")], args.scene)
     try:
-        sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k)
+        sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k,
+                         route_clearance=args.clearance_c)
         sim.replan = not args.no_replan
         sim.respawn = bool(args.respawn)
         sim.planner = args.planner or DEFAULT_PLANNER
@@ -123,28 +139,49 @@ def run(args) -> int:
     sim.run(max_steps=steps)
     wall = time.perf_counter() - t0
     pf = paths_from_simulation(sim)
+    profiles = {a.id: a.profile for a in scene.agents}
     if args.out:
         write_paths(args.out, pf)
     summary = {
         "scene": scene.name, "method": sim.method, "integrator": sim.params.get("integrator"), "dt": sim.params.dt,
         "steps": sim.steps, "time": sim.time, "wall_seconds": wall,
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
-        "arrived": sum(a.reached_goal for a in pf.agents), "replanned": sim.replanned, "respawned": sim.respawned,
-        "agents": [{k: getattr(a, k) for k in ("id", "profile", "reached_goal", "time", "length", "weighted_length",
-                                               "terrain_lengths", "min_clearance")} for a in pf.agents],
+        "arrived": sum(a.reached_goal for a in pf.agents), "lost": sum(a.status == "lost" for a in pf.agents),
+        "replanned": sim.replanned, "respawned": sim.respawned,
+        "repaired": {aid: [p.describe(sim.clearance_for(profiles[aid])) for p in pieces]
+                     for aid, pieces in sim.repaired.items()},
+        "agents": [{k: getattr(a, k) for k in ("id", "profile", "reached_goal", "status", "lost_reason", "time",
+                                               "length", "weighted_length", "terrain_lengths", "min_clearance")}
+                   for a in pf.agents],
     }
     if args.json:
         print_json(summary)
         return 0
     print(f"{scene.name}: {sim.method}, {summary['integrator']}, dt {sim.params.dt:g} s: {sim.steps} steps, "
           f"{sim.time:.1f} s simulated in {wall:.2f} s")
+    for aid, lines in summary["repaired"].items():
+        for line in lines:
+            print(f"  {aid}: its route {line}: it walks a detour there")
     if len(pf.agents) > LIST_AGENTS:
         print(f"  {summary['arrived']} of {len(pf.agents)} agents arrived; {sim.replanned} replanned, "
               f"{sim.respawned} respawned")
     for a in pf.agents[:LIST_AGENTS]:
-        state = f"arrived at {a.time:.1f} s" if a.reached_goal else "did not arrive"
-        print(f"  {a.id:<16} {a.profile:<12} {state:<22} length {a.length:8.1f}  weighted {a.weighted_length:9.1f}"
-              f"  min clearance {a.min_clearance:6.2f}")
+        print(f"  {a.id:<16} {a.profile:<12} {_state(a):<22} length {a.length:8.1f}  weighted "
+              f"{a.weighted_length:9.1f}  min clearance {a.min_clearance:6.2f}")
+    late = [a for a in pf.agents if not a.reached_goal]
+    if late and not args.respawn:
+        print(f"  {len(late)} of {len(pf.agents)} did not arrive: "
+              + "; ".join(f"{a.id} ({_state(a)})" for a in late[:LIST_AGENTS])
+              + (f"; and {len(late) - LIST_AGENTS} more" if len(late) > LIST_AGENTS else ""))
     if args.out:
         print(f"wrote {args.out}")
     return 0
+
+
+def _state(a) -> str:
+    """An agent's end state for the summary: when it arrived, or why it did not."""
+    if a.reached_goal:
+        return f"arrived at {a.time:.1f} s"
+    if a.status == "lost":
+        return f"lost: {a.lost_reason}"
+    return "still walking"

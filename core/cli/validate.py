@@ -1,4 +1,10 @@
-"""``miran validate SCENE...``: check scene files and list every problem."""
+"""``miran validate SCENE...``: check scene files and list every problem.
+
+Beyond the file format's rules (``core.scene``), a valid scene is checked as a run would use it
+(``core.routes.advice``): warnings for sketched routes that cross an obstacle or pass closer than a follower's
+radius (the character walks a detour there), and errors for disc agents (a scene simulated with disc MIRAN or IRM)
+that do not fit where they start or end.
+"""
 
 from __future__ import annotations
 
@@ -19,16 +25,28 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
+    from core.routes import PlannerContext
+    from core.routes.advice import disc_fit_errors, route_warnings
+
     report, bad = [], False
     for path in args.scenes:
         try:
-            load_scene(path)
-            report.append({"file": path, "valid": True, "problems": []})
+            scene = load_scene(path)
+            ctx = PlannerContext(scene)
+            warnings = route_warnings(scene, ctx)
+            errors = disc_fit_errors(scene, ctx)
+            if errors:
+                raise InputError(errors, path)
+            report.append({"file": path, "valid": True, "problems": [],
+                           "warnings": [{"path": p.path, "message": p.message} for p in warnings]})
             if not args.json:
-                print(f"{path}: valid")
+                for w in warnings:
+                    print(f"{path}: warning: {w}", file=sys.stderr)
+                print(f"{path}: valid" + (f" ({len(warnings)} warning{'s' * (len(warnings) != 1)})"
+                                          if warnings else ""))
         except InputError as e:
             bad = True
-            report.append({"file": path, "valid": False,
+            report.append({"file": path, "valid": False, "warnings": [],
                            "problems": [{"path": p.path, "message": p.message} for p in e.problems]})
             if not args.json:
                 for line in e.lines() if e.source else [f"{path}: {p}" for p in e.problems]:

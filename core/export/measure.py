@@ -13,7 +13,7 @@ from numba import njit
 from core.navmesh.kernels.clearance import polyline_clearance
 from core.navmesh.kernels.segments import polyline_terrain_lengths
 from core.sim.state import ARRIVED
-from core.steering.methods import DISC_MIRAN, method_name
+from core.steering.methods import DISC_MIRAN, IRM, method_name
 
 from .paths import AgentPath, PathsFile
 
@@ -54,8 +54,9 @@ def paths_from_simulation(sim) -> PathsFile:
     for i in range(st.n):
         a, b = int(offsets[i]), int(offsets[i + 1])
         total = float(seglen[a:max(a, b - 1)].sum())
-        disc = int(st.method[i]) == DISC_MIRAN
+        disc = int(st.method[i]) in (DISC_MIRAN, IRM)
         arrived = int(st.status[i]) == ARRIVED
+        status, why = sim.status_of(i)
         agents.append(AgentPath(
             id=st.ids[i],
             profile=sim.params.profile_ids[int(st.profile[i])],
@@ -66,6 +67,8 @@ def paths_from_simulation(sim) -> PathsFile:
             terrain_lengths={t: float(v) for t, v in zip(tids, lengths[i])},
             min_clearance=float(clearance[i] - (st.radius[i] if disc else 0.0)),
             points=rows[a:b].copy(),
+            status=status,
+            lost_reason=why,
         ))
     params = sim.params.to_dict()
     params["seed"] = sim.seed

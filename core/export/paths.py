@@ -2,7 +2,8 @@
 
 A file holds the run's settings and, per agent: ``points`` as ``[t, x, y]`` rows (s, scene units), the length
 per terrain type measured exactly on that polyline, the total and weighted length, the smallest clearance of the
-path (minus the radius for disc agents), whether the goal was reached and when.
+path (minus the radius for disc agents: disc MIRAN and IRM), whether the goal was reached and when, and the agent's
+final ``status`` (``walking``, ``arrived`` or ``lost``) with the ``lost_reason`` of a lost one.
 """
 
 from __future__ import annotations
@@ -25,13 +26,16 @@ TOP_REQUIRED = ("format", "version", "scene", "method", "integrator", "dt", "age
 TOP_OPTIONAL = ("parameters",)
 AGENT_REQUIRED = ("id", "profile", "reached_goal", "time", "length", "weighted_length", "terrain_lengths",
                   "min_clearance", "points")
+AGENT_OPTIONAL = ("status", "lost_reason")
+STATUSES = ("walking", "arrived", "lost")
 # Relative tolerance of the reader's consistency check: length == sum of terrain_lengths (resources/schemas).
 _LENGTH_RTOL = 1e-6
 
 
 @dataclass(frozen=True, eq=False)
 class AgentPath:
-    """One agent's walked path; ``points`` is (m, 3) float64 ``[t, x, y]`` rows in time order."""
+    """One agent's walked path; ``points`` is (m, 3) float64 ``[t, x, y]`` rows in time order; ``status`` is
+    walking, arrived or lost, and ``lost_reason`` says why a lost agent is lost (empty otherwise)."""
 
     id: str
     profile: str
@@ -42,6 +46,12 @@ class AgentPath:
     terrain_lengths: dict[str, float]
     min_clearance: float
     points: np.ndarray
+    status: str = ""
+    lost_reason: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.status:
+            object.__setattr__(self, "status", "arrived" if self.reached_goal else "walking")
 
     @property
     def xy(self) -> np.ndarray:
@@ -88,6 +98,8 @@ def paths_to_dict(pf: PathsFile) -> dict[str, Any]:
                 "weighted_length": float(a.weighted_length),
                 "terrain_lengths": {k: float(v) for k, v in a.terrain_lengths.items()},
                 "min_clearance": float(a.min_clearance),
+                "status": a.status,
+                **({"lost_reason": a.lost_reason} if a.lost_reason else {}),
                 "points": np.asarray(a.points, dtype=np.float64).tolist(),
             }
             for a in pf.agents
@@ -149,7 +161,7 @@ def check_paths(data: Any) -> tuple[PathsFile | None, list]:
 
 
 def _agent(r: FieldReader, path: str, v: Any) -> AgentPath | None:
-    o = r.obj(path, v, AGENT_REQUIRED)
+    o = r.obj(path, v, AGENT_REQUIRED, AGENT_OPTIONAL)
     if o is None:
         return None
     before = len(r.problems)
@@ -162,6 +174,10 @@ def _agent(r: FieldReader, path: str, v: Any) -> AgentPath | None:
     length = r.number(join(path, "length"), o.get("length"), nonnegative=True)
     wlen = r.number(join(path, "weighted_length"), o.get("weighted_length"), nonnegative=True)
     mc = r.number(join(path, "min_clearance"), o.get("min_clearance"))
+    status = r.choice(join(path, "status"), o["status"], STATUSES) if "status" in o else ""
+    why = r.string(join(path, "lost_reason"), o["lost_reason"]) if "lost_reason" in o else ""
+    if status and isinstance(reached, bool) and (status == "arrived") != reached:
+        r.add(join(path, "status"), f"{status!r} contradicts reached_goal {str(reached).lower()}")
     tl: dict[str, float] = {}
     tlv = o.get("terrain_lengths")
     if not isinstance(tlv, dict):
@@ -179,7 +195,7 @@ def _agent(r: FieldReader, path: str, v: Any) -> AgentPath | None:
     if not math.isclose(total, length, rel_tol=_LENGTH_RTOL, abs_tol=1e-9):
         r.add(join(path, "length"), f"{length:g} differs from the sum of terrain_lengths {total:g}")
         return None
-    return AgentPath(aid, prof, reached, time, length, wlen, tl, mc, pts)
+    return AgentPath(aid, prof, reached, time, length, wlen, tl, mc, pts, status or "", why or "")
 
 
 def _points(r: FieldReader, path: str, v: Any) -> np.ndarray | None:

@@ -15,9 +15,13 @@ res.route.points, res.cost, res.clearance_ok, res.narrowest
   minimum-clearance path, Geraerts 2010), ``portal`` (Niederberger et al. 2004: moving nodes on the portals of
   trapezoids merged after Hertel-Mehlhorn, lazy/greedy placement, cone of sight) and ``network`` (an indicative
   network, IRM 5). ``grid``, ``cdt`` and ``network`` weigh terrain with the profile; ``portal`` and ``ecm`` do not.
-- Clearance (plan.py): a planner plans in the free space eroded by C, then C/2, then 0 where no route keeps C;
-  ``clearance_ok`` and ``narrowest`` (exact, on the returned polyline) say what the route keeps. Obstacles and the
-  bounds both count.
+- Clearance (plan.py): a planner plans in the free space eroded by C; where no route keeps C the query fails naming
+  the narrowest spot, unless ``min_clearance`` accepts less (then C/2 and 0 are tried down to it);
+  ``clearance_ok``, ``narrowest`` and ``narrowest_at`` (exact, on the returned polyline) say what the route keeps.
+  Obstacles and the bounds both count.
+- repair.py: ``repair_route`` replaces the pieces of a sketched route that cross an obstacle or pass closer than
+  a clearance with planned detours (MIRAN 3.5's replanning, done before the character walks);
+  ``route_problems`` lists those pieces (the validator's warnings).
 - Unreachable goals, points outside the free space, unknown planners or profiles raise
   ``core.scene.problems.InputError`` with a message naming the problem.
 - io.py: the ``miran-route`` file written by ``miran route --out``; reference.py: the exact shortest path
@@ -26,6 +30,8 @@ res.route.points, res.cost, res.clearance_ok, res.narrowest
 
 from .packed import PackedRoutes
 from .plan import PlannerContext, PlanResult, clearance_levels, plan_route
+from .repair import Piece, repair_route, route_problems
 from .route import Route
 
-__all__ = ["PackedRoutes", "PlanResult", "PlannerContext", "Route", "clearance_levels", "plan_route"]
+__all__ = ["PackedRoutes", "Piece", "PlanResult", "PlannerContext", "Route", "clearance_levels", "plan_route",
+           "repair_route", "route_problems"]

@@ -1,10 +1,13 @@
 """``plan_route``: one entry point for the five planners, with a reusable PlannerContext.
 
-A planner asked for clearance C first plans in the free space eroded by C. Where no route keeps C (a passage is
-narrower than 2C, or an end point itself lies closer than C to an obstacle) it tries C/2 and then 0, and the result
-says so: ``clearance_ok`` is False and ``narrowest`` is the smallest distance from the route to an obstacle or the
-bounds, measured exactly on the returned polyline. Only the ``ecm`` planner handles clearance itself (the ECM's
-minimum-clearance path keeps C wherever the corridor is wide enough).
+A planner asked for clearance C plans in the free space eroded by C (an end point closer than C to an obstacle is
+joined to it by a straight segment). Where no route keeps C (a passage is narrower than 2C) the query fails with an
+InputError that names the narrowest spot of the best route that keeps less, unless the caller accepts less with
+``min_clearance``: then it tries C/2 and 0 down to that, and the result says so. ``clearance_ok`` is False when the
+route comes closer than C anywhere, and ``narrowest`` / ``narrowest_at`` are the smallest distance from the route
+to an obstacle or the bounds and where on the route it is, measured exactly on the returned polyline. Only the
+``ecm`` planner handles clearance itself (the ECM's minimum-clearance path keeps C wherever the corridor is wide
+enough).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ class PlanResult:
     - ``planner``: the planner's name; ``profile``: the profile id whose weights were used (None: all weights 1).
     - ``clearance``: the clearance asked for; ``clearance_used``: the level the route was planned at.
     - ``clearance_ok``: every route point keeps ``clearance``; ``narrowest``: the route's smallest distance to an
-      obstacle or the bounds (scene units).
+      obstacle or the bounds (scene units), ``narrowest_at`` the (2,) point of the route where it is.
     """
 
     route: Route
@@ -48,6 +51,7 @@ class PlanResult:
     clearance: float = 0.0
     clearance_used: float = 0.0
     search_cost: float = float("nan")
+    narrowest_at: tuple[float, float] | None = None
 
     def to_dict(self) -> dict:
         """One entry of a ``miran-route`` file's ``routes`` list."""
@@ -59,6 +63,7 @@ class PlanResult:
             "cost": float(self.cost),
             "clearance_ok": bool(self.clearance_ok),
             "narrowest": float(self.narrowest),
+            **({"narrowest_at": [float(v) for v in self.narrowest_at]} if self.narrowest_at is not None else {}),
         }
 
 
@@ -151,6 +156,21 @@ class PlannerContext:
 
         return polyline_clearance(self.mesh, np.asarray(pts, dtype=np.float64).reshape(-1, 2))
 
+    def narrowest_spot(self, pts) -> np.ndarray:
+        """(2,) the point of the polyline pts (m, 2) nearest to an obstacle or the bounds (shapely's nearest
+        boundary segment to the nearest piece)."""
+        import shapely
+
+        p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        free = self.free(0.0)
+        if len(p) < 2 or len(free.segments) == 0:
+            return p[0].copy()
+        pieces = shapely.linestrings(np.stack([p[:-1], p[1:]], axis=1))
+        (ia, ib), d = free.tree.query_nearest(pieces, return_distance=True, all_matches=False)
+        k = int(np.argmin(d))
+        near = shapely.shortest_line(pieces[ia[k]], free._lines[ib[k]])
+        return np.asarray(near.coords[0], dtype=np.float64)
+
     def planner(self, name: str):
         """The planner object for ``name`` (built on first use, then reused)."""
         with self.lock:
@@ -215,11 +235,13 @@ def _unreachable(ctx: PlannerContext, planner: str, start: np.ndarray, goal: np.
 
 
 def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = None, clearance: float = 0.0,
-               context: PlannerContext | None = None) -> PlanResult:
+               context: PlannerContext | None = None, min_clearance: float | None = None) -> PlanResult:
     """Plan an indicative route from start to goal with one of the five planners (see the module docstring).
 
-    Raises InputError for an unknown planner or profile, a start or goal outside the free space, a negative
-    clearance, or a goal that cannot be reached.
+    ``min_clearance`` (default: ``clearance``) is the least clearance the caller accepts where no route keeps
+    ``clearance``. Raises InputError for an unknown planner or profile, a start or goal outside the free space, a
+    negative clearance, a goal that cannot be reached, or one that cannot be reached with ``min_clearance`` (the
+    message names the narrowest spot of the best route that keeps less).
     """
     if planner not in PLANNERS:
         raise InputError([Problem("planner", f"unknown planner {planner!r} (valid: {', '.join(PLANNERS)})")])
@@ -232,6 +254,9 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
         raise InputError([Problem("clearance", f"expected a number, got {clearance!r}")]) from None
     if not np.isfinite(c) or c < 0:
         raise InputError([Problem("clearance", f"must be a number >= 0, got {clearance!r}")])
+    least = c if min_clearance is None else min(c, float(min_clearance))
+    if not np.isfinite(least) or least < 0:
+        raise InputError([Problem("min_clearance", f"must be a number >= 0, got {min_clearance!r}")])
     prof, weights = ctx.weights(profile)
     s = check_point(ctx, "start", start)
     g = check_point(ctx, "goal", goal)
@@ -240,16 +265,46 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
     p = ctx.planner(planner)
     levels = [c] if getattr(p, "native_clearance", False) else clearance_levels(c)
     leg, used = None, 0.0
-    for level in levels:
+    for level in [lv for lv in levels if lv >= least or lv == c]:
         leg = p.plan(s, g, weights, level)
         if leg is not None:
             used = level
             break
+    if leg is None and least > 0.0:
+        raise _too_narrow(ctx, p, planner, s, g, weights, c, least)
     if leg is None:
         raise _unreachable(ctx, planner, s, g, getattr(p, "unreachable_hint", "the goal cannot be reached"))
     route = Route.from_points(leg.points)
     narrowest = ctx.narrowest(route.points)
     scale = max(1.0, float(np.max(np.abs(route.points))))
     ok = narrowest >= c - 1e-9 * scale
+    if narrowest < least - 1e-9 * scale and _ends_clearance(ctx, s, g) >= least - 1e-9 * scale:
+        # The ECM keeps the clearance only where the corridor is wide enough: a narrower route is refused here too.
+        raise _too_narrow(ctx, p, planner, s, g, weights, c, least, route.points)
     search = float(leg.cost if leg.search_cost is None else leg.search_cost)
-    return PlanResult(route, float(leg.cost), planner, bool(ok), float(narrowest), prof, c, used, search)
+    at = ctx.narrowest_spot(route.points)
+    return PlanResult(route, float(leg.cost), planner, bool(ok), float(narrowest), prof, c, used, search,
+                      (float(at[0]), float(at[1])))
+
+
+def _ends_clearance(ctx: PlannerContext, s: np.ndarray, g: np.ndarray) -> float:
+    """The smaller clearance of the two end points (a route cannot keep more than its ends have)."""
+    return float(ctx.free(0.0).point_clearance(np.vstack([s, g])).min())
+
+
+def _too_narrow(ctx: PlannerContext, p, planner: str, s: np.ndarray, g: np.ndarray, weights: np.ndarray,
+                c: float, least: float, pts: np.ndarray | None = None) -> InputError:
+    """The error for a goal that no route reaches with ``least`` clearance: the narrowest spot of the best route
+    that keeps less (planned with no clearance), or the plain unreachable error when there is none."""
+    if pts is None:
+        leg = p.plan(s, g, weights, 0.0)
+        if leg is None:
+            return _unreachable(ctx, planner, s, g, getattr(p, "unreachable_hint", "the goal cannot be reached"))
+        pts = leg.points
+    width = ctx.narrowest(pts)
+    at = ctx.narrowest_spot(pts)
+    asked = f"a clearance of {c:g}" if least == c else f"a clearance of at least {least:g}"
+    return InputError([Problem("", f"no {planner} route from {fmt_point(s)} to {fmt_point(g)} keeps {asked}: the "
+                                   f"best route comes within {width:.3g} of an obstacle at {fmt_point(at)} (a "
+                                   f"passage narrower than twice the clearance); ask for less clearance or widen "
+                                   f"the passage")])

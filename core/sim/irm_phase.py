@@ -15,7 +15,7 @@ from numba import njit
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_visible
 from core.routes.kernels import point_at_into
-from core.steering.irm import attraction_on_disc, deepest_disc
+from core.steering.irm import attraction_on_disc, deepest_disc, disc_stretch
 from core.steering.methods import IRM
 
 from .params import G_DT, P_VMAX
@@ -93,7 +93,8 @@ def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, q) -> int:
             # Eq. 4 depends on the disc only: on the same disc as last step the attraction point is the same (and
             # visible, x being inside the disc).
             if not (inside and k == corr_ak[i]):
-                s_a = attraction_on_disc(rp, rs, lo, hi, cB[k, 0], cB[k, 1], cR[k], cS[k])
+                s_a = attraction_on_disc(rp, rs, lo, hi, cB[k, 0], cB[k, 1], cR[k], cS[k],
+                                             disc_stretch(cS[k], cR[k]))
                 if s_a >= 0.0:
                     point_at_into(rp, rs, lo, hi, s_a, q)
                     if inside or segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):

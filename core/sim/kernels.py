@@ -8,15 +8,19 @@ Phases of one step (DESIGN.md: "one numba kernel per phase, not per agent"):
    for the arrays a phase receives; it leaves discs and windows that need the exact expansion to the second.
 2. ``force_phase``: F = F_s + F_b + F_o at the positions all agents stood on (MIRAN 3.4, IRM eqs. 1, 3, 6), after
    the neighbour grid is rebuilt.
-3. ``move_phase``: integration (integrators.py), the collision guard, arrival, the walked lengths and the log.
+3. ``move_phase``: integration (integrators.py), the collision guard, arrival, the walked lengths, the log and
+   the progress guarantee (progress.py: a stalled agent walks straight at its attraction point and then along its
+   route, so that every agent arrives).
 
 The collision guard keeps the path in the free space exactly: a step whose segment would enter an obstacle (or,
-for a disc, come closer than its radius R to one) is replaced by a step of the same length straight towards the
-attraction point, which is visible (disc: sweepable) by construction; if even that is refused the agent waits.
+for a disc of disc MIRAN or IRM, come closer than its radius R to one) is replaced by a step of the same length
+straight towards the attraction point, which is visible (disc: sweepable) by construction; if even that is refused
+the agent waits, and if it waits too long the progress guarantee takes over.
 
 Argument tuples: ``W`` the mesh's walk arrays (V, T, N, TT, B, G, S); ``C`` its clearance arrays (E, EG, ES, EI);
 ``st`` the agent arrays in ``state.STATE_ORDER``; ``rec`` the path log (agent, t, xy, cursor); ``tr`` the trace
-buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (grid, cell_start, order).
+buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (grid, cell_start, order); ``pg``
+the progress guarantee's arrays in ``state.PROGRESS_ORDER``.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
 from core.navmesh.kernels.shadows import shadow_intervals, shadow_work, visible_intervals_by_shadows
 from core.navmesh.kernels.walk import in_bounds, locate_near
-from core.routes.kernels import point_at_into
+from core.routes.kernels import closest_point, point_at_into
 from core.steering.disc_miran import adjust_intervals, disc_fallback
 from core.steering.forces import avoidance_term, boundary_force, steering_force
 from core.steering.methods import DISC_MIRAN, IRM
@@ -65,7 +69,8 @@ from .params import (
     P_SIGMA,
     P_VMAX,
 )
-from .state import ARRIVED, LOST, WALKING
+from .progress import end_recovery, note_progress, recovery_target, stall_time
+from .state import ARRIVED, LOST, REASON_BLOCKED, WALKING
 from .trace import (
     TS_ATTR_X,
     TS_ATTR_Y,
@@ -375,17 +380,19 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, wk) -> int:
-    """Integrate, guard against obstacles, detect arrival, accumulate lengths and log the positions at time
-    ``t_next`` (the end of the step); returns the number of arrivals."""
+def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, wk, pg) -> int:
+    """Integrate, guard against obstacles, detect arrival, accumulate lengths, log the positions at time ``t_next``
+    (the end of the step) and keep the progress guarantee (core.sim.progress; ``pg`` its arrays); returns the
+    number of agents that became LOST (their way blocked)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
+    lost_reason, rec_s, rec_u = pg[0], pg[6], pg[7]
     rec_agent, rec_t, rec_xy, cursor = rec
     dt = gvec[G_DT]
     code = int(gvec[G_INTEGRATOR])
-    arrived = 0
+    lost = 0
     xn, vn, tl = wk[6], wk[7], wk[10]
     tol = 1e-9 * scale
     for i in range(pos.shape[0]):
@@ -394,13 +401,20 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
         x = pos[i]
         vmax = prof[profile[i], P_VMAX]
         total = rs[route_hi[i] - 1]
-        rgeo = radius[i] if method[i] == DISC_MIRAN else 0.0
+        # Discs keep their radius from the obstacles: disc MIRAN's and IRM's characters (IRM eq. 2's r).
+        rgeo = radius[i] if method[i] == DISC_MIRAN or method[i] == IRM else 0.0
         arrive_r = gvec[G_ARRIVE] if gvec[G_ARRIVE] > 0.0 else vmax * dt
         gx = goal[i, 0]
         gy = goal[i, 1]
         dgoal = norm2d(gx - x[0], gy - x[1])
         tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
         tri[i] = tx
+        need = 0.0
+        if rgeo > 0.0:
+            # Ten times the attraction phase's tolerance (attraction_rest, 1e-9): its disc fallback picks sweeps
+            # that graze at that tolerance, and a part of such a sweep can compute a hair closer.
+            c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
+            need = min(rgeo, c0) * (1.0 - 1e-8)
         if s_attr[i] >= total - tol and dgoal <= max(arrive_r, vmax * dt):
             # The goal is the attraction point (visible, or sweepable for a disc) and within one step: arrive.
             xn[0] = gx
@@ -415,7 +429,37 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                 segment_terrain_lengths(V, T, N, TT, B, G, S, x[0], x[1], gx, gy, tl)
             status[i] = ARRIVED
             t_arrive[i] = t_next
-            arrived += 1
+        elif rec_s[i] >= 0.0:
+            # Recovering (core.sim.progress): straight at the attraction point, then along the route itself.
+            lo = route_lo[i]
+            hi = route_hi[i]
+            u = recovery_target(rp, rs, lo, hi, x, attr[i], s_attr[i], rec_u[i], vmax * dt, xn)
+            ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl)
+            if not ok and rec_u[i] < 0.0:
+                # An attraction point a disc cannot sweep to (IRM's is only visible): get onto the route where it
+                # is nearest, behind the attraction point.
+                s_q = closest_point(rp, rs, lo, hi, x, max(0.0, min(s_ref[i], s_attr[i]) - vmax * stall_time(gvec)),
+                                    s_attr[i])
+                q = wk[2]
+                point_at_into(rp, rs, lo, hi, s_q, q)
+                u = recovery_target(rp, rs, lo, hi, x, q, s_q, -1.0, vmax * dt, xn)
+                ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl)
+            if ok:
+                if u >= 0.0:
+                    rec_u[i] = u
+                if u >= total - tol:
+                    status[i] = ARRIVED
+                    t_arrive[i] = t_next
+                elif u >= 0.0 and u >= rec_s[i]:
+                    end_recovery(i, t_next, xn, rp, rs, lo, hi, u, s_ref, s_attr, attr, pg)
+            else:
+                xn[0] = x[0]
+                xn[1] = x[1]
+                status[i] = LOST
+                lost_reason[i] = REASON_BLOCKED
+                lost += 1
+            vn[0] = 0.0 if status[i] != WALKING else (xn[0] - x[0]) / dt
+            vn[1] = 0.0 if status[i] != WALKING else (xn[1] - x[1]) / dt
         else:
             integrate(code, x, vel[i], force[i], has_force[i], fnew[i], dt, vmax, xn, vn)
             if s_attr[i] >= total - tol and dgoal <= vmax / gvec[G_CS] + vmax * dt:
@@ -426,10 +470,6 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                 xn[1] = x[1] + (gy - x[1]) * (h / dgoal)
                 vn[0] = (xn[0] - x[0]) / dt
                 vn[1] = (xn[1] - x[1]) / dt
-            need = 0.0
-            if rgeo > 0.0:
-                c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
-                need = min(rgeo, c0)
             if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
                 # Straight towards the attraction point, as far as the integrated step would have gone.
                 h = norm2d(xn[0] - x[0], xn[1] - x[1])
@@ -453,7 +493,6 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                 t_arrive[i] = t_next
                 vn[0] = 0.0
                 vn[1] = 0.0
-                arrived += 1
         step = norm2d(xn[0] - x[0], xn[1] - x[1])
         if step > 0.0:
             for k in range(tl.shape[0]):
@@ -466,6 +505,8 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
         vel[i, 1] = vn[1]
         pos[i, 0] = xn[0]
         pos[i, 1] = xn[1]
+        if status[i] == WALKING and rec_s[i] < 0.0:
+            note_progress(i, gvec, vmax, t_next, pos[i], attr[i], s_ref[i], s_attr[i], total, pg)
         if record:
             c = cursor[0]
             if c < rec_t.shape[0]:
@@ -474,7 +515,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                 rec_xy[c, 0] = xn[0]
                 rec_xy[c, 1] = xn[1]
                 cursor[0] = c + 1
-    return arrived
+    return lost
 
 
 @njit(cache=True, nogil=True)
@@ -505,11 +546,11 @@ def count_walking(status) -> int:
 
 @njit(cache=True, nogil=True)
 def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, nb, rec, record, clock, tr,
-            scale, X) -> int:
+            scale, X, pg) -> int:
     """Run up to ``n_steps`` steps; returns the number done. ``clock`` (2,) float64 is [time (s), steps] and is
     advanced in place. ``X`` carries the IRM corridors, noise and height field (core.sim.crowd) and, from X[14] on,
-    the mesh's ``terrain_args()``. Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost
-    (STOP_ON_LOST)."""
+    the mesh's ``terrain_args()``; ``pg`` the progress guarantee's arrays (core.sim.progress). Stops early when
+    every agent has arrived (STOP_ALL_DONE) or one became lost (STOP_ON_LOST)."""
     pos = st[0]
     status = st[14]
     n = pos.shape[0]
@@ -558,7 +599,7 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
         force_phase(C, st, gvec, prof, nb, fnew, tr, wk)
         if crowd:
             crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk)
-        move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale, wk)
+        lost += move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale, wk, pg)
         clock[0] = t0 + (k + 1) * dt
         clock[1] += 1.0
         done += 1

@@ -23,6 +23,8 @@ Global vector ``gvec`` (float64, indices G_*):
 - ``slope`` (0/1): deflect the steering direction away from steep ascents of the scene's height field
   (Niederberger 7.2, eqs. 2-3); ``slope_max_angle`` (rad) the largest deflection, ``slope_fade`` (units) the distance
   to the attraction point under which the deflection fades to zero (0 = automatic, the profile's d).
+- ``stall_time`` (s): an agent that makes no progress along its route for this long (at least 20 steps) walks its
+  route itself for a while (the progress guarantee, core.sim.progress).
 
 Profile table ``prof`` (P, N_PROF) float64, columns P_*: vmax (units/s), sigma (units), d (units), radius
 (units); and ``weights`` (P, T) float64, the (profile x terrain type) weight matrix of the scene.
@@ -42,15 +44,16 @@ from .integrators import INTEGRATORS, integrator_code
 
 G_DT, G_INTEGRATOR, G_CS, G_CB, G_KAPPA, G_DS, G_CO, G_DO, G_FMAX, G_ARRIVE, G_INTERACT = range(11)
 (G_SOCIAL, G_SF_V0, G_SF_SIGMA, G_SF_TAU, G_CN, G_NOISE_FREQ, G_SLOPE, G_SLOPE_MAX, G_SLOPE_FADE) = range(11, 20)
-N_GLOBAL = 20
+G_STALL = 20
+N_GLOBAL = 21
 
 GLOBAL_NAMES = ("dt", "integrator", "c_s", "c_b", "kappa", "safe_distance", "c_o", "d_o", "f_max",
                 "arrival_radius", "interact", "social", "social_v0", "social_sigma", "social_tau", "c_n",
-                "noise_freq", "slope", "slope_max_angle", "slope_fade")
+                "noise_freq", "slope", "slope_max_angle", "slope_fade", "stall_time")
 DEFAULTS = {"dt": 0.1, "integrator": 0.0, "c_s": 4.0, "c_b": 1.0, "kappa": 1.0, "safe_distance": 0.0,
             "c_o": 0.5, "d_o": 0.0, "f_max": 40.0, "arrival_radius": 0.0, "interact": 1.0,
             "social": 1.0, "social_v0": 2.1, "social_sigma": 0.3, "social_tau": 2.0, "c_n": 0.4, "noise_freq": 0.2,
-            "slope": 0.0, "slope_max_angle": 1.0, "slope_fade": 0.0}
+            "slope": 0.0, "slope_max_angle": 1.0, "slope_fade": 0.0, "stall_time": 3.0}
 # Switches: read and written as booleans.
 _FLAGS = ("interact", "social", "slope")
 
@@ -62,7 +65,7 @@ PROFILE_FIELDS = ("max_speed", "sigma", "d", "radius")
 _POSITIVE = {"dt", "c_s", "kappa", "max_speed", "sigma", "d"}
 _NONNEGATIVE = {"c_b", "safe_distance", "c_o", "d_o", "f_max", "arrival_radius", "radius", "social_v0", "c_n",
                 "noise_freq", "slope_fade"}
-_POSITIVE |= {"social_sigma", "social_tau", "slope_max_angle"}
+_POSITIVE |= {"social_sigma", "social_tau", "slope_max_angle", "stall_time"}
 
 
 class SimParams:

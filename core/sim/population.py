@@ -4,8 +4,8 @@
   picked by area, then a uniform point in it), so crowds fill every street and square alike.
 - ``add_random_agents``: ``miran simulate --agents N --seed K``: N agents, each with a random start and goal in
   one connected part of the free space and a route planned between them (IRM section 6's experiment).
-- ``replan_lost``: MIRAN 3.5: an agent that other agents pushed where no part of its route window is visible gets
-  a new route planned from where it stands to its goal.
+- ``replan_lost``: MIRAN 3.5: an agent that other agents pushed where no part of its route window is visible, or
+  whose way along its route is blocked, gets a new route planned from where it stands to its goal.
 - ``respawn_arrived``: IRM section 6: "When it had reached its destination, a new goal was assigned" -- a new
   random goal and a new planned route from where the agent stands.
 
@@ -18,13 +18,11 @@ import weakref
 
 import numpy as np
 
-from core.navmesh.queries import locate
+from core.navmesh.queries import clearance, locate
 from core.routes import Route, plan_route
 from core.scene.model import DEFAULT_PLANNER
 from core.scene.problems import InputError, Problem
-from core.steering.methods import DISC_MIRAN, IRM, method_code, method_name
-
-from .state import ARRIVED, LOST
+from .state import ARRIVED, REASON_NO_ROUTE
 
 # Tries per agent to find a start and goal that the planner can join.
 MAX_TRIES = 20
@@ -66,23 +64,30 @@ def _area_sampler(mesh) -> tuple[np.ndarray, np.ndarray | None]:
     return got
 
 
-def planning_clearance(sim, method: str, profile: str) -> float:
-    """The clearance a route is planned with: the profile's radius for disc characters (disc MIRAN, and IRM, whose
-    route must keep the character's radius, IRM 4.3), 0 for point characters."""
-    code = method_code(method)
-    return sim.scene.profile(profile).radius if code in (DISC_MIRAN, IRM) else 0.0
+def roomy_points(sim, rng: np.random.Generator, n: int, room: float) -> np.ndarray:
+    """(m, 2) points uniform over the part of the free space at least ``room`` from every obstacle and the bounds
+    (a character of that radius fits there); m <= n: the draws that fell closer are dropped."""
+    p = random_free_points(sim.mesh, rng, n)
+    if room <= 0.0 or len(p) == 0:
+        return p
+    dist, _ = clearance(sim.mesh, p)
+    return p[dist >= room]
 
 
-def plan_errand(sim, start: np.ndarray, rng: np.random.Generator, profile: str, method: str,
-                planner: str) -> Route | None:
-    """A route from ``start`` to a random goal (a few tries); None when no goal could be reached."""
-    clearance = planning_clearance(sim, method, profile)
+def plan_errand(sim, start: np.ndarray, rng: np.random.Generator, profile: str, planner: str) -> Route | None:
+    """A route from ``start`` to a random goal where the character fits, keeping ``sim.clearance_for`` the
+    profile (a few tries); None when no goal could be reached."""
+    c = sim.clearance_for(profile)
+    room = sim.scene.profile(profile).radius
     for _ in range(MAX_TRIES):
-        goal = random_free_points(sim.mesh, rng, 1)[0]
+        goals = roomy_points(sim, rng, 1, room)
+        if len(goals) == 0:
+            continue
+        goal = goals[0]
         if np.hypot(*(goal - start)) <= 1e-6 * sim.scale:
             continue
         try:
-            return plan_route(sim.scene, start, goal, planner, profile=profile, clearance=clearance,
+            return plan_route(sim.scene, start, goal, planner, profile=profile, clearance=c,
                               context=sim.context).route
         except InputError:
             continue
@@ -104,13 +109,14 @@ def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None,
     meth = method or sim.method
     rng = np.random.default_rng(seed)
     routes, profs = [], []
-    starts = random_free_points(sim.mesh, rng, n * MAX_TRIES)
+    room = max(sim.scene.profile(p).radius for p in names)
+    starts = roomy_points(sim, rng, n * MAX_TRIES, room)
     k = 0
-    for j in range(n * MAX_TRIES):
+    for j in range(len(starts)):
         if len(routes) == n:
             break
         prof = names[k % len(names)]
-        route = plan_errand(sim, starts[j], rng, prof, meth, planner)
+        route = plan_errand(sim, starts[j], rng, prof, planner)
         if route is None:
             continue
         routes.append(route)
@@ -124,21 +130,28 @@ def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None,
     return sim.add_agents(routes, profs, ids, methods=meth)
 
 
-def replan_lost(sim, planner: str = DEFAULT_PLANNER) -> int:
-    """MIRAN 3.5: plan a new route to its goal for every LOST agent, from where it stands; returns how many got one
-    (an agent whose goal cannot be reached from where it stands stays LOST)."""
+def replan_lost(sim, planner: str = DEFAULT_PLANNER, max_replans: int = 25) -> int:
+    """MIRAN 3.5: plan a new route to its goal for every agent that replanning may help (``sim.replannable``),
+    from where it stands, keeping ``sim.clearance_for`` its profile where it can (less only near where it stands);
+    returns how many got one. An agent whose goal cannot be reached from where it stands is lost for good
+    ("no route"), and so is one replanned ``max_replans`` times already ("no progress")."""
     st = sim.state
-    lost = np.nonzero(st.status == LOST)[0]
+    lost = np.nonzero(sim.replannable())[0]
     done = 0
     for i in lost.tolist():
+        if st.replans[i] >= max_replans:
+            sim.give_up(np.array([i]))
+            continue
         prof = sim.params.profile_ids[int(st.profile[i])]
-        clearance = planning_clearance(sim, method_name(int(st.method[i])), prof)
+        c = sim.clearance_for(prof)
         try:
-            res = plan_route(sim.scene, st.pos[i].copy(), st.goal[i].copy(), planner, profile=prof,
-                             clearance=clearance, context=sim.context)
+            res = plan_route(sim.scene, st.pos[i].copy(), st.goal[i].copy(), planner, profile=prof, clearance=c,
+                             context=sim.context)
         except InputError:
+            st.lost_reason[i] = REASON_NO_ROUTE
             continue
         sim.set_route(i, res.route)
+        st.replans[i] += 1
         done += 1
     sim.replanned += done
     return done
@@ -152,7 +165,7 @@ def respawn_arrived(sim, rng: np.random.Generator, planner: str = DEFAULT_PLANNE
     done = 0
     for i in arrived.tolist():
         prof = sim.params.profile_ids[int(st.profile[i])]
-        route = plan_errand(sim, st.pos[i].copy(), rng, prof, method_name(int(st.method[i])), planner)
+        route = plan_errand(sim, st.pos[i].copy(), rng, prof, planner)
         if route is None:
             continue
         sim.set_route(i, route)
@@ -161,4 +174,5 @@ def respawn_arrived(sim, rng: np.random.Generator, planner: str = DEFAULT_PLANNE
     return done
 
 
-__all__ = ["add_random_agents", "plan_errand", "random_free_points", "replan_lost", "respawn_arrived"]
+__all__ = ["add_random_agents", "plan_errand", "random_free_points", "replan_lost", "respawn_arrived",
+           "roomy_points"]

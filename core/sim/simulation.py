@@ -15,17 +15,18 @@ parameters and seed give the same paths bit for bit.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Callable, Sequence
 
 import numpy as np
 
 from core.navmesh import NavMesh, build_navmesh
-from core.navmesh.queries import locate, segment_visible
-from core.routes import PlannerContext, Route, plan_route
+from core.navmesh.queries import clearance, locate, segment_visible
+from core.routes import PlannerContext, Route, plan_route, repair_route
 from core.scene.model import DEFAULT_PLANNER, Scene
 from core.scene.problems import InputError, Problem, fmt_point
-from core.steering.methods import CODES, IRM, method_code
+from core.steering.methods import CODES, DISC_MIRAN, IRM, method_code
 from core.steering.irm import admissible_safe_distance
 from core.steering.noise import TABLE, permutation
 
@@ -34,7 +35,15 @@ from .corridors import CorridorBook, corridor_of_route
 from .params import G_DO, G_DS, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
 from .recorder import Recorder
 from .routebook import RouteBook
-from .state import ARRIVED, LOST, WALKING, AgentState
+from .state import (
+    ARRIVED,
+    LOST,
+    REASON_NAMES,
+    REASON_NO_PROGRESS,
+    REPLANNABLE,
+    WALKING,
+    AgentState,
+)
 from .trace import MAX_INTERVALS, AgentTrace, TraceBuffers
 
 # With respawning, arrived agents are given new errands at least this often (simulated seconds).
@@ -46,6 +55,9 @@ IRM_SAFE_TIME = 2.0 / 1.4
 # Steering methods the step kernels implement.
 IMPLEMENTED = ("miran", "disc-miran", "irm")
 
+# An agent replanned this often without arriving is lost for good (reason "no progress").
+MAX_REPLANS = 25
+
 
 class Simulation:
     """Agents walking their indicative routes through a scene.
@@ -55,14 +67,20 @@ class Simulation:
     - ``method`` / ``integrator`` / ``dt`` override the scene's ``simulation`` settings; ``seed`` fixes every
       random choice (none in MIRAN itself; crowds and noise forces draw from it).
     - ``add_scene_agents=False`` starts empty (add agents with ``add_agents``).
-    - ``replan`` (default True): an agent that lost sight of its route gets a new one from where it stands (MIRAN
-      3.5); ``respawn`` (default False): an arrived agent gets a new random goal and route (IRM section 6);
-      ``planner`` plans those routes. ``corridors`` (CorridorBook) holds the IRM agents' corridors.
+    - ``replan`` (default True): an agent that lost sight of its route, or whose way is blocked, gets a new one
+      from where it stands (MIRAN 3.5), at most MAX_REPLANS times; ``respawn`` (default False): an arrived agent
+      gets a new random goal and route (IRM section 6); ``planner`` plans those routes. ``corridors``
+      (CorridorBook) holds the IRM agents' corridors.
+    - ``route_clearance``: the clearance every route is planned with, and sketched routes are repaired to (None,
+      the default: each profile's radius, so that a character keeps its own width from the obstacles).
+      ``repaired`` maps an agent id to the pieces of its sketched route that were replaced by detours.
+    - Every agent arrives (core.sim.progress), or ends LOST with a reason (``status_of``).
     """
 
     def __init__(self, scene: Scene, *, mesh: NavMesh | None = None, method: str | None = None,
                  integrator: str | None = None, dt: float | None = None, seed: int = 0, record: bool = True,
-                 planner_context: PlannerContext | None = None, add_scene_agents: bool = True) -> None:
+                 planner_context: PlannerContext | None = None, add_scene_agents: bool = True,
+                 route_clearance: float | None = None) -> None:
         self.scene = scene
         self.mesh = mesh if mesh is not None else build_navmesh(scene)
         self.params = SimParams(scene)
@@ -84,6 +102,10 @@ class Simulation:
         self._walk = self.mesh.kernel_args()
         self._clear = self.mesh.clearance_args()
         self.planned: dict[str, object] = {}
+        self.repaired: dict[str, list] = {}
+        if route_clearance is not None and not (math.isfinite(route_clearance) and route_clearance >= 0):
+            raise InputError([Problem("route_clearance", f"must be a number >= 0, got {route_clearance!r}")])
+        self.route_clearance = route_clearance
         self.corridors = CorridorBook()
         self.replan = True
         self.respawn = False
@@ -120,18 +142,29 @@ class Simulation:
         return self._context
 
     # ----- agents
+    def clearance_for(self, profile_id: str) -> float:
+        """The clearance routes of this profile's characters keep: ``route_clearance``, or the profile's radius."""
+        if self.route_clearance is not None:
+            return float(self.route_clearance)
+        return float(self.scene.profile(profile_id).radius)
+
     def add_scene_agents(self) -> np.ndarray:
         """Add the scene's agents: a named route, or a route planned from start to goal with the agent's planner
-        (DEFAULT_PLANNER when none is named), for disc MIRAN with the profile's radius as clearance."""
+        (DEFAULT_PLANNER when none is named), keeping ``clearance_for`` the profile. Pieces of a named route that
+        cross an obstacle or pass closer than that are replaced by detours (``core.routes.repair_route``)."""
         routes, problems = [], []
         for k, a in enumerate(self.scene.agents):
+            c = self.clearance_for(a.profile)
             try:
                 if a.route is not None:
-                    routes.append(Route.from_scene(self.scene, a.route))
+                    route, pieces = repair_route(self.context, Route.from_scene(self.scene, a.route), c,
+                                                 self.planner, a.profile)
+                    if pieces:
+                        self.repaired[a.id] = pieces
+                    routes.append(route)
                 else:
-                    clearance = self.scene.profile(a.profile).radius if self.method == "disc-miran" else 0.0
                     res = plan_route(self.scene, a.start, a.goal, a.planner or DEFAULT_PLANNER, profile=a.profile,
-                                     clearance=clearance, context=self.context)
+                                     clearance=c, context=self.context)
                     self.planned[a.id] = res
                     routes.append(res.route)
             except InputError as e:
@@ -146,7 +179,8 @@ class Simulation:
         """Add agents standing at the start of their routes; returns their indices.
 
         ``profiles`` are profile ids; ``methods`` a method name for all or one per agent (default: the
-        simulation's). Every route start must lie in the free space."""
+        simulation's). Every route start must lie in the free space; a disc (disc MIRAN, IRM) must fit at its
+        start and at its goal."""
         k = len(routes)
         if len(profiles) != k:
             raise ValueError(f"{k} routes but {len(profiles)} profiles")
@@ -168,6 +202,9 @@ class Simulation:
         inside = locate(self.mesh, starts) >= 0
         for j in np.nonzero(~inside)[0]:
             problems.append(Problem(f"agents[{j}]", f"start {fmt_point(starts[j])} is not in the free space"))
+        codes = np.array([method_code(m) for m in meths], dtype=np.int8)
+        radius = self.params.prof[prof_idx, P_RADIUS].copy()
+        problems += self._disc_fit_problems(routes, codes, radius, inside)
         if problems:
             raise InputError(problems)
         lo = np.empty(k, dtype=np.int64)
@@ -175,9 +212,8 @@ class Simulation:
         for j, r in enumerate(routes):
             lo[j], hi[j] = self.routes.add(r)
         goals = np.array([r.goal for r in routes], dtype=np.float64).reshape(k, 2)
-        codes = np.array([method_code(m) for m in meths], dtype=np.int8)
-        radius = self.params.prof[prof_idx, P_RADIUS].copy()
         idx = self.state.append(list(ids), starts, lo, hi, goals, prof_idx, codes, radius)
+        self.state.restart_progress(idx, self.time)
         self.state.noise_phase[idx] = self.rng.uniform(0.0, TABLE, k)
         self.state.corr_lo[idx] = 0
         self.state.corr_hi[idx] = 0
@@ -187,6 +223,25 @@ class Simulation:
         if self.recorder.enabled:
             self.recorder.append(idx.astype(np.int32), self.time, starts)
         return idx
+
+    def _disc_fit_problems(self, routes: Sequence[Route], codes: np.ndarray, radius: np.ndarray,
+                           inside: np.ndarray) -> list[Problem]:
+        """A disc agent (disc MIRAN, IRM) whose start overlaps an obstacle, or whose goal it cannot stand on."""
+        disc = np.nonzero(((codes == DISC_MIRAN) | (codes == IRM)) & (radius > 0) & inside)[0]
+        if len(disc) == 0:
+            return []
+        ends = np.array([[routes[j].start, routes[j].goal] for j in disc.tolist()], dtype=np.float64)
+        dist, _ = clearance(self.mesh, ends.reshape(-1, 2))
+        dist = dist.reshape(-1, 2)
+        problems = []
+        for row, j in enumerate(disc.tolist()):
+            r = float(radius[j])
+            for col, (name, what) in enumerate((("start", "would overlap"), ("goal", "cannot stand on it: it is"))):
+                if dist[row, col] < r * (1.0 - 1e-9):
+                    problems.append(Problem(f"agents[{j}].{name}",
+                                            f"a disc of radius {r:g} {what} {dist[row, col]:.3g} from an obstacle "
+                                            f"or the bounds at {fmt_point(ends[row, col])}"))
+        return problems
 
     def add_random_agents(self, n: int, seed: int | None = None, profiles: Sequence[str] | None = None,
                           method: str | None = None, planner: str | None = None) -> np.ndarray:
@@ -213,7 +268,9 @@ class Simulation:
         st.s_attr[agent] = 0.0
         st.attr[agent] = route.start
         st.status[agent] = WALKING
+        st.lost_reason[agent] = 0
         st.t_arrive[agent] = np.nan
+        st.restart_progress(np.array([agent]), self.time)
         if st.method[agent] == IRM:
             self._set_corridor(agent, route)
 
@@ -287,7 +344,12 @@ class Simulation:
         if trace is not None:
             bufs = self._trace_buffers(trace)
             self._advance(1, 0, bufs)
-            return bufs.read(self.state.ids)
+            out = []
+            for t in bufs.read(self.state.ids):
+                status, why = self.status_of(t.agent)
+                out.append(dataclasses.replace(t, status=status, lost_reason=why,
+                                               recovering=bool(self.state.rec_s[t.agent] >= 0.0)))
+            return out
         self._advance(int(n), 0, None)
         return None
 
@@ -302,10 +364,7 @@ class Simulation:
         if self.respawn:
             chunk = min(chunk, max(1, int(round(RESPAWN_PERIOD / self.params.dt))))
         while done < budget:
-            if self.replan and np.any(self.state.status == LOST):
-                population.replan_lost(self, self.planner)
-            if self.respawn and np.any(self.state.status == ARRIVED):
-                population.respawn_arrived(self, self.rng, self.planner)
+            self.tend()
             if self.walking() == 0:
                 break
             k = min(chunk, budget - done)
@@ -321,6 +380,15 @@ class Simulation:
             if got == 0:
                 break
         return done
+
+    def tend(self) -> None:
+        """What runs between chunks of steps: replan the agents that lost their way (``replan``, MIRAN 3.5) and give
+        the arrived ones new errands (``respawn``, IRM section 6). ``run`` calls it; so does a caller that steps
+        with ``step``."""
+        if self.replan and np.any(self.replannable()):
+            population.replan_lost(self, self.planner, MAX_REPLANS)
+        if self.respawn and np.any(self.state.status == ARRIVED):
+            population.respawn_arrived(self, self.rng, self.planner)
 
     def step_budget(self) -> int:
         """A generous number of steps for every agent to walk its route: 20 times the longest route over the
@@ -347,7 +415,7 @@ class Simulation:
         return int(kernels.advance(n, flags, self._walk, self._clear, self.routes.points, self.routes.s,
                                    st.kernel_tuple(), self.params.gvec, self.params.prof, self.params.weights,
                                    self._weight_stats(), nb, self.recorder.buffers(), self.recorder.enabled,
-                                   self._clock, tr, self.scale, self._extension()))
+                                   self._clock, tr, self.scale, self._extension(), st.progress_tuple()))
 
     def _extension(self) -> tuple:
         """The kernels' extension tuple (core.sim.crowd): height field, Perlin table, noise phases, corridors, and
@@ -406,8 +474,28 @@ class Simulation:
         return self.state.status == ARRIVED
 
     def lost(self) -> np.ndarray:
-        """(n,) bool: agents that lost sight of their route (MIRAN 3.5; they wait for a new route)."""
+        """(n,) bool: agents that are LOST: waiting for a new route (MIRAN 3.5), or lost for good (``status_of``)."""
         return self.state.status == LOST
+
+    def replannable(self) -> np.ndarray:
+        """(n,) bool: LOST agents that replanning may still help (lost sight of their route, or blocked)."""
+        st = self.state
+        return (st.status == LOST) & np.isin(st.lost_reason, REPLANNABLE)
+
+    def status_of(self, agent: int) -> tuple[str, str]:
+        """An agent's status as words: ("walking" | "arrived" | "lost", the reason a lost agent is lost)."""
+        code = int(self.state.status[agent])
+        if code == ARRIVED:
+            return "arrived", ""
+        if code == WALKING:
+            return "walking", ""
+        reason = int(self.state.lost_reason[agent])
+        return "lost", REASON_NAMES.get(reason) or REASON_NAMES[1]
+
+    def give_up(self, agents: np.ndarray) -> None:
+        """Mark agents LOST for good with the reason "no progress" (they will not be replanned)."""
+        self.state.status[agents] = LOST
+        self.state.lost_reason[agents] = REASON_NO_PROGRESS
 
     def positions(self) -> np.ndarray:
         """A copy of the (n, 2) positions (a snapshot another thread may keep)."""

@@ -10,10 +10,17 @@ Arrays (n = number of agents; positions in scene units, velocities in units/s, f
 - ``profile`` (n,) int32 row in the profile table; ``method`` (n,) int8 steering code (core.steering.methods).
 - ``radius`` (n,) float64 the disc radius R (may change between steps); ``tri`` (n,) int32 the navmesh triangle
   holding ``pos`` (-1 when unknown).
-- ``status`` (n,) int8: WALKING, ARRIVED, or LOST (no part of the route window visible: replanning needed).
+- ``status`` (n,) int8: WALKING, ARRIVED, or LOST; ``lost_reason`` (n,) int8 why a LOST agent is lost (the
+  REASON_* codes below: its route window out of sight or its way blocked, both replanned when replanning is on; no
+  route from where it stands; no progress for too long).
 - ``t_arrive`` (n,) float64 arrival time (s, NaN while walking); ``length`` (n,) float64 walked length;
   ``terrain_len`` (n, T) float64 walked length on each terrain type, measured exactly on each step's segment;
   ``min_clear`` (n,) float64 smallest clearance met at the positions of the path (units).
+- The progress guarantee (core.sim.progress): ``prog_t`` (n,) float64 the time of the agent's last progress (s);
+  ``prog_s``, ``prog_a`` (n,) float64 its reference and attraction arc lengths then; ``prog_sa`` and ``prog_d`` (n,)
+  float64 the attraction arc length it is heading for and the nearest it came to that point; ``rec_s`` (n,) float64
+  the arc length a recovering agent walks its route to (-1: not recovering) and ``rec_u`` (n,) float64 where on the
+  route it stands (-1: still heading for its attraction point); ``replans`` (n,) int32 how often it was replanned.
 - ``noise_phase`` (n,) float64 the agent's offset into the Perlin noise (IRM 4.4); ``corr_lo`` / ``corr_hi`` (n,)
   int64 its IRM corridor, rows [lo, hi) of the simulation's CorridorBook (empty for other methods); ``corr_k`` (n,)
   int64 the corridor disc it was last retracted to; ``corr_ds`` (n,) float64 its admissible safe distance (IRM
@@ -31,13 +38,25 @@ WALKING = 0
 ARRIVED = 1
 LOST = 2
 
+# Why a LOST agent is lost (``lost_reason``). SIGHT and BLOCKED are replanned (MIRAN 3.5) when replanning is on.
+REASON_NONE = 0
+REASON_SIGHT = 1      # no part of its route window visible (MIRAN 3.5), or, for IRM, neither attraction point
+REASON_BLOCKED = 2    # its route is blocked where it must walk it (an obstacle, or a gap narrower than its disc)
+REASON_NO_ROUTE = 3   # no route to its goal from where it stands
+REASON_NO_PROGRESS = 4  # replanned again and again without reaching its goal
+REASON_NAMES = {REASON_NONE: "", REASON_SIGHT: "lost sight of its route", REASON_BLOCKED: "its route is blocked",
+                REASON_NO_ROUTE: "no route to its goal", REASON_NO_PROGRESS: "no progress"}
+REPLANNABLE = (REASON_NONE, REASON_SIGHT, REASON_BLOCKED)
+
 _FIELDS = (
     ("pos", np.float64, 2), ("vel", np.float64, 2), ("force", np.float64, 2), ("has_force", np.bool_, 0),
     ("attr", np.float64, 2), ("s_ref", np.float64, 0), ("s_attr", np.float64, 0),
     ("route_lo", np.int64, 0), ("route_hi", np.int64, 0), ("goal", np.float64, 2),
     ("profile", np.int32, 0), ("method", np.int8, 0), ("radius", np.float64, 0), ("tri", np.int32, 0),
     ("status", np.int8, 0), ("t_arrive", np.float64, 0), ("length", np.float64, 0),
-    ("min_clear", np.float64, 0),
+    ("min_clear", np.float64, 0), ("lost_reason", np.int8, 0),
+    ("prog_t", np.float64, 0), ("prog_s", np.float64, 0), ("prog_a", np.float64, 0), ("prog_sa", np.float64, 0),
+    ("prog_d", np.float64, 0), ("rec_s", np.float64, 0), ("rec_u", np.float64, 0), ("replans", np.int32, 0),
     ("noise_phase", np.float64, 0), ("corr_lo", np.int64, 0), ("corr_hi", np.int64, 0), ("corr_k", np.int64, 0),
     ("corr_ds", np.float64, 0), ("corr_ak", np.int64, 0),
 )
@@ -76,7 +95,7 @@ class AgentState:
             self._grow(max(self.n + k, 2 * self._cap))
         sl = slice(self.n, self.n + k)
         b = self._buf
-        for name in ("vel", "force", "s_ref", "s_attr", "length", "terrain_len"):
+        for name in ("vel", "force", "s_ref", "s_attr", "length", "terrain_len", "lost_reason", "replans"):
             b[name][sl] = 0
         b["has_force"][sl] = False
         b["pos"][sl] = pos
@@ -93,7 +112,20 @@ class AgentState:
         b["min_clear"][sl] = np.inf
         self.ids.extend(ids)
         self.n += k
-        return np.arange(sl.start, sl.stop)
+        idx = np.arange(sl.start, sl.stop)
+        self.restart_progress(idx, 0.0)
+        return idx
+
+    def restart_progress(self, idx: np.ndarray, t: float) -> None:
+        """Start the progress guarantee afresh for agents ``idx`` at time t (a new agent or a new route)."""
+        b = self._buf
+        b["prog_t"][idx] = t
+        b["prog_s"][idx] = 0.0
+        b["prog_a"][idx] = 0.0
+        b["prog_sa"][idx] = -1.0
+        b["prog_d"][idx] = np.inf
+        b["rec_s"][idx] = -1.0
+        b["rec_u"][idx] = -1.0
 
     def layout_key(self) -> tuple:
         """Equal as long as the views ``[:n]`` stay the same arrays: it changes when agents are added. (The id is of
@@ -106,9 +138,15 @@ class AgentState:
         key = self.layout_key()
         cached = self.__dict__.get("_kt")
         if cached is None or cached[0] != key:
-            cached = (key, tuple(getattr(self, name) for name in STATE_ORDER))
+            cached = (key, tuple(getattr(self, name) for name in STATE_ORDER),
+                      tuple(getattr(self, name) for name in PROGRESS_ORDER))
             self.__dict__["_kt"] = cached
         return cached[1]
+
+    def progress_tuple(self) -> tuple:
+        """The progress guarantee's arrays in ``PROGRESS_ORDER`` (the same views until agents are added)."""
+        self.kernel_tuple()
+        return self.__dict__["_kt"][2]
 
     def copy(self) -> "AgentState":
         """An independent copy of every array (for forks and snapshots)."""
@@ -134,6 +172,9 @@ def _rows_in_use(name: str) -> property:
 for _name in tuple(f[0] for f in _FIELDS) + ("terrain_len",):
     setattr(AgentState, _name, _rows_in_use(_name))
 
+
+# The progress guarantee's arrays, in the order core.sim.progress unpacks them.
+PROGRESS_ORDER = ("lost_reason", "prog_t", "prog_s", "prog_a", "prog_sa", "prog_d", "rec_s", "rec_u")
 
 STATE_ORDER = ("pos", "vel", "force", "has_force", "attr", "s_ref", "s_attr", "route_lo", "route_hi", "goal",
                "profile", "method", "radius", "tri", "status", "t_arrive", "length", "terrain_len", "min_clear")

@@ -38,7 +38,9 @@ class AgentTrace:
     - ``attraction_s`` / ``attraction`` (2,): alpha_i; ``fallback``: 0 normal choice, 1 previous attraction
       point kept, 2 reference point, 3 lost (nothing visible);
     - ``forces``: {"steering", "boundary", "avoidance", "total"} each (2,); ``clearance`` and
-      ``nearest_obstacle`` (2,): d_b and b(x) of the boundary force.
+      ``nearest_obstacle`` (2,): d_b and b(x) of the boundary force;
+    - ``status`` after the step: "walking", "arrived" or "lost", with ``lost_reason``; ``recovering``: the progress
+      guarantee walks the agent (core.sim.progress).
     """
 
     agent: int
@@ -59,6 +61,9 @@ class AgentTrace:
     forces: dict[str, np.ndarray]
     clearance: float
     nearest_obstacle: np.ndarray
+    status: str = "walking"
+    lost_reason: str = ""
+    recovering: bool = False
 
 
 class TraceBuffers:

@@ -14,8 +14,10 @@ the scene bounds); the retraction distance is found by bisection to a relative 1
 
 **Per step (IRM 4.1-4.3).** The agent's disc is the corridor disc it lies deepest in, searched forward from the
 previous one (``deepest_disc``; the retraction of x onto the backbone). The attraction point is the farthest route
-point on the boundary of that disc, or the goal when the goal lies inside it (eq. 4, ``attraction_on_disc``); it is
-always visible, since the disc is free and holds x. The corridor is the union of its discs; the boundary point
+point on the boundary of that disc, or the goal when the goal lies inside it (eq. 4, ``attraction_on_disc``), taken
+on the stretch of route that crosses the disc (within pi R of the disc's sample, so that a closed route is walked
+round rather than cut at its start, where its goal lies in the first disc); it is always visible, since the disc is
+free and holds x. The corridor is the union of its discs; the boundary point
 b(x) of eq. 1 is taken on the boundary of the disc x lies deepest in (``disc_boundary_point``), so d_b is x's
 depth in the corridor: never more than its true distance to the union's boundary, equal to it where that disc's
 arc is part of the boundary, and close to it everywhere since the discs are sampled every R/2. It points the
@@ -200,16 +202,22 @@ def deepest_disc(cB, cR, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: f
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float, s_from: float) -> float:
-    """IRM eq. 4: the largest route arc length s' >= s_from whose point lies on the circle of centre (bx, by) and
-    radius r; the route's length when the goal lies inside the disc; -1 when the route meets no such point."""
+def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float, s_from: float,
+                       s_to: float) -> float:
+    """IRM eq. 4: the largest route arc length s' in [s_from, s_to] whose point lies on the circle of centre
+    (bx, by) and radius r; the route's length when the goal lies inside the disc and within s_to; -1 when the
+    route meets no such point.
+
+    ``s_to`` bounds the stretch of the route that passes through the disc (``disc_stretch``): a route that comes
+    back to the disc much later (a closed route, a lap) is not a shortcut the disc offers, so its end is not "the
+    goal inside the disc" at the start."""
     total = rs[hi - 1]
     gx = rp[hi - 1, 0] - bx
     gy = rp[hi - 1, 1] - by
-    if gx * gx + gy * gy <= r * r:
+    if gx * gx + gy * gy <= r * r and total <= s_to:
         return total
     j0 = segment_of(rs, lo, hi, s_from)
-    j = hi - 2
+    j = segment_of(rs, lo, hi, s_to)
     while j >= j0:
         ax = rp[j, 0] - bx
         ay = rp[j, 1] - by
@@ -226,10 +234,18 @@ def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float,
                 for u in ((-b + sq) / a, (-b - sq) / a):
                     if 0.0 <= u <= 1.0:
                         s = rs[j] + u * seg_len
-                        if s >= s_from:
+                        if s_from <= s <= s_to:
                             return s
         j -= 1
     return -1.0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def disc_stretch(s_from: float, r: float) -> float:
+    """The end of the route stretch that eq. 4 searches on a disc of radius r whose sample lies at arc length
+    s_from: pi r further on, the length of a half circle, more than any route that crosses the disc once (a
+    straight one takes at most 2r)."""
+    return s_from + math.pi * r
 
 
 @njit(cache=True, nogil=True, _nrt=False)

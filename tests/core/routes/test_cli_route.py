@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -25,7 +26,7 @@ def run(argv, capsys):
 
 def test_single_query_summary_and_json(capsys, tmp_path):
     code, out, err = run([ROAD, "--from", "4,100", "--to", "155,6", "--planner", "cdt"], capsys)
-    assert code == 0 and "cdt route" in out and "clearance kept" in out and err == ""
+    assert code == 0 and "cdt route" in out and "keeps the clearance 0.25" in out and err == ""
     path = tmp_path / "route.json"
     code, out, _ = run([ROAD, "--from", "4,100", "--to", "155,6", "--planner", "grid", "--profile", "pedestrian",
                         "--clearance", "0.5", "--out", str(path), "--json"], capsys)
@@ -91,3 +92,27 @@ def test_unreachable_goal_exits_2(capsys, tmp_path):
     path.write_text(json.dumps(scene))
     code, _, err = run([str(path), "--from", "100,20", "--to", "4,100", "--planner", "cdt"], capsys)
     assert code == 2 and "different connected parts of the free space" in err
+
+
+def _door_file(tmp_path) -> str:
+    """A scene of two rooms joined by a 0.4 m door, narrower than the pedestrian (radius 0.25)."""
+    from core.scene.io import save_scene
+    from core.scene.model import Obstacle, Scene
+
+    scene = Scene.empty(40, 20)
+    scene.obstacles = [Obstacle("wall-a", [(19, 0), (21, 0), (21, 9.8), (19, 9.8)]),
+                       Obstacle("wall-b", [(19, 10.2), (21, 10.2), (21, 20), (19, 20)])]
+    path = tmp_path / "door.json"
+    save_scene(scene, path)
+    return str(path)
+
+
+def test_a_route_narrower_than_the_character_is_refused_naming_the_spot(capsys, tmp_path):
+    door = _door_file(tmp_path)
+    code, out, err = run([door, "--from", "5,10", "--to", "35,10"], capsys)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert re.search(r"keeps a clearance of 0\.25: the best route comes within 0\.19\d* of an obstacle at \(18\.9", err)
+    code, out, err = run([door, "--from", "5,10", "--to", "35,10", "--min-clearance", "0"], capsys)
+    assert code == 0 and re.search(r"narrowest 0\.1\d\d m at \(", out) and "does NOT keep the clearance 0.25" in out
+    code, out, err = run([door, "--from", "5,10", "--to", "35,10", "--clearance", "0.1"], capsys)
+    assert code == 0 and "keeps the clearance 0.1" in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import numpy as np
@@ -95,15 +96,37 @@ def test_clearance_is_kept_where_the_free_space_allows(planner):
     assert kept >= 3
 
 
-def test_narrow_passage_is_reported_not_refused():
-    # Two rooms joined by a 1 m door: clearance 2 cannot be kept in the door; the route says so.
+def _door_scene() -> Scene:
+    """Two rooms joined by a 1 m door at x 19..21, y 9.5..10.5."""
     scene = Scene.empty(40, 20)
     scene.obstacles = [Obstacle("wall-a", [(19, 0), (21, 0), (21, 9.5), (19, 9.5)]),
                        Obstacle("wall-b", [(19, 10.5), (21, 10.5), (21, 20), (19, 20)])]
+    return scene
+
+
+def test_narrow_passage_is_refused_naming_the_narrowest_spot():
+    # Clearance 2 cannot be kept in the 1 m door: the query fails and says where the best route is narrowest.
+    scene = _door_scene()
+    door = shapely.box(19, 9.5, 21, 10.5)
     for planner in ("cdt", "portal", "grid", "ecm"):
         ctx = PlannerContext(scene, cell_size=0.2)
-        res = plan_route(scene, (5, 10), (35, 10), planner, clearance=2.0, context=ctx)
+        with pytest.raises(InputError, match=r"keeps a clearance of 2: the best route comes within 0\.[45]\d* of an "
+                                             r"obstacle at \((\S+), (\S+)\)") as e:
+            plan_route(scene, (5, 10), (35, 10), planner, clearance=2.0, context=ctx)
+        x, y = (float(v) for v in re.search(r"at \(([^,]+), ([^)]+)\)", str(e.value)).groups())
+        assert door.buffer(0.6).contains(shapely.Point(x, y)), f"{planner}: the spot {(x, y)} is not at the door"
+
+
+def test_narrow_passage_is_reported_when_less_clearance_is_accepted():
+    # With min_clearance 0 the route through the door is returned, and says it does not keep 2.
+    scene = _door_scene()
+    for planner in ("cdt", "portal", "grid", "ecm"):
+        ctx = PlannerContext(scene, cell_size=0.2)
+        res = plan_route(scene, (5, 10), (35, 10), planner, clearance=2.0, context=ctx, min_clearance=0.0)
         assert not res.clearance_ok and res.narrowest < 2.0
+        x, y = res.narrowest_at
+        assert shapely.LineString(res.route.points).distance(shapely.Point(x, y)) < 1e-9
+        assert ctx.geometry.free.boundary.distance(shapely.Point(x, y)) == pytest.approx(res.narrowest, abs=1e-9)
         assert res.clearance_used < 2.0
         assert res.narrowest == pytest.approx(shapely.LineString(res.route.points).distance(
             ctx.geometry.free.boundary), abs=1e-9)

@@ -71,3 +71,41 @@ def test_the_console_script_runs():
     r = subprocess.run([sys.executable, "-m", "core.cli", "simulate", "--help"], capture_output=True, text=True,
                        cwd=Path(__file__).resolve().parents[3])
     assert r.returncode == 0 and "--integrator" in r.stdout
+
+
+def _narrow_door(tmp_path) -> str:
+    """Two rooms joined by a 0.4 m door and one walker (radius 0.25) sketched through it."""
+    from core.scene.model import Agent, Obstacle, Route, Scene
+
+    scene = Scene.empty(40, 20)
+    scene.simulation.method = "disc-miran"
+    scene.obstacles = [Obstacle("wall-a", [(19, 0), (21, 0), (21, 9.8), (19, 9.8)]),
+                       Obstacle("wall-b", [(19, 10.2), (21, 10.2), (21, 20), (19, 20)])]
+    scene.routes = [Route("door", [(5.0, 10.0), (35.0, 10.0)])]
+    scene.agents = [Agent("walker", "pedestrian", route="door")]
+    path = tmp_path / "door.json"
+    save_scene(scene, path)
+    return str(path)
+
+
+def test_a_character_that_cannot_arrive_is_named_with_its_reason(tmp_path, capsys):
+    """A disc that cannot pass a door narrower than itself: no detour keeps its radius, so the run is refused
+    before it starts; told to keep no clearance it walks up to the door and is lost there, and the summary, the
+    paths file and the exit status say so."""
+    door = _narrow_door(tmp_path)
+    assert main(["simulate", door]) == 2
+    err = capsys.readouterr().err
+    assert "agents[0]" in err and "no detour around it keeps a clearance of 0.25" in err and "Traceback" not in err
+    out = tmp_path / "paths.json"
+    assert main(["simulate", door, "--clearance", "0", "--no-replan", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "walker" in text and "lost: its route is blocked" in text and "1 of 1 did not arrive" in text
+    doc = json.loads(out.read_text())
+    jsonschema.validate(doc, SCHEMA)
+    (a,) = read_paths(out).agents
+    assert a.status == "lost" and a.lost_reason == "its route is blocked" and not a.reached_goal
+    assert main(["simulate", door, "--clearance", "0", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    (a,) = summary["agents"]
+    assert a["status"] == "lost" and a["lost_reason"] == "no progress" and summary["lost"] == 1
+    assert summary["replanned"] == 25 and summary["time"] < 200.0

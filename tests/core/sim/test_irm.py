@@ -50,7 +50,8 @@ def test_retracted_points_lie_on_the_medial_axis(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_attraction_point_is_the_farthest_route_point_on_the_circle(seed):
-    """IRM eq. 4 against a dense sampling of the route: the last sign change of |pi(s) - B| - R beyond s_from."""
+    """IRM eq. 4 against a dense sampling of the route: the last sign change of |pi(s) - B| - R in
+    [s_from, s_to]; the goal attracts only when it lies inside the disc and within s_to."""
     rng = np.random.default_rng(seed)
     pts = np.cumsum(rng.uniform(-10, 10, size=(12, 2)), axis=0)
     route = Route.from_points(pts)
@@ -58,16 +59,17 @@ def test_attraction_point_is_the_farthest_route_point_on_the_circle(seed):
         B = rng.uniform(pts.min(0), pts.max(0))
         R = float(rng.uniform(2, 15))
         s_from = float(rng.uniform(0, route.length / 2))
-        got = attraction_on_disc(route.points, route.s, 0, len(pts), B[0], B[1], R, s_from)
-        s = np.linspace(s_from, route.length, 200001)
+        s_to = float(rng.choice([route.length, rng.uniform(s_from, route.length)]))
+        got = attraction_on_disc(route.points, route.s, 0, len(pts), B[0], B[1], R, s_from, s_to)
+        s = np.linspace(s_from, s_to, 200001)
         xy = np.column_stack([np.interp(s, route.s, route.points[:, 0]), np.interp(s, route.s, route.points[:, 1])])
         f = np.hypot(*(xy - B).T) - R
-        if f[-1] <= 0:
+        if s_to == route.length and f[-1] <= 0:
             assert got == route.length                           # the goal inside the disc attracts
             continue
         cross = np.nonzero(np.sign(f[1:]) != np.sign(f[:-1]))[0]
         if len(cross) == 0:
-            assert got == -1.0 or abs(np.hypot(*(route.points[-1] - B)) - R) < 1e-6
+            assert got == -1.0 or abs(np.hypot(*(xy[-1] - B)) - R) < 1e-6
             continue
         assert abs(got - s[cross[-1]]) <= 2 * (s[1] - s[0])
 

@@ -1,0 +1,156 @@
+"""Every character arrives, on scenes nobody here drew: the progress guarantee (core.sim.progress) under stress.
+
+Generated cities with 3 m streets, villages of non-convex houses, mazes of long walls, walls with gaps of 2R + 0.05,
+a thin corridor, terrain patches and goals in corners (stressgen.py); single characters (no interaction, the
+setting of MIRAN's Theorem 1) on random errands planned with four planners, walked with MIRAN, disc MIRAN and IRM
+and both integrators: over 2,000 characters in all. Checked independently with shapely: every character arrives,
+no position lies inside an obstacle and no step crosses one, discs (disc MIRAN and IRM) keep their radius R from
+every obstacle and the bounds (to 1e-6) at every position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from core.routes import PlannerContext, plan_route
+from core.scene.problems import InputError
+from core.sim import Simulation
+
+import stressgen as sg
+
+METHODS = ("miran", "disc-miran", "irm")
+INTEGRATORS = ("euler", "verlet")
+PLANNERS = ("cdt", "portal", "grid", "ecm")
+# Characters per (scene, method, integrator): 5 scenes x 3 methods x 2 integrators x 70 = 2,100.
+PER_RUN = 70
+
+
+def _scenes():
+    return [sg.city(7), sg.village(8), sg.maze(9), sg.gap(), sg.corridor()]
+
+
+def _errands(scene, n: int, seed: int) -> list:
+    """n routes between random points (and corner goals) where a disc of radius R fits, planned with the four
+    planners in turn keeping R as clearance."""
+    rng = np.random.default_rng(seed)
+    ctx = PlannerContext(scene, cell_size=0.25)
+    free = ctx.free(0.0)
+    room = ctx.free(sg.R).free
+    x0, y0, x1, y1 = scene.bounds
+    cand = rng.uniform([x0, y0], [x1, y1], size=(40 * n, 2))
+    ok = free.point_clearance(cand) >= sg.R * 1.001
+    cand = cand[ok & shapely.contains_xy(shapely.buffer(room, 1e-6), cand[:, 0], cand[:, 1])]
+    corners = sg.corner_points(scene, sg.R * 1.001)
+    routes = []
+    k = 0
+    for j in range(0, len(cand) - 1, 2):
+        if len(routes) == n:
+            break
+        s, g = cand[j], cand[j + 1]
+        if k % 5 == 4 and len(corners):
+            g = corners[int(rng.integers(len(corners)))]  # every fifth goal in a corner
+        if np.hypot(*(g - s)) < 2.0:
+            continue
+        try:
+            routes.append(plan_route(scene, s, g, PLANNERS[k % len(PLANNERS)], profile="walker", clearance=sg.R,
+                                     context=ctx).route)
+        except InputError:
+            continue  # s and g in different parts of the free space
+        k += 1
+    assert len(routes) == n, f"{scene.name}: only {len(routes)} errands"
+    return routes
+
+
+def _check(scene, sim, disc: bool) -> None:
+    """Independent checks with shapely of every recorded position and step."""
+    obstacles = shapely.union_all([Polygon(o.polygon) for o in scene.obstacles])
+    interior = obstacles.buffer(-1e-9 * max(scene.bounds))
+    walls = shapely.union(obstacles.boundary, shapely.box(*scene.bounds).boundary)
+    shapely.prepare(interior)
+    shapely.prepare(walls)
+    status = [sim.status_of(i) for i in range(sim.n_agents)]
+    late = [(sim.state.ids[i], st) for i, st in enumerate(status) if st[0] != "arrived"]
+    assert not late, f"{scene.name}: {len(late)} did not arrive: {late[:5]}"
+    for i in range(sim.n_agents):
+        p = sim.path(i)[:, 1:]
+        assert np.isfinite(p).all()
+        assert np.allclose(p[-1], sim.state.goal[i])
+        assert not shapely.contains_xy(interior, p[:, 0], p[:, 1]).any(), f"agent {i} stood inside an obstacle"
+        assert LineString(p).intersection(interior).length == 0.0, f"agent {i} walked through an obstacle"
+        if disc:
+            d = shapely.distance(walls, shapely.points(p))
+            assert d.min() >= sg.R - 1e-6, f"agent {i}'s disc came {d.min():.6f} from an obstacle at " \
+                                           f"{p[int(np.argmin(d))]}"
+
+
+@pytest.fixture(scope="module")
+def errands():
+    return [(scene, _errands(scene, PER_RUN, 100 + k)) for k, scene in enumerate(_scenes())]
+
+
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+@pytest.mark.parametrize("method", METHODS)
+def test_every_character_arrives_on_generated_scenes(errands, method, integrator):
+    for scene, routes in errands:
+        sim = Simulation(scene, method=method, integrator=integrator, add_scene_agents=False)
+        sim.params.set("interact", False)
+        sim.add_agents(routes, ["walker"] * len(routes))
+        sim.run()
+        _check(scene, sim, disc=method != "miran")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_sketched_route_through_an_obstacle_is_walked_round(method):
+    """MIRAN 3.5 on a route drawn through a box: the character walks the sketch up to the box, round it, and
+    rejoins the sketch after it; the validator warns about the piece."""
+    from core.routes.advice import route_warnings
+    from core.scene.model import Agent, Obstacle, Route
+
+    scene = sg._scene("box", 100.0, 100.0, [shapely.box(40, 40, 60, 60)])
+    scene.routes = [Route("through", [(10.0, 50.0), (90.0, 50.0)])]
+    scene.agents = [Agent("a", "walker", route="through")]
+    warnings = route_warnings(scene)
+    # The piece runs from where the route comes within R of the box to where it leaves it (the eroded outline is
+    # 3 % wider than R: freespace.py).
+    assert len(warnings) == 1 and warnings[0].path == "routes[0].points"
+    assert "crosses an obstacle between (39.74" in warnings[0].message and ", 50) and (60.25" in warnings[0].message
+    sim = Simulation(scene, method=method)
+    assert list(sim.repaired) == ["a"] and sim.repaired["a"][0].blocked
+    sim.run()
+    _check(scene, sim, disc=method != "miran")
+    p = sim.path(0)[:, 1:]
+    # Near the sketch until the shortcuts (MIRAN sigma 20, IRM discs) reach the detour, and back near it after.
+    assert np.abs(p[p[:, 0] < 15, 1] - 50).max() < 2.0 and np.abs(p[p[:, 0] > 85, 1] - 50).max() < 2.0
+    assert np.abs(p[:, 1] - 50).max() > 10.0
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_closed_route_is_walked_once(method):
+    """A lap that ends where it starts: every method walks the whole loop (IRM used to arrive at once)."""
+    from core.scene.model import Agent, Route
+
+    scene = sg._scene("lap", 60.0, 60.0, [shapely.box(20, 20, 40, 40)])
+    lap = [(10.0, 10.0), (50.0, 10.0), (50.0, 50.0), (10.0, 50.0), (10.0, 10.0)]
+    scene.routes = [Route("lap", lap)]
+    scene.agents = [Agent("jogger", "walker", route="lap")]
+    sim = Simulation(scene, method=method)
+    sim.run()
+    _check(scene, sim, disc=method != "miran")
+    p = sim.path(0)[:, 1:]
+    assert sim.status_of(0)[0] == "arrived" and sim.time > 60.0
+    # Once round the box: the angle swept round its centre is one full turn.
+    a = np.unwrap(np.arctan2(p[:, 1] - 30.0, p[:, 0] - 30.0))
+    assert abs(a[-1] - a[0]) == pytest.approx(2 * np.pi, abs=1e-6)
+
+
+@pytest.mark.parametrize("method", ["disc-miran", "irm"])
+def test_a_disc_that_does_not_fit_at_its_goal_is_refused_before_the_run(method):
+    from core.scene.model import Agent
+
+    scene = sg.gap()
+    scene.agents = [Agent("a", "walker", start=(5.0, 10.0), goal=(40.0, 20.0), planner="cdt")]
+    with pytest.raises(InputError, match=r"agents\[0\]\.goal: a disc of radius 0.25 cannot stand on it"):
+        Simulation(scene, method=method)
