@@ -20,6 +20,8 @@ from .convex import _bucket_grid, locate_kernel
 from .freespace import terrain_at
 
 MIN_ANGLE = 15.0
+# Steiner points the quality triangulation may add per input vertex (plus 10,000): plenty for any sound scene.
+STEINER_PER_VERTEX = 50
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,7 +60,10 @@ def quality_mesh(geometry: SceneGeometry, min_angle: float = MIN_ANGLE) -> TriMe
     from core.navmesh.pslg import pslg
 
     verts, segs, _ = pslg(geometry)
-    out = tr.triangulate({"vertices": verts, "segments": segs}, f"pq{min_angle:g}Q")
+    # Ruppert's refinement never ends near input features closer than round-off (a vertex 3e-7 from a segment it
+    # does not touch): cap the Steiner points so that such a scene meshes, with a few poor triangles there.
+    steiner = STEINER_PER_VERTEX * len(verts) + 10_000
+    out = tr.triangulate({"vertices": verts, "segments": segs}, f"pq{min_angle:g}S{steiner}Q")
     V = np.ascontiguousarray(out["vertices"], dtype=np.float64)
     T = np.asarray(out["triangles"], dtype=np.int64)
     p = V[T]

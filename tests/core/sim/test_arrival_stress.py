@@ -102,6 +102,37 @@ def test_every_character_arrives_on_generated_scenes(errands, method, integrator
         _check(scene, sim, disc=method != "miran")
 
 
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+def test_point_characters_on_routes_that_touch_corners_arrive(integrator):
+    """Routes planned with no clearance run along walls and through building corners, and half the goals lie
+    exactly on a corner or on the bounds: a point character standing on an obstacle's corner once froze there."""
+    rng = np.random.default_rng(5)
+    routes, scenes = [], [sg.city(11), sg.maze(12)]
+    for scene in scenes:
+        ctx = PlannerContext(scene, cell_size=0.25)
+        corners = np.array([v for o in scene.obstacles for v in o.polygon] + [scene.bounds[:2], scene.bounds[2:]])
+        free = ctx.free(0.0)
+        pts = rng.uniform(scene.bounds[:2], scene.bounds[2:], size=(2000, 2))
+        pts = pts[free.contains(pts)]
+        mine = []
+        for j in range(0, len(pts) - 1, 2):
+            if len(mine) == 60:
+                break
+            g = corners[int(rng.integers(len(corners)))] if j % 4 == 0 else pts[j + 1]
+            try:
+                mine.append(plan_route(scene, pts[j], g, PLANNERS[j // 2 % len(PLANNERS)], profile="walker",
+                                       clearance=0.0, context=ctx).route)
+            except InputError:
+                continue
+        routes.append(mine)
+    for scene, mine in zip(scenes, routes):
+        sim = Simulation(scene, method="miran", integrator=integrator, add_scene_agents=False)
+        sim.params.set("interact", False)
+        sim.add_agents(mine, ["walker"] * len(mine))
+        sim.run()
+        _check(scene, sim, disc=False)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_a_sketched_route_through_an_obstacle_is_walked_round(method):
     """MIRAN 3.5 on a route drawn through a box: the character walks the sketch up to the box, round it, and
