@@ -1,0 +1,90 @@
+"""Scene importers: SVG, DXF, Tiled (JSON/TMX), GeoJSON and OGR formats, OpenStreetMap -> a valid ``miran-scene``.
+
+One module per format reads the file into features in scene metres (``features.Feature``); the cleaning step
+(``clean.build_scene``) turns them into a Scene that the scene validator accepts and reports what it changed.
+The format libraries (svgelements, ezdxf, pyogrio, pyproj, osmium) are the optional ``import`` extra, imported
+only when a file of their format is read.
+
+```python
+from core.importers import import_file, ImportOptions
+result = import_file("level.svg", ["Mud=mud", "Doors=ignore"], ImportOptions(tolerance=0.01))
+save_scene(result.scene, "level.json"); print("\\n".join(result.report.lines()))
+```
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.scene.jsonio import read_json
+from core.scene.problems import InputError, Problem
+
+from .clean import DEFAULT_TYPE, ImportOptions, ImportReport, ImportResult, build_scene
+from .features import KINDS, Feature, Role, Source, parse_role, parse_role_map
+
+# File name endings -> format (compound endings first).
+FORMATS = {
+    ".osm.pbf": "osm", ".osm.bz2": "osm", ".osm.gz": "osm", ".osm": "osm", ".pbf": "osm",
+    ".svg": "svg", ".dxf": "dxf", ".tmx": "tiled", ".tmj": "tiled", ".geojson": "geojson", ".json": "json",
+    ".shp": "ogr", ".gpkg": "ogr", ".gml": "ogr", ".kml": "ogr", ".fgb": "ogr", ".gdb": "ogr", ".sqlite": "ogr",
+}
+
+
+def detect_format(path: str | Path) -> str:
+    """The format of a file from its name: svg, dxf, tiled, geojson, json (Tiled or GeoJSON), ogr or osm."""
+    name = Path(path).name.lower()
+    for ending, fmt in FORMATS.items():
+        if name.endswith(ending):
+            return fmt
+    known = ", ".join(sorted({e for e in FORMATS}))
+    raise InputError([Problem("", f"unknown file type {Path(path).suffix or name!r} (known: {known})")], str(path))
+
+
+def read_source(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> Source:
+    """Read a file of any supported format into features in scene metres."""
+    fmt = detect_format(path)
+    if fmt == "svg":
+        from .svg import read_svg
+        return read_svg(path, opts)
+    if fmt == "dxf":
+        from .dxf import read_dxf
+        return read_dxf(path, opts)
+    if fmt == "osm":
+        from .osm import read_osm
+        return read_osm(path, opts, mapping)
+    if fmt == "ogr":
+        from .geo import read_ogr
+        return read_ogr(path, opts)
+    from .geo import is_geojson, read_geojson
+    from .tiled import is_tiled_json, read_tiled
+    if fmt == "tiled" and Path(path).suffix.lower() == ".tmx":
+        return read_tiled(path, opts)
+    data = read_json(path)
+    if is_tiled_json(data):
+        return read_tiled(path, opts, data)
+    if is_geojson(data):
+        return read_geojson(path, opts, data)
+    raise InputError([Problem("", "this JSON file is neither a Tiled map nor GeoJSON")], str(path))
+
+
+def import_file(path: str | Path, roles: list[str] | dict[str, Role] | None = None,
+                opts: ImportOptions | None = None) -> ImportResult:
+    """Import a file into a cleaned, valid Scene; ``roles`` are ``LAYER=ROLE`` strings (or a parsed map).
+
+    Raises InputError with located problems for unreadable files, bad --map entries, and results the scene
+    validator would refuse.
+    """
+    opts = opts or ImportOptions()
+    for name in ("tolerance", "grid", "min_area"):
+        v = getattr(opts, name)
+        if not (v >= 0 and v < float("inf")) or (name != "min_area" and v == 0):
+            raise InputError([Problem(f"--{name.replace('_', '-')}", f"must be a positive number, got {v!r}")])
+    if opts.scale is not None and not (0 < opts.scale < float("inf")):
+        raise InputError([Problem("--scale", f"must be a positive number, got {opts.scale!r}")])
+    mapping = roles if isinstance(roles, dict) else parse_role_map(roles)
+    source = read_source(path, mapping, opts)
+    return build_scene(source, mapping, opts, str(path))
+
+
+__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "Feature", "ImportOptions", "ImportReport", "ImportResult", "Role",
+           "Source", "build_scene", "detect_format", "import_file", "parse_role", "parse_role_map", "read_source"]

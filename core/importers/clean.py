@@ -1,0 +1,393 @@
+"""The cleaning step every importer ends with: features in, a scene that validates (or a located error) out.
+
+What it does, each change counted in the report:
+- makes invalid polygons valid (``shapely.make_valid``), keeping their polygonal parts;
+- closes loose lines of an obstacle or terrain layer into polygons (``shapely.polygonize``, per layer), and
+  reports the lines that bound no face;
+- merges overlapping obstacles (their union), and makes terrain polygons disjoint while keeping what each type
+  paints (a later polygon covers an earlier one, as in the scene format), then merges each type's pieces;
+- snaps every coordinate to a grid (``ImportOptions.grid``, 1 mm by default; ``shapely.set_precision`` keeps the
+  result valid), which also closes gaps narrower than the grid;
+- drops pieces below ``ImportOptions.min_area`` (slivers) and terrain holes below it;
+- splits what the scene format does not allow: an obstacle with holes becomes hole-free pieces (cut through each
+  hole), a multi-part polygon becomes one item per part;
+- sets the bounds to the page (or map) and the data's extent, widened where obstacles would fill them.
+The scene is then checked by the scene validator itself; a problem is reported with the source element it came
+from (layer, object id).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from core.scene.io import scene_to_dict
+from core.scene.model import Obstacle, Profile, Route, Scene, TerrainPolygon, TerrainType
+from core.scene.parse import check_scene
+from core.scene.problems import InputError, Problem
+
+from .features import Feature, Role, Source, resolve_role
+
+PALETTE = ("#7f7f7f", "#d9d9d9", "#7a5230", "#8fbf6a", "#4f81bd", "#e0c872", "#b05f9e", "#5fb0a8", "#c9834b",
+           "#9a9ad1")
+DEFAULT_TYPE = TerrainType("default", "Open ground", "#cbd5a3")
+# Where a source says nothing about size, the free border the bounds get when obstacles would fill them.
+MIN_MARGIN = 1.0
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How an import converts and cleans (lengths in metres, areas in square metres).
+
+    ``tolerance``: the largest distance between a curve and its flattened polyline; ``grid``: coordinates snap
+    to multiples of it; ``min_area``: pieces (and terrain holes) smaller than this are dropped; ``scale``: metres
+    per source unit, overriding what the file says; ``projection``: ``tmerc`` or ``utm`` for lon/lat data;
+    ``layer_property``: the GeoJSON/OGR property naming a feature's layer (None tries layer, class, type, kind).
+    """
+
+    tolerance: float = 0.01
+    grid: float = 0.001
+    min_area: float = 0.01
+    scale: float | None = None
+    projection: str = "tmerc"
+    layer_property: str | None = None
+
+
+@dataclass
+class ImportReport:
+    """What an import did: notes on units and projection, every change the cleaning made, counts and areas."""
+
+    notes: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+    roles: dict[str, int] = field(default_factory=dict)
+    obstacle_area: float = 0.0
+    terrain_areas: dict[str, float] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        """The report as lines of text."""
+        out = list(self.notes)
+        out += [f"{n} feature(s) as {role}" for role, n in sorted(self.roles.items())]
+        out += self.changes
+        out.append(f"obstacle area {self.obstacle_area:.6g} m2")
+        out += [f"terrain {t} area {a:.6g} m2" for t, a in self.terrain_areas.items()]
+        return out
+
+
+@dataclass
+class ImportResult:
+    """A cleaned scene that validates, the report, and for each obstacle, terrain polygon and route id the source
+    elements it came from (for the preview and for messages)."""
+
+    scene: Scene
+    report: ImportReport
+    sources: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _polygons(g: BaseGeometry) -> list[Polygon]:
+    """The non-empty polygons of any geometry."""
+    return [p for p in shapely.get_parts(shapely.get_parts(g)) if isinstance(p, Polygon) and not p.is_empty
+            ] if g is not None and not g.is_empty else []
+
+
+def _lines(g: BaseGeometry) -> list[LineString]:
+    return [p for p in shapely.get_parts(g) if isinstance(p, LineString) and not p.is_empty and p.length > 0]
+
+
+def _where_list(feats: list[Feature], limit: int = 3) -> str:
+    names = [f.where for f in feats[:limit]]
+    more = f" and {len(feats) - limit} more" if len(feats) > limit else ""
+    return "; ".join(names) + more
+
+
+class _Cleaner:
+    def __init__(self, source: Source, mapping: dict[str, Role], opts: ImportOptions):
+        self.src = source
+        self.map = mapping
+        self.opts = opts
+        self.report = ImportReport(notes=list(source.notes))
+
+    def change(self, text: str) -> None:
+        self.report.changes.append(text)
+
+    # -- polygons and lines per role ------------------------------------------------------------------------
+    def sort(self) -> tuple[list[tuple[Polygon, Feature]], list[tuple[Polygon, str, Feature]],
+                            list[tuple[LineString, Feature]]]:
+        obstacles: list[tuple[Polygon, Feature]] = []
+        terrains: list[tuple[Polygon, str, Feature]] = []
+        routes: list[tuple[LineString, Feature]] = []
+        loose: dict[tuple[str, str, str], list[tuple[LineString, Feature]]] = {}
+        fixed: list[Feature] = []
+        for f in self.src.features:
+            role = resolve_role(f, self.map)
+            self.report.roles[str(role)] = self.report.roles.get(str(role), 0) + 1
+            g = f.geometry
+            if role.kind == "ignore" or g is None or g.is_empty:
+                continue
+            if role.kind == "route":
+                lines = _lines(g) + [LineString(p.exterior.coords) for p in _polygons(g)]
+                routes += [(ln, f) for ln in lines]
+                continue
+            polys = _polygons(g)
+            if polys and not all(p.is_valid for p in polys):
+                polys = _polygons(shapely.make_valid(MultiPolygon(polys)))
+                fixed.append(f)
+            for ln in _lines(g):
+                loose.setdefault((role.kind, role.type, f.layer), []).append((ln, f))
+            for p in polys:
+                if role.kind == "obstacle":
+                    obstacles.append((p, f))
+                else:
+                    terrains.append((p, role.type, f))
+        if fixed:
+            self.change(f"made {len(fixed)} invalid polygon(s) valid: {_where_list(fixed)}")
+        for (kind, ttype, layer), items in loose.items():
+            faces, left = self._close_lines(items)
+            for p, f in faces:
+                (obstacles.append((p, f)) if kind == "obstacle" else terrains.append((p, ttype, f)))
+            if faces:
+                self.change(f"closed {len(items)} loose line(s) of layer {layer!r} into {len(faces)} polygon(s)")
+            if left:
+                self.change(f"left {len(left)} open line(s) of layer {layer!r} out (they bound no area): "
+                            f"{_where_list(left)}")
+        return obstacles, terrains, routes
+
+    def _close_lines(self, items: list[tuple[LineString, Feature]]):
+        lines = [ln for ln, _ in items]
+        noded = shapely.union_all(shapely.set_precision(np.asarray(lines, dtype=object), self.opts.grid))
+        faces = _polygons(shapely.polygonize(shapely.get_parts(noded)))
+        if not faces:
+            return [], [f for _, f in items]
+        merged = shapely.union_all(faces)
+        tree = shapely.STRtree(lines)
+        out = []
+        for p in _polygons(merged):
+            hits = tree.query(p.boundary, predicate="intersects")
+            owner = items[int(hits[0])][1] if len(hits) else items[0][1]
+            out.append((p, owner))
+        edges = merged.boundary
+        left = [f for ln, f in items if ln.difference(edges.buffer(self.opts.grid)).length > self.opts.grid]
+        return out, left
+
+    # -- obstacles ------------------------------------------------------------------------------------------
+    def obstacles(self, items: list[tuple[Polygon, Feature]]) -> list[tuple[Polygon, list[Feature]]]:
+        if not items:
+            return []
+        polys = [p for p, _ in items]
+        union = shapely.union_all(polys)
+        pieces = _polygons(shapely.set_precision(union, self.opts.grid))
+        if len(pieces) < len(polys):
+            self.change(f"merged {len(polys)} obstacle polygon(s) into {len(pieces)} where they overlap or touch")
+        out = []
+        tree = shapely.STRtree(polys)
+        dropped: list[Feature] = []
+        split = 0
+        for piece in pieces:
+            owners = [items[int(i)][1] for i in tree.query(piece, predicate="intersects")] or [items[0][1]]
+            if piece.area < self.opts.min_area:
+                dropped += owners[:1]
+                continue
+            parts = self._split_holes(piece)
+            if len(parts) > 1:
+                split += 1
+            for part in parts:
+                if part.area >= self.opts.min_area:
+                    out.append((part, owners))
+        if dropped:
+            self.change(f"dropped {len(dropped)} obstacle sliver(s) below {self.opts.min_area:g} m2: "
+                        f"{_where_list(dropped)}")
+        if split:
+            self.change(f"split {split} obstacle(s) with holes into hole-free pieces (the scene format's obstacles "
+                        "have no holes)")
+        return out
+
+    def _split_holes(self, poly: Polygon) -> list[Polygon]:
+        """Hole-free pieces covering ``poly``: cut each piece with a hole by a vertical line through that hole."""
+        todo, done = [poly], []
+        for _ in range(10_000):
+            if not todo:
+                return done
+            p = todo.pop()
+            if not p.interiors:
+                done.append(p)
+                continue
+            hole = Polygon(p.interiors[0])
+            x = hole.representative_point().x
+            y0, y1 = p.bounds[1] - 1.0, p.bounds[3] + 1.0
+            left = shapely.box(p.bounds[0] - 1.0, y0, x, y1)
+            halves = [shapely.intersection(p, left), shapely.difference(p, left)]
+            for h in halves:
+                todo += _polygons(shapely.set_precision(h, self.opts.grid))
+        raise InputError([Problem("", "an obstacle's holes could not be split into hole-free pieces")])
+
+    # -- terrain --------------------------------------------------------------------------------------------
+    def terrains(self, items: list[tuple[Polygon, str, Feature]]) -> list[tuple[Polygon, str, list[Feature]]]:
+        if not items:
+            return []
+        # What each polygon paints: itself minus every later polygon (a later one covers an earlier one).
+        covered: BaseGeometry = Polygon()
+        visible: list[BaseGeometry] = [Polygon()] * len(items)
+        overlaps = 0
+        for i in range(len(items) - 1, -1, -1):
+            p = items[i][0]
+            if covered.intersects(p):
+                v = shapely.difference(p, covered)
+                overlaps += v.area < p.area * (1 - 1e-9)
+            else:
+                v = p
+            visible[i] = v
+            covered = shapely.union(covered, p)
+        if overlaps:
+            self.change(f"cut {overlaps} terrain polygon(s) where a later one covers them")
+        order: list[str] = []
+        for _, t, _ in items:
+            if t not in order:
+                order.append(t)
+        out = []
+        dropped: list[Feature] = []
+        filled = 0
+        tree = shapely.STRtree([p for p, _, _ in items])
+        for t in order:
+            geoms = [visible[i] for i, (_, tt, _) in enumerate(items) if tt == t]
+            merged = shapely.set_precision(shapely.union_all(geoms), self.opts.grid)
+            for piece in _polygons(merged):
+                owners = [items[int(i)][2] for i in tree.query(piece, predicate="intersects")
+                          if items[int(i)][1] == t] or [items[0][2]]
+                if piece.area < self.opts.min_area:
+                    dropped += owners[:1]
+                    continue
+                holes = [h for h in piece.interiors if Polygon(h).area >= self.opts.min_area]
+                if len(holes) < len(piece.interiors):
+                    filled += len(piece.interiors) - len(holes)
+                    piece = Polygon(piece.exterior, holes)
+                out.append((piece, t, owners))
+        if dropped:
+            self.change(f"dropped {len(dropped)} terrain sliver(s) below {self.opts.min_area:g} m2: "
+                        f"{_where_list(dropped)}")
+        if filled:
+            self.change(f"filled {filled} terrain hole(s) below {self.opts.min_area:g} m2")
+        return out
+
+    # -- routes ---------------------------------------------------------------------------------------------
+    def routes(self, items: list[tuple[LineString, Feature]]) -> list[tuple[LineString, Feature]]:
+        out, dropped = [], []
+        for ln, f in items:
+            snapped = shapely.set_precision(ln, self.opts.grid)
+            pts = shapely.get_coordinates(snapped)
+            if len(np.unique(pts, axis=0)) < 2:
+                dropped.append(f)
+                continue
+            out.append((LineString(pts), f))
+        if dropped:
+            self.change(f"dropped {len(dropped)} route(s) shorter than the grid: {_where_list(dropped)}")
+        return out
+
+    # -- the scene ------------------------------------------------------------------------------------------
+    def bounds(self, geoms: list[BaseGeometry], obstacle_union: BaseGeometry) -> tuple[float, float, float, float]:
+        g = self.opts.grid
+        boxes = [shapely.bounds(x) for x in geoms]
+        if self.src.page is not None:
+            boxes.append(np.asarray(self.src.page, dtype=float))
+        if not boxes:
+            raise InputError([Problem("", "nothing to import: no obstacle, terrain or route was found")])
+        b = np.asarray(boxes)
+        x0, y0 = float(b[:, 0].min()), float(b[:, 1].min())
+        x1, y1 = float(b[:, 2].max()), float(b[:, 3].max())
+        if x1 - x0 < g or y1 - y0 < g:
+            x0, y0, x1, y1 = x0 - MIN_MARGIN, y0 - MIN_MARGIN, x1 + MIN_MARGIN, y1 + MIN_MARGIN
+        box = shapely.box(x0, y0, x1, y1)
+        if not obstacle_union.is_empty and box.difference(obstacle_union).area <= 1e-9 * box.area:
+            m = max(MIN_MARGIN, 0.05 * max(x1 - x0, y1 - y0))
+            x0, y0, x1, y1 = x0 - m, y0 - m, x1 + m, y1 + m
+            self.change(f"widened the bounds by {m:g} m: the obstacles filled them")
+        return (float(np.floor(x0 / g) * g), float(np.floor(y0 / g) * g),
+                float(np.ceil(x1 / g) * g), float(np.ceil(y1 / g) * g))
+
+
+def _ring(coords) -> list[tuple[float, float]]:
+    pts = [(float(x), float(y)) for x, y in coords]
+    return pts[:-1] if len(pts) > 1 and pts[0] == pts[-1] else pts
+
+
+def _unique_id(base: str, used: set[str]) -> str:
+    i = 1
+    while f"{base}{i}" in used:
+        i += 1
+    used.add(f"{base}{i}")
+    return f"{base}{i}"
+
+
+def build_scene(source: Source, mapping: dict[str, Role] | None = None,
+                opts: ImportOptions | None = None, origin: str = "") -> ImportResult:
+    """Clean the features of ``source`` into a Scene that the scene validator accepts.
+
+    Raises InputError when nothing is left to import or when the cleaned scene still breaks a rule (a route
+    through an obstacle); each problem names the scene item and the source elements it came from.
+    """
+    opts = opts or ImportOptions()
+    c = _Cleaner(source, mapping or {}, opts)
+    obst_items, terr_items, route_items = c.sort()
+    obstacles = c.obstacles(obst_items)
+    terrains = c.terrains(terr_items)
+    routes = c.routes(route_items)
+    if not (obstacles or terrains or routes):
+        raise InputError([Problem("", "nothing left to import: no obstacle, terrain or route remains after "
+                                      "cleaning (see the roles with --map)")], origin)
+    obstacle_union = shapely.union_all([p for p, _ in obstacles]) if obstacles else Polygon()
+    bounds = c.bounds([p for p, _ in obstacles] + [p for p, _, _ in terrains] + [ln for ln, _ in routes],
+                      obstacle_union)
+
+    used_types = []
+    for _, t, _ in terrains:
+        if t not in used_types and t != DEFAULT_TYPE.id:
+            used_types.append(t)
+    types = [DEFAULT_TYPE] + [TerrainType(t, t, source.colors.get(t, PALETTE[i % len(PALETTE)]))
+                              for i, t in enumerate(used_types)]
+    weights = {t: w for t, w in source.weights.items() if t in used_types}
+    ids: set[str] = set()
+    sources: dict[str, list[str]] = {}
+    scene_obstacles = []
+    for p, owners in obstacles:
+        oid = _unique_id("o", ids)
+        scene_obstacles.append(Obstacle(oid, _ring(p.exterior.coords)))
+        sources[oid] = [f.where for f in owners]
+    scene_terrains = []
+    for p, t, owners in terrains:
+        tid = _unique_id("t", ids)
+        scene_terrains.append(TerrainPolygon(tid, t, _ring(p.exterior.coords), [_ring(h.coords) for h in p.interiors]))
+        sources[tid] = [f.where for f in owners]
+    scene_routes = []
+    for ln, f in routes:
+        rid = _unique_id("r", ids)
+        scene_routes.append(Route(rid, [(float(x), float(y)) for x, y in ln.coords]))
+        sources[rid] = [f.where]
+    scene = Scene(bounds=bounds, terrain_types=types, default_terrain=DEFAULT_TYPE.id, name=source.name,
+                  obstacles=scene_obstacles, terrains=scene_terrains, profiles=[Profile("pedestrian", weights)],
+                  routes=scene_routes)
+    checked, problems = check_scene(scene_to_dict(scene))
+    if problems:
+        raise InputError([_locate(p, scene, sources) for p in problems], origin)
+    c.report.obstacle_area = float(obstacle_union.area)
+    for p, t, _ in terrains:
+        c.report.terrain_areas[t] = c.report.terrain_areas.get(t, 0.0) + float(p.area)
+    return ImportResult(checked, c.report, sources)
+
+
+def _locate(p: Problem, scene: Scene, sources: dict[str, list[str]]) -> Problem:
+    """A validator problem about ``obstacles[3]`` etc., with the source elements the item came from."""
+    for key, items in (("obstacles", scene.obstacles), ("terrains", scene.terrains), ("routes", scene.routes)):
+        if p.path.startswith(key + "["):
+            try:
+                i = int(p.path[len(key) + 1:p.path.index("]")])
+                src = sources.get(items[i].id, [])
+            except (ValueError, IndexError):
+                break
+            if src:
+                return Problem(f"{'; '.join(src[:3])} ({p.path})", p.message)
+    return p
+
+
+__all__ = ["DEFAULT_TYPE", "ImportOptions", "ImportReport", "ImportResult", "build_scene"]
