@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import shapely
 from shapely.geometry import LineString, Polygon
 
 from core.scene.problems import InputError, Problem
@@ -128,15 +129,23 @@ def read_svg(path: str | Path, opts: ImportOptions) -> Source:
                 eid = el.id or f"#{len(features) + 1}"
                 kind = type(el).__name__.lower()
                 where = f"layer {layer!r}, {kind} {eid!r}" if layer else f"{kind} {eid!r}"
-                for pts, closed in _flatten(se.Path(el), tol_px):
+                keys = classes + ((layer,) if layer else ())
+                rings = []
+                for pts, closed in _flatten(abs(se.Path(el)), tol_px):   # abs: apply what reify left
                     a = to_m(pts)
                     if not np.isfinite(a).all():
                         raise InputError([Problem(where, "coordinates are not finite numbers")], str(path))
-                    if closed or (len(a) > 3 and np.allclose(a[0], a[-1])):
-                        geom = Polygon(a) if len(a) >= 3 else LineString(a)
+                    if (closed or (len(a) > 3 and np.allclose(a[0], a[-1]))) and len(a) >= 3:
+                        rings.append(shapely.make_valid(Polygon(a)))
                     else:
-                        geom = LineString(a)
-                    features.append(Feature(geom, classes + ((layer,) if layer else ()), where, layer))
+                        features.append(Feature(LineString(a), keys, where, layer))
+                if rings:
+                    # Subpaths inside one another cut holes (the even-odd rule; what a drawn ring with a hole
+                    # means under either fill rule when its rings wind opposite ways).
+                    area = rings[0]
+                    for r in rings[1:]:
+                        area = shapely.symmetric_difference(area, r)
+                    features.append(Feature(area, keys, where, layer))
 
     walk(svg, "")
     x1 = float(svg.width) * m_per_px
