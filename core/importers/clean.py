@@ -121,6 +121,7 @@ class _Cleaner:
         routes: list[tuple[LineString, Feature]] = []
         loose: dict[tuple[str, str, str], list[tuple[LineString, Feature]]] = {}
         fixed: list[Feature] = []
+        slivers: list[Feature] = []
         for f in self.src.features:
             role = resolve_role(f, self.map)
             self.report.roles[str(role)] = self.report.roles.get(str(role), 0) + 1
@@ -137,6 +138,9 @@ class _Cleaner:
                 fixed.append(f)
             for ln in _lines(g):
                 loose.setdefault((role.kind, role.type, f.layer), []).append((ln, f))
+            if polys and sum(p.area for p in polys) < self.opts.min_area:
+                slivers.append(f)
+                continue
             for p in polys:
                 if role.kind == "obstacle":
                     obstacles.append((p, f))
@@ -144,6 +148,8 @@ class _Cleaner:
                     terrains.append((p, role.type, f))
         if fixed:
             self.change(f"made {len(fixed)} invalid polygon(s) valid: {_where_list(fixed)}")
+        if slivers:
+            self.change(f"dropped {len(slivers)} sliver(s) below {self.opts.min_area:g} m2: {_where_list(slivers)}")
         for (kind, ttype, layer), items in loose.items():
             faces, left = self._close_lines(items)
             for p, f in faces:
@@ -350,6 +356,10 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     ids: set[str] = set()
     sources: dict[str, list[str]] = {}
     scene_obstacles = []
+    # Normalised rings (shapely.normalize: a fixed start vertex and winding) make the output independent of the
+    # order the union met the pieces in, so an import of an export gives the same scene.
+    obstacles = [(shapely.normalize(p), o) for p, o in obstacles]
+    terrains = [(shapely.normalize(p), t, o) for p, t, o in terrains]
     for p, owners in obstacles:
         oid = _unique_id("o", ids)
         scene_obstacles.append(Obstacle(oid, _ring(p.exterior.coords)))
