@@ -19,7 +19,7 @@ from pathlib import Path
 from core.scene.jsonio import read_json
 from core.scene.problems import InputError, Problem
 
-from .clean import DEFAULT_TYPE, ImportOptions, ImportReport, ImportResult, build_scene
+from .clean import DEFAULT_TYPE, ImportOptions, ImportReport, ImportResult, build_scene, layer_roles
 from .features import KINDS, Feature, Role, Source, parse_role, parse_role_map
 
 # File name endings -> format (compound endings first).
@@ -75,16 +75,49 @@ def import_file(path: str | Path, roles: list[str] | dict[str, Role] | None = No
     validator would refuse.
     """
     opts = opts or ImportOptions()
+    check_options(opts)
+    mapping = roles if isinstance(roles, dict) else parse_role_map(roles)
+    source = read_source(path, mapping, opts)
+    return build_scene(source, mapping, opts, str(path))
+
+
+class ImportSession:
+    """One file imported interactively (the app's preview): read once, cleaned again whenever a layer's role
+    changes. OpenStreetMap files are read again, since the roles decide which ways are read."""
+
+    def __init__(self, path: str | Path, opts: ImportOptions | None = None) -> None:
+        self.path = Path(path)
+        self.opts = opts or ImportOptions()
+        check_options(self.opts)
+        self.format = detect_format(self.path)
+        self.mapping: dict[str, Role] = {}
+        self.source = read_source(self.path, self.mapping, self.opts)
+
+    def layers(self) -> dict[str, dict[str, int]]:
+        """Per layer, the number of features taking each role (``{"Walls": {"obstacle": 3}}``)."""
+        return layer_roles(self.source, self.mapping)
+
+    def set_role(self, layer: str, role: str | Role) -> None:
+        """Give a layer a role (``obstacle``, ``route``, ``ignore``, ``terrain:TYPE`` or a type id)."""
+        self.mapping[layer.strip().lower()] = role if isinstance(role, Role) else parse_role(role, layer)
+        if self.format == "osm":
+            self.source = read_source(self.path, self.mapping, self.opts)
+
+    def build(self) -> ImportResult:
+        """The cleaned scene for the current roles; InputError naming the source elements when it cannot be."""
+        return build_scene(self.source, self.mapping, self.opts, str(self.path))
+
+
+def check_options(opts: ImportOptions) -> None:
+    """InputError naming each option that is not a usable number."""
     for name in ("tolerance", "grid", "min_area"):
         v = getattr(opts, name)
         if not (v >= 0 and v < float("inf")) or (name != "min_area" and v == 0):
             raise InputError([Problem(f"--{name.replace('_', '-')}", f"must be a positive number, got {v!r}")])
     if opts.scale is not None and not (0 < opts.scale < float("inf")):
         raise InputError([Problem("--scale", f"must be a positive number, got {opts.scale!r}")])
-    mapping = roles if isinstance(roles, dict) else parse_role_map(roles)
-    source = read_source(path, mapping, opts)
-    return build_scene(source, mapping, opts, str(path))
 
 
-__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "Feature", "ImportOptions", "ImportReport", "ImportResult", "Role",
-           "Source", "build_scene", "detect_format", "import_file", "parse_role", "parse_role_map", "read_source"]
+__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "Feature", "ImportOptions", "ImportReport", "ImportResult",
+           "ImportSession", "Role", "Source", "build_scene", "check_options", "detect_format", "import_file",
+           "layer_roles", "parse_role", "parse_role_map", "read_source"]
