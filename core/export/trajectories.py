@@ -88,6 +88,12 @@ def _coord(v: np.ndarray, decimals: int) -> np.ndarray:
     return np.round(v, decimals) + 0.0
 
 
+def _text(v: float, decimals: int) -> str:
+    """A number with ``decimals`` places as Python formats it (correctly rounded), never ``-0.000``."""
+    s = f"{v:.{decimals}f}"
+    return s[1:] if s.startswith("-") and not s.strip("-0.") else s
+
+
 def step_decimals(dt: float) -> int:
     """The decimals that write multiples of dt exactly enough: the fewest (up to 9) that keep dt to 1e-9."""
     for d in range(10):
@@ -99,7 +105,6 @@ def step_decimals(dt: float) -> int:
 def pedpy_text(pf: PathsFile, decimals: int = DEFAULT_DECIMALS) -> str:
     """The PedPy trajectory text of a paths document."""
     fr = to_frames(pf)
-    xy = _coord(fr.xy, decimals)
     head = [
         f"# framerate: {fr.fps:.10g}",
         f"# written by miran export from the run of scene {pf.scene!r} ({pf.method}, {pf.integrator}, "
@@ -108,8 +113,8 @@ def pedpy_text(pf: PathsFile, decimals: int = DEFAULT_DECIMALS) -> str:
         "# ID: the agent id; FR: the frame (t = FR / framerate); X, Y, Z: position (metres)",
         "# id frame x/m y/m z/m",
     ]
-    fmt = f"{{}} {{}} {{:.{decimals}f}} {{:.{decimals}f}} 0"
-    rows = [fmt.format(i, f, x, y) for i, f, (x, y) in zip(fr.ids.tolist(), fr.frames.tolist(), xy.tolist())]
+    rows = [f"{i} {f} {_text(x, decimals)} {_text(y, decimals)} 0"
+            for i, f, (x, y) in zip(fr.ids.tolist(), fr.frames.tolist(), fr.xy.tolist())]
     return "\n".join(head + rows) + "\n"
 
 
@@ -126,14 +131,13 @@ def paths_csv_text(pf: PathsFile, decimals: int = DEFAULT_DECIMALS) -> str:
     fr = to_frames(pf)
     td = step_decimals(fr.dt)
     t = np.round(fr.frames * fr.dt, td) + 0.0
-    xy = _coord(fr.xy, decimals)
     by_id = {k: (name, prof) for k, name, prof in fr.names}
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(("agent", "profile", "t", "x", "y"))
-    for i, tt, (x, y) in zip(fr.ids.tolist(), t.tolist(), xy.tolist()):
+    for i, tt, (x, y) in zip(fr.ids.tolist(), t.tolist(), fr.xy.tolist()):
         name, prof = by_id[i]
-        w.writerow((name, prof, f"{tt:.{td}f}", f"{x:.{decimals}f}", f"{y:.{decimals}f}"))
+        w.writerow((name, prof, _text(tt, td), _text(x, decimals), _text(y, decimals)))
     return out.getvalue()
 
 
