@@ -315,6 +315,19 @@ class _Cleaner:
                 float(np.ceil(x1 / g) * g), float(np.ceil(y1 / g) * g))
 
 
+def _terrain_types(source: Source, used: list[str]) -> list[TerrainType]:
+    """The scene's terrain types, the default first: the source's own list when it has one (a scene exported as
+    GeoJSON), else DEFAULT_TYPE; then each type the terrain uses that is not there yet, coloured by the source or
+    the palette."""
+    types = list(source.types) if source.types else [DEFAULT_TYPE]
+    known = {t.id for t in types}
+    for t in used:
+        if t not in known:
+            known.add(t)
+            types.append(TerrainType(t, t, source.colors.get(t, PALETTE[(len(types) - 1) % len(PALETTE)])))
+    return types
+
+
 def _ring(coords) -> list[tuple[float, float]]:
     pts = [(float(x), float(y)) for x, y in coords]
     return pts[:-1] if len(pts) > 1 and pts[0] == pts[-1] else pts
@@ -348,12 +361,8 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     bounds = c.bounds([p for p, _ in obstacles] + [p for p, _, _ in terrains] + [ln for ln, _ in routes],
                       obstacle_union)
 
-    used_types = []
-    for _, t, _ in terrains:
-        if t not in used_types and t != DEFAULT_TYPE.id:
-            used_types.append(t)
-    types = [DEFAULT_TYPE] + [TerrainType(t, t, source.colors.get(t, PALETTE[i % len(PALETTE)]))
-                              for i, t in enumerate(used_types)]
+    types = _terrain_types(source, [t for _, t, _ in terrains])
+    used_types = [t.id for t in types]
     weights = {t: w for t, w in source.weights.items() if t in used_types}
     ids: set[str] = set()
     sources: dict[str, list[str]] = {}
@@ -376,7 +385,7 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
         rid = _unique_id("r", ids)
         scene_routes.append(Route(rid, [(float(x), float(y)) for x, y in ln.coords]))
         sources[rid] = [f.where]
-    scene = Scene(bounds=bounds, terrain_types=types, default_terrain=DEFAULT_TYPE.id, name=source.name,
+    scene = Scene(bounds=bounds, terrain_types=types, default_terrain=types[0].id, name=source.name,
                   obstacles=scene_obstacles, terrains=scene_terrains, profiles=[Profile("pedestrian", weights)],
                   routes=scene_routes)
     checked, problems = check_scene(scene_to_dict(scene))

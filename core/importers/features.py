@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
+from core.scene.model import TerrainType
 from core.scene.problems import InputError, Problem
 
 KINDS = ("obstacle", "terrain", "route", "ignore")
@@ -53,8 +54,8 @@ class Feature:
 @dataclass
 class Source:
     """What an importer read: the features, the page or map rectangle if the format has one (scene metres), the
-    scene name, notes on units and projection for the report, and the type colours and profile weights the format
-    suggests (OSM's tag table)."""
+    scene name, notes on units and projection for the report, the type colours and profile weights the format
+    suggests (OSM's tag table), and the terrain types a scene export lists (the first is the default)."""
 
     features: list[Feature]
     name: str
@@ -62,6 +63,7 @@ class Source:
     notes: list[str] = field(default_factory=list)
     colors: dict[str, str] = field(default_factory=dict)
     weights: dict[str, float] = field(default_factory=dict)
+    types: list[TerrainType] = field(default_factory=list)
 
 
 def slug(name: str) -> str:

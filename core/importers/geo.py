@@ -18,7 +18,8 @@ import numpy as np
 import shapely
 from shapely.geometry import shape
 
-from core.scene.jsonio import read_json
+from core.scene.jsonio import is_finite_number, read_json
+from core.scene.model import TerrainType
 from core.scene.problems import InputError, Problem
 
 from .clean import ImportOptions
@@ -133,24 +134,34 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None) -> Sou
         geoms = [shapely.transform(g, lambda xy: xy * opts.scale) for g in geoms]
         notes.append(f"scaled by {opts.scale:g} (--scale)")
     features = [Feature(g, k, w, layer, role) for g, (k, w, layer, role) in zip(geoms, meta)]
-    page, colors, name = None, {}, p.stem
+    page, types, name = None, [], p.stem
     if local:
-        page, colors, name = _local_extras(data, opts, name)
-    return Source(features, name, page, notes, colors)
+        page, types, name = _local_extras(data, opts, name)
+    return Source(features, name, page, notes, types=types)
 
 
-def _local_extras(data: dict, opts: ImportOptions, name: str):
-    """From a GeoJSON this project wrote: the scene's bounds (``bbox``), its terrain colours and its name."""
+def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:
+    """From a GeoJSON this project wrote: the scene's bounds (``bbox``), its terrain types (the default first) and
+    its name."""
     member = data[LOCAL_MEMBER]
     page = None
     bbox = data.get("bbox")
-    if isinstance(bbox, list) and len(bbox) == 4 and all(isinstance(v, (int, float)) for v in bbox):
+    if isinstance(bbox, list) and len(bbox) == 4 and all(is_finite_number(v) for v in bbox):
         k = opts.scale or 1.0
         page = tuple(float(v) * k for v in bbox)
-    colors = {t["id"]: t["color"] for t in member.get("terrain_types", []) or []
-              if isinstance(t, dict) and isinstance(t.get("id"), str) and isinstance(t.get("color"), str)}
+    raw = [t for t in member.get("terrain_types", []) or [] if isinstance(t, dict) and isinstance(t.get("id"), str)
+           and t["id"] and isinstance(t.get("color"), str) and _is_color(t["color"])]
+    types = [TerrainType(t["id"], str(t.get("name", t["id"])), t["color"]) for t in raw]
+    default = member.get("default_terrain")
+    types.sort(key=lambda t: t.id != default)             # the default first, the rest in file order
+    if len({t.id for t in types}) != len(types):
+        types = []
     scene_name = member.get("scene")
-    return page, colors, scene_name if isinstance(scene_name, str) and scene_name else name
+    return page, types, scene_name if isinstance(scene_name, str) and scene_name else name
+
+
+def _is_color(s: str) -> bool:
+    return len(s) in (7, 9) and s[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in s[1:])
 
 
 def _from_crs(geoms: list, crs: str, opts: ImportOptions) -> tuple[list, str]:

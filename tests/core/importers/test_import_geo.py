@@ -143,3 +143,23 @@ def test_bad_geojson_names_the_feature(tmp_path):
     with pytest.raises(InputError) as e:
         import_file(path)
     assert "features[1].geometry" in str(e.value)
+
+
+def test_a_shipped_scene_survives_export_and_import(tmp_path):
+    """scene -> GeoJSON -> scene: the same bounds, terrain types, obstacle area and painted area per type."""
+    from pathlib import Path
+
+    from core.scene.io import load_scene
+
+    scene = load_scene(Path(__file__).resolve().parents[3] / "scenes" / "mckenna_road.json")
+    path = tmp_path / "road.geojson"
+    path.write_text(json.dumps(to_geojson(scene)))
+    back = import_file(path).scene
+    assert_valid(back)
+    assert back.bounds == scene.bounds and back.terrain_types == scene.terrain_types
+    assert back.default_terrain == scene.default_terrain and back.name == scene.name
+    assert obstacle_area(back) == pytest.approx(obstacle_area(scene), abs=1e-6)
+    want, got = painted_areas(scene), painted_areas(back)
+    assert got.keys() == want.keys()
+    assert all(got[k] == pytest.approx(want[k], abs=1e-6) for k in want)
+    assert [r.points for r in back.routes] == [r.points for r in scene.routes]
