@@ -41,7 +41,16 @@ def detect_format(path: str | Path) -> str:
 
 
 def read_source(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> Source:
-    """Read a file of any supported format into features in scene metres."""
+    """Read a file of any supported format into features in scene metres; InputError names the file."""
+    try:
+        return _read(path, mapping, opts)
+    except InputError as e:
+        if e.source:
+            raise
+        raise InputError(e.problems, str(path)) from None
+
+
+def _read(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> Source:
     fmt = detect_format(path)
     if fmt == "svg":
         from .svg import read_svg

@@ -135,12 +135,13 @@ class _Cleaner:
                 routes += [(ln, f) for ln in lines]
                 continue
             polys = _polygons(g)
+            had_area = bool(polys)
             if polys and not all(p.is_valid for p in polys):
                 polys = _polygons(shapely.make_valid(MultiPolygon(polys)))
                 fixed.append(f)
             for ln in _lines(g):
                 loose.setdefault((role.kind, role.type, f.layer), []).append((ln, f))
-            if polys and sum(p.area for p in polys) < self.opts.min_area:
+            if had_area and sum(p.area for p in polys) < self.opts.min_area:
                 slivers.append(f)
                 continue
             for p in polys:
@@ -356,7 +357,8 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     routes = c.routes(route_items)
     if not (obstacles or terrains or routes):
         raise InputError([Problem("", "nothing left to import: no obstacle, terrain or route remains after "
-                                      "cleaning (see the roles with --map)")], origin)
+                                      "cleaning (see the roles with --map)")]
+                         + [Problem("", f"the cleaning {c}") for c in c.report.changes], origin)
     obstacle_union = shapely.union_all([p for p, _ in obstacles]) if obstacles else Polygon()
     bounds = c.bounds([p for p, _ in obstacles] + [p for p, _, _ in terrains] + [ln for ln, _ in routes],
                       obstacle_union)

@@ -54,7 +54,9 @@ def _stated_role(props: dict, where: str) -> Role | None:
     if role.lower() == "path":
         return parse_role("ignore", where)
     if role.lower() == "terrain":
-        return parse_role("terrain:" + str(props.get("type") or "terrain"), where) if props.get("type") else None
+        if props.get("type") in (None, ""):
+            raise InputError([Problem(where, "role 'terrain' needs a 'type' property naming the terrain type")])
+        return parse_role("terrain:" + str(props["type"]), where)
     return parse_role(role, where)
 
 

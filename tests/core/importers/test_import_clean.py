@@ -79,10 +79,16 @@ def test_a_bad_result_names_the_source_element():
     assert "layer 'route', object 8 (routes[0].points[1])" in text and "inside obstacle 'o1'" in text
 
 
-def test_nothing_left_is_an_error():
+def test_nothing_left_is_an_error_that_says_what_went():
     with pytest.raises(InputError) as e:
         build_scene(Source([feat(shapely.box(0, 0, 1, 1), "x", 1, Role("ignore"))], "t"))
     assert "nothing left to import" in str(e.value)
+    flat = Polygon([(0, 0), (5, 5), (10, 10)])                 # collinear: no area
+    with pytest.raises(InputError) as e:
+        build_scene(Source([feat(flat, "walls", 4)], "t"))
+    lines = [str(p) for p in e.value.problems]
+    assert "nothing left to import" in lines[0]
+    assert any("dropped 1 sliver(s)" in x and "layer 'walls', object 4" in x for x in lines[1:])
 
 
 def test_obstacles_filling_the_page_widen_the_bounds():

@@ -143,6 +143,12 @@ def test_bad_geojson_names_the_feature(tmp_path):
     with pytest.raises(InputError) as e:
         import_file(path)
     assert "features[1].geometry" in str(e.value)
+    untyped = {"type": "Feature", "id": "x9", "properties": {"role": "terrain"},
+               "geometry": {"type": "Polygon", "coordinates": [sq(0, 0, 1, 1)]}}
+    path.write_text(json.dumps(untyped))
+    with pytest.raises(InputError) as e:
+        import_file(path)
+    assert "feature 'x9' (features[0]): role 'terrain' needs a 'type' property" in str(e.value)
 
 
 def test_a_shipped_scene_survives_export_and_import(tmp_path):
