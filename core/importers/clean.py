@@ -236,19 +236,21 @@ class _Cleaner:
     def terrains(self, items: list[tuple[Polygon, str, Feature]]) -> list[tuple[Polygon, str, list[Feature]]]:
         if not items:
             return []
-        # What each polygon paints: itself minus every later polygon (a later one covers an earlier one).
-        covered: BaseGeometry = Polygon()
-        visible: list[BaseGeometry] = [Polygon()] * len(items)
+        # What each polygon paints: itself minus every later polygon it meets (a later one covers an earlier one).
+        polys = [p for p, _, _ in items]
+        tree = shapely.STRtree(polys)
+        first, later = tree.query(polys, predicate="intersects")
+        keep = later > first
+        covers: dict[int, list[int]] = {}
+        for i, j in zip(first[keep].tolist(), later[keep].tolist()):
+            covers.setdefault(i, []).append(j)
+        visible: list[BaseGeometry] = list(polys)
         overlaps = 0
-        for i in range(len(items) - 1, -1, -1):
-            p = items[i][0]
-            if covered.intersects(p):
-                v = shapely.difference(p, covered)
-                overlaps += v.area < p.area * (1 - 1e-9)
-            else:
-                v = p
+        for i, js in covers.items():
+            v = shapely.difference(polys[i], shapely.union_all([polys[j] for j in js]))
+            if v.area < polys[i].area * (1 - 1e-9):
+                overlaps += 1
             visible[i] = v
-            covered = shapely.union(covered, p)
         if overlaps:
             self.change(f"cut {overlaps} terrain polygon(s) where a later one covers them")
         order: list[str] = []
@@ -258,7 +260,6 @@ class _Cleaner:
         out = []
         dropped: list[Feature] = []
         filled = 0
-        tree = shapely.STRtree([p for p, _, _ in items])
         for t in order:
             geoms = [visible[i] for i, (_, tt, _) in enumerate(items) if tt == t]
             merged = shapely.set_precision(shapely.union_all(geoms), self.opts.grid)
@@ -334,14 +335,6 @@ def _ring(coords) -> list[tuple[float, float]]:
     return pts[:-1] if len(pts) > 1 and pts[0] == pts[-1] else pts
 
 
-def _unique_id(base: str, used: set[str]) -> str:
-    i = 1
-    while f"{base}{i}" in used:
-        i += 1
-    used.add(f"{base}{i}")
-    return f"{base}{i}"
-
-
 def build_scene(source: Source, mapping: dict[str, Role] | None = None,
                 opts: ImportOptions | None = None, origin: str = "") -> ImportResult:
     """Clean the features of ``source`` into a Scene that the scene validator accepts.
@@ -366,25 +359,24 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     types = _terrain_types(source, [t for _, t, _ in terrains])
     used_types = [t.id for t in types]
     weights = {t: w for t, w in source.weights.items() if t in used_types}
-    ids: set[str] = set()
     sources: dict[str, list[str]] = {}
     scene_obstacles = []
     # Normalised rings (shapely.normalize: a fixed start vertex and winding) make the output independent of the
     # order the union met the pieces in, so an import of an export gives the same scene.
     obstacles = [(shapely.normalize(p), o) for p, o in obstacles]
     terrains = [(shapely.normalize(p), t, o) for p, t, o in terrains]
-    for p, owners in obstacles:
-        oid = _unique_id("o", ids)
+    for k, (p, owners) in enumerate(obstacles, start=1):
+        oid = f"o{k}"
         scene_obstacles.append(Obstacle(oid, _ring(p.exterior.coords)))
         sources[oid] = [f.where for f in owners]
     scene_terrains = []
-    for p, t, owners in terrains:
-        tid = _unique_id("t", ids)
+    for k, (p, t, owners) in enumerate(terrains, start=1):
+        tid = f"t{k}"
         scene_terrains.append(TerrainPolygon(tid, t, _ring(p.exterior.coords), [_ring(h.coords) for h in p.interiors]))
         sources[tid] = [f.where for f in owners]
     scene_routes = []
-    for ln, f in routes:
-        rid = _unique_id("r", ids)
+    for k, (ln, f) in enumerate(routes, start=1):
+        rid = f"r{k}"
         scene_routes.append(Route(rid, [(float(x), float(y)) for x, y in ln.coords]))
         sources[rid] = [f.where]
     scene = Scene(bounds=bounds, terrain_types=types, default_terrain=types[0].id, name=source.name,
