@@ -3,7 +3,8 @@
 A FeatureCollection whose features carry ``role`` (obstacle, terrain with its ``type``, route, path) and ``id``
 properties; walked paths are LineStrings with their measures and the ``times`` of their points. GeoJSON is WGS 84
 by definition, and these coordinates are not: the collection says so in a foreign member ``"miran": {"units":
-"m", "crs": "local"}`` (which the importer honours) and gives the scene's bounds as the standard ``bbox``.
+"m", "crs": "local"}`` (which the importer honours, with the terrain types and profiles it also lists) and gives
+the scene's bounds as the standard ``bbox``.
 Coordinates are rounded to ``decimals`` places (3: 1 mm).
 """
 
@@ -80,6 +81,8 @@ def to_geojson(scene: Scene | None = None, pf: PathsFile | None = None, decimals
         member["scene"] = scene.name
         member["terrain_types"] = [{"id": t.id, "name": t.name, "color": t.color} for t in scene.terrain_types]
         member["default_terrain"] = scene.default_terrain
+        member["profiles"] = [{"id": p.id, "weights": dict(p.weights), "radius": p.radius, "max_speed": p.max_speed,
+                               "sigma": p.sigma, "d": p.d} for p in scene.profiles]
         doc["bbox"] = [_r(b, decimals) for b in scene.bounds]
     if pf is not None:
         feats += path_features(pf, decimals)

@@ -18,6 +18,7 @@ from (layer, object id).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -359,6 +360,8 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     types = _terrain_types(source, [t for _, t, _ in terrains])
     used_types = [t.id for t in types]
     weights = {t: w for t, w in source.weights.items() if t in used_types}
+    profiles = ([dataclasses.replace(p, weights={t: w for t, w in p.weights.items() if t in used_types})
+                 for p in source.profiles] or [Profile("pedestrian", weights)])
     sources: dict[str, list[str]] = {}
     scene_obstacles = []
     # Normalised rings (shapely.normalize: a fixed start vertex and winding) make the output independent of the
@@ -380,7 +383,7 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
         scene_routes.append(Route(rid, [(float(x), float(y)) for x, y in ln.coords]))
         sources[rid] = [f.where]
     scene = Scene(bounds=bounds, terrain_types=types, default_terrain=types[0].id, name=source.name,
-                  obstacles=scene_obstacles, terrains=scene_terrains, profiles=[Profile("pedestrian", weights)],
+                  obstacles=scene_obstacles, terrains=scene_terrains, profiles=profiles,
                   routes=scene_routes)
     checked, problems = check_scene(scene_to_dict(scene))
     if problems:

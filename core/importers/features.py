@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
-from core.scene.model import TerrainType
+from core.scene.model import Profile, TerrainType
 from core.scene.problems import InputError, Problem
 
 KINDS = ("obstacle", "terrain", "route", "ignore")
@@ -55,7 +55,7 @@ class Feature:
 class Source:
     """What an importer read: the features, the page or map rectangle if the format has one (scene metres), the
     scene name, notes on units and projection for the report, the type colours and profile weights the format
-    suggests (OSM's tag table), and the terrain types a scene export lists (the first is the default)."""
+    suggests (OSM's tag table), and the terrain types (the first is the default) and profiles a scene export lists."""
 
     features: list[Feature]
     name: str
@@ -64,6 +64,7 @@ class Source:
     colors: dict[str, str] = field(default_factory=dict)
     weights: dict[str, float] = field(default_factory=dict)
     types: list[TerrainType] = field(default_factory=list)
+    profiles: list[Profile] = field(default_factory=list)
 
 
 def slug(name: str) -> str:

@@ -19,7 +19,7 @@ import shapely
 from shapely.geometry import shape
 
 from core.scene.jsonio import is_finite_number, read_json
-from core.scene.model import TerrainType
+from core.scene.model import Profile, TerrainType
 from core.scene.problems import InputError, Problem
 
 from .clean import ImportOptions
@@ -136,15 +136,15 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None) -> Sou
         geoms = [shapely.transform(g, lambda xy: xy * opts.scale) for g in geoms]
         notes.append(f"scaled by {opts.scale:g} (--scale)")
     features = [Feature(g, k, w, layer, role) for g, (k, w, layer, role) in zip(geoms, meta)]
-    page, types, name = None, [], p.stem
+    page, types, profiles, name = None, [], [], p.stem
     if local:
-        page, types, name = _local_extras(data, opts, name)
-    return Source(features, name, page, notes, types=types)
+        page, types, profiles, name = _local_extras(data, opts, name)
+    return Source(features, name, page, notes, types=types, profiles=profiles)
 
 
 def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:
-    """From a GeoJSON this project wrote: the scene's bounds (``bbox``), its terrain types (the default first) and
-    its name."""
+    """From a GeoJSON this project wrote: the scene's bounds (``bbox``), its terrain types (the default first),
+    its profiles and its name."""
     member = data[LOCAL_MEMBER]
     page = None
     bbox = data.get("bbox")
@@ -159,7 +159,27 @@ def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:
     if len({t.id for t in types}) != len(types):
         types = []
     scene_name = member.get("scene")
-    return page, types, scene_name if isinstance(scene_name, str) and scene_name else name
+    return page, types, _profiles(member.get("profiles")), scene_name if isinstance(scene_name, str) and scene_name \
+        else name
+
+
+def _profiles(raw: Any) -> list[Profile]:
+    """The profiles a scene export lists, read as the scene format reads them; none when any is malformed."""
+    if not isinstance(raw, list):
+        return []
+    out: list[Profile] = []
+    for p in raw:
+        if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not p["id"]:
+            return []
+        w = p.get("weights", {})
+        if not isinstance(w, dict) or not all(is_finite_number(v) and v > 0 for v in w.values()):
+            return []
+        nums = {k: p.get(k, getattr(Profile(""), k)) for k in ("radius", "max_speed", "sigma", "d")}
+        if not all(is_finite_number(v) and v > 0 for v in nums.values()):
+            return []
+        out.append(Profile(p["id"], {str(k): float(v) for k, v in w.items()},
+                           **{k: float(v) for k, v in nums.items()}))
+    return out if len({p.id for p in out}) == len(out) else []
 
 
 def _is_color(s: str) -> bool:

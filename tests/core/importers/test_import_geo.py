@@ -164,6 +164,7 @@ def test_a_shipped_scene_survives_export_and_import(tmp_path):
     assert_valid(back)
     assert back.bounds == scene.bounds and back.terrain_types == scene.terrain_types
     assert back.default_terrain == scene.default_terrain and back.name == scene.name
+    assert back.profiles == scene.profiles
     assert obstacle_area(back) == pytest.approx(obstacle_area(scene), abs=1e-6)
     want, got = painted_areas(scene), painted_areas(back)
     assert got.keys() == want.keys()
