@@ -1,6 +1,7 @@
-"""DXF (CAD) import with ezdxf: LWPOLYLINE, POLYLINE, CIRCLE, ARC, ELLIPSE, SPLINE and LINE entities by layer.
+"""DXF (CAD) import with ezdxf: LWPOLYLINE, POLYLINE, CIRCLE, ARC, ELLIPSE, SPLINE, LINE and HATCH entities by
+layer.
 
-Closed entities become polygons; open ones (LINE, ARC, open polylines) are lines, which the cleaning step closes
+Closed entities and hatches (islands inside a boundary are holes) become polygons; open ones (LINE, ARC, open polylines) are lines, which the cleaning step closes
 into polygons per layer with ``shapely.polygonize`` (or keeps as routes on a route layer). Block references
 (INSERT) are exploded with their transforms. Curves and bulges are flattened to ``ImportOptions.tolerance``.
 Units come from the header's ``$INSUNITS`` (unitless drawings are taken as metres); ``--scale`` overrides.
@@ -13,6 +14,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import shapely
 from shapely.geometry import LineString, Polygon
 
 from core.scene.problems import InputError, Problem
@@ -93,6 +95,23 @@ def read_dxf(path: str | Path, opts: ImportOptions) -> Source:
         geom = Polygon(pts) if closed and len(pts) >= 3 else LineString(pts)
         features.append(Feature(geom, (layer,), where, layer))
 
+    def add_hatch(e, layer: str, where: str) -> None:
+        """A filled HATCH: its boundary paths, combined even-odd (islands inside a boundary are holes)."""
+        try:
+            rings = [np.array([(v.x, v.y) for v in p.flattening(distance=tol)], dtype=np.float64)
+                     for p in dxfpath.from_hatch(e)]
+        except Exception as err:  # ezdxf raises on malformed boundary paths
+            problems.append(Problem(where, f"cannot read the hatch boundary: {err}"))
+            return
+        area = None
+        for r in rings:
+            if len(r) < 3 or not np.isfinite(r).all():
+                continue
+            poly = shapely.make_valid(Polygon(r * scale))
+            area = poly if area is None else shapely.symmetric_difference(area, poly)
+        if area is not None and not area.is_empty:
+            features.append(Feature(area, (layer,), where, layer))
+
     def walk(entities, depth: int, layer_of_block: str | None, where_of_block: str | None) -> None:
         for e in entities:
             t = e.dxftype()
@@ -111,6 +130,8 @@ def read_dxf(path: str | Path, opts: ImportOptions) -> Source:
                     problems.append(Problem(where, f"cannot explode the block reference: {err}"))
             elif t == "POLYLINE" and not (e.is_2d_polyline or e.is_3d_polyline):
                 continue
+            elif t == "HATCH":
+                add_hatch(e, layer, where)
             elif t in ENTITY_TYPES:
                 add(e, layer, where)
 

@@ -110,6 +110,21 @@ def test_a_route_through_an_obstacle_names_the_entity(tmp_path):
     assert "inside obstacle" in str(e.value)
 
 
+def test_a_hatch_with_an_island_is_a_polygon_with_a_hole(tmp_path):
+    path = tmp_path / "hatch.dxf"
+    doc = ezdxf.new(units=6)
+    hatch = doc.modelspace().add_hatch(dxfattribs={"layer": "Lawn"})
+    hatch.paths.add_polyline_path([(0, 0), (20, 0), (20, 10), (0, 10)], is_closed=True, flags=1)
+    hatch.paths.add_polyline_path([(5, 3), (8, 3), (8, 6), (5, 6)], is_closed=True, flags=16)
+    hatch.paths.add_edge_path().add_arc((15, 5), 2, 0, 360)
+    doc.saveas(path)
+    r = import_file(path)
+    assert_valid(r.scene)
+    (t,) = r.scene.terrains
+    assert t.type == "lawn" and len(t.holes) == 2
+    assert abs(painted_areas(r.scene)["lawn"] - (200 - 9 - math.pi * 4)) <= 2 * math.pi * 2 * TOL
+
+
 def test_not_a_dxf_is_a_located_error(tmp_path):
     path = tmp_path / "broken.dxf"
     path.write_text("0\nSECTION\n2\nENTITIES\n0\nLINE\n")
