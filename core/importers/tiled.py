@@ -3,7 +3,8 @@
 Tiled's pixel coordinates (y down, object rotation in degrees clockwise about the object's origin, layer offsets)
 become metres with one tile = one metre in each direction (``tilewidth`` px across, ``tileheight`` px down), y
 flipped against the map's height; ``--scale`` sets metres per pixel instead. Ellipses are flattened to
-``ImportOptions.tolerance``; polylines become routes or lines; tile and point objects are skipped.
+``ImportOptions.tolerance``; polylines become routes or lines; tile and point objects and hidden layers and
+objects are skipped.
 An object's role: its custom property ``role`` (obstacle, route, ignore, terrain:TYPE) or ``terrain`` (a type
 id); its keys are its class (``class`` or the older ``type``) and then its layer's name, for ``--map``.
 """
@@ -62,8 +63,8 @@ def _tmx_layer(el: ET.Element) -> dict:
                 "layers": [_tmx_layer(c) for c in el if c.tag in ("group", "objectgroup")]}
     objs = []
     for o in el.findall("object"):
-        d: dict[str, Any] = {k: o.get(k) for k in ("id", "name", "x", "y", "width", "height", "rotation", "gid")
-                             if o.get(k) is not None}
+        d: dict[str, Any] = {k: o.get(k) for k in ("id", "name", "x", "y", "width", "height", "rotation", "gid",
+                                                   "visible") if o.get(k) is not None}
         d["class"] = o.get("class", o.get("type", ""))
         d["properties"] = _tmx_props(o)
         where = f"layer {el.get('name', '')!r}, object {d.get('id', '?')}"
@@ -77,7 +78,7 @@ def _tmx_layer(el: ET.Element) -> dict:
                 d[tag] = _tmx_points(p.get("points", ""), where)
         objs.append(d)
     return {"type": "objectgroup", "name": el.get("name", ""), "offsetx": el.get("offsetx", 0),
-            "offsety": el.get("offsety", 0), "objects": objs}
+            "offsety": el.get("offsety", 0), "visible": el.get("visible", "1"), "objects": objs}
 
 
 def _read_tmx(path: Path) -> dict:
@@ -93,6 +94,11 @@ def _read_tmx(path: Path) -> dict:
     m: dict[str, Any] = {k: root.get(k) for k in ("width", "height", "tilewidth", "tileheight", "infinite")}
     m["layers"] = [_tmx_layer(c) for c in root if c.tag in ("group", "objectgroup")]
     return m
+
+
+def _hidden(d: dict) -> bool:
+    """Whether a layer or object is hidden (``visible`` false in JSON, ``0`` in TMX)."""
+    return str(d.get("visible", True)).lower() in ("false", "0")
 
 
 def is_tiled_json(data: Any) -> bool:
@@ -145,7 +151,7 @@ def read_tiled(path: str | Path, opts: ImportOptions, data: dict | None = None) 
             if layer.get("type") == "group":
                 walk(layer.get("layers"), lx, ly, depth + 1)
                 continue
-            if layer.get("type") != "objectgroup" or str(layer.get("visible", True)).lower() in ("false", "0"):
+            if layer.get("type") != "objectgroup" or _hidden(layer):
                 continue
             for o in layer.get("objects", []) or []:
                 if not isinstance(o, dict):
@@ -157,7 +163,7 @@ def read_tiled(path: str | Path, opts: ImportOptions, data: dict | None = None) 
                     problems.extend(e.problems)
 
     def obj(o: dict, layer: str, where: str, lx: float, ly: float) -> None:
-        if "gid" in o or o.get("point") or o.get("text") is not None:
+        if "gid" in o or o.get("point") or o.get("text") is not None or _hidden(o):
             return
         x, y, w, h, rot = (_num(o.get(k, 0) or 0, where, k) for k in _NUM_KEYS)
         if "polygon" in o or "polyline" in o:

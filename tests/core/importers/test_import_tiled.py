@@ -36,6 +36,8 @@ MAP = {
               "visible": True, "polygon": [{"x": 0, "y": 0}, {"x": 64, "y": 0}, {"x": 32, "y": 64}]},
              {"id": 4, "name": "", "type": "", "gid": 5, "x": 0, "y": 320, "width": 32, "height": 32,
               "rotation": 0, "visible": True},
+             {"id": 10, "name": "", "type": "", "x": 200, "y": 200, "width": 32, "height": 32, "rotation": 0,
+              "visible": False},
          ]},
         {"type": "objectgroup", "id": 2, "name": "Ground", "visible": True, "opacity": 1, "x": 0, "y": 0,
          "objects": [
@@ -72,6 +74,8 @@ def tmx_text(m: dict) -> str:
         for o in layer["objects"]:
             attrs = {k: str(o[k]) for k in ("id", "x", "y", "width", "height", "rotation", "gid") if k in o
                      and not (k in ("width", "height", "rotation") and o[k] == 0)}
+            if o.get("visible") is False:
+                attrs["visible"] = "0"
             if o.get("class") or o.get("type"):
                 attrs["class"] = o.get("class") or o.get("type")
             el = ET.SubElement(og, "object", attrs)
