@@ -81,11 +81,15 @@ class QtImportPreview(QtWidgets.QDialog):
             combo.addItems(options)
             combo.setCurrentText(role)
             combo.setToolTip("obstacle, route, ignore, or terrain:TYPE (a terrain type id)")
-            combo.currentTextChanged.connect(lambda text, name=name: self.set_role(name, text))
+            # A role applies when chosen from the list or when typing ends (Enter, focus out), not per keystroke.
+            combo.textActivated.connect(lambda text, name=name: self.set_role(name, text))
+            combo.lineEdit().editingFinished.connect(lambda c=combo, name=name: self.set_role(name, c.currentText()))
             self.table.setCellWidget(r, 2, combo)
 
     def set_role(self, layer: str, text: str) -> None:
-        """Give a layer another role and clean the file again."""
+        """Give a layer another role and clean the file again (nothing to do when the role is the same)."""
+        if self.result is not None and self.session.layers().get(layer, {}).keys() == {text.strip()}:
+            return
         try:
             self.session.set_role(layer, text)
         except InputError as e:

@@ -4,7 +4,8 @@ accepted import replaces the scene in one undoable edit."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
+from PySide6.QtTest import QTest
 
 from app import qt_import
 from core.scene.io import scene_to_dict
@@ -37,9 +38,13 @@ def test_preview_then_one_undoable_edit(make_studio, qtbot, tmp_path, monkeypatc
         combo = dlg.findChild(QtWidgets.QComboBox, "role:Mud")
         assert combo.currentText() == "terrain:mud"
         assert any("terrain mud area" in dlg.report.item(i).text() for i in range(dlg.report.count()))
-        combo.setCurrentText("terrain:")                      # names no type: refused, Import disabled
+        edit = combo.lineEdit()
+        edit.selectAll()
+        QTest.keyClicks(edit, "terrain:")                     # names no type: refused, Import disabled
+        QTest.keyClick(edit, QtCore.Qt.Key.Key_Return)
         assert not dlg.ok.isEnabled() and dlg.result is None
-        combo.setCurrentText("obstacle")                      # the mud becomes an obstacle
+        assert "terrain:" in dlg.report.item(1).text()
+        combo.textActivated.emit("obstacle")                  # chosen from the list: the mud becomes an obstacle
         assert dlg.ok.isEnabled()
         assert len(dlg.result.scene.obstacles) == 2
         return dlg.result
