@@ -26,8 +26,12 @@ def _r(v: float, decimals: int) -> float | int:
     return int(f) if f.is_integer() and abs(f) < 2**53 else f
 
 
-def _ring(pts, decimals: int) -> list[list[float | int]]:
+def _ring(pts, decimals: int, ccw: bool = True) -> list[list[float | int]]:
+    """A closed GeoJSON ring turning the way RFC 7946's right-hand rule asks (exteriors counter-clockwise)."""
     ring = [[_r(x, decimals), _r(y, decimals)] for x, y in pts]
+    twice_area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(ring, ring[1:] + ring[:1]))
+    if (twice_area > 0) != ccw:
+        ring.reverse()
     return ring + ring[:1] if ring and ring[0] != ring[-1] else ring
 
 
@@ -43,7 +47,7 @@ def scene_features(scene: Scene, decimals: int = 3) -> list[dict]:
                             {"role": "obstacle", "id": o.id}))
     for t in scene.terrains:
         out.append(_feature({"type": "Polygon", "coordinates": [_ring(t.polygon, decimals)]
-                             + [_ring(h, decimals) for h in t.holes]},
+                             + [_ring(h, decimals, ccw=False) for h in t.holes]},
                             {"role": "terrain", "type": t.type, "id": t.id}))
     for r in scene.routes:
         out.append(_feature({"type": "LineString", "coordinates": [[_r(x, decimals), _r(y, decimals)]

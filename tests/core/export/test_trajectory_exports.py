@@ -158,6 +158,10 @@ def test_geojson_carries_paths_and_scene(small_run):
     path = [f for f in doc["features"] if f["properties"]["role"] == "path"][0]
     assert path["geometry"]["coordinates"][0] == [1, 5] and path["properties"]["times"][3] == 0.3
     assert doc["miran"]["units"] == "m" and doc["bbox"] == [0, 0, 200, 200]
+    for f in doc["features"]:                                 # RFC 7946: exteriors counter-clockwise
+        if f["geometry"]["type"] == "Polygon":
+            rings = [Polygon(r) for r in f["geometry"]["coordinates"]]
+            assert rings[0].exterior.is_ccw and not any(h.exterior.is_ccw for h in rings[1:])
 
 
 def _miran(*args: str) -> subprocess.CompletedProcess:
