@@ -1,6 +1,6 @@
 """Trajectory exports read by PedPy itself (text and JuPedSim SQLite), noise-free CSV, GeoJSON, and ``miran export``.
 
-A run of the shipped city scene (simulated here, 60 steps with 12 random agents) and a small hand-made run whose
+A run of the shipped McKenna + Road scene (simulated here, 60 steps, its agent and 8 random ones) and a small hand-made run whose
 densities are known: PedPy loads both formats, computes the classic density in a measurement area, and that
 density equals the number of our agents inside the area divided by its area, frame by frame.
 """
@@ -49,12 +49,12 @@ def small_run() -> PathsFile:
 
 
 @pytest.fixture(scope="module")
-def city_run():
-    scene = load_scene(ROOT / "scenes" / "city.json")
+def road_run():
+    scene = load_scene(ROOT / "scenes" / "mckenna_road.json")
     from core.sim import Simulation
 
     sim = Simulation(scene)
-    sim.add_random_agents(12, seed=3)
+    sim.add_random_agents(8, seed=3)
     sim.run(max_steps=60)
     return scene, paths_from_simulation(sim)
 
@@ -116,10 +116,10 @@ def test_pedpy_reads_the_sqlite_file_and_its_walkable_area(small_run, tmp_path):
     assert np.allclose(ori, [-1.0, 0.0])                     # bob walks west
 
 
-def test_a_simulated_run_loads_in_pedpy_from_both_formats(city_run, tmp_path):
-    scene, pf = city_run
+def test_a_simulated_run_loads_in_pedpy_from_both_formats(road_run, tmp_path):
+    scene, pf = road_run
     assert len(pf.agents) >= 1
-    txt, db = tmp_path / "city.txt", tmp_path / "city.sqlite"
+    txt, db = tmp_path / "road.txt", tmp_path / "road.sqlite"
     write_pedpy(txt, pf)
     write_jupedsim(db, pf, scene)
     area = shapely.box(*scene.bounds)
