@@ -1,8 +1,8 @@
 """Trajectory exports read by PedPy itself (text and JuPedSim SQLite), noise-free CSV, GeoJSON, and ``miran export``.
 
-A run of the shipped McKenna + Road scene (simulated here, 60 steps, its agent and 8 random ones) and a small hand-made run whose
-densities are known: PedPy loads both formats, computes the classic density in a measurement area, and that
-density equals the number of our agents inside the area divided by its area, frame by frame.
+A run of the shipped McKenna + Road scene (simulated here, 60 steps, its agent and 8 random ones) and a small
+hand-made run whose densities are known: PedPy loads both formats, computes the classic density in a measurement
+area, and that density equals the number of our agents inside the area divided by its area, frame by frame.
 """
 
 from __future__ import annotations
