@@ -64,7 +64,7 @@ def _tmx_layer(el: ET.Element) -> dict:
     objs = []
     for o in el.findall("object"):
         d: dict[str, Any] = {k: o.get(k) for k in ("id", "name", "x", "y", "width", "height", "rotation", "gid",
-                                                   "visible") if o.get(k) is not None}
+                                                   "visible", "template") if o.get(k) is not None}
         d["class"] = o.get("class", o.get("type", ""))
         d["properties"] = _tmx_props(o)
         where = f"layer {el.get('name', '')!r}, object {d.get('id', '?')}"
@@ -91,7 +91,8 @@ def _read_tmx(path: Path) -> dict:
         raise InputError([Problem(f"line {line}, column {col}", f"malformed XML: {e}")], str(path)) from None
     if root.tag != "map":
         raise InputError([Problem("", f"not a Tiled map: the root element is <{root.tag}>, not <map>")], str(path))
-    m: dict[str, Any] = {k: root.get(k) for k in ("width", "height", "tilewidth", "tileheight", "infinite")}
+    m: dict[str, Any] = {k: root.get(k) for k in ("width", "height", "tilewidth", "tileheight", "infinite",
+                                                  "orientation")}
     m["layers"] = [_tmx_layer(c) for c in root if c.tag in ("group", "objectgroup")]
     return m
 
@@ -122,6 +123,10 @@ def read_tiled(path: str | Path, opts: ImportOptions, data: dict | None = None) 
         data = _read_tmx(p) if p.suffix.lower() == ".tmx" else read_json(p)
     if not is_tiled_json(data):
         raise InputError([Problem("", "not a Tiled map (expected tilewidth, tileheight and layers)")], str(p))
+    orientation = str(data.get("orientation", "orthogonal") or "orthogonal")
+    if orientation != "orthogonal":
+        raise InputError([Problem("map", f"{orientation} maps are not supported (only orthogonal ones: their pixel "
+                                         "coordinates are a plan view)")], str(p))
     tw = _num(data.get("tilewidth"), "map", "tilewidth")
     th = _num(data.get("tileheight"), "map", "tileheight")
     if tw <= 0 or th <= 0:
@@ -165,6 +170,9 @@ def read_tiled(path: str | Path, opts: ImportOptions, data: dict | None = None) 
     def obj(o: dict, layer: str, where: str, lx: float, ly: float) -> None:
         if "gid" in o or o.get("point") or o.get("text") is not None or _hidden(o):
             return
+        if o.get("template"):
+            raise InputError([Problem(where, f"uses the object template {o['template']!r}, which is not read: "
+                                             "detach it in Tiled (Replace With Object... / Detach)")])
         x, y, w, h, rot = (_num(o.get(k, 0) or 0, where, k) for k in _NUM_KEYS)
         if "polygon" in o or "polyline" in o:
             key = "polygon" if "polygon" in o else "polyline"

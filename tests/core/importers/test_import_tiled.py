@@ -162,6 +162,17 @@ def test_a_bad_object_is_named_by_layer_and_id(tmp_path):
     with pytest.raises(InputError) as e:
         import_file(tmp_path / "bad.json")
     assert "layer 'Walls', object 2: rotation is not a number" in str(e.value)
+    tpl = json.loads(json.dumps(MAP))
+    tpl["layers"][0]["objects"].append({"id": 11, "template": "crate.tx", "x": 5, "y": 5})
+    (tmp_path / "tpl.json").write_text(json.dumps(tpl))
+    with pytest.raises(InputError) as e:
+        import_file(tmp_path / "tpl.json")
+    assert "layer 'Walls', object 11: uses the object template 'crate.tx'" in str(e.value)
+    iso = dict(MAP, orientation="isometric")
+    (tmp_path / "iso.json").write_text(json.dumps(iso))
+    with pytest.raises(InputError) as e:
+        import_file(tmp_path / "iso.json")
+    assert "isometric maps are not supported" in str(e.value)
     (tmp_path / "bad.tmx").write_text("<map tilewidth='32'><objectgroup>")
     with pytest.raises(InputError) as e:
         import_file(tmp_path / "bad.tmx")
