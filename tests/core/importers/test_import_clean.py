@@ -6,6 +6,8 @@ import sys
 
 import pytest
 import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from shapely.geometry import LineString, Polygon
 
 from core.importers import ImportOptions, import_file
@@ -115,3 +117,28 @@ def test_options_and_formats_are_checked(tmp_path):
     with pytest.raises(InputError) as e:
         import_file(tmp_path / "x.svg", opts=ImportOptions(tolerance=0))
     assert "--tolerance" in str(e.value)
+
+
+_coord = st.floats(-50, 50, allow_nan=False).map(lambda v: round(v, 4))
+_ring = st.lists(st.tuples(_coord, _coord), min_size=3, max_size=7)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_ring, st.sampled_from(["walls", "mud", "sand", "route"])), min_size=1, max_size=8))
+def test_any_drawing_gives_a_valid_scene_or_names_the_element(shapes):
+    """Random rings (self-intersecting, overlapping, degenerate) on obstacle, terrain and route layers: the result
+    validates, or the import fails naming a source element (a route through an obstacle) or saying nothing is
+    left."""
+    feats = []
+    for k, (pts, layer) in enumerate(shapes):
+        geom = LineString(pts) if layer == "route" else Polygon(pts)
+        feats.append(feat(geom, layer, k))
+    try:
+        r = build_scene(Source(feats, "random"))
+    except InputError as e:
+        text = str(e)
+        assert "nothing left to import" in text or ("layer 'route', object" in text and "(routes[" in text), text
+        return
+    assert_valid(r.scene)
+    for o in r.scene.obstacles:
+        assert Polygon(o.polygon).is_valid and Polygon(o.polygon).area >= 0.01
