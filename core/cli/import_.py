@@ -34,6 +34,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                                                  "(default 0.001)")
     p.add_argument("--min-area", metavar="M2", default="0.01", help="drop pieces smaller than this, square "
                                                                      "metres (default 0.01)")
+    p.add_argument("--snap", metavar="M", default="0.01", help="join loose line ends closer than this before "
+                                                                "closing them into polygons, metres (default 0.01)")
     p.add_argument("--scale", metavar="K", help="metres per source unit, overriding the file's units")
     p.add_argument("--projection", metavar="P", default="tmerc",
                    help=f"for longitude/latitude data: {' or '.join(PROJECTIONS)} (default tmerc)")
@@ -60,14 +62,15 @@ def run(args) -> int:
     tol = _number(problems, "--tolerance", args.tolerance)
     grid = _number(problems, "--grid", args.grid)
     min_area = _number(problems, "--min-area", args.min_area, zero_ok=True)
+    snap = _number(problems, "--snap", args.snap, zero_ok=True)
     scale = _number(problems, "--scale", args.scale)
     if args.projection not in PROJECTIONS:
         problems.append(Problem("--projection", f"unknown projection {args.projection!r} (choose one of: "
                                                 f"{', '.join(PROJECTIONS)})"))
     if problems:
         raise InputError(problems)
-    opts = ImportOptions(tolerance=tol, grid=grid, min_area=min_area, scale=scale, projection=args.projection,
-                         layer_property=args.layer_property)
+    opts = ImportOptions(tolerance=tol, grid=grid, min_area=min_area, snap=snap, scale=scale,
+                         projection=args.projection, layer_property=args.layer_property)
     result = import_file(args.file, args.map, opts)
     try:
         save_scene(result.scene, args.out)

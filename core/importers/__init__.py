@@ -119,9 +119,9 @@ class ImportSession:
 
 def check_options(opts: ImportOptions) -> None:
     """InputError naming each option that is not a usable number."""
-    for name in ("tolerance", "grid", "min_area"):
+    for name in ("tolerance", "grid", "min_area", "snap"):
         v = getattr(opts, name)
-        if not (v >= 0 and v < float("inf")) or (name != "min_area" and v == 0):
+        if not (v >= 0 and v < float("inf")) or (name in ("tolerance", "grid") and v == 0):
             raise InputError([Problem(f"--{name.replace('_', '-')}", f"must be a positive number, got {v!r}")])
     if opts.scale is not None and not (0 < opts.scale < float("inf")):
         raise InputError([Problem("--scale", f"must be a positive number, got {opts.scale!r}")])

@@ -2,8 +2,9 @@
 
 What it does, each change counted in the report:
 - makes invalid polygons valid (``shapely.make_valid``), keeping their polygonal parts;
-- closes loose lines of an obstacle or terrain layer into polygons (``shapely.polygonize``, per layer), and
-  reports the lines that bound no face;
+- closes loose lines of an obstacle or terrain layer into polygons (``shapely.polygonize``, per layer), after
+  snapping ends that miss another line by less than ``ImportOptions.snap`` (1 cm), and reports the lines that
+  bound no face;
 - merges overlapping obstacles (their union), and makes terrain polygons disjoint while keeping what each type
   paints (a later polygon covers an earlier one, as in the scene format), then merges each type's pieces;
 - snaps every coordinate to a grid (``ImportOptions.grid``, 1 mm by default; ``shapely.set_precision`` keeps the
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
+import shapely.ops
 from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -45,7 +47,8 @@ class ImportOptions:
     """How an import converts and cleans (lengths in metres, areas in square metres).
 
     ``tolerance``: the largest distance between a curve and its flattened polyline; ``grid``: coordinates snap
-    to multiples of it; ``min_area``: pieces (and terrain holes) smaller than this are dropped; ``scale``: metres
+    to multiples of it; ``snap``: loose line ends closer than this to another line are joined before the lines
+    are closed into polygons; ``min_area``: pieces (and terrain holes) smaller than this are dropped; ``scale``: metres
     per source unit, overriding what the file says; ``projection``: ``tmerc`` or ``utm`` for lon/lat data;
     ``layer_property``: the GeoJSON/OGR property naming a feature's layer (None tries layer, class, type, kind).
     """
@@ -53,6 +56,7 @@ class ImportOptions:
     tolerance: float = 0.01
     grid: float = 0.001
     min_area: float = 0.01
+    snap: float = 0.01
     scale: float | None = None
     projection: str = "tmerc"
     layer_property: str | None = None
@@ -166,8 +170,12 @@ class _Cleaner:
         return obstacles, terrains, routes
 
     def _close_lines(self, items: list[tuple[LineString, Feature]]):
-        lines = [ln for ln, _ in items]
-        noded = shapely.union_all(shapely.set_precision(np.asarray(lines, dtype=object), self.opts.grid))
+        lines = list(shapely.set_precision(np.asarray([ln for ln, _ in items], dtype=object), self.opts.grid))
+        if self.opts.snap > 0 and len(lines) > 1:
+            lines, moved = _join_ends(lines, self.opts.snap)
+            if moved:
+                self.change(f"joined {moved} line end(s) that missed another line by less than {self.opts.snap:g} m")
+        noded = shapely.union_all(lines)
         faces = _polygons(shapely.polygonize(shapely.get_parts(noded)))
         if not faces:
             return [], [f for _, f in items]
@@ -178,8 +186,8 @@ class _Cleaner:
             hits = tree.query(p.boundary, predicate="intersects")
             owner = items[int(hits[0])][1] if len(hits) else items[0][1]
             out.append((p, owner))
-        edges = merged.boundary
-        left = [f for ln, f in items if ln.difference(edges.buffer(self.opts.grid)).length > self.opts.grid]
+        edges = merged.boundary.buffer(self.opts.grid)
+        left = [f for ln, (_, f) in zip(lines, items) if ln.difference(edges).length > self.opts.grid]
         return out, left
 
     # -- obstacles ------------------------------------------------------------------------------------------
@@ -316,6 +324,53 @@ class _Cleaner:
             self.change(f"widened the bounds by {m:g} m: the obstacles filled them")
         return (float(np.floor(x0 / g) * g), float(np.floor(y0 / g) * g),
                 float(np.ceil(x1 / g) * g), float(np.ceil(y1 / g) * g))
+
+
+def _join_ends(lines: list[LineString], tol: float) -> tuple[list[LineString], int]:
+    """Lines whose ends miss each other by less than ``tol`` moved to meet: ends closer than ``tol`` to each other
+    go to their mean, and an end left alone goes to the nearest point of another line within ``tol`` (a T joint).
+    Only ends move, so a drawing's corners and lengths stay; returns the lines and how many ends moved."""
+    ends = np.array([[ln.coords[0], ln.coords[-1]] for ln in lines], dtype=np.float64).reshape(-1, 2)
+    pts = shapely.points(ends)
+    a, b = shapely.STRtree(pts).query(pts, predicate="dwithin", distance=tol)
+    parent = np.arange(len(ends))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in zip(a.tolist(), b.tolist()):
+        if i // 2 != j // 2:                                  # not the two ends of one line
+            parent[root(i)] = root(j)
+    roots = np.array([root(i) for i in range(len(ends))])
+    new = ends.copy()
+    for r in np.unique(roots):
+        members = np.flatnonzero(roots == r)
+        if len(members) > 1:
+            new[members] = ends[members].mean(axis=0)
+    alone = np.array([np.sum(roots == roots[i]) == 1 for i in range(len(ends))])
+    tree = shapely.STRtree(lines)
+    for i in np.flatnonzero(alone).tolist():
+        p = shapely.Point(ends[i])
+        best = None
+        for j in tree.query(p, predicate="dwithin", distance=tol).tolist():
+            if j == i // 2:
+                continue
+            d = lines[j].distance(p)
+            if 0 < d <= tol and (best is None or d < best[0]):
+                best = (d, j)
+        if best is not None:
+            q = shapely.ops.nearest_points(p, lines[best[1]])[1]
+            new[i] = (q.x, q.y)
+    moved = int(np.sum(np.any(new != ends, axis=1)))
+    out = []
+    for k, ln in enumerate(lines):
+        c = np.asarray(ln.coords, dtype=np.float64)
+        c[0], c[-1] = new[2 * k], new[2 * k + 1]
+        out.append(LineString(c) if len(np.unique(c, axis=0)) >= 2 else ln)
+    return out, moved
 
 
 def _terrain_types(source: Source, used: list[str]) -> list[TerrainType]:

@@ -125,6 +125,24 @@ def test_a_hatch_with_an_island_is_a_polygon_with_a_hole(tmp_path):
     assert abs(painted_areas(r.scene)["lawn"] - (200 - 9 - math.pi * 4)) <= 2 * math.pi * 2 * TOL
 
 
+def test_lines_that_miss_by_less_than_snap_are_joined(tmp_path):
+    """A square of four lines whose ends miss by 4 mm: closed with the default 1 cm snap, left open without."""
+    path = tmp_path / "gaps.dxf"
+    doc = ezdxf.new(units=6)
+    msp = doc.modelspace()
+    for a, b in (((0, 0), (9.996, 0)), ((10, 0.004), (10, 10)), ((10, 10), (0.004, 10)), ((0, 9.996), (0, 0.004))):
+        msp.add_line(a, b, dxfattribs={"layer": "Lawn"})
+    msp.add_line((20, 0), (21, 1), dxfattribs={"layer": "Marks"})   # keeps the scene non-empty without the lawn
+    doc.saveas(path)
+    r = import_file(path, ["Marks=obstacle"])
+    # Meeting ends go to their mean: each corner moves by at most 2 mm.
+    assert painted_areas(r.scene)["lawn"] == pytest.approx(100.0, abs=4 * 10 * 0.002)
+    assert any("joined 6 line end(s)" in c for c in r.report.changes)    # three corners miss, one meets
+    with pytest.raises(InputError) as e:
+        import_file(path, ["Marks=obstacle"], ImportOptions(snap=0))
+    assert "left 4 open line(s) of layer 'Lawn' out" in str(e.value)
+
+
 def test_not_a_dxf_is_a_located_error(tmp_path):
     path = tmp_path / "broken.dxf"
     path.write_text("0\nSECTION\n2\nENTITIES\n0\nLINE\n")
