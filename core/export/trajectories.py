@@ -8,7 +8,8 @@ which id is which agent. Coordinates are metres, rounded to ``decimals`` places 
 - PedPy text (``load_trajectory`` / ``load_trajectory_from_txt``): ``# framerate: F`` first, then comments, then
   rows ``id frame x y z`` separated by spaces, with the unit stated in the column line (``x/m``).
 - JuPedSim SQLite, version 2 of its schema (PedPy's ``load_trajectory_from_jupedsim_sqlite`` and
-  ``load_walkable_area_from_jupedsim_sqlite``, jupedsim-visualizer): ``trajectory_data(frame, id, pos_x, pos_y,
+  ``load_walkable_area_from_jupedsim_sqlite`` read versions 1 and 2; JuPedSim's own tools upgrade a version 2 file
+  to their version 3 in place, which only drops the orientation): ``trajectory_data(frame, id, pos_x, pos_y,
   ori_x, ori_y)``, ``metadata(key, value)`` with version, fps and the extent, ``geometry(hash, wkt)`` holding the
   walkable area as WKT and ``frame_data(frame, geometry_hash)`` naming it for every frame; an extra
   ``agents(id, name, profile)`` table keeps our agent ids.
@@ -204,6 +205,7 @@ def write_jupedsim(path: str | os.PathLike, pf: PathsFile, scene=None, decimals:
                     "xmax": repr(float(x1)), "ymin": repr(float(y0)), "ymax": repr(float(y1)),
                     "writer": "miran-studio", "scene": pf.scene, "method": pf.method}
             cur.executemany("INSERT INTO metadata VALUES (?, ?)", meta.items())
+            cur.execute("CREATE UNIQUE INDEX geometry_hash ON geometry(hash)")
             cur.execute("INSERT INTO geometry VALUES (?, ?)", (ghash, wkt))
             all_frames = np.unique(fr.frames)
             cur.executemany("INSERT INTO frame_data VALUES (?, ?)", ((int(f), ghash) for f in all_frames))
