@@ -129,11 +129,15 @@ class _Cleaner:
         loose: dict[tuple[str, str, str], list[tuple[LineString, Feature]]] = {}
         fixed: list[Feature] = []
         slivers: list[Feature] = []
+        points: list[Feature] = []
         for f in self.src.features:
             role = resolve_role(f, self.map)
             self.report.roles[str(role)] = self.report.roles.get(str(role), 0) + 1
             g = f.geometry
             if role.kind == "ignore" or g is None or g.is_empty:
+                continue
+            if not _polygons(g) and not _lines(g):
+                points.append(f)
                 continue
             if role.kind == "route":
                 lines = _lines(g) + [LineString(p.exterior.coords) for p in _polygons(g)]
@@ -158,6 +162,8 @@ class _Cleaner:
             self.change(f"made {len(fixed)} invalid polygon(s) valid: {_where_list(fixed)}")
         if slivers:
             self.change(f"dropped {len(slivers)} sliver(s) below {self.opts.min_area:g} m2: {_where_list(slivers)}")
+        if points:
+            self.change(f"left {len(points)} point feature(s) out (neither area nor line): {_where_list(points)}")
         for (kind, ttype, layer), items in loose.items():
             faces, left = self._close_lines(items)
             for p, f in faces:

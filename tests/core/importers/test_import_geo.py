@@ -48,6 +48,7 @@ COLLECTION = {"type": "FeatureCollection", "features": [
     feature("Polygon", [[[LON + 8 * D, LAT], [LON + 8 * D + 1e-9, LAT], [LON + 8 * D, LAT + 1e-9],
                          [LON + 8 * D, LAT]]], layer="grass", id="g2"),
     feature("LineString", [[LON + 0.5 * D, LAT + 3.5 * D], [LON + 7.5 * D, LAT + 3.5 * D]], layer="route", id="r1"),
+    feature("Point", [LON + D, LAT + 3 * D], layer="trees", id="t1"),
 ]}
 
 
@@ -72,6 +73,7 @@ def test_lonlat_is_projected_and_cleaned(result):
     assert "merged 3 obstacle polygon(s) into 2" in ch
     assert "split 1 obstacle(s) with holes" in ch
     assert "dropped 1 sliver(s) below 0.01 m2" in ch and "feature 'g2'" in ch
+    assert "left 1 point feature(s) out" in ch and "feature 't1'" in ch
     assert s.bounds[:2] == (0.0, 0.0)
     assert len(s.routes) == 1 and len(s.routes[0].points) == 2
 
