@@ -25,6 +25,16 @@ ROLE_CHOICES = ("obstacle", "route", "ignore")
 ROUTE_COLOR = "#2f6fdf"
 
 
+class _Busy:
+    """A wait cursor while a file is read or cleaned (small files take milliseconds, an OSM extract seconds)."""
+
+    def __enter__(self) -> None:
+        QtWidgets.QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
+
+    def __exit__(self, *exc) -> None:
+        QtWidgets.QApplication.restoreOverrideCursor()
+
+
 class QtImportPreview(QtWidgets.QDialog):
     """The layers of the file with an editable role each, a drawing of the result and the cleaning report.
     ``result`` is the ImportResult for the roles shown, or None while they give no valid scene."""
@@ -91,7 +101,8 @@ class QtImportPreview(QtWidgets.QDialog):
         if self.result is not None and self.session.layers().get(layer, {}).keys() == {text.strip()}:
             return
         try:
-            self.session.set_role(layer, text)
+            with _Busy():
+                self.session.set_role(layer, text)
         except InputError as e:
             self._show_problems(e)
             return
@@ -100,7 +111,8 @@ class QtImportPreview(QtWidgets.QDialog):
     def rebuild(self) -> None:
         """Clean the file with the roles shown and draw the result (or list why it cannot be imported)."""
         try:
-            self.result = self.session.build()
+            with _Busy():
+                self.result = self.session.build()
         except InputError as e:
             self._show_problems(e)
             return
@@ -161,7 +173,8 @@ class QtImporter:
     def import_path(self, path: str | Path) -> bool:
         """Read a file, show the preview and, when accepted, replace the scene's contents in one undo step."""
         try:
-            session = ImportSession(path)
+            with _Busy():
+                session = ImportSession(path)
         except InputError as e:
             dialogs.show_problems(self.w, "Cannot import", f"{Path(path).name} cannot be imported.",
                                   [str(p) for p in e.problems])
