@@ -167,7 +167,10 @@ class _Cleaner:
         for (kind, ttype, layer), items in loose.items():
             faces, left = self._close_lines(items)
             for p, f in faces:
-                (obstacles.append((p, f)) if kind == "obstacle" else terrains.append((p, ttype, f)))
+                if kind == "obstacle":
+                    obstacles.append((p, f))
+                else:
+                    terrains.append((p, ttype, f))
             if faces:
                 self.change(f"closed {len(items)} loose line(s) of layer {layer!r} into {len(faces)} polygon(s)")
             if left:
@@ -217,9 +220,8 @@ class _Cleaner:
             parts = self._split_holes(piece)
             if len(parts) > 1:
                 split += 1
-            for part in parts:
-                if part.area >= self.opts.min_area:
-                    out.append((part, owners))
+            # Every piece of a split obstacle stays, however thin: together they are the obstacle.
+            out += [(part, owners) for part in parts if part.area > 0]
         if dropped:
             self.change(f"dropped {len(dropped)} obstacle sliver(s) below {self.opts.min_area:g} m2: "
                         f"{_where_list(dropped)}")
