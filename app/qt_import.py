@@ -145,18 +145,11 @@ class QtImportPreview(QtWidgets.QDialog):
 
 
 def ask_import_preview(parent: QtWidgets.QWidget, session: ImportSession) -> ImportResult | None:
-    """The preview as a modal dialog: the accepted result, or None when cancelled."""
+    """The preview as a modal dialog: the accepted result, or None when cancelled (tests replace this function,
+    as they replace ``qt_dialogs``' questions)."""
     dlg = QtImportPreview(parent, session)
     ok = dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted
     return dlg.result if ok else None
-
-
-def ask_import_path(parent: QtWidgets.QWidget, folder: str) -> str | None:
-    """An open dialog for the formats ``miran import`` reads."""
-    filt = ("Drawings and maps (*.svg *.dxf *.tmx *.tmj *.json *.geojson *.shp *.gpkg *.osm *.pbf);;"
-            "All files (*)")
-    path, _ = QtWidgets.QFileDialog.getOpenFileName(parent, "Import Scene", folder, filt)
-    return path or None
 
 
 class QtImporter:
@@ -167,7 +160,7 @@ class QtImporter:
 
     def import_dialog(self) -> bool:
         folder = str(self.w.doc.path.parent) if self.w.doc.path is not None else str(Path.home())
-        path = ask_import_path(self.w, folder)
+        path = dialogs.ask_import_path(self.w, folder)
         return self.import_path(path) if path else False
 
     def import_path(self, path: str | Path) -> bool:

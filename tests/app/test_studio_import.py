@@ -7,6 +7,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 from PySide6.QtTest import QTest
 
+from app import qt_dialogs as dialogs
 from app import qt_import
 from core.scene.io import scene_to_dict
 from core.scene.parse import check_scene
@@ -50,7 +51,8 @@ def test_preview_then_one_undoable_edit(make_studio, qtbot, tmp_path, monkeypatc
         return dlg.result
 
     monkeypatch.setattr(qt_import, "ask_import_preview", preview)
-    assert w.importer.import_path(path)
+    monkeypatch.setattr(dialogs, "ask_import_path", lambda parent, folder: str(path))
+    w.actions["file.import"].trigger()                        # File > Import, the file chosen in the dialog
     assert seen["layers"] == ["Walls", "Mud", "Route"]
     s = w.scene
     assert len(s.obstacles) == 2 and len(s.routes) == 1 and s.terrains == []
