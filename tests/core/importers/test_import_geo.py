@@ -109,6 +109,7 @@ def test_geojson_round_trip(result, tmp_path):
     assert back.routes == first.routes
     assert [t.id for t in back.terrain_types] == [t.id for t in first.terrain_types]
     assert [t.color for t in back.terrain_types] == [t.color for t in first.terrain_types]
+    assert to_geojson(back) == to_geojson(first)              # and the GeoJSON written again is the same document
 
 
 def test_shapefile_and_geopackage_through_pyogrio(tmp_path):
