@@ -3,8 +3,9 @@
 What it does, each change counted in the report:
 - makes invalid polygons valid (``shapely.make_valid``), keeping their polygonal parts;
 - closes loose lines of an obstacle or terrain layer into polygons (``shapely.polygonize``, per layer), after
-  snapping ends that miss another line by less than ``ImportOptions.snap`` (1 cm), and reports the lines that
-  bound no face;
+  snapping ends that miss another line by less than ``ImportOptions.snap`` (1 cm); a line that bounds no face but
+  has a drawn width (an SVG stroke, a DXF polyline width) becomes the area it covers (a wall drawn as a thick
+  line); the other lines that bound no face are reported;
 - merges overlapping obstacles (their union), and makes terrain polygons disjoint while keeping what each type
   paints (a later polygon covers an earlier one, as in the scene format), then merges each type's pieces;
 - snaps every coordinate to a grid (``ImportOptions.grid``, 1 mm by default; ``shapely.set_precision`` keeps the
@@ -165,16 +166,21 @@ class _Cleaner:
         if points:
             self.change(f"left {len(points)} point feature(s) out (neither area nor line): {_where_list(points)}")
         for (kind, ttype, layer), items in loose.items():
-            faces, left = self._close_lines(items)
-            for p, f in faces:
+            faces, left_idx = self._close_lines(items)
+            stroked, left_idx = self._widen(items, left_idx)
+            for p, f in faces + stroked:
                 if kind == "obstacle":
                     obstacles.append((p, f))
                 else:
                     terrains.append((p, ttype, f))
             if faces:
                 self.change(f"closed {len(items)} loose line(s) of layer {layer!r} into {len(faces)} polygon(s)")
+            if stroked:
+                self.change(f"widened {len(stroked)} stroked line(s) of layer {layer!r} into areas by their drawn "
+                            "width")
+            left = list({id(items[k][1]): items[k][1] for k in left_idx}.values())
             if left:
-                self.change(f"left {len(left)} open line(s) of layer {layer!r} out (they bound no area): "
+                self.change(f"left {len(left_idx)} open line(s) of layer {layer!r} out (they bound no area): "
                             f"{_where_list(left)}")
         return obstacles, terrains, routes
 
@@ -187,7 +193,7 @@ class _Cleaner:
         noded = shapely.union_all(lines)
         faces = _polygons(shapely.polygonize(shapely.get_parts(noded)))
         if not faces:
-            return [], [f for _, f in items]
+            return [], list(range(len(items)))
         merged = shapely.union_all(faces)
         tree = shapely.STRtree(lines)
         out = []
@@ -196,8 +202,24 @@ class _Cleaner:
             owner = items[int(hits[0])][1] if len(hits) else items[0][1]
             out.append((p, owner))
         edges = merged.boundary.buffer(self.opts.grid)
-        left = [f for ln, (_, f) in zip(lines, items) if ln.difference(edges).length > self.opts.grid]
+        left = [k for k, ln in enumerate(lines) if ln.difference(edges).length > self.opts.grid]
         return out, left
+
+    @staticmethod
+    def _widen(items: list[tuple[LineString, Feature]], left: list[int]) -> tuple[list[tuple[Polygon, Feature]],
+                                                                                    list[int]]:
+        """The lines ``left`` open that have a drawn width, as the areas they cover (walls drawn as strokes:
+        buffered by half the width, flat ends and mitred corners as SVG and CAD draw them), and the indices of
+        the lines still left."""
+        out, still = [], []
+        for k in left:
+            ln, f = items[k]
+            if f.width <= 0:
+                still.append(k)
+                continue
+            area = shapely.buffer(ln, f.width / 2, cap_style="flat", join_style="mitre", mitre_limit=4.0)
+            out += [(p, f) for p in _polygons(area)]
+        return out, still
 
     # -- obstacles ------------------------------------------------------------------------------------------
     def obstacles(self, items: list[tuple[Polygon, Feature]]) -> list[tuple[Polygon, list[Feature]]]:

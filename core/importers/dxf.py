@@ -2,7 +2,8 @@
 layer.
 
 Closed entities and hatches (islands inside a boundary are holes) become polygons; open ones (LINE, ARC, open polylines) are lines, which the cleaning step closes
-into polygons per layer with ``shapely.polygonize`` (or keeps as routes on a route layer). Block references
+into polygons per layer with ``shapely.polygonize`` (or keeps as routes on a route layer); an open LWPOLYLINE with
+a constant width is the area it covers. Block references
 (INSERT) are exploded with their transforms. Curves and bulges are flattened to ``ImportOptions.tolerance``.
 Units come from the header's ``$INSUNITS`` (unitless drawings are taken as metres); ``--scale`` overrides.
 A feature's key is its layer name; messages name the layer and the entity's handle.
@@ -93,7 +94,8 @@ def read_dxf(path: str | Path, opts: ImportOptions) -> Source:
         pts = pts * scale
         closed = _is_closed(e) or (len(pts) > 3 and np.array_equal(pts[0], pts[-1]))
         geom = Polygon(pts) if closed and len(pts) >= 3 else LineString(pts)
-        features.append(Feature(geom, (layer,), where, layer))
+        width = float(e.dxf.get("const_width", 0.0) or 0.0) * scale if e.dxftype() == "LWPOLYLINE" else 0.0
+        features.append(Feature(geom, (layer,), where, layer, width=max(width, 0.0)))
 
     def add_hatch(e, layer: str, where: str) -> None:
         """A filled HATCH: its boundary paths, combined even-odd (islands inside a boundary are holes)."""

@@ -41,7 +41,8 @@ class Feature:
 
     ``where`` names the element for messages (``layer 'Walls', path 'rect12'``); ``layer`` groups loose lines
     that are closed into polygons together; ``role`` is a role the file states itself (a Tiled ``role``
-    property, the OSM tag table), or None.
+    property, the OSM tag table), or None; ``width`` (metres) is a line's drawn width (an SVG stroke, a DXF
+    polyline's constant width), which makes an open line on an obstacle or terrain layer an area (a wall).
     """
 
     geometry: BaseGeometry
@@ -49,6 +50,7 @@ class Feature:
     where: str
     layer: str = ""
     role: Role | None = None
+    width: float = 0.0
 
 
 @dataclass

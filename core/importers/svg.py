@@ -5,7 +5,8 @@ than ``ImportOptions.tolerance`` metres from the curve; y is flipped (SVG's y po
 ``width``/``height`` carry a physical unit (mm, cm, in, pt, pc, m) the drawing has that size; when they are plain
 numbers, px or absent, one user unit (of the viewBox) is one metre. ``--scale`` overrides both.
 A shape's keys are its classes, then its Inkscape layer (the nearest ``inkscape:groupmode="layer"`` ancestor,
-by ``inkscape:label``), so ``--map`` can name either; open paths become routes or lines for the cleaning step.
+by ``inkscape:label``), so ``--map`` can name either; open paths become routes or lines for the cleaning step,
+carrying their stroke width (a wall drawn as a thick line becomes the area it covers).
 """
 
 from __future__ import annotations
@@ -130,6 +131,9 @@ def read_svg(path: str | Path, opts: ImportOptions) -> Source:
                 kind = type(el).__name__.lower()
                 where = f"layer {layer!r}, {kind} {eid!r}" if layer else f"{kind} {eid!r}"
                 keys = classes + ((layer,) if layer else ())
+                # The drawn width of the outline (svgelements scales it with the transforms), when it has one.
+                stroked = el.stroke is not None and el.stroke.value is not None
+                stroke_m = float(el.stroke_width or 0.0) * m_per_px if stroked else 0.0
                 rings = []
                 for pts, closed in _flatten(abs(se.Path(el)), tol_px):   # abs: apply what reify left
                     a = to_m(pts)
@@ -138,7 +142,7 @@ def read_svg(path: str | Path, opts: ImportOptions) -> Source:
                     if (closed or (len(a) > 3 and np.allclose(a[0], a[-1]))) and len(a) >= 3:
                         rings.append(shapely.make_valid(Polygon(a)))
                     else:
-                        features.append(Feature(LineString(a), keys, where, layer))
+                        features.append(Feature(LineString(a), keys, where, layer, width=stroke_m))
                 if rings:
                     # Subpaths inside one another cut holes (the even-odd rule; what a drawn ring with a hole
                     # means under either fill rule when its rings wind opposite ways).

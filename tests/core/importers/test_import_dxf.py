@@ -143,6 +143,18 @@ def test_lines_that_miss_by_less_than_snap_are_joined(tmp_path):
     assert "left 4 open line(s) of layer 'Lawn' out" in str(e.value)
 
 
+def test_a_wide_polyline_is_the_wall_it_draws(tmp_path):
+    path = tmp_path / "wall.dxf"
+    doc = ezdxf.new(units=4)
+    msp = doc.modelspace()
+    msp.add_lwpolyline([(0, 0), (5000, 0)], dxfattribs={"layer": "Walls", "const_width": 300})
+    msp.add_lwpolyline([(0, 2000), (5000, 2000)], dxfattribs={"layer": "Route"})
+    doc.saveas(path)
+    r = import_file(path)
+    assert_valid(r.scene)
+    assert obstacle_area(r.scene) == pytest.approx(5.0 * 0.3, abs=1e-9)
+
+
 def test_not_a_dxf_is_a_located_error(tmp_path):
     path = tmp_path / "broken.dxf"
     path.write_text("0\nSECTION\n2\nENTITIES\n0\nLINE\n")

@@ -127,3 +127,26 @@ def test_malformed_svg_is_a_located_error(tmp_path):
     with pytest.raises(InputError) as e:
         import_file(path)
     assert "SVG" in str(e.value) and "bad.svg" in str(e.value)
+
+
+def test_walls_drawn_as_strokes_become_their_area(tmp_path):
+    """An L-shaped wall drawn as one open path 4 units wide (stroke scaled by the group's transform) covers its
+    stroke: flat ends, a mitred corner; an open path without a stroke stays a reported line."""
+    path = tmp_path / "walls.svg"
+    path.write_text("""<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+     width="100" height="100" viewBox="0 0 100 100">
+      <g inkscape:groupmode="layer" inkscape:label="Walls" transform="scale(2)">
+        <path id="wall" d="M 10 10 L 40 10 L 40 30" style="fill:none;stroke:#000;stroke-width:2"/>
+        <path id="hint" d="M 5 45 L 45 45" style="fill:none"/>
+      </g>
+    </svg>""")
+    r = import_file(path)
+    assert_valid(r.scene)
+    # y flipped: the wall runs from (20, 80) to (80, 80) to (80, 40), 4 m wide.
+    want = shapely.buffer(shapely.LineString([(20, 80), (80, 80), (80, 40)]), 2.0, cap_style="flat",
+                          join_style="mitre")
+    (o,) = r.scene.obstacles
+    assert Polygon(o.polygon).symmetric_difference(want).area < 1e-6
+    assert obstacle_area(r.scene) == pytest.approx(60 * 4 + 40 * 4, abs=1e-6)   # two legs, the corner square shared
+    ch = "\n".join(r.report.changes)
+    assert "widened 1 stroked line(s) of layer 'Walls'" in ch and "path 'hint'" in ch
