@@ -38,6 +38,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("file.save", "&Save", "File", "files.save", SK.Save, "Save the scene", icon="save",
                toolbar="main"),
     ActionSpec("file.save_as", "Save &As…", "File", "files.save_as", SK.SaveAs, "Save the scene to another file"),
+    ActionSpec("file.import", "&Import…", "File", "importer.import_dialog", "Ctrl+I",
+               "A scene from SVG, DXF, Tiled, GeoJSON/Shapefile or OpenStreetMap, previewed before it replaces "
+               "this one"),
     ActionSpec("file.welcome", "Shipped Scenes…", "File", "show_welcome", None, "Choose one of the shipped scenes"),
     ActionSpec("file.quit", "&Quit", "File", "close", SK.Quit, "Close MIRAN Studio"),
     ActionSpec("edit.cut", "Cu&t", "Edit", "cut", SK.Cut, "Cut the selection"),

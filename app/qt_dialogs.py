@@ -8,6 +8,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from .recovery import RecoveryFile
 
 SCENE_FILTER = "MIRAN scenes (*.json);;All files (*)"
+IMPORT_FILTER = ("Drawings and maps (*.svg *.dxf *.tmx *.tmj *.json *.geojson *.shp *.gpkg *.osm *.pbf);;"
+                 "All files (*)")
 
 
 def ask_unsaved(parent: QtWidgets.QWidget, name: str) -> str:
@@ -28,6 +30,12 @@ def ask_unsaved(parent: QtWidgets.QWidget, name: str) -> str:
 
 def ask_open_path(parent: QtWidgets.QWidget, folder: str) -> str | None:
     path, _ = QtWidgets.QFileDialog.getOpenFileName(parent, "Open Scene", folder, SCENE_FILTER)
+    return path or None
+
+
+def ask_import_path(parent: QtWidgets.QWidget, folder: str) -> str | None:
+    """An open dialog for the drawings and maps File > Import reads."""
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(parent, "Import Scene", folder, IMPORT_FILTER)
     return path or None
 
 

@@ -18,6 +18,7 @@ from . import qt_dialogs as dialogs
 from .actions import ACTIONS, MENUS, ActionSpec, key_text, shortcut_rows
 from .qt_editor import QtEditor
 from .qt_files import QtFileController
+from .qt_import import QtImporter
 from .layers.qt_layer_set import LayerSet
 from .model import Document, ToolState
 from .model.outlines import vertices
@@ -63,6 +64,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.central.addWidget(self.welcome)
         self.setCentralWidget(self.central)
         self.files = QtFileController(self, self.doc, self.undo_stack, self.settings, self.config)
+        self.importer = QtImporter(self)
         self.actions: dict[str, QtGui.QAction] = {}
         self._hidden_on_welcome: list[QtWidgets.QWidget] = []
         self._build_actions()

@@ -24,6 +24,13 @@ SIM_ACTIONS: tuple[ActionSpec, ...] = (
                "Write the walked paths as a miran-paths file (as miran simulate --out)"),
     ActionSpec("sim.export_csv", "Export Paths (&CSV)…", SIM_MENU, "export_csv_dialog", None,
                "Write the walked paths as CSV rows agent, profile, t, x, y"),
+    ActionSpec("sim.export_pedpy", "Export Trajectories for &PedPy…", SIM_MENU, "export_pedpy_dialog", None,
+               "Write the walked paths as PedPy trajectory text (id frame x y z, frame rate 1/dt)"),
+    ActionSpec("sim.export_jupedsim", "Export Trajectories as JuPedSim S&QLite…", SIM_MENU,
+               "export_jupedsim_dialog", None,
+               "Write JuPedSim's SQLite trajectory file with the free space as walkable area (PedPy reads it)"),
+    ActionSpec("sim.export_geojson", "Export Paths and Scene as &GeoJSON…", SIM_MENU, "export_geojson_dialog",
+               None, "Write the walked paths and the scene as GeoJSON (File > Import reads it back)"),
     ActionSpec("sim.export_png", "Export &Viewport (PNG)…", SIM_MENU, "export_png_dialog", None,
                "Save a picture of the viewport"),
 )

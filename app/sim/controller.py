@@ -31,7 +31,7 @@ from core.sim.debug import route_pieces
 from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
-from .export import write_paths_csv
+from .export import write_trajectories
 from .mailbox import Mailbox
 from .messages import BuildInfo, Command, EcmView, Event, Frame, Stats, TraceView, Trails, empty_xy
 from .preview import PreviewRequest, RequestSlot
@@ -267,10 +267,10 @@ class SimController:
         try:
             self._ensure()
             pf = paths_from_simulation(self.sim)
-            if fmt == "csv":
-                write_paths_csv(path, pf)
-            else:
+            if fmt == "json":
                 write_paths(path, pf)
+            else:
+                write_trajectories(path, pf, fmt, self.scene)
         except Exception as e:
             self._event("exported", path, str(e))
             return

@@ -1,33 +1,34 @@
-"""CSV export of a run's paths: the rows of a ``miran-paths`` document, one per agent and time step.
+"""The simulation's exports besides ``miran-paths`` JSON: the writers of ``miran export`` (core.export), chosen
+by format name, so the app and the command line write the same files.
 
-Columns: ``agent, profile, t, x, y`` (seconds, scene units), agents in simulation order, rows in time order; the
-file is written atomically like every other file of the app. The JSON export is core.export.write_paths itself,
-the same writer as ``miran simulate --out``.
+CSV rows are ``agent, profile, t, x, y`` with t = frame x dt and coordinates to 1 mm (no float noise); PedPy text
+and JuPedSim SQLite number agents 1..n and frames t / dt; GeoJSON holds the paths and the scene.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 
 from core.export import PathsFile
-from core.scene.jsonio import write_text_atomic
+from core.export.geojson import write_geojson
+from core.export.trajectories import write_csv, write_jupedsim, write_pedpy
+from core.scene.model import Scene
 
-CSV_COLUMNS = ("agent", "profile", "t", "x", "y")
-
-
-def paths_csv_text(pf: PathsFile) -> str:
-    """The CSV text of a paths document (header row first)."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for a in pf.agents:
-        for t, x, y in a.points.tolist():
-            w.writerow((a.id, a.profile, repr(t), repr(x), repr(y)))
-    return out.getvalue()
+FORMATS = ("csv", "pedpy", "jupedsim", "geojson")
 
 
-def write_paths_csv(path: str | os.PathLike, pf: PathsFile) -> None:
-    """Write the CSV file atomically."""
-    write_text_atomic(path, paths_csv_text(pf))
+def write_trajectories(path: str | os.PathLike, pf: PathsFile, fmt: str, scene: Scene | None = None) -> None:
+    """Write the paths in one of FORMATS (the scene gives JuPedSim's walkable area and GeoJSON's geometry)."""
+    if fmt == "csv":
+        write_csv(path, pf)
+    elif fmt == "pedpy":
+        write_pedpy(path, pf)
+    elif fmt == "jupedsim":
+        write_jupedsim(path, pf, scene)
+    elif fmt == "geojson":
+        write_geojson(path, scene, pf)
+    else:
+        raise ValueError(f"unknown export format {fmt!r} (choose one of: {', '.join(FORMATS)})")
+
+
+__all__ = ["FORMATS", "write_trajectories"]

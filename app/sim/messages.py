@@ -26,7 +26,8 @@ class Command:
       ``weight(pid, tid, value)``; ``method(name)``;
     - ``select(index)`` the traced agent (-1: none); ``overlays(names)`` what the UI draws;
     - ``preview(on)`` the ghost preview; ``compare(method or None)`` side by side;
-    - ``add_agents(n, seed, profile)``; ``export(path, fmt)`` with fmt ``json`` or ``csv``; ``ecm(resolution)``;
+    - ``add_agents(n, seed, profile)``; ``export(path, fmt)`` with fmt ``json``, ``csv``, ``pedpy``, ``jupedsim`` or
+      ``geojson``; ``ecm(resolution)``;
     - ``warmup``; ``stop``.
     """
 

@@ -335,6 +335,23 @@ class QtSimulationUi(QtCore.QObject):
         if path:
             self._send("export", path, "csv")
 
+    def export_pedpy_dialog(self) -> None:
+        path = ask_export_path(self.w, "Export Trajectories for PedPy", self._suggest(".traj.txt"),
+                               "PedPy trajectories (*.txt)")
+        if path:
+            self._send("export", path, "pedpy")
+
+    def export_jupedsim_dialog(self) -> None:
+        path = ask_export_path(self.w, "Export JuPedSim Trajectories", self._suggest(".sqlite"),
+                               "JuPedSim SQLite (*.sqlite)")
+        if path:
+            self._send("export", path, "jupedsim")
+
+    def export_geojson_dialog(self) -> None:
+        path = ask_export_path(self.w, "Export Paths as GeoJSON", self._suggest(".geojson"), "GeoJSON (*.geojson)")
+        if path:
+            self._send("export", path, "geojson")
+
     def export_png_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Viewport", self._suggest(".png"), "PNG image (*.png)")
         if path:
@@ -347,7 +364,8 @@ class QtSimulationUi(QtCore.QObject):
         return ok
 
     def export_paths(self, path: str | Path, fmt: str | None = None, timeout_s: float = 300.0) -> Path:
-        """Write the walked paths (``miran-paths`` JSON, or CSV for a ``.csv`` path) and return once written;
+        """Write the walked paths (``miran-paths`` JSON, CSV for a ``.csv`` path, or ``fmt``: pedpy, jupedsim,
+        geojson) and return once written;
         the event loop keeps running meanwhile. RuntimeError with the engine's message when it fails."""
         p = str(Path(path))
         fmt = fmt or ("csv" if p.lower().endswith(".csv") else "json")

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import keyword
 import sys
 
 from core.scene.problems import InputError
 
 # Command name -> module under core.cli that defines add_parser(subparsers) and run(args) -> int.
-COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reproduce", "ecm"]
+COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reproduce", "ecm", "import", "export"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
-        module = importlib.import_module(f"core.cli.{name.replace('-', '_')}")
+        module_name = name.replace("-", "_")
+        # A command named like a Python keyword lives in a module with a trailing underscore (import_.py).
+        module = importlib.import_module(f"core.cli.{module_name}{'_' * keyword.iskeyword(module_name)}")
         p = module.add_parser(sub)
         p.set_defaults(_run=module.run)
     return parser

@@ -5,6 +5,9 @@ from core.export import paths_from_simulation, write_paths, read_paths
 write_paths("paths.json", paths_from_simulation(sim))
 pf = read_paths("paths.json")             # InputError with located problems when the file is bad
 ```
+
+For other tools (``miran export``): ``trajectories`` writes PedPy's text format, JuPedSim's SQLite trajectory file
+and noise-free CSV; ``geojson`` writes paths and scenes as GeoJSON that ``core.importers`` reads back.
 """
 
 from core.jitcache import refresh as _refresh_jit_cache

@@ -24,7 +24,7 @@ def isolated_config(tmp_path, monkeypatch):
         raise AssertionError(f"a blocking dialog was opened: {args[1:] if len(args) > 1 else kwargs}")
 
     for name in ("ask_unsaved", "ask_open_path", "ask_save_path", "ask_recover", "ask_new_scene", "ask_choice",
-                 "ask_text", "ask_color"):
+                 "ask_text", "ask_color", "ask_import_path"):
         monkeypatch.setattr(dialogs, name, fail)
     return cfg
 

@@ -1,6 +1,7 @@
 """The simulation controller without Qt: commands in, snapshots out, on mckenna_road (MIRAN Figure 8's scene)."""
 
 import json
+import sqlite3
 import time
 
 import jsonschema
@@ -144,7 +145,11 @@ def test_export_json_matches_the_schema_and_the_reader(harness, tmp_path):
     h.send("export", str(out), "json")
     csv = tmp_path / "paths.csv"
     h.send("export", str(csv), "csv")
-    h.wait(lambda h: sum(e.kind == "exported" for e in h.events) == 2, what="export")
+    others = {"pedpy": tmp_path / "paths.txt", "jupedsim": tmp_path / "paths.sqlite",
+              "geojson": tmp_path / "paths.geojson"}
+    for fmt, p in others.items():
+        h.send("export", str(p), fmt)
+    h.wait(lambda h: sum(e.kind == "exported" for e in h.events) == 5, what="export")
     assert all(e.args[1] is None for e in h.events if e.kind == "exported")
     data = json.loads(out.read_text())
     jsonschema.validate(data, json.loads(SCHEMA.read_text()))
@@ -152,7 +157,16 @@ def test_export_json_matches_the_schema_and_the_reader(harness, tmp_path):
     assert pf.agents[0].reached_goal and pf.agents[0].terrain_lengths["mud"] == 0.0
     lines = csv.read_text().splitlines()
     assert lines[0] == "agent,profile,t,x,y" and len(lines) == len(pf.agents[0].points) + 1
-    assert [float(v) for v in lines[-1].split(",")[2:]] == pf.agents[0].points[-1].tolist()
+    # No float noise: t as frame x dt with the step's decimals, x and y to 1 mm.
+    t, x, y = pf.agents[0].points[-1].tolist()
+    assert lines[-1].split(",")[2:] == [f"{round(t / pf.dt) * pf.dt:.1f}", f"{x:.3f}", f"{y:.3f}"]
+    # The same writers as miran export: the trajectory files hold every point, the GeoJSON the scene too.
+    assert len(others["pedpy"].read_text().splitlines()) == len(pf.agents[0].points) + 5
+    with sqlite3.connect(others["jupedsim"]) as con:
+        assert con.execute("SELECT COUNT(*) FROM trajectory_data").fetchone()[0] == len(pf.agents[0].points)
+        assert con.execute("SELECT wkt FROM geometry").fetchone()[0].startswith("POLYGON")
+    roles = {f["properties"]["role"] for f in json.loads(others["geojson"].read_text())["features"]}
+    assert {"obstacle", "terrain", "path"} <= roles
 
 
 def test_engine_errors_are_reported_and_the_worker_lives_on(harness):

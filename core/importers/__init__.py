@@ -1,0 +1,132 @@
+"""Scene importers: SVG, DXF, Tiled (JSON/TMX), GeoJSON and OGR formats, OpenStreetMap -> a valid ``miran-scene``.
+
+One module per format reads the file into features in scene metres (``features.Feature``); the cleaning step
+(``clean.build_scene``) turns them into a Scene that the scene validator accepts and reports what it changed.
+The format libraries (svgelements, ezdxf, pyogrio, pyproj, osmium) are the optional ``import`` extra, imported
+only when a file of their format is read.
+
+```python
+from core.importers import import_file, ImportOptions
+result = import_file("level.svg", ["Mud=mud", "Doors=ignore"], ImportOptions(tolerance=0.01))
+save_scene(result.scene, "level.json"); print("\\n".join(result.report.lines()))
+```
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.scene.jsonio import read_json
+from core.scene.problems import InputError, Problem
+
+from .clean import DEFAULT_TYPE, ImportOptions, ImportReport, ImportResult, build_scene, layer_roles
+from .features import KINDS, Feature, Role, Source, parse_role, parse_role_map
+
+# File name endings -> format (compound endings first).
+FORMATS = {
+    ".osm.pbf": "osm", ".osm.bz2": "osm", ".osm.gz": "osm", ".osm": "osm", ".pbf": "osm",
+    ".svg": "svg", ".dxf": "dxf", ".tmx": "tiled", ".tmj": "tiled", ".geojson": "geojson", ".json": "json",
+    ".shp": "ogr", ".gpkg": "ogr", ".gml": "ogr", ".kml": "ogr", ".fgb": "ogr", ".gdb": "ogr", ".sqlite": "ogr",
+}
+
+
+def detect_format(path: str | Path) -> str:
+    """The format of a file from its name: svg, dxf, tiled, geojson, json (Tiled or GeoJSON), ogr or osm."""
+    name = Path(path).name.lower()
+    for ending, fmt in FORMATS.items():
+        if name.endswith(ending):
+            return fmt
+    known = ", ".join(sorted({e for e in FORMATS}))
+    raise InputError([Problem("", f"unknown file type {Path(path).suffix or name!r} (known: {known})")], str(path))
+
+
+def read_source(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> Source:
+    """Read a file of any supported format into features in scene metres; InputError names the file."""
+    try:
+        return _read(path, mapping, opts)
+    except InputError as e:
+        if e.source:
+            raise
+        raise InputError(e.problems, str(path)) from None
+
+
+def _read(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> Source:
+    fmt = detect_format(path)
+    if fmt == "svg":
+        from .svg import read_svg
+        return read_svg(path, opts)
+    if fmt == "dxf":
+        from .dxf import read_dxf
+        return read_dxf(path, opts)
+    if fmt == "osm":
+        from .osm import read_osm
+        return read_osm(path, opts, mapping)
+    if fmt == "ogr":
+        from .geo import read_ogr
+        return read_ogr(path, opts)
+    from .geo import is_geojson, read_geojson
+    from .tiled import is_tiled_json, read_tiled
+    if fmt == "tiled" and Path(path).suffix.lower() == ".tmx":
+        return read_tiled(path, opts)
+    data = read_json(path)
+    if is_tiled_json(data):
+        return read_tiled(path, opts, data)
+    if is_geojson(data):
+        return read_geojson(path, opts, data)
+    raise InputError([Problem("", "this JSON file is neither a Tiled map nor GeoJSON")], str(path))
+
+
+def import_file(path: str | Path, roles: list[str] | dict[str, Role] | None = None,
+                opts: ImportOptions | None = None) -> ImportResult:
+    """Import a file into a cleaned, valid Scene; ``roles`` are ``LAYER=ROLE`` strings (or a parsed map).
+
+    Raises InputError with located problems for unreadable files, bad --map entries, and results the scene
+    validator would refuse.
+    """
+    opts = opts or ImportOptions()
+    check_options(opts)
+    mapping = roles if isinstance(roles, dict) else parse_role_map(roles)
+    source = read_source(path, mapping, opts)
+    return build_scene(source, mapping, opts, str(path))
+
+
+class ImportSession:
+    """One file imported interactively (the app's preview): read once, cleaned again whenever a layer's role
+    changes. OpenStreetMap files are read again, since the roles decide which ways are read."""
+
+    def __init__(self, path: str | Path, opts: ImportOptions | None = None) -> None:
+        self.path = Path(path)
+        self.opts = opts or ImportOptions()
+        check_options(self.opts)
+        self.format = detect_format(self.path)
+        self.mapping: dict[str, Role] = {}
+        self.source = read_source(self.path, self.mapping, self.opts)
+
+    def layers(self) -> dict[str, dict[str, int]]:
+        """Per layer, the number of features taking each role (``{"Walls": {"obstacle": 3}}``)."""
+        return layer_roles(self.source, self.mapping)
+
+    def set_role(self, layer: str, role: str | Role) -> None:
+        """Give a layer a role (``obstacle``, ``route``, ``ignore``, ``terrain:TYPE`` or a type id)."""
+        self.mapping[layer.strip().lower()] = role if isinstance(role, Role) else parse_role(role, layer)
+        if self.format == "osm":
+            self.source = read_source(self.path, self.mapping, self.opts)
+
+    def build(self) -> ImportResult:
+        """The cleaned scene for the current roles; InputError naming the source elements when it cannot be."""
+        return build_scene(self.source, self.mapping, self.opts, str(self.path))
+
+
+def check_options(opts: ImportOptions) -> None:
+    """InputError naming each option that is not a usable number."""
+    for name in ("tolerance", "grid", "min_area", "snap"):
+        v = getattr(opts, name)
+        if not (v >= 0 and v < float("inf")) or (name in ("tolerance", "grid") and v == 0):
+            raise InputError([Problem(f"--{name.replace('_', '-')}", f"must be a positive number, got {v!r}")])
+    if opts.scale is not None and not (0 < opts.scale < float("inf")):
+        raise InputError([Problem("--scale", f"must be a positive number, got {opts.scale!r}")])
+
+
+__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "Feature", "ImportOptions", "ImportReport", "ImportResult",
+           "ImportSession", "Role", "Source", "build_scene", "check_options", "detect_format", "import_file",
+           "layer_roles", "parse_role", "parse_role_map", "read_source"]

@@ -1,0 +1,507 @@
+"""The cleaning step every importer ends with: features in, a scene that validates (or a located error) out.
+
+What it does, each change counted in the report:
+- makes invalid polygons valid (``shapely.make_valid``), keeping their polygonal parts;
+- closes loose lines of an obstacle or terrain layer into polygons (``shapely.polygonize``, per layer), after
+  snapping ends that miss another line by less than ``ImportOptions.snap`` (1 cm); a line that bounds no face but
+  has a drawn width (an SVG stroke, a DXF polyline width) becomes the area it covers (a wall drawn as a thick
+  line); the other lines that bound no face are reported;
+- merges overlapping obstacles (their union), and makes terrain polygons disjoint while keeping what each type
+  paints (a later polygon covers an earlier one, as in the scene format), then merges each type's pieces;
+- snaps every coordinate to a grid (``ImportOptions.grid``, 1 mm by default; ``shapely.set_precision`` keeps the
+  result valid), which also closes gaps narrower than the grid;
+- drops pieces below ``ImportOptions.min_area`` (slivers) and terrain holes below it;
+- splits what the scene format does not allow: an obstacle with holes becomes hole-free pieces (cut through each
+  hole), a multi-part polygon becomes one item per part;
+- sets the bounds to the page (or map) and the data's extent, widened where obstacles would fill them.
+The scene is then checked by the scene validator itself; a problem is reported with the source element it came
+from (layer, object id).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+import shapely.ops
+from shapely.geometry import LineString, MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from core.scene.io import scene_to_dict
+from core.scene.model import Obstacle, Profile, Route, Scene, TerrainPolygon, TerrainType
+from core.scene.parse import check_scene
+from core.scene.problems import InputError, Problem
+
+from .features import Feature, Role, Source, resolve_role
+
+PALETTE = ("#7f7f7f", "#d9d9d9", "#7a5230", "#8fbf6a", "#4f81bd", "#e0c872", "#b05f9e", "#5fb0a8", "#c9834b",
+           "#9a9ad1")
+DEFAULT_TYPE = TerrainType("default", "Open ground", "#cbd5a3")
+# Where a source says nothing about size, the free border the bounds get when obstacles would fill them.
+MIN_MARGIN = 1.0
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How an import converts and cleans (lengths in metres, areas in square metres).
+
+    ``tolerance``: the largest distance between a curve and its flattened polyline; ``grid``: coordinates snap
+    to multiples of it; ``snap``: loose line ends closer than this to another line are joined before the lines
+    are closed into polygons; ``min_area``: pieces (and terrain holes) smaller than this are dropped; ``scale``: metres
+    per source unit, overriding what the file says; ``projection``: ``tmerc`` or ``utm`` for lon/lat data;
+    ``layer_property``: the GeoJSON/OGR property naming a feature's layer (None tries layer, class, type, kind).
+    """
+
+    tolerance: float = 0.01
+    grid: float = 0.001
+    min_area: float = 0.01
+    snap: float = 0.01
+    scale: float | None = None
+    projection: str = "tmerc"
+    layer_property: str | None = None
+
+
+@dataclass
+class ImportReport:
+    """What an import did: notes on units and projection, every change the cleaning made, counts and areas."""
+
+    notes: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+    roles: dict[str, int] = field(default_factory=dict)
+    obstacle_area: float = 0.0
+    terrain_areas: dict[str, float] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        """The report as lines of text."""
+        out = list(self.notes)
+        out += [f"{n} feature(s) as {role}" for role, n in sorted(self.roles.items())]
+        out += self.changes
+        out.append(f"obstacle area {self.obstacle_area:.6g} m2")
+        out += [f"terrain {t} area {a:.6g} m2" for t, a in self.terrain_areas.items()]
+        return out
+
+
+@dataclass
+class ImportResult:
+    """A cleaned scene that validates, the report, for each obstacle, terrain polygon and route id the source
+    elements it came from (for messages), and per source layer how many features took each role (the preview's
+    table: ``{"Walls": {"obstacle": 12}}``)."""
+
+    scene: Scene
+    report: ImportReport
+    sources: dict[str, list[str]] = field(default_factory=dict)
+    layers: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def _polygons(g: BaseGeometry) -> list[Polygon]:
+    """The non-empty polygons of any geometry."""
+    return [p for p in shapely.get_parts(shapely.get_parts(g)) if isinstance(p, Polygon) and not p.is_empty
+            ] if g is not None and not g.is_empty else []
+
+
+def _lines(g: BaseGeometry) -> list[LineString]:
+    return [p for p in shapely.get_parts(g) if isinstance(p, LineString) and not p.is_empty and p.length > 0]
+
+
+def _where_list(feats: list[Feature], limit: int = 3) -> str:
+    names = [f.where for f in feats[:limit]]
+    more = f" and {len(feats) - limit} more" if len(feats) > limit else ""
+    return "; ".join(names) + more
+
+
+class _Cleaner:
+    def __init__(self, source: Source, mapping: dict[str, Role], opts: ImportOptions):
+        self.src = source
+        self.map = mapping
+        self.opts = opts
+        self.report = ImportReport(notes=list(source.notes))
+
+    def change(self, text: str) -> None:
+        self.report.changes.append(text)
+
+    # -- polygons and lines per role ------------------------------------------------------------------------
+    def sort(self) -> tuple[list[tuple[Polygon, Feature]], list[tuple[Polygon, str, Feature]],
+                            list[tuple[LineString, Feature]]]:
+        obstacles: list[tuple[Polygon, Feature]] = []
+        terrains: list[tuple[Polygon, str, Feature]] = []
+        routes: list[tuple[LineString, Feature]] = []
+        loose: dict[tuple[str, str, str], list[tuple[LineString, Feature]]] = {}
+        fixed: list[Feature] = []
+        slivers: list[Feature] = []
+        points: list[Feature] = []
+        for f in self.src.features:
+            role = resolve_role(f, self.map)
+            self.report.roles[str(role)] = self.report.roles.get(str(role), 0) + 1
+            g = f.geometry
+            if role.kind == "ignore" or g is None or g.is_empty:
+                continue
+            if not _polygons(g) and not _lines(g):
+                points.append(f)
+                continue
+            if role.kind == "route":
+                lines = _lines(g) + [LineString(p.exterior.coords) for p in _polygons(g)]
+                routes += [(ln, f) for ln in lines]
+                continue
+            polys = _polygons(g)
+            had_area = bool(polys)
+            if polys and not all(p.is_valid for p in polys):
+                polys = _polygons(shapely.make_valid(MultiPolygon(polys)))
+                fixed.append(f)
+            for ln in _lines(g):
+                loose.setdefault((role.kind, role.type, f.layer), []).append((ln, f))
+            if had_area and sum(p.area for p in polys) < self.opts.min_area:
+                slivers.append(f)
+                continue
+            for p in polys:
+                if role.kind == "obstacle":
+                    obstacles.append((p, f))
+                else:
+                    terrains.append((p, role.type, f))
+        if fixed:
+            self.change(f"made {len(fixed)} invalid polygon(s) valid: {_where_list(fixed)}")
+        if slivers:
+            self.change(f"dropped {len(slivers)} sliver(s) below {self.opts.min_area:g} m2: {_where_list(slivers)}")
+        if points:
+            self.change(f"left {len(points)} point feature(s) out (neither area nor line): {_where_list(points)}")
+        for (kind, ttype, layer), items in loose.items():
+            faces, left_idx = self._close_lines(items)
+            stroked, left_idx = self._widen(items, left_idx)
+            for p, f in faces + stroked:
+                if kind == "obstacle":
+                    obstacles.append((p, f))
+                else:
+                    terrains.append((p, ttype, f))
+            if faces:
+                self.change(f"closed {len(items)} loose line(s) of layer {layer!r} into {len(faces)} polygon(s)")
+            if stroked:
+                self.change(f"widened {len(stroked)} stroked line(s) of layer {layer!r} into areas by their drawn "
+                            "width")
+            left = list({id(items[k][1]): items[k][1] for k in left_idx}.values())
+            if left:
+                self.change(f"left {len(left_idx)} open line(s) of layer {layer!r} out (they bound no area): "
+                            f"{_where_list(left)}")
+        return obstacles, terrains, routes
+
+    def _close_lines(self, items: list[tuple[LineString, Feature]]):
+        lines = list(shapely.set_precision(np.asarray([ln for ln, _ in items], dtype=object), self.opts.grid))
+        if self.opts.snap > 0 and len(lines) > 1:
+            lines, moved = _join_ends(lines, self.opts.snap)
+            if moved:
+                self.change(f"joined {moved} line end(s) that missed another line by less than {self.opts.snap:g} m")
+        noded = shapely.union_all(lines)
+        faces = _polygons(shapely.polygonize(shapely.get_parts(noded)))
+        if not faces:
+            return [], list(range(len(items)))
+        merged = shapely.union_all(faces)
+        tree = shapely.STRtree(lines)
+        out = []
+        for p in _polygons(merged):
+            hits = tree.query(p.boundary, predicate="intersects")
+            owner = items[int(hits[0])][1] if len(hits) else items[0][1]
+            out.append((p, owner))
+        edges = merged.boundary.buffer(self.opts.grid)
+        left = [k for k, ln in enumerate(lines) if ln.difference(edges).length > self.opts.grid]
+        return out, left
+
+    @staticmethod
+    def _widen(items: list[tuple[LineString, Feature]], left: list[int]) -> tuple[list[tuple[Polygon, Feature]],
+                                                                                    list[int]]:
+        """The lines ``left`` open that have a drawn width, as the areas they cover (walls drawn as strokes:
+        buffered by half the width, flat ends and mitred corners as SVG and CAD draw them), and the indices of
+        the lines still left."""
+        out, still = [], []
+        for k in left:
+            ln, f = items[k]
+            if f.width <= 0:
+                still.append(k)
+                continue
+            area = shapely.buffer(ln, f.width / 2, cap_style="flat", join_style="mitre", mitre_limit=4.0)
+            out += [(p, f) for p in _polygons(area)]
+        return out, still
+
+    # -- obstacles ------------------------------------------------------------------------------------------
+    def obstacles(self, items: list[tuple[Polygon, Feature]]) -> list[tuple[Polygon, list[Feature]]]:
+        if not items:
+            return []
+        polys = [p for p, _ in items]
+        union = shapely.union_all(polys)
+        pieces = _polygons(shapely.set_precision(union, self.opts.grid))
+        if len(pieces) < len(polys):
+            self.change(f"merged {len(polys)} obstacle polygon(s) into {len(pieces)} where they overlap or touch")
+        out = []
+        tree = shapely.STRtree(polys)
+        dropped: list[Feature] = []
+        split = 0
+        for piece in pieces:
+            owners = [items[int(i)][1] for i in tree.query(piece, predicate="intersects")] or [items[0][1]]
+            if piece.area < self.opts.min_area:
+                dropped += owners[:1]
+                continue
+            parts = self._split_holes(piece)
+            if len(parts) > 1:
+                split += 1
+            # Every piece of a split obstacle stays, however thin: together they are the obstacle.
+            out += [(part, owners) for part in parts if part.area > 0]
+        if dropped:
+            self.change(f"dropped {len(dropped)} obstacle sliver(s) below {self.opts.min_area:g} m2: "
+                        f"{_where_list(dropped)}")
+        if split:
+            self.change(f"split {split} obstacle(s) with holes into hole-free pieces (the scene format's obstacles "
+                        "have no holes)")
+        return out
+
+    def _split_holes(self, poly: Polygon) -> list[Polygon]:
+        """Hole-free pieces covering ``poly``: cut each piece with a hole by a vertical line through that hole."""
+        todo, done = [poly], []
+        for _ in range(10_000):
+            if not todo:
+                return done
+            p = todo.pop()
+            if not p.interiors:
+                done.append(p)
+                continue
+            hole = Polygon(p.interiors[0])
+            x = hole.representative_point().x
+            y0, y1 = p.bounds[1] - 1.0, p.bounds[3] + 1.0
+            left = shapely.box(p.bounds[0] - 1.0, y0, x, y1)
+            halves = [shapely.intersection(p, left), shapely.difference(p, left)]
+            for h in halves:
+                todo += _polygons(shapely.set_precision(h, self.opts.grid))
+        raise InputError([Problem("", "an obstacle's holes could not be split into hole-free pieces")])
+
+    # -- terrain --------------------------------------------------------------------------------------------
+    def terrains(self, items: list[tuple[Polygon, str, Feature]]) -> list[tuple[Polygon, str, list[Feature]]]:
+        if not items:
+            return []
+        # What each polygon paints: itself minus every later polygon it meets (a later one covers an earlier one).
+        polys = [p for p, _, _ in items]
+        tree = shapely.STRtree(polys)
+        first, later = tree.query(polys, predicate="intersects")
+        keep = later > first
+        covers: dict[int, list[int]] = {}
+        for i, j in zip(first[keep].tolist(), later[keep].tolist()):
+            covers.setdefault(i, []).append(j)
+        visible: list[BaseGeometry] = list(polys)
+        overlaps = 0
+        for i, js in covers.items():
+            v = shapely.difference(polys[i], shapely.union_all([polys[j] for j in js]))
+            if v.area < polys[i].area * (1 - 1e-9):
+                overlaps += 1
+            visible[i] = v
+        if overlaps:
+            self.change(f"cut {overlaps} terrain polygon(s) where a later one covers them")
+        order: list[str] = []
+        for _, t, _ in items:
+            if t not in order:
+                order.append(t)
+        out = []
+        dropped: list[Feature] = []
+        filled = 0
+        for t in order:
+            geoms = [visible[i] for i, (_, tt, _) in enumerate(items) if tt == t]
+            merged = shapely.set_precision(shapely.union_all(geoms), self.opts.grid)
+            for piece in _polygons(merged):
+                owners = [items[int(i)][2] for i in tree.query(piece, predicate="intersects")
+                          if items[int(i)][1] == t] or [items[0][2]]
+                if piece.area < self.opts.min_area:
+                    dropped += owners[:1]
+                    continue
+                holes = [h for h in piece.interiors if Polygon(h).area >= self.opts.min_area]
+                if len(holes) < len(piece.interiors):
+                    filled += len(piece.interiors) - len(holes)
+                    piece = Polygon(piece.exterior, holes)
+                out.append((piece, t, owners))
+        if dropped:
+            self.change(f"dropped {len(dropped)} terrain sliver(s) below {self.opts.min_area:g} m2: "
+                        f"{_where_list(dropped)}")
+        if filled:
+            self.change(f"filled {filled} terrain hole(s) below {self.opts.min_area:g} m2")
+        return out
+
+    # -- routes ---------------------------------------------------------------------------------------------
+    def routes(self, items: list[tuple[LineString, Feature]]) -> list[tuple[LineString, Feature]]:
+        out, dropped = [], []
+        for ln, f in items:
+            snapped = shapely.set_precision(ln, self.opts.grid)
+            pts = shapely.get_coordinates(snapped)
+            if len(np.unique(pts, axis=0)) < 2:
+                dropped.append(f)
+                continue
+            out.append((LineString(pts), f))
+        if dropped:
+            self.change(f"dropped {len(dropped)} route(s) shorter than the grid: {_where_list(dropped)}")
+        return out
+
+    # -- the scene ------------------------------------------------------------------------------------------
+    def bounds(self, geoms: list[BaseGeometry], obstacle_union: BaseGeometry) -> tuple[float, float, float, float]:
+        g = self.opts.grid
+        boxes = [shapely.bounds(x) for x in geoms]
+        if self.src.page is not None:
+            boxes.append(np.asarray(self.src.page, dtype=float))
+        if not boxes:
+            raise InputError([Problem("", "nothing to import: no obstacle, terrain or route was found")])
+        b = np.asarray(boxes)
+        x0, y0 = float(b[:, 0].min()), float(b[:, 1].min())
+        x1, y1 = float(b[:, 2].max()), float(b[:, 3].max())
+        if x1 - x0 < g or y1 - y0 < g:
+            x0, y0, x1, y1 = x0 - MIN_MARGIN, y0 - MIN_MARGIN, x1 + MIN_MARGIN, y1 + MIN_MARGIN
+        box = shapely.box(x0, y0, x1, y1)
+        if not obstacle_union.is_empty and box.difference(obstacle_union).area <= 1e-9 * box.area:
+            m = max(MIN_MARGIN, 0.05 * max(x1 - x0, y1 - y0))
+            x0, y0, x1, y1 = x0 - m, y0 - m, x1 + m, y1 + m
+            self.change(f"widened the bounds by {m:g} m: the obstacles filled them")
+        return (float(np.floor(x0 / g) * g), float(np.floor(y0 / g) * g),
+                float(np.ceil(x1 / g) * g), float(np.ceil(y1 / g) * g))
+
+
+def _join_ends(lines: list[LineString], tol: float) -> tuple[list[LineString], int]:
+    """Lines whose ends miss each other by less than ``tol`` moved to meet: ends closer than ``tol`` to each other
+    go to their mean, and an end left alone goes to the nearest point of another line within ``tol`` (a T joint).
+    Only ends move, so a drawing's corners and lengths stay; returns the lines and how many ends moved."""
+    ends = np.array([[ln.coords[0], ln.coords[-1]] for ln in lines], dtype=np.float64).reshape(-1, 2)
+    pts = shapely.points(ends)
+    a, b = shapely.STRtree(pts).query(pts, predicate="dwithin", distance=tol)
+    parent = np.arange(len(ends))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in zip(a.tolist(), b.tolist()):
+        if i // 2 != j // 2:                                  # not the two ends of one line
+            parent[root(i)] = root(j)
+    roots = np.array([root(i) for i in range(len(ends))])
+    new = ends.copy()
+    for r in np.unique(roots):
+        members = np.flatnonzero(roots == r)
+        if len(members) > 1:
+            new[members] = ends[members].mean(axis=0)
+    alone = np.array([np.sum(roots == roots[i]) == 1 for i in range(len(ends))])
+    tree = shapely.STRtree(lines)
+    for i in np.flatnonzero(alone).tolist():
+        p = shapely.Point(ends[i])
+        best = None
+        for j in tree.query(p, predicate="dwithin", distance=tol).tolist():
+            if j == i // 2:
+                continue
+            d = lines[j].distance(p)
+            if 0 < d <= tol and (best is None or d < best[0]):
+                best = (d, j)
+        if best is not None:
+            q = shapely.ops.nearest_points(p, lines[best[1]])[1]
+            new[i] = (q.x, q.y)
+    moved = int(np.sum(np.any(new != ends, axis=1)))
+    out = []
+    for k, ln in enumerate(lines):
+        c = np.asarray(ln.coords, dtype=np.float64)
+        c[0], c[-1] = new[2 * k], new[2 * k + 1]
+        out.append(LineString(c) if len(np.unique(c, axis=0)) >= 2 else ln)
+    return out, moved
+
+
+def _terrain_types(source: Source, used: list[str]) -> list[TerrainType]:
+    """The scene's terrain types, the default first: the source's own list when it has one (a scene exported as
+    GeoJSON), else DEFAULT_TYPE; then each type the terrain uses that is not there yet, coloured by the source or
+    the palette."""
+    types = list(source.types) if source.types else [DEFAULT_TYPE]
+    known = {t.id for t in types}
+    for t in used:
+        if t not in known:
+            known.add(t)
+            types.append(TerrainType(t, t, source.colors.get(t, PALETTE[(len(types) - 1) % len(PALETTE)])))
+    return types
+
+
+def _ring(coords) -> list[tuple[float, float]]:
+    pts = [(float(x), float(y)) for x, y in coords]
+    return pts[:-1] if len(pts) > 1 and pts[0] == pts[-1] else pts
+
+
+def build_scene(source: Source, mapping: dict[str, Role] | None = None,
+                opts: ImportOptions | None = None, origin: str = "") -> ImportResult:
+    """Clean the features of ``source`` into a Scene that the scene validator accepts.
+
+    Raises InputError when nothing is left to import or when the cleaned scene still breaks a rule (a route
+    through an obstacle); each problem names the scene item and the source elements it came from.
+    """
+    opts = opts or ImportOptions()
+    c = _Cleaner(source, mapping or {}, opts)
+    obst_items, terr_items, route_items = c.sort()
+    obstacles = c.obstacles(obst_items)
+    terrains = c.terrains(terr_items)
+    routes = c.routes(route_items)
+    if not (obstacles or terrains or routes):
+        raise InputError([Problem("", "nothing left to import: no obstacle, terrain or route remains after "
+                                      "cleaning (see the roles with --map)")]
+                         + [Problem("", f"the cleaning {c}") for c in c.report.changes], origin)
+    obstacle_union = shapely.union_all([p for p, _ in obstacles]) if obstacles else Polygon()
+    bounds = c.bounds([p for p, _ in obstacles] + [p for p, _, _ in terrains] + [ln for ln, _ in routes],
+                      obstacle_union)
+
+    types = _terrain_types(source, [t for _, t, _ in terrains])
+    used_types = [t.id for t in types]
+    weights = {t: w for t, w in source.weights.items() if t in used_types}
+    profiles = ([dataclasses.replace(p, weights={t: w for t, w in p.weights.items() if t in used_types})
+                 for p in source.profiles] or [Profile("pedestrian", weights)])
+    sources: dict[str, list[str]] = {}
+    scene_obstacles = []
+    # Normalised rings (shapely.normalize: a fixed start vertex and winding) make the output independent of the
+    # order the union met the pieces in, so an import of an export gives the same scene.
+    obstacles = [(shapely.normalize(p), o) for p, o in obstacles]
+    terrains = [(shapely.normalize(p), t, o) for p, t, o in terrains]
+    for k, (p, owners) in enumerate(obstacles, start=1):
+        oid = f"o{k}"
+        scene_obstacles.append(Obstacle(oid, _ring(p.exterior.coords)))
+        sources[oid] = [f.where for f in owners]
+    scene_terrains = []
+    for k, (p, t, owners) in enumerate(terrains, start=1):
+        tid = f"t{k}"
+        scene_terrains.append(TerrainPolygon(tid, t, _ring(p.exterior.coords), [_ring(h.coords) for h in p.interiors]))
+        sources[tid] = [f.where for f in owners]
+    scene_routes = []
+    for k, (ln, f) in enumerate(routes, start=1):
+        rid = f"r{k}"
+        scene_routes.append(Route(rid, [(float(x), float(y)) for x, y in ln.coords]))
+        sources[rid] = [f.where]
+    scene = Scene(bounds=bounds, terrain_types=types, default_terrain=types[0].id, name=source.name,
+                  obstacles=scene_obstacles, terrains=scene_terrains, profiles=profiles,
+                  routes=scene_routes)
+    checked, problems = check_scene(scene_to_dict(scene))
+    if problems:
+        raise InputError([_locate(p, scene, sources) for p in problems], origin)
+    c.report.obstacle_area = float(obstacle_union.area)
+    for p, t, _ in terrains:
+        c.report.terrain_areas[t] = c.report.terrain_areas.get(t, 0.0) + float(p.area)
+    return ImportResult(checked, c.report, sources, layer_roles(source, mapping or {}))
+
+
+def layer_roles(source: Source, mapping: dict[str, Role]) -> dict[str, dict[str, int]]:
+    """Per source layer (a feature's layer, or its first key), how many features take each role under
+    ``mapping``: what the import preview lists, known before cleaning (so also when the cleaning fails)."""
+    out: dict[str, dict[str, int]] = {}
+    for f in source.features:
+        per = out.setdefault(f.layer or (f.keys[0] if f.keys else ""), {})
+        role = str(resolve_role(f, mapping))
+        per[role] = per.get(role, 0) + 1
+    return out
+
+
+def _locate(p: Problem, scene: Scene, sources: dict[str, list[str]]) -> Problem:
+    """A validator problem about ``obstacles[3]`` etc., with the source elements the item came from."""
+    for key, items in (("obstacles", scene.obstacles), ("terrains", scene.terrains), ("routes", scene.routes)):
+        if p.path.startswith(key + "["):
+            try:
+                i = int(p.path[len(key) + 1:p.path.index("]")])
+                src = sources.get(items[i].id, [])
+            except (ValueError, IndexError):
+                break
+            if src:
+                return Problem(f"{'; '.join(src[:3])} ({p.path})", p.message)
+    return p
+
+
+__all__ = ["DEFAULT_TYPE", "ImportOptions", "ImportReport", "ImportResult", "build_scene", "layer_roles"]

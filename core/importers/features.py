@@ -1,0 +1,143 @@
+"""What every importer hands to the cleaning step: features in scene metres, and the roles they take.
+
+A Feature is one drawn element of the source file (an SVG path, a DXF entity, a Tiled object, a GeoJSON feature,
+an OSM way) already converted to scene coordinates (metres, y up). Its role (obstacle, terrain of some type,
+route, or ignored) is chosen by the names in ``keys`` (class, layer, tag ...), most specific first: the user's
+``--map KEY=ROLE`` entries win, then a role the file states itself, then the built-in guesses (``guess_role``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from shapely.geometry.base import BaseGeometry
+
+from core.scene.model import Profile, TerrainType
+from core.scene.problems import InputError, Problem
+
+KINDS = ("obstacle", "terrain", "route", "ignore")
+# Layer or class names that mean an obstacle or a route without a --map entry (compared in lower case).
+OBSTACLE_WORDS = frozenset({"obstacle", "obstacles", "wall", "walls", "building", "buildings", "solid", "blocked",
+                            "0"})
+ROUTE_WORDS = frozenset({"route", "routes"})
+IGNORE_WORDS = frozenset({"defpoints", "ignore"})
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a feature becomes: ``kind`` is one of KINDS; ``type`` is the terrain type id for terrain."""
+
+    kind: str
+    type: str = ""
+
+    def __str__(self) -> str:
+        return f"terrain:{self.type}" if self.kind == "terrain" else self.kind
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One source element in scene metres (y up): its geometry, the names choosing its role, and where it is.
+
+    ``where`` names the element for messages (``layer 'Walls', path 'rect12'``); ``layer`` groups loose lines
+    that are closed into polygons together; ``role`` is a role the file states itself (a Tiled ``role``
+    property, the OSM tag table), or None; ``width`` (metres) is a line's drawn width (an SVG stroke, a DXF
+    polyline's constant width), which makes an open line on an obstacle or terrain layer an area (a wall).
+    """
+
+    geometry: BaseGeometry
+    keys: tuple[str, ...]
+    where: str
+    layer: str = ""
+    role: Role | None = None
+    width: float = 0.0
+
+
+@dataclass
+class Source:
+    """What an importer read: the features, the page or map rectangle if the format has one (scene metres), the
+    scene name, notes on units and projection for the report, the type colours and profile weights the format
+    suggests (OSM's tag table), and the terrain types (the first is the default) and profiles a scene export lists."""
+
+    features: list[Feature]
+    name: str
+    page: tuple[float, float, float, float] | None = None
+    notes: list[str] = field(default_factory=list)
+    colors: dict[str, str] = field(default_factory=dict)
+    weights: dict[str, float] = field(default_factory=dict)
+    types: list[TerrainType] = field(default_factory=list)
+    profiles: list[Profile] = field(default_factory=list)
+
+
+def slug(name: str) -> str:
+    """A terrain type id from a layer or class name: lower case, runs of other characters turned into '-'."""
+    s = re.sub(r"[^a-z0-9_]+", "-", name.strip().lower()).strip("-")
+    return s or "terrain"
+
+
+def parse_role(text: str, where: str = "--map") -> Role:
+    """``obstacle``, ``route``, ``ignore``, ``terrain:TYPE`` or a bare TYPE (a terrain type id)."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("obstacle", "route", "ignore"):
+        return Role(low)
+    if low.startswith("terrain:"):
+        t = t[len("terrain:"):].strip()
+    if not t or low == "terrain":
+        raise InputError([Problem(where, f"role {text!r} names no terrain type (use terrain:TYPE)")])
+    return Role("terrain", slug(t))
+
+
+def parse_role_map(entries: list[str] | None) -> dict[str, Role]:
+    """``LAYER=ROLE`` strings into a map keyed by the lower-case LAYER. The last '=' separates the role, so OSM
+    tags map as ``highway=footway=sidewalk``; every malformed entry is reported at once."""
+    out: dict[str, Role] = {}
+    problems: list[Problem] = []
+    for i, e in enumerate(entries or []):
+        if "=" not in e:
+            problems.append(Problem(f"--map {e!r}", "expected LAYER=ROLE (ROLE: obstacle, route, ignore, "
+                                                     "terrain:TYPE or TYPE)"))
+            continue
+        key, role = e.rsplit("=", 1)
+        if not key.strip():
+            problems.append(Problem(f"--map {e!r}", "the layer name before '=' is empty"))
+            continue
+        try:
+            out[key.strip().lower()] = parse_role(role, f"--map {e!r}")
+        except InputError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+def guess_role(keys: tuple[str, ...]) -> Role:
+    """The built-in role of a feature whose keys no --map entry names: obstacle and route words, else a terrain
+    type named after the first key, else (no names at all) an obstacle."""
+    for k in keys:
+        low = k.strip().lower()
+        if low in OBSTACLE_WORDS:
+            return Role("obstacle")
+        if low in ROUTE_WORDS:
+            return Role("route")
+        if low in IGNORE_WORDS:
+            return Role("ignore")
+    for k in keys:
+        if k.strip():
+            return Role("terrain", slug(k))
+    return Role("obstacle")
+
+
+def resolve_role(feature: Feature, mapping: dict[str, Role]) -> Role:
+    """The role of one feature: the user's map over its keys, then the role the file states, then the guess."""
+    for k in feature.keys:
+        r = mapping.get(k.strip().lower())
+        if r is not None:
+            return r
+    if feature.role is not None:
+        return feature.role
+    return guess_role(feature.keys)
+
+
+__all__ = ["Feature", "KINDS", "Role", "Source", "guess_role", "parse_role", "parse_role_map", "resolve_role",
+           "slug"]
