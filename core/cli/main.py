@@ -12,7 +12,7 @@ import sys
 from core.scene.problems import InputError
 
 # Command name -> module under core.cli that defines add_parser(subparsers) and run(args) -> int.
-COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reproduce", "ecm"]
+COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reproduce", "ecm", "sweep", "sweep-plot"]
 
 
 def build_parser() -> argparse.ArgumentParser:
