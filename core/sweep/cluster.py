@@ -1,6 +1,7 @@
 """Dask clients for a sweep: a LocalCluster of worker processes on this machine, or a running scheduler's address.
 
-Worker processes run one task at a time (one thread each): the kernels are single-threaded, and a worker's scenes
+Scheduler and worker logs are silenced (a failed run reaches the caller as its exception; Ctrl+C makes the
+workers of a terminal's process group stop, which the scheduler would log as lost data). Worker processes run one task at a time (one thread each): the kernels are single-threaded, and a worker's scenes
 are set up per run under a lock anyway. numba's cache: call ``core.sweep.task.warm`` (``run(..., warm_cache=True)``)
 in this process before the workers start, so that they load the compiled kernels from the shared on-disk cache
 instead of each compiling them for minutes.
@@ -21,7 +22,7 @@ def local_client(workers: int) -> Iterator[object]:
     """A ``distributed.Client`` of a LocalCluster of ``workers`` single-threaded processes, closed on exit."""
     distributed = require("distributed", "running a sweep on a LocalCluster")
     cluster = distributed.LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR,
+                                       dashboard_address=None, silence_logs=logging.CRITICAL,
                                        worker_class=distributed.Nanny, memory_limit=0)
     try:
         client = distributed.Client(cluster, set_as_default=False)

@@ -7,8 +7,11 @@ the same spec gives the same tables on one process, a LocalCluster or a cluster'
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -59,6 +62,7 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     called after each run. ``warm_cache`` first runs every kernel once in this process (numba's cache, see
     ``task.warm``). Ctrl+C raises SweepInterrupted after writing what finished.
     """
+    require("pandas", "the sweep's tables")
     spec = as_spec(spec)
     if keep_paths and out is None:
         raise InputError([Problem("keep_paths", "keeping paths needs an output table to write them beside")])
@@ -98,8 +102,11 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
 
     try:
         if client is None:
-            for t in todo:
-                done(_checked_run(t, texts[t.scene_sha]))
+            with _stop_between_runs() as stop:
+                for t in todo:
+                    if stop():
+                        raise KeyboardInterrupt
+                    done(_checked_run(t, texts[t.scene_sha]))
         else:
             _on_client(client, todo, texts, done)
     except KeyboardInterrupt:
@@ -108,20 +115,20 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     except BaseException:
         _finish(out, journal, results, bar)
         raise
-    tables = _finish(out, journal, results, bar)
-    if journal is not None:
-        journal.remove()
-    return tables
+    return _finish(out, journal, results, bar)
 
 
 def _finish(out, journal: Journal | None, results: dict, bar) -> SweepTables:
+    """Write the tables of every finished run (then the journal is no longer needed) and return them."""
     if bar is not None:
         bar.close()
     if journal is not None:
         journal.close()
-    if out is not None and results:
-        return write_tables(out, results.values())
-    return frames(results.values())
+    if out is None or not results:
+        return frames(results.values())
+    tables = write_tables(out, results.values())
+    journal.remove()
+    return tables
 
 
 def finished_runs(out: str | os.PathLike, tasks: list[RunTask]) -> dict[str, dict[str, Any]]:
@@ -134,6 +141,29 @@ def finished_runs(out: str | os.PathLike, tasks: list[RunTask]) -> dict[str, dic
     for r in Journal(journal_path(out)).read():
         found[str(r["run"]["run_id"])] = r
     return {k: v for k, v in found.items() if k in wanted}
+
+
+@contextlib.contextmanager
+def _stop_between_runs():
+    """In this process's main thread, a first Ctrl+C lets the run in progress finish and then stops (a
+    KeyboardInterrupt raised inside a numba kernel would surface as a SystemError); a second one stops at once.
+    Yields a function that says whether a stop was asked."""
+    asked = []
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+
+    def handler(signum, frame):
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(signum)
+        print("stopping after the run in progress (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield lambda: bool(asked)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _bar(total: int, initial: int, show: bool):

@@ -208,10 +208,13 @@ def parse_spec(data: Any, base_dir: str | os.PathLike = ".", source: str = "") -
 
     fixed = _mapping(r, data, "fixed")
     grid_raw = _mapping(r, data, "grid")
-    fixed_vals = {n: checker.value(r, f"fixed[{n!r}]", n, v) for n, v in fixed.items()}
+    fixed_vals = {n: checker.value(r, f"fixed[{n!r}]", n, v) for n, v in fixed.items()
+                  if checker.known(r, f"fixed[{n!r}]", n)}
     grid: dict[str, list[Any]] = {}
     for n, vals in grid_raw.items():
         path = f"grid[{n!r}]"
+        if not checker.known(r, path, n):
+            continue
         if not isinstance(vals, list) or not vals:
             r.add(path, "must be a non-empty list of values")
             continue
@@ -325,6 +328,29 @@ class _ValueChecker:
         return (f"{', '.join(RUN_PARAMETERS + tuple(self.globals))}, <profile>.{{{','.join(PROFILE_PARAMETERS)}}}, "
                 f"<profile>.weight.<terrain>")
 
+    def known(self, r: _Reader, path: str, name: Any) -> bool:
+        """Whether ``name`` is a sweepable parameter (a problem at ``path`` when not)."""
+        ok = isinstance(name, str) and (name in RUN_PARAMETERS or name in self.globals or self._profile_field(name))
+        if not ok:
+            r.add(path, f"unknown parameter {name!r} (valid: {self.names_help()})")
+            return False
+        parts = name.split(".")
+        for params, scene in zip(self.params, self.scenes):
+            where = f" in scene {scene.name!r}" if len(self.scenes) > 1 else ""
+            if len(parts) > 1 and parts[0] != "*" and parts[0] not in params.profile_ids:
+                r.add(path, f"unknown profile {parts[0]!r}{where} (known: {', '.join(params.profile_ids)}, or *)")
+                return False
+            if len(parts) == 3 and parts[2] not in params.terrain_ids:
+                r.add(path, f"unknown terrain type {parts[2]!r}{where} (known: {', '.join(params.terrain_ids)})")
+                return False
+        return True
+
+    @staticmethod
+    def _profile_field(name: str) -> bool:
+        parts = name.split(".")
+        return (len(parts) == 2 and parts[1] in PROFILE_PARAMETERS) or (len(parts) == 3 and
+                                                                       parts[1] in ("weight", "weights"))
+
     def value(self, r: _Reader, path: str, name: Any, v: Any) -> Any:
         """The checked value (ints stay ints), or None after adding a problem at ``path``."""
         from core.sim import IMPLEMENTED
@@ -415,6 +441,8 @@ def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, 
     dists: list[tuple[str, str, Any]] = []
     for name, d in params.items():
         path = f"random.parameters[{name!r}]"
+        if not checker.known(r, path, name):
+            continue
         if not isinstance(d, dict) or len(d) != 1 or next(iter(d)) not in DISTRIBUTIONS:
             r.add(path, f"must be one distribution: {{\"uniform\": [lo, hi]}}, {{\"log_uniform\": [lo, hi]}}, "
                         f"{{\"integers\": [lo, hi]}} or {{\"choice\": [values]}}")

@@ -105,7 +105,7 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
     def read(p: Path):
         if p.suffix.lower() == ".parquet":
             return pd.read_parquet(p)
-        return pd.read_csv(p, float_precision="round_trip")
+        return pd.read_csv(p)
 
     try:
         runs = read(out)
