@@ -81,7 +81,18 @@ def test_a_local_cluster_of_two_processes_gives_the_in_process_tables(reference)
     with sweep.local_client(2) as client:
         assert len(client.nthreads()) == 2
         got = sweep.run(spec, client, warm_cache=True)
+        compiled = client.run(_kernels_compiled_here)
     assert same_tables(ref, got)
+    # numba's cache was warmed before the workers ran: each loaded the step kernel, none compiled it
+    assert len(compiled) == 2 and all(v == (True, 0) for v in compiled.values()), compiled
+
+
+def _kernels_compiled_here() -> tuple[bool, int]:
+    """(whether this process ran the step kernel, how many of its signatures it compiled instead of loading)."""
+    from core.sim import kernels
+
+    st = kernels.advance.stats
+    return bool(kernels.advance.signatures), sum(st.cache_misses.values())
 
 
 def _stop(procs: list[subprocess.Popen]) -> None:

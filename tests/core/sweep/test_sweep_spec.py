@@ -162,3 +162,18 @@ sys.exit(main(["sweep", {str(tmp_path / 's.json')!r}, "--workers", "0", "--out",
     assert p.returncode == 2, p.stderr
     assert "pip install 'miran-studio[sweep]'" in p.stderr and "'pandas'" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_the_json_schema_accepts_the_example_and_refuses_what_the_reader_refuses():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "resources" / "schemas" / "miran-sweep.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not list(validator.iter_errors(json.loads((SCENES / "sigma.sweep.json").read_text())))
+    assert not list(validator.iter_errors(spec_doc(random={"samples": 2, "parameters": {
+        "*.weight.mud": {"log_uniform": [1, 50]}, "integrator": {"choice": ["euler", "verlet"]}}})))
+    for over in ({"grid": {"pedestrian.sigmaa": [1]}}, {"limit": {"minutes": 3}}, {"metrics": ["speed"]},
+                 {"seeds": [-1]}, {"random": {"samples": 2, "parameters": {"c_s": {"normal": [1, 2]}}}}):
+        assert list(validator.iter_errors(spec_doc(**over))), over
+        with pytest.raises(InputError):
+            parse_spec(spec_doc(**over))
