@@ -21,7 +21,7 @@ from .spec import FORMAT, METRICS, VERSION, RunTask, SweepSpec, load_spec, parse
 from .table import SweepTables, characters_path, read_tables, same_tables, write_tables
 from .task import character_status, run_task, warm
 
-__all__ = ["FORMAT", "METRICS", "MissingExtra", "RunTask", "SweepInterrupted", "SweepSpec",
-           "SweepTables", "VERSION", "as_spec", "character_status", "characters_path", "default_workers", "finished_runs",
-           "load_spec", "local_client", "parse_spec", "read_tables", "run", "run_task", "same_tables",
-           "scheduler_client", "warm", "write_tables"]
+__all__ = ["FORMAT", "METRICS", "MissingExtra", "RunTask", "SweepInterrupted", "SweepSpec", "SweepTables", "VERSION",
+           "as_spec", "character_status", "characters_path", "default_workers", "finished_runs", "load_spec",
+           "local_client", "parse_spec", "read_tables", "run", "run_task", "same_tables", "scheduler_client", "warm",
+           "write_tables"]

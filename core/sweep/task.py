@@ -87,7 +87,7 @@ def run_task(task: RunTask, scene_text: str) -> dict[str, Any]:
     t0 = time.thread_time()
     entry = scene_entry(task.scene_sha, scene_text)
     with entry.lock:
-        sim = _build(entry, task)
+        sim = build_simulation(entry, task)
         sim.run(until=task.time, max_steps=task.steps)
         out = _reduce(sim, task)
         if task.keep_paths:
@@ -100,7 +100,8 @@ def run_task(task: RunTask, scene_text: str) -> dict[str, Any]:
     return out
 
 
-def _build(entry: SceneEntry, task: RunTask) -> Simulation:
+def build_simulation(entry: SceneEntry, task: RunTask) -> Simulation:
+    """The Simulation of a task on a built scene, its agents added, ready to run (call under ``entry.lock``)."""
     scene = entry.scene
     scene.profiles[:] = copy.deepcopy(entry.profiles)
     for a, planner in zip(scene.agents, entry.planners):

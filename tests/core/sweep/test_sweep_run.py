@@ -244,3 +244,17 @@ def test_plot_series_average_the_seeds(reference):
         assert s.x == [20, 60] and list(s.count) == [4, 4]
         sub = t.runs[t.runs["method"] == s.label]
         assert s.mean[0] == pytest.approx(sub[sub["pedestrian.sigma"] == 20]["mean_length"].mean())
+
+
+def test_the_bench_section_reports_runs_per_second_ratio_and_overhead(capsys):
+    import math
+
+    assert main(["bench", "--json", "--quick", "--section", "sweep"]) == 0
+    records = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert {"runs per second 1 worker", "runs per second 2 workers", "speed-up 2 workers vs 1",
+            "overhead per task 1 worker", "overhead per task in-process", "bare Simulation build + run per run",
+            "machine reference: plain process pool speed-up 2 vs 1"} <= set(records)
+    assert all(r["section"] == "sweep" and math.isfinite(r["value"]) for r in records.values())
+    one, two = records["runs per second 1 worker"]["value"], records["runs per second 2 workers"]["value"]
+    assert one > 0 and two > 0 and records["speed-up 2 workers vs 1"]["value"] == pytest.approx(two / one)
+    assert records["speed-up 2 workers vs 1"]["unit"] == "x"

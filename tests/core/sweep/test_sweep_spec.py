@@ -143,7 +143,8 @@ def test_the_shipped_example_spec_is_valid():
     assert spec.n_runs == len(spec.tasks()) > 1
 
 
-BLOCK = "import sys\nfor m in ('dask', 'distributed', 'pandas', 'pyarrow', 'tqdm', 'matplotlib'):\n    sys.modules[m] = None\n"
+BLOCK = ("import sys\nfor m in ('dask', 'distributed', 'pandas', 'pyarrow', 'tqdm', 'matplotlib'):\n"
+         "    sys.modules[m] = None\n")
 
 
 def test_without_the_sweep_extra_the_engine_works_and_the_sweep_names_the_extra(tmp_path):
