@@ -258,3 +258,21 @@ def test_the_bench_section_reports_runs_per_second_ratio_and_overhead(capsys):
     one, two = records["runs per second 1 worker"]["value"], records["runs per second 2 workers"]["value"]
     assert one > 0 and two > 0 and records["speed-up 2 workers vs 1"]["value"] == pytest.approx(two / one)
     assert records["speed-up 2 workers vs 1"]["unit"] == "x"
+
+
+def test_the_example_spec_the_readme_shows_runs(tmp_path):
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Sweeps beyond one machine"):]
+    shown = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
+    assert shown == json.loads((SCENES / "sigma.sweep.json").read_text())
+    out = tmp_path / "sigma.parquet"
+    assert main(["sweep", str(SCENES / "sigma.sweep.json"), "--workers", "0", "--out", str(out)]) == 0
+    t = read_tables(out)
+    assert len(t.runs) == 16 and len(t.characters) == 32
+    assert t.runs["arrived"].eq(2).all()
+    # the adult's sigma changes the adult's walk under MIRAN: a larger window cuts more of its route
+    adult = t.characters[t.characters["agent"] == "adult"].merge(t.runs[["run", "adult.sigma", "method"]], on="run")
+    miran = adult[adult["method"] == "miran"].groupby("adult.sigma")["length"].mean()
+    assert miran.loc[160] < miran.loc[20]
