@@ -106,7 +106,7 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
                 for t in todo:
                     if stop():
                         raise KeyboardInterrupt
-                    done(_checked_run(t, texts[t.scene_sha]))
+                    done(run_task(t, texts[t.scene_sha]))
         else:
             _on_client(client, todo, texts, done)
     except KeyboardInterrupt:
@@ -173,18 +173,6 @@ def _bar(total: int, initial: int, show: bool):
     return tqdm(total=total, initial=initial, unit="run", file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
 
 
-def _checked_run(task: RunTask, text: str) -> dict[str, Any]:
-    try:
-        return run_task(task, text)
-    except InputError as e:
-        raise InputError([Problem(f"run {task.index} ({task.scene}, {_describe(task)})" +
-                                  (f": {p.path}" if p.path else ""), p.message) for p in e.problems]) from None
-
-
-def _describe(task: RunTask) -> str:
-    return ", ".join([f"seed={task.seed}"] + [f"{k}={v}" for k, v in task.params])
-
-
 def _on_client(client, todo: list[RunTask], texts: dict[str, str], done: Callable[[dict], None]) -> None:
     """Submit the tasks to ``client`` a window at a time and hand each result to ``done`` as it finishes."""
     distributed = require("distributed", "running a sweep on Dask")
@@ -201,7 +189,7 @@ def _on_client(client, todo: list[RunTask], texts: dict[str, str], done: Callabl
         t = next(pending, None)
         if t is None:
             return None
-        f = client.submit(_checked_run, t, scattered[t.scene_sha], key=f"miran-run-{t.index}-{t.run_id}",
+        f = client.submit(run_task, t, scattered[t.scene_sha], key=f"miran-run-{t.index}-{t.run_id}",
                           pure=False)
         by_key[f.key] = t
         return f

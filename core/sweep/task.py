@@ -83,7 +83,18 @@ def character_status(sim: Simulation) -> list[str]:
 def run_task(task: RunTask, scene_text: str) -> dict[str, Any]:
     """Run one task; returns ``{"run": row, "characters": [rows], "paths": miran-paths dict or None}``.
 
-    Rows are plain dicts of Python scalars (see core.sweep.table for the columns)."""
+    Rows are plain dicts of Python scalars (see core.sweep.table for the columns). An InputError (a character
+    that cannot be placed or planned) comes back naming the run and its parameters."""
+    try:
+        return _run(task, scene_text)
+    except InputError as e:
+        head = f"run {task.index} ({task.scene}, " + ", ".join([f"seed={task.seed}"] + [f"{k}={v}" for k, v in
+                                                                                      task.params]) + ")"
+        raise InputError([Problem(head + (f": {p.path}" if p.path else ""), p.message) for p in e.problems]
+                         ) from None
+
+
+def _run(task: RunTask, scene_text: str) -> dict[str, Any]:
     t0 = time.thread_time()
     entry = scene_entry(task.scene_sha, scene_text)
     with entry.lock:

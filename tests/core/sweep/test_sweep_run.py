@@ -276,3 +276,15 @@ def test_the_example_spec_the_readme_shows_runs(tmp_path):
     adult = t.characters[t.characters["agent"] == "adult"].merge(t.runs[["run", "adult.sigma", "method"]], on="run")
     miran = adult[adult["method"] == "miran"].groupby("adult.sigma")["length"].mean()
     assert miran.loc[160] < miran.loc[20]
+
+
+def test_a_run_that_fails_is_named_and_the_finished_runs_are_kept(tmp_path, capsys):
+    doc = {"format": "miran-sweep", "version": 1, "name": "fail", "scenes": [str(SCENES / "mckenna_road.json")],
+           "grid": {"planner": ["cdt", "network"]}, "agents": 1, "limit": {"steps": 20}}
+    (tmp_path / "fail.json").write_text(json.dumps(doc))
+    out = tmp_path / "r.csv"
+    assert main(["sweep", str(tmp_path / "fail.json"), "--workers", "0", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "run 1 (mckenna_road, seed=0, agents=1, planner=network): agents: found routes for only 0" in err
+    assert "Traceback" not in err
+    assert list(read_tables(out).runs["planner"]) == ["cdt"]
