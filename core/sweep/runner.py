@@ -51,7 +51,7 @@ def as_spec(spec: SweepSpec | str | os.PathLike | dict) -> SweepSpec:
 def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: str | os.PathLike | None = None,
         resume: bool = False, keep_paths: bool = False, progress: bool = False,
         on_result: Callable[[int, int], None] | None = None, flush_seconds: float = 30.0,
-        warm_cache: bool = False) -> SweepTables:
+        warm_cache: bool = False, should_stop: Callable[[], bool] | None = None) -> SweepTables:
     """Run every run of ``spec`` and return its tables (pandas DataFrames, run order).
 
     ``client``: a ``distributed.Client`` (a LocalCluster's or a scheduler's) to run the tasks on; None runs them one
@@ -60,7 +60,8 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     sweep left) and run only the others. ``keep_paths`` writes each run's walked paths (miran-paths) into
     ``<out stem>.paths/``. ``progress`` shows a tqdm bar with the ETA on stderr; ``on_result(done, total)`` is
     called after each run. ``warm_cache`` first runs every kernel once in this process (numba's cache, see
-    ``task.warm``). Ctrl+C raises SweepInterrupted after writing what finished.
+    ``task.warm``). Ctrl+C, or ``should_stop()`` turning true (checked after each run; for a caller in another
+    thread, e.g. the app), raises SweepInterrupted after writing what finished.
     """
     require("pandas", "the sweep's tables")
     spec = as_spec(spec)
@@ -99,12 +100,14 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
             bar.update(1)
         if on_result is not None:
             on_result(len(results), len(tasks))
+        if should_stop is not None and should_stop():
+            raise KeyboardInterrupt
 
     try:
         if client is None:
             with _stop_between_runs() as stop:
                 for t in todo:
-                    if stop():
+                    if stop() or (should_stop is not None and should_stop()):
                         raise KeyboardInterrupt
                     done(run_task(t, texts[t.scene_sha]))
         else:
