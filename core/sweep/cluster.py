@@ -24,7 +24,8 @@ def local_client(workers: int) -> Iterator[object]:
     distributed = require("distributed", "running a sweep on a LocalCluster")
     cluster = distributed.LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
                                        dashboard_address=None, silence_logs=logging.CRITICAL,
-                                       worker_class=distributed.Nanny, memory_limit=0)
+                                       worker_class=distributed.Nanny, memory_limit=0,
+                                       preload=["core.sweep.worker_setup"])
     try:
         client = distributed.Client(cluster, set_as_default=False)
         try:

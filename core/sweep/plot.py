@@ -71,9 +71,8 @@ def plot_file(df, path: str | os.PathLike, x: str, y: str, hue: str | None = Non
     if p.suffix.lower() not in PLOT_FORMATS:
         raise InputError([Problem("--out", f"{p.name}: plots are written as .png or .svg, by the extension")])
     lines = series(df, x, y, hue)
-    matplotlib = require("matplotlib", "plotting a sweep")
-    matplotlib.use("Agg", force=False)
-    from matplotlib.figure import Figure
+    require("matplotlib", "plotting a sweep")
+    from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
 
     fig = Figure(figsize=(7, 4.5), layout="constrained")
     ax = fig.add_subplot()

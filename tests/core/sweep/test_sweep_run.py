@@ -183,10 +183,12 @@ def test_resume_after_a_killed_sweep_redoes_nothing_finished(tmp_path):
     assert same_tables(t, fresh)
 
 
-def test_ctrl_c_stops_and_keeps_what_finished(tmp_path):
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_ctrl_c_stops_and_keeps_what_finished(tmp_path, workers):
     spec = long_spec(tmp_path)
     out = tmp_path / "r.parquet"
-    p = _cli("sweep", str(spec), "--workers", "0", "--out", str(out), start_new_session=True)
+    # a session of its own: Ctrl+C in a terminal reaches the whole process group, workers included
+    p = _cli("sweep", str(spec), "--workers", workers, "--out", str(out), start_new_session=True)
     try:
         _wait_for_runs(journal_path(out), 2, p)
         os.killpg(p.pid, signal.SIGINT)
