@@ -186,23 +186,19 @@ def _on_client(client, todo: list[RunTask], texts: dict[str, str], done: Callabl
     nthreads = sum(client.nthreads().values()) or 1
     window = IN_FLIGHT_PER_WORKER * nthreads
     pending = iter(todo)
-    by_key: dict[str, RunTask] = {}
 
     def submit():
         t = next(pending, None)
         if t is None:
             return None
-        f = client.submit(run_task, t, scattered[t.scene_sha], key=f"miran-run-{t.index}-{t.run_id}",
-                          pure=False)
-        by_key[f.key] = t
-        return f
+        return client.submit(run_task, t, scattered[t.scene_sha], key=f"miran-run-{t.index}-{t.run_id}",
+                             pure=False)
 
     first = [f for f in (submit() for _ in range(window)) if f is not None]
-    ac = distributed.as_completed(first, loop=client.loop)
+    # with_results: the results come back with the completion notices, not one request per result
+    ac = distributed.as_completed(first, loop=client.loop, with_results=True)
     try:
-        for fut in ac:
-            res = fut.result()
-            by_key.pop(fut.key, None)
+        for fut, res in ac:
             fut.release()
             done(res)
             nxt = submit()
