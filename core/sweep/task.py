@@ -52,6 +52,12 @@ class SceneEntry:
 
 _scenes: "OrderedDict[str, SceneEntry]" = OrderedDict()
 _scenes_lock = threading.Lock()
+_built = [0]
+
+
+def scenes_built() -> int:
+    """How many scenes (with navigation mesh and planner context) this process has built."""
+    return _built[0]
 
 
 def scene_entry(sha: str, text: str) -> SceneEntry:
@@ -69,6 +75,7 @@ def scene_entry(sha: str, text: str) -> SceneEntry:
         e = SceneEntry(scene, copy.deepcopy(scene.profiles), [a.planner for a in scene.agents], mesh,
                        PlannerContext(scene, navmesh=mesh), threading.Lock())
         _scenes[sha] = e
+        _built[0] += 1
         while len(_scenes) > MAX_SCENES:
             _scenes.popitem(last=False)
         return e

@@ -18,6 +18,7 @@ pytest.importorskip("distributed")
 import core.sweep as sweep  # noqa: E402
 from core.cli.main import main  # noqa: E402
 from core.sweep.table import journal_path, read_tables, same_tables  # noqa: E402
+from core.sweep.task import scenes_built  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENES = ROOT / "scenes"
@@ -82,7 +83,10 @@ def test_a_local_cluster_of_two_processes_gives_the_in_process_tables(reference)
         assert len(client.nthreads()) == 2
         got = sweep.run(spec, client, warm_cache=True)
         compiled = client.run(_kernels_compiled_here)
+        built = client.run(scenes_built)
     assert same_tables(ref, got)
+    # each worker built the scene, its navigation mesh and planner context once for all its runs
+    assert list(built.values()) == [1, 1], built
     # numba's cache was warmed before the workers ran: each loaded the step kernel, none compiled it
     assert len(compiled) == 2 and all(v == (True, 0) for v in compiled.values()), compiled
 
