@@ -278,7 +278,20 @@ def _mapping(r: _Reader, data: dict, key: str) -> dict:
     if not isinstance(v, dict):
         r.add(key, "must be an object of parameter name -> value")
         return {}
-    return v
+    return _dotted(v, lambda name, x: isinstance(x, dict))
+
+
+def _dotted(d: dict, nested, prefix: str = "") -> dict:
+    """TOML's unquoted dotted keys (``adult.sigma = [20, 40]``) nest tables: join them back into parameter names.
+    ``nested(name, value)`` says whether the value at ``name`` is such a table."""
+    out = {}
+    for k, v in d.items():
+        name = f"{prefix}{k}"
+        if nested(name, v):
+            out.update(_dotted(v, nested, name + "."))
+        else:
+            out[name] = v
+    return out
 
 
 def _scenes(r: _Reader, v: Any, base: Path) -> list[SceneFile]:
@@ -328,9 +341,13 @@ class _ValueChecker:
         return (f"{', '.join(RUN_PARAMETERS + tuple(self.globals))}, <profile>.{{{','.join(PROFILE_PARAMETERS)}}}, "
                 f"<profile>.weight.<terrain>")
 
+    def is_parameter(self, name: str) -> bool:
+        """Whether ``name`` has the form of a parameter (profiles and terrain types not checked)."""
+        return name in RUN_PARAMETERS or name in self.globals or self._profile_field(name)
+
     def known(self, r: _Reader, path: str, name: Any) -> bool:
         """Whether ``name`` is a sweepable parameter (a problem at ``path`` when not)."""
-        ok = isinstance(name, str) and (name in RUN_PARAMETERS or name in self.globals or self._profile_field(name))
+        ok = isinstance(name, str) and self.is_parameter(name)
         if not ok:
             r.add(path, f"unknown parameter {name!r} (valid: {self.names_help()})")
             return False
@@ -438,6 +455,7 @@ def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, 
     if not isinstance(params, dict) or not params:
         r.add("random.parameters", "must be a non-empty object of parameter name -> distribution")
         return [], set()
+    params = _dotted(params, lambda name, x: isinstance(x, dict) and not checker.is_parameter(name))
     dists: list[tuple[str, str, Any]] = []
     for name, d in params.items():
         path = f"random.parameters[{name!r}]"

@@ -74,6 +74,19 @@ steps = 50
 ''')
     assert [t.run_id for t in load_spec(tmp_path / "s.json").tasks()] == \
         [t.run_id for t in load_spec(tmp_path / "s.toml").tasks()]
+    # TOML's unquoted dotted keys nest tables; they name the same parameters
+    (tmp_path / "dotted.toml").write_text(f'''format = "miran-sweep"
+version = 1
+scenes = ["{scene}"]
+seeds = [0, 1]
+limit.steps = 50
+grid.pedestrian.sigma = [20, 40]
+grid.method = ["miran", "irm"]
+random.samples = 2
+random.parameters.pedestrian.weight.mud = {{ uniform = [1, 50] }}
+''')
+    spec = load_spec(tmp_path / "dotted.toml")
+    assert spec.n_runs == 16 and "pedestrian.weight.mud" in spec.tasks()[0].param_dict()
 
 
 @pytest.mark.parametrize("over, expected", [
