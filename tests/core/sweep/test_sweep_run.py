@@ -294,3 +294,17 @@ def test_a_run_that_fails_is_named_and_the_finished_runs_are_kept(tmp_path, caps
     assert "run 1 (mckenna_road, seed=0, agents=1, planner=network): agents: found routes for only 0" in err
     assert "Traceback" not in err
     assert list(read_tables(out).runs["planner"]) == ["cdt"]
+
+
+def test_the_table_is_rewritten_while_the_sweep_runs(reference, tmp_path):
+    spec, ref = reference
+    out = tmp_path / "r.parquet"
+    seen = []
+
+    def on_result(done: int, total: int) -> None:
+        seen.append(len(read_tables(out).runs) if out.exists() else 0)
+
+    got = sweep.run(spec, out=out, flush_seconds=0.0, on_result=on_result)
+    # with no delay between rewrites, the table holds every finished run as soon as it finished
+    assert seen == list(range(1, 17))
+    assert same_tables(ref, got) and same_tables(ref, read_tables(out))
