@@ -9,6 +9,8 @@ table beside it. ``--resume`` skips the runs already there; Ctrl+C keeps what fi
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 import sys
 import time
 
@@ -47,6 +49,26 @@ def _workers(args) -> int | None:
                          ) from None
 
 
+# A scheduler address: [protocol://]host:port.
+ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+:\d{1,5}$")
+
+
+@contextlib.contextmanager
+def _connected(sweep, address: str):
+    """A client of the scheduler at ``address``; InputError naming --scheduler when it is malformed or unreachable."""
+    if not ADDRESS.match(address):
+        raise InputError([Problem("--scheduler", f"expected an address such as tcp://host:8786, got {address!r}")])
+    try:
+        cm = sweep.scheduler_client(address)
+        client = cm.__enter__()
+    except (OSError, ValueError) as e:
+        raise InputError([Problem("--scheduler", f"cannot reach a Dask scheduler at {address}: {e}")]) from None
+    try:
+        yield client
+    finally:
+        cm.__exit__(None, None, None)
+
+
 def run(args) -> int:
     import core.sweep as sweep
 
@@ -63,7 +85,7 @@ def run(args) -> int:
         options = dict(out=out, resume=args.resume, keep_paths=args.keep_paths, progress=sys.stderr.isatty())
         where = "this process"
         if args.scheduler is not None:
-            with sweep.scheduler_client(args.scheduler) as client:
+            with _connected(sweep, args.scheduler) as client:
                 where = f"the scheduler at {args.scheduler}"
                 tables = sweep.run(spec, client, warm_cache=True, **options)
         elif workers == 0:
@@ -79,7 +101,7 @@ def run(args) -> int:
         print(str(e), file=sys.stderr)
         return 130
     except OSError as e:
-        raise InputError([Problem("", f"cannot connect or write: {e}")]) from None
+        raise InputError([Problem("--out", f"cannot write {e.filename or ''}: {e.strerror or e}")]) from None
     wall = time.perf_counter() - t0
     total = len(tables.runs)
     summary = {"spec": args.spec, "name": spec.name, "runs": total, "skipped": n_before, "ran": total - n_before,

@@ -38,7 +38,6 @@ class SweepInterrupted(Exception):
                          + ("; run again with --resume to finish" if out else ""))
 
 
-
 def as_spec(spec: SweepSpec | str | os.PathLike | dict) -> SweepSpec:
     """A SweepSpec from a spec, a spec file path, or a spec document (scene paths relative to the working dir)."""
     if isinstance(spec, SweepSpec):

@@ -145,7 +145,9 @@ def test_the_cli_refuses_bad_options(tmp_path, capsys):
     assert main(["sweep", str(tmp_path / "s.json"), "--workers", "-2"]) == 2
     assert main(["sweep", str(tmp_path / "s.json"), "--out", str(tmp_path / "r.xlsx")]) == 2
     assert main(["sweep", str(tmp_path / "s.json"), "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert main(["sweep", str(tmp_path / "s.json"), "--scheduler", "localhost"]) == 2
     err = capsys.readouterr().err
+    assert "--scheduler: expected an address such as tcp://host:8786, got 'localhost'" in err
     assert "--workers: expected a whole number" in err
     assert "--out: r.xlsx: the table is written as .parquet or .csv" in err
     assert "--scheduler: give --scheduler or --workers, not both" in err
