@@ -50,7 +50,7 @@ def _workers(args) -> int | None:
 
 
 # A scheduler address: [protocol://]host:port.
-ADDRESS = re.compile(r"^([a-z]+://)?[^\s/:]+:\d{1,5}$")
+ADDRESS = re.compile(r"^([a-z]+://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):\d{1,5}$")
 
 
 @contextlib.contextmanager
