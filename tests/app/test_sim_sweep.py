@@ -67,3 +67,17 @@ def test_a_sweep_on_a_local_cluster_of_two_processes(make_studio, qtbot):
     qtbot.waitUntil(lambda: dlg.thread is None, timeout=BUILD_WAIT)
     assert dlg.runs is not None, dlg.status.text()
     assert len(dlg.runs) == 4 and dlg.run_button.isEnabled()
+
+
+def test_without_the_sweep_extra_the_action_says_what_to_install(make_studio, qtbot, monkeypatch):
+    import core.sweep.deps as deps
+
+    def missing(module: str, what: str):
+        raise deps.MissingExtra(f"{what} needs the optional package {module!r}; install the 'sweep' extra: "
+                                f"{deps.EXTRA_HINT}")
+
+    monkeypatch.setattr(deps, "require", missing)
+    w = make_studio(ROAD)
+    action(w, "sim.sweep").trigger()
+    assert w.findChild(QtWidgets.QDialog, "sim.sweep_dialog") is None
+    assert any("miran-studio[sweep]" in e for e in w.sim.errors), w.sim.errors
