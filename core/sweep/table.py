@@ -105,7 +105,9 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
     def read(p: Path):
         if p.suffix.lower() == ".parquet":
             return pd.read_parquet(p)
-        return pd.read_csv(p)
+        # pandas 3 reads floats back exactly by default; pandas 2 needs asking (and warns about it since 3)
+        exact = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
+        return pd.read_csv(p, **exact)
 
     try:
         runs = read(out)
