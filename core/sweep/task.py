@@ -228,7 +228,8 @@ def _mean(a: np.ndarray) -> float:
 
 def warm(spec_tasks: list[RunTask], texts: dict[str, str]) -> None:
     """Compile (or load from numba's cache) every kernel the sweep's runs call, in this process: one short run of
-    each distinct (scene, method, integrator, planner) combination, 2 steps each. Run once before worker
+    each distinct (scene, method, integrator, planner, random agents or not) combination, 2 steps each (with the
+    paths measured when the runs keep them). Run once before worker
     processes start so that they all load the cached machine code instead of each compiling it."""
     seen = set()
     for t in spec_tasks:
@@ -238,5 +239,5 @@ def warm(spec_tasks: list[RunTask], texts: dict[str, str]) -> None:
             continue
         seen.add(key)
         short = RunTask(t.index, t.run_id, t.scene, t.scene_sha, t.params, t.seed, 2, None, t.scene_agents,
-                        t.metrics, False)
+                        t.metrics, t.keep_paths)
         run_task(short, texts[t.scene_sha])
