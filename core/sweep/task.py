@@ -229,8 +229,8 @@ def _mean(a: np.ndarray) -> float:
 def warm(spec_tasks: list[RunTask], texts: dict[str, str]) -> None:
     """Compile (or load from numba's cache) every kernel the sweep's runs call, in this process: one short run of
     each distinct (scene, method, integrator, planner, random agents or not) combination, 2 steps each (with the
-    paths measured when the runs keep them). Run once before worker
-    processes start so that they all load the cached machine code instead of each compiling it."""
+    paths measured when the runs keep them). Run once before the worker processes run anything, so that they all
+    load the cached machine code instead of each compiling it."""
     seen = set()
     for t in spec_tasks:
         p = t.param_dict()
