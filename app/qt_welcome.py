@@ -151,7 +151,9 @@ class QtWelcome(QtWidgets.QWidget):
 
     def fill_scenes(self) -> None:
         folder = scenes_dir()
-        files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+        # sweep specs (*.sweep.json) ship beside the scenes but are not scenes
+        files = [p for p in sorted(folder.glob("*.json")) if not p.name.endswith(".sweep.json")] \
+            if folder.is_dir() else []
         for path in files:
             card = SceneCard(path)
             card.clicked.connect(self.open_requested)

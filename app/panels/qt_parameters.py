@@ -377,6 +377,33 @@ class QtSimParameters(QtWidgets.QScrollArea):
             self.params["profiles"][pid]["weights"][tid] = value
             self.send("weight", pid, tid, value)
 
+    def apply_parameters(self, values: dict) -> None:
+        """Set parameters named as in a sweep spec (``method``, ``dt``, a force constant, ``<profile>.<field>``,
+        ``<profile>.weight.<terrain>``), show them and send them to the simulation (the sweep dialog's rows)."""
+        for name, v in values.items():
+            if name == "method":
+                set_quietly(self.method, "setCurrentIndex", max(0, self.method.findData(v)))
+                self.send("method", v)
+            elif name == "dt":
+                self.dt.set_value(float(v))
+                self.send("param", "dt", float(v))
+            elif name in self.force_fields:
+                self.force_fields[name].set_value(float(v))
+                self.send("param", name, float(v))
+            elif "." in name:
+                pid, _, field = name.partition(".")
+                k = self.profile.findText(pid)
+                if k < 0:
+                    continue
+                self.profile.setCurrentIndex(k)
+                if field in self.profile_fields:
+                    self.profile_fields[field].set_value(float(v))
+                    self._profile_changed(field, float(v))
+                elif field.partition(".")[2] in self.weight_fields:
+                    tid = field.partition(".")[2]
+                    self.weight_fields[tid].set_value(float(v))
+                    self._weight_changed(tid, float(v))
+
     def _agent_spun(self, i: int) -> None:
         self._agent_label()
         self.agent_chosen.emit(i)

@@ -10,6 +10,7 @@ from PySide6 import QtWidgets
 from ..layers.qt_sim_agents import COMPARE_COLOUR, MAIN_TRAIL
 
 BACKGROUND = "#ffffff"
+SWEEP_COLOURS = ("#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2")
 
 
 class QtSimPlots(pg.GraphicsLayoutWidget):
@@ -68,6 +69,26 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         self.arrival_curve.setData(*_steps(st.arrivals))
         self.compare_arrival_curve.setData(*_steps(st.compare_arrivals))
         self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}")
+
+    def show_sweep(self, lines, x: str, y: str) -> None:
+        """A sweep's table (core.sweep.plot.series): one line per hue value with standard-deviation error bars, in
+        a fourth plot made on first use."""
+        plot = getattr(self, "sweep", None)
+        if plot is None:
+            plot = self.sweep = self.addPlot(row=0, col=3)
+            plot.setMenuEnabled(False)
+            plot.showGrid(x=True, y=True, alpha=0.25)
+            plot.getAxis("left").setWidth(42)
+            plot.addLegend(offset=(-4, 4))
+        plot.clear()
+        plot.setTitle(f"Sweep: {y}")
+        plot.setLabel("bottom", x)
+        for k, s in enumerate(lines):
+            colour = SWEEP_COLOURS[k % len(SWEEP_COLOURS)]
+            xs = np.asarray(s.x, dtype=np.float64)
+            plot.plot(xs, s.mean, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
+                      name=s.label)
+            plot.addItem(pg.ErrorBarItem(x=xs, y=s.mean, height=2.0 * s.std, pen=pg.mkPen(colour)))
 
     def clear_data(self) -> None:
         """Empty every plot (GraphicsLayoutWidget's own ``clear`` would remove the plots themselves)."""

@@ -20,6 +20,8 @@ SIM_ACTIONS: tuple[ActionSpec, ...] = (
                "Run a second method on the same routes, drawn in orange (MIRAN Figure 8)", checkable=True),
     ActionSpec("sim.add_agents", "Add Random &Agents", SIM_MENU, "add_agents", "Ctrl+Shift+N",
                "Add agents with random starts and goals (count and seed in the Simulation panel)"),
+    ActionSpec("sim.sweep", "S&weep…", SIM_MENU, "sweep_dialog", None,
+               "Run a small parameter sweep of this scene on a LocalCluster and plot it (miran sweep)"),
     ActionSpec("sim.export_json", "Export Paths (&JSON)…", SIM_MENU, "export_json_dialog", "Ctrl+E",
                "Write the walked paths as a miran-paths file (as miran simulate --out)"),
     ActionSpec("sim.export_csv", "Export Paths (&CSV)…", SIM_MENU, "export_csv_dialog", None,

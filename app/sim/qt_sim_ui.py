@@ -325,6 +325,24 @@ class QtSimulationUi(QtCore.QObject):
         p = self.doc.path
         return str(p.with_name(p.stem + suffix)) if p is not None else "paths" + suffix
 
+    def sweep_dialog(self) -> None:
+        """Simulation > Sweep…: the sweep dialog over the panel's parameters (needs the 'sweep' extra)."""
+        from core.sweep.deps import MissingExtra, require
+
+        try:
+            for module in ("pandas", "distributed"):
+                require(module, "Simulation > Sweep")
+        except MissingExtra as e:
+            self.show_error("Sweep", str(e))
+            return
+        from .qt_sweep import QtSweepDialog
+
+        if getattr(self, "sweep", None) is None:
+            self.sweep = QtSweepDialog(self.w, self.parameters, self.plots)
+        self.sweep.fill_parameters()
+        self.sweep.show()
+        self.sweep.raise_()
+
     def export_json_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Paths", self._suggest(".paths.json"), "miran-paths (*.json)")
         if path:

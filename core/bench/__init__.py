@@ -9,6 +9,6 @@ from .record import Record
 from .runner import SectionFailed, run_section, run_sections
 
 # Section name -> module core.bench.<name>; others append theirs (one-line edit).
-SECTIONS = ["navmesh", "routes", "steering", "ecm"]
+SECTIONS = ["navmesh", "routes", "steering", "ecm", "sweep"]
 
 __all__ = ["Record", "SECTIONS", "SectionFailed", "run_section", "run_sections"]

@@ -28,7 +28,8 @@ def _rec(name: str, value, unit: str, reference: str = "") -> Record:
 def _scenes():
     from core.scene.io import load_scene
 
-    return [(p.stem, load_scene(p)) for p in sorted(SCENES_DIR.glob("*.json"))]
+    return [(p.stem, load_scene(p)) for p in sorted(SCENES_DIR.glob("*.json"))
+            if not p.name.endswith(".sweep.json")]
 
 
 def run(quick: bool) -> list[Record]:

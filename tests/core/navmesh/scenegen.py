@@ -92,7 +92,7 @@ SCENES_DIR = Path(__file__).resolve().parents[3] / "scenes"
 
 def shipped_scene_files() -> list[str]:
     """The scenes that ship (scenes/*.json), by file name."""
-    return sorted(p.name for p in SCENES_DIR.glob("*.json"))
+    return sorted(p.name for p in SCENES_DIR.glob("*.json") if not p.name.endswith(".sweep.json"))
 
 
 @lru_cache(maxsize=None)

@@ -10,4 +10,5 @@ SCENES = REPO / "scenes"
 SCHEMAS = REPO / "resources" / "schemas"
 BAD = Path(__file__).resolve().parent / "bad"
 BAD_CORPUS = json.loads((Path(__file__).resolve().parent / "bad_corpus.json").read_text())
-SHIPPED = sorted(p.name for p in SCENES.glob("*.json"))
+# Sweep specs (*.sweep.json) ship beside the scenes but are not scenes.
+SHIPPED = sorted(p.name for p in SCENES.glob("*.json") if not p.name.endswith(".sweep.json"))

@@ -1,0 +1,119 @@
+"""``miran sweep SPEC``: run a parameter sweep on Dask and write its results table (core.sweep).
+
+A LocalCluster of ``--workers`` processes by default (one per CPU; ``--workers 0`` runs in this process without
+Dask), or the workers of a running scheduler (``--scheduler tcp://host:8786``). Finished runs stream to a journal
+beside ``--out`` with a progress bar and ETA; the run table goes to ``--out`` (.parquet or .csv) and the character
+table beside it. ``--resume`` skips the runs already there; Ctrl+C keeps what finished (exit 130).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import sys
+import time
+
+from core.cli.output import print_json
+from core.scene.problems import InputError, Problem
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("sweep", help="run a parameter sweep (grid / random samples) on Dask",
+                       description="Run every run of a miran-sweep spec (JSON or TOML) on a Dask LocalCluster or a "
+                                   "running scheduler, and write one row per run and one per character. Needs the "
+                                   "'sweep' extra: pip install 'miran-studio[sweep]'.")
+    p.add_argument("spec", metavar="SPEC", help="the sweep spec (.json or .toml)")
+    p.add_argument("--workers", metavar="N",
+                   help="LocalCluster worker processes (default: one per CPU; 0: run in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="use a running Dask scheduler (tcp://host:8786) instead")
+    p.add_argument("--out", metavar="FILE", help="the run table, .parquet or .csv (default: <spec name>.parquet); "
+                                                 "the character table goes beside it")
+    p.add_argument("--resume", action="store_true", help="keep the runs already in --out and run the others")
+    p.add_argument("--keep-paths", action="store_true",
+                   help="write each run's walked paths (miran-paths) into <out stem>.paths/")
+    p.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
+    return p
+
+
+def _workers(args) -> int | None:
+    if args.workers is None:
+        return None
+    try:
+        n = int(args.workers)
+        if n < 0 or n > 4096:
+            raise ValueError
+        return n
+    except ValueError:
+        raise InputError([Problem("--workers", f"expected a whole number from 0 to 4096, got {args.workers!r}")]
+                         ) from None
+
+
+# A scheduler address: [protocol://]host:port.
+ADDRESS = re.compile(r"^([a-z]+://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):\d{1,5}$")
+
+
+@contextlib.contextmanager
+def _connected(sweep, address: str):
+    """A client of the scheduler at ``address``; InputError naming --scheduler when it is malformed or unreachable."""
+    if not ADDRESS.match(address):
+        raise InputError([Problem("--scheduler", f"expected an address such as tcp://host:8786, got {address!r}")])
+    try:
+        cm = sweep.scheduler_client(address)
+        client = cm.__enter__()
+    except (OSError, ValueError) as e:
+        raise InputError([Problem("--scheduler", f"cannot reach a Dask scheduler at {address}: {e}")]) from None
+    try:
+        yield client
+    finally:
+        cm.__exit__(None, None, None)
+
+
+def run(args) -> int:
+    import core.sweep as sweep
+
+    workers = _workers(args)
+    if args.scheduler is not None and workers is not None:
+        raise InputError([Problem("--scheduler", "give --scheduler or --workers, not both")])
+    try:
+        spec = sweep.load_spec(args.spec)
+        out = sweep.table.check_out_path(args.out or f"{spec.name}.parquet")
+        if args.resume and not (out.exists() or sweep.table.journal_path(out).exists()):
+            print(f"note: nothing to resume in {out}; running the whole sweep", file=sys.stderr)
+        n_before = len(sweep.finished_runs(out, spec.tasks())) if args.resume else 0
+        t0 = time.perf_counter()
+        options = dict(out=out, resume=args.resume, keep_paths=args.keep_paths, progress=sys.stderr.isatty())
+        where = "this process"
+        if args.scheduler is not None:
+            with _connected(sweep, args.scheduler) as client:
+                where = f"the scheduler at {args.scheduler}"
+                tables = sweep.run(spec, client, warm_cache=True, **options)
+        elif workers == 0:
+            tables = sweep.run(spec, None, **options)
+        else:
+            n = workers or sweep.default_workers()
+            where = f"a LocalCluster of {n} worker{'s' if n != 1 else ''}"
+            with sweep.local_client(n) as client:
+                tables = sweep.run(spec, client, warm_cache=True, **options)
+    except sweep.MissingExtra as e:
+        raise InputError([Problem("", str(e))]) from None
+    except sweep.SweepInterrupted as e:
+        print(str(e), file=sys.stderr)
+        return 130
+    except OSError as e:
+        raise InputError([Problem("--out", f"cannot write {e.filename or ''}: {e.strerror or e}")]) from None
+    wall = time.perf_counter() - t0
+    total = len(tables.runs)
+    summary = {"spec": args.spec, "name": spec.name, "runs": total, "skipped": n_before, "ran": total - n_before,
+               "characters": len(tables.characters), "on": where, "wall_seconds": wall, "out": str(out),
+               "characters_out": str(sweep.characters_path(out))}
+    if args.json:
+        print_json(summary)
+        return 0
+    kept = f" ({n_before} already in {out})" if n_before else ""
+    print(f"{spec.name}: {total} runs{kept}, {total - n_before} ran on {where} in {wall:.1f} s")
+    print(f"wrote {out} ({total} runs) and {sweep.characters_path(out)} ({len(tables.characters)} characters)")
+    if args.keep_paths:
+        print(f"paths in {sweep.table.paths_dir(out)}/")
+    return 0
+

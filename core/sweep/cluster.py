@@ -1,0 +1,55 @@
+"""Dask clients for a sweep: a LocalCluster of worker processes on this machine, or a running scheduler's address.
+
+Worker processes run one task at a time (one thread each): the kernels are single-threaded, and a worker's
+scenes are set up per run under a lock anyway. numba's cache: call ``core.sweep.task.warm`` (``run(...,
+warm_cache=True)``) in this process before the workers run anything, so that they load the compiled kernels from
+the shared on-disk cache instead of each compiling them for minutes. Scheduler and worker logs are silenced: a
+failed run reaches the caller as its exception, and Ctrl+C in a terminal also stops the workers (same process
+group), which the scheduler would log as lost data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from typing import Iterator
+
+from .deps import require
+
+
+@contextlib.contextmanager
+def local_client(workers: int) -> Iterator[object]:
+    """A ``distributed.Client`` of a LocalCluster of ``workers`` single-threaded processes, closed on exit."""
+    distributed = require("distributed", "running a sweep on a LocalCluster")
+    cluster = distributed.LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.CRITICAL,
+                                       worker_class=distributed.Nanny, memory_limit=0,
+                                       preload=["core.sweep.worker_setup"])
+    try:
+        client = distributed.Client(cluster, set_as_default=False)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.close()
+
+
+@contextlib.contextmanager
+def scheduler_client(address: str, timeout: float = 30.0) -> Iterator[object]:
+    """A ``distributed.Client`` connected to a running scheduler (``tcp://host:8786``), closed on exit."""
+    distributed = require("distributed", "running a sweep on a Dask scheduler")
+    client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def default_workers() -> int:
+    """One worker per CPU this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)

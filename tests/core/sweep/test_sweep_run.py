@@ -1,0 +1,310 @@
+"""Running sweeps: in-process, on a LocalCluster and on a separately started scheduler with two workers, the same
+tables; resume after a kill redoes nothing finished; Ctrl+C keeps what finished; the plots."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+import core.sweep as sweep  # noqa: E402
+from core.cli.main import main  # noqa: E402
+from core.sweep.table import journal_path, read_tables, same_tables  # noqa: E402
+from core.sweep.task import scenes_built  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[3]
+SCENES = ROOT / "scenes"
+BIN = Path(sys.executable).parent
+# Bounds on the separately started processes (seconds): start, and stop before they are killed.
+START_TIMEOUT = 180
+STOP_TIMEOUT = 30
+
+
+def small_spec(tmp_path: Path) -> Path:
+    """16 short runs of the McKenna road scene: its walker and two random ones, planned on each run."""
+    doc = {"format": "miran-sweep", "version": 1, "name": "small", "scenes": [str(SCENES / "mckenna_road.json")],
+           "grid": {"pedestrian.sigma": [20, 60], "method": ["miran", "irm"]},
+           "random": {"samples": 2, "seed": 9, "parameters": {"pedestrian.weight.road": {"uniform": [1, 8]}}},
+           "seeds": [0, 1], "agents": 2, "limit": {"steps": 200}}
+    path = tmp_path / "small.sweep.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def long_spec(tmp_path: Path) -> Path:
+    """30 runs of the forest with ten characters each, long enough to stop part-way."""
+    doc = {"format": "miran-sweep", "version": 1, "name": "long", "scenes": [str(SCENES / "forest.json")],
+           "grid": {"adult.sigma": [20, 40, 60, 80, 100], "method": ["miran", "irm"]}, "seeds": [0, 1, 2],
+           "agents": 8}
+    path = tmp_path / "long.sweep.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The small sweep run in this process: the tables every other way of running it must reproduce."""
+    tmp = tmp_path_factory.mktemp("ref")
+    spec = small_spec(tmp)
+    return spec, sweep.run(spec)
+
+
+def test_in_process_tables_hold_a_row_per_run_and_per_character(reference):
+    _, t = reference
+    assert len(t.runs) == 16 and list(t.runs["run"]) == list(range(16))
+    assert len(t.characters) == 16 * 3
+    assert t.runs["run_id"].is_unique
+    assert set(t.runs["method"]) == {"miran", "irm"} and set(t.runs["pedestrian.sigma"]) == {20, 60}
+    for col in ("length.sidewalk", "length.road", "weighted_length", "min_clearance", "mean_speed", "status"):
+        assert col in t.characters.columns
+    assert (t.runs["cpu_time"] > 0).all()
+    # the parameters reach the runs: the walked lengths differ between the grid points
+    assert t.runs["mean_length"].nunique() > 4
+    # each character's weighted length is its terrain lengths weighted by its run's weights
+    runs = t.runs.set_index("run")
+    c = t.characters.iloc[0]
+    w = runs.loc[c["run"], "pedestrian.weight.road"]
+    expect = (c["length.default"] * 1.0 + c["length.sidewalk"] * 0.5 + c["length.road"] * w
+              + c["length.mud"] * 40.0)
+    assert c["weighted_length"] == pytest.approx(expect, rel=1e-9)
+
+
+def test_a_local_cluster_of_two_processes_gives_the_in_process_tables(reference):
+    spec, ref = reference
+    with sweep.local_client(2) as client:
+        assert len(client.nthreads()) == 2
+        got = sweep.run(spec, client, warm_cache=True)
+        compiled = client.run(_kernels_compiled_here)
+        built = client.run(scenes_built)
+    assert same_tables(ref, got)
+    # each worker built the scene, its navigation mesh and planner context once for all its runs
+    assert list(built.values()) == [1, 1], built
+    # numba's cache was warmed before the workers ran: each loaded the step kernel, none compiled it
+    assert len(compiled) == 2 and all(v == (True, 0) for v in compiled.values()), compiled
+
+
+def _kernels_compiled_here() -> tuple[bool, int]:
+    """(whether this process ran the step kernel, how many of its signatures it compiled instead of loading)."""
+    from core.sim import kernels
+
+    st = kernels.advance.stats
+    return bool(kernels.advance.signatures), sum(st.cache_misses.values())
+
+
+def _stop(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    for p in procs:
+        try:
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(timeout=STOP_TIMEOUT)
+
+
+def test_a_scheduler_and_two_workers_started_apart_give_the_same_table(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    spec, ref = reference
+    sched_file = tmp_path / "scheduler.json"
+    log = open(tmp_path / "dask.log", "w")
+    procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                               "--no-dashboard", "--scheduler-file", str(sched_file)], stdout=log, stderr=log)]
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not sched_file.exists() and time.monotonic() < deadline:
+            assert procs[0].poll() is None, (tmp_path / "dask.log").read_text()
+            time.sleep(0.2)
+        address = json.loads(sched_file.read_text())["address"]
+        for _ in range(2):
+            procs.append(subprocess.Popen([str(BIN / "dask"), "worker", address, "--nthreads", "1",
+                                           "--no-dashboard", "--host", "127.0.0.1"], stdout=log, stderr=log,
+                                          cwd=ROOT))
+        with distributed.Client(address, timeout=START_TIMEOUT) as client:
+            client.wait_for_workers(2, timeout=START_TIMEOUT)
+        out = tmp_path / "r.parquet"
+        assert main(["sweep", str(spec), "--scheduler", address, "--out", str(out)]) == 0
+        got = read_tables(out)
+    finally:
+        _stop(procs)
+        log.close()
+    assert same_tables(ref, got)
+
+
+def _cli(*args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "core.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def _wait_for_runs(path: Path, n: int, proc: subprocess.Popen) -> int:
+    """Wait until the journal at ``path`` holds ``n`` finished runs; returns how many it holds."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        lines = path.read_text().count("\n") if path.exists() else 0
+        if lines >= n:
+            return lines
+        assert proc.poll() is None, "the sweep ended before it could be stopped: " + proc.stderr.read()
+        time.sleep(0.01)
+    raise AssertionError("the sweep did not start in time")
+
+
+def test_resume_after_a_killed_sweep_redoes_nothing_finished(tmp_path):
+    spec = long_spec(tmp_path)
+    out = tmp_path / "r.csv"
+    p = _cli("sweep", str(spec), "--workers", "0", "--out", str(out))
+    try:
+        _wait_for_runs(journal_path(out), 3, p)
+        p.kill()
+    finally:
+        p.wait(timeout=STOP_TIMEOUT)
+    assert p.returncode == -signal.SIGKILL
+    before = {r["run"]["run_id"]: r["run"] for r in sweep.table.Journal(journal_path(out)).read()}
+    assert 3 <= len(before) < 30 and not out.exists()
+    r = _cli("sweep", str(spec), "--workers", "0", "--out", str(out), "--resume", "--json")
+    stdout, stderr = r.communicate(timeout=600)
+    assert r.returncode == 0, stderr
+    summary = json.loads(stdout)
+    assert summary["runs"] == 30 and summary["skipped"] == len(before) and summary["ran"] == 30 - len(before)
+    t = read_tables(out)
+    assert len(t.runs) == 30 and t.runs["run_id"].is_unique and list(t.runs["run"]) == list(range(30))
+    # the runs finished before the kill were not run again: their CPU times are the first attempt's
+    kept = t.runs.set_index("run_id").loc[list(before)]
+    assert list(kept["cpu_time"]) == [before[k]["cpu_time"] for k in before]
+    assert not journal_path(out).exists()
+    # and a resume of a finished sweep runs nothing
+    assert main(["sweep", str(spec), "--workers", "0", "--out", str(out), "--resume"]) == 0
+    assert list(read_tables(out).runs["cpu_time"]) == list(t.runs["cpu_time"])
+    fresh = sweep.run(spec)
+    assert same_tables(t, fresh)
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_ctrl_c_stops_and_keeps_what_finished(tmp_path, workers):
+    spec = long_spec(tmp_path)
+    out = tmp_path / "r.parquet"
+    # a session of its own: Ctrl+C in a terminal reaches the whole process group, workers included
+    p = _cli("sweep", str(spec), "--workers", workers, "--out", str(out), start_new_session=True)
+    try:
+        _wait_for_runs(journal_path(out), 2, p)
+        os.killpg(p.pid, signal.SIGINT)
+        _, stderr = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, stderr
+    assert "interrupted: kept" in stderr and "--resume" in stderr and "Traceback" not in stderr
+    t = read_tables(out)
+    assert 2 <= len(t.runs) < 30
+    assert len(t.characters) == 10 * len(t.runs)
+
+
+def test_keep_paths_writes_a_paths_file_per_run(tmp_path):
+    spec = small_spec(tmp_path)
+    out = tmp_path / "r.csv"
+    assert main(["sweep", str(spec), "--workers", "0", "--out", str(out), "--keep-paths"]) == 0
+    files = sorted((tmp_path / "r.paths").glob("*.json"))
+    assert len(files) == 16
+    from core.export import read_paths
+
+    pf = read_paths(files[0])
+    t = read_tables(out)
+    row = t.characters[t.characters["run"] == 0].iloc[0]
+    agent = next(a for a in pf.agents if a.id == row["agent"])
+    assert agent.length == pytest.approx(row["length"], rel=1e-9)
+
+
+def test_sweep_plot_writes_png_and_svg_and_names_a_bad_column(reference, tmp_path, capsys):
+    spec, _ = reference
+    out = tmp_path / "r.parquet"
+    sweep.run(spec, out=out)
+    for ext in ("png", "svg"):
+        plot = tmp_path / f"p.{ext}"
+        assert main(["sweep-plot", str(out), "--x", "pedestrian.sigma", "--y", "mean_weighted_length",
+                     "--hue", "method", "--out", str(plot)]) == 0
+        head = plot.read_bytes()[:100]
+        assert head.startswith(b"\x89PNG") if ext == "png" else b"<svg" in plot.read_bytes()[:2000]
+    assert main(["sweep-plot", str(out), "--x", "pedestrian.sigma", "--y", "mean_wieghted_length"]) == 2
+    assert main(["sweep-plot", str(out), "--x", "agent", "--y", "length", "--characters", "--out",
+                 str(tmp_path / "c.png")]) == 0
+    err = capsys.readouterr().err
+    assert "--y: no column 'mean_wieghted_length' in the table" in err
+
+
+def test_plot_series_average_the_seeds(reference):
+    from core.sweep.plot import series
+
+    _, t = reference
+    lines = series(t.runs, "pedestrian.sigma", "mean_length", "method")
+    assert [s.label for s in lines] == ["irm", "miran"]
+    for s in lines:
+        assert s.x == [20, 60] and list(s.count) == [4, 4]
+        sub = t.runs[t.runs["method"] == s.label]
+        assert s.mean[0] == pytest.approx(sub[sub["pedestrian.sigma"] == 20]["mean_length"].mean())
+
+
+def test_the_bench_section_reports_runs_per_second_ratio_and_overhead(capsys):
+    import math
+
+    assert main(["bench", "--json", "--quick", "--section", "sweep"]) == 0
+    records = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert {"runs per second 1 worker", "runs per second 2 workers", "speed-up 2 workers vs 1",
+            "overhead per task 1 worker", "overhead per task in-process", "bare Simulation build + run per run",
+            "machine reference: plain process pool speed-up 2 vs 1"} <= set(records)
+    assert all(r["section"] == "sweep" and math.isfinite(r["value"]) for r in records.values())
+    one, two = records["runs per second 1 worker"]["value"], records["runs per second 2 workers"]["value"]
+    assert one > 0 and two > 0 and records["speed-up 2 workers vs 1"]["value"] == pytest.approx(two / one)
+    assert records["speed-up 2 workers vs 1"]["unit"] == "x"
+
+
+def test_the_example_spec_the_readme_shows_runs(tmp_path):
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Sweeps beyond one machine"):]
+    shown = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
+    assert shown == json.loads((SCENES / "sigma.sweep.json").read_text())
+    out = tmp_path / "sigma.parquet"
+    assert main(["sweep", str(SCENES / "sigma.sweep.json"), "--workers", "0", "--out", str(out)]) == 0
+    t = read_tables(out)
+    assert len(t.runs) == 16 and len(t.characters) == 32
+    assert t.runs["arrived"].eq(2).all()
+    # the adult's sigma changes the adult's walk under MIRAN: a larger window cuts more of its route
+    adult = t.characters[t.characters["agent"] == "adult"].merge(t.runs[["run", "adult.sigma", "method"]], on="run")
+    miran = adult[adult["method"] == "miran"].groupby("adult.sigma")["length"].mean()
+    assert miran.loc[160] < miran.loc[20]
+
+
+def test_a_run_that_fails_is_named_and_the_finished_runs_are_kept(tmp_path, capsys):
+    doc = {"format": "miran-sweep", "version": 1, "name": "fail", "scenes": [str(SCENES / "mckenna_road.json")],
+           "grid": {"planner": ["cdt", "network"]}, "agents": 1, "limit": {"steps": 20}}
+    (tmp_path / "fail.json").write_text(json.dumps(doc))
+    out = tmp_path / "r.csv"
+    assert main(["sweep", str(tmp_path / "fail.json"), "--workers", "0", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "run 1 (mckenna_road, seed=0, agents=1, planner=network): agents: found routes for only 0" in err
+    assert "Traceback" not in err
+    assert list(read_tables(out).runs["planner"]) == ["cdt"]
+
+
+def test_the_table_is_rewritten_while_the_sweep_runs(reference, tmp_path):
+    spec, ref = reference
+    out = tmp_path / "r.parquet"
+    seen = []
+
+    def on_result(done: int, total: int) -> None:
+        seen.append(len(read_tables(out).runs) if out.exists() else 0)
+
+    got = sweep.run(spec, out=out, flush_seconds=0.0, on_result=on_result)
+    # with no delay between rewrites, the table holds every finished run as soon as it finished
+    assert seen == list(range(1, 17))
+    assert same_tables(ref, got) and same_tables(ref, read_tables(out))
