@@ -11,9 +11,12 @@ where a failure has a known cause (another machine, a stand-in scene), that caus
 - ``irm_fig6``: IRM Figure 6, CPU-load against the number of agents on the city (long-run figure).
 - ``ecm_timings``: ECM section VI, building the map of the city (warm; first build apart), its counts, and the
   per-stage time of corridor queries.
+- ``ecm_fig8``: ECM Figures 5 and 8, a corridor shrunk by cl_min = 2.25 m and its shortest path.
 - ``niederberger_table1``: Niederberger Table 1 and section 6.1, the convex decomposition's node counts and how
   many trapezoids the Hertel-Mehlhorn merging removes.
-- ``niederberger_fig9``: Niederberger Figure 9, portal A* against portal-centre A* on a loose and a dense map.
+- ``niederberger_fig9``: Niederberger Figure 9, portal A* against portal-centre A* on a loose and a dense map,
+  and the time per query.
+- ``niederberger_fig10``: Niederberger Figure 10, the movement adapted to the slope on scenes/hills.json.
 """
 
 from __future__ import annotations
@@ -390,8 +393,10 @@ def irm_fig6(quick: bool = False) -> Experiment:
         ax.plot(n, [pts[v] for v in n], "o-", color=plot.PALETTE[k], label=f"ours, {method.upper()} (long run)")
     ax.plot([1000], [IRM_FIG6[1000]], "s", color=plot.PAPER, label="IRM paper: 1,000 at 6.15 %")
     ax.plot([3500], [IRM_FIG6[3500]], "D", color=plot.PAPER, mfc="none", label="IRM paper: about 3,500 at 30 %")
-    ax.errorbar([5000], [IRM_FIG6[5000]], yerr=[[6.0], [0.0]], uplims=True, fmt="none", ecolor=plot.PAPER,
-                capsize=4, label="IRM paper: 5,000 under 55 % (bound)")
+    ax.plot([5000], [IRM_FIG6[5000]], marker="_", markersize=22, markeredgewidth=2.5, linestyle="none",
+            color=plot.PAPER, label="IRM paper: 5,000 under 55 % (an upper bound)")
+    ax.annotate("", xy=(5000, IRM_FIG6[5000] - 9.0), xytext=(5000, IRM_FIG6[5000]),
+                arrowprops={"arrowstyle": "->", "color": plot.PAPER, "linewidth": 1.5})
     ax.axhline(30.0, color="black", linewidth=0.8, linestyle=":", label="real time (30 %, IRM section 6)")
     ax.set_xlabel("characters")
     ax.set_ylabel("CPU-load (% of one core)")
@@ -436,6 +441,8 @@ def irm_fig6(quick: bool = False) -> Experiment:
 ECM_PAPER = {"build": 600.0, "corridor": 1.19, "shrink": 0.54, "path": 1.83, "total": 3.56, "smooth": 4.14}
 ECM_COUNTS = {"vertices": 1439, "edges": 1618, "events": 6322}
 ECM_CLEARANCE = 1.0
+# The city's ECM per resolution, built once per process (ecm_timings builds it; ecm_fig8 reuses it).
+_CITY_ECM: dict = {}
 
 
 def _ecm_stages(ecm, starts: np.ndarray, goals: np.ndarray, clearance: float) -> dict[str, list[float]]:
@@ -486,6 +493,7 @@ def ecm_timings(quick: bool = False) -> Experiment:
         ecm = build_ecm(scene, res)
         builds.append(1e3 * (time.perf_counter() - t0))
     data["build_ms"] = min(builds)
+    _CITY_ECM[res] = ecm
     data["build_stages_ms"] = {k: 1e3 * v for k, v in ecm.timings.items()}
     data["counts"] = {k: int(ecm.stats[k]) for k in ECM_COUNTS}
     ctx = PlannerContext(scene)
@@ -546,6 +554,73 @@ def ecm_timings(quick: bool = False) -> Experiment:
     return Experiment("ecm_timings", "ECM section VI: the city's map and corridor queries", fig, md, data, checks)
 
 
+# ECM Figure 8: a shrunk corridor with cl_min = 2.25 m, its shortest path, a query of 2.77 ms. The paper does not give
+# the query's ends; ours cross the city diagonally, from one street crossing to the opposite one.
+ECM_FIG8 = {"clearance": 2.25, "ms": 2.77, "start": (50.0, 50.0), "goal": (450.0, 450.0)}
+
+
+def ecm_fig8(quick: bool = False) -> Experiment:
+    """ECM Figures 5 and 8: the explicit corridor between two points of the city, shrunk by cl_min = 2.25 m, and
+    the shortest path through it (the corridor's triangle strip and the funnel), with the query's time."""
+    from core.ecm.build import build_ecm
+    from core.ecm.path import corridor, shortest_path_status
+    from core.scene.geometry import build_geometry
+
+    scene = _scene("city")
+    res = 1024 if quick else 4000
+    ecm = _CITY_ECM.get(res)
+    if ecm is None:
+        ecm = _CITY_ECM[res] = build_ecm(scene, res)
+    c, s, g = ECM_FIG8["clearance"], ECM_FIG8["start"], ECM_FIG8["goal"]
+    cor = corridor(ecm, s, g, c)
+    shortest_path_status(ecm, s, g, c)                                  # warm-up: kernels compiled
+    times = []
+    for _ in range(5 if quick else 50):
+        t0 = time.thread_time()
+        shortest_path_status(ecm, s, g, c)
+        times.append(1e3 * (time.thread_time() - t0))
+    obstacles = build_geometry(scene).obstacles
+    walls = shapely.box(*scene.bounds).exterior
+    samples = shapely.line_interpolate_point(shapely.LineString(cor.path),
+                                             np.linspace(0.0, cor.length, max(2, int(cor.length * 4))))
+    clear = float(np.min(np.minimum(shapely.distance(samples, obstacles), shapely.distance(samples, walls))))
+    data = {"ok": cor.ok, "length": cor.length, "disks": int(len(cor.R)), "portals": int(len(cor.left)),
+            "query_ms": float(np.median(times)), "path_clearance": clear, "resolution": res}
+    fig, ax = plot.figure(8.0, 8.0)
+    handles = plot.draw_scene(ax, scene)
+    from matplotlib.patches import Circle
+
+    step = max(1, len(cor.R) // 120)
+    for b, r in zip(cor.B[::step], cor.R[::step]):
+        ax.add_patch(Circle(b, r, fill=False, edgecolor="#6a51a3", linewidth=0.4, zorder=3))
+    ax.plot([], [], "o", mfc="none", color="#6a51a3", label="corridor: maximum clearance disks")
+    plot.line(ax, cor.left, f"shrunk corridor boundary (cl_min = {c:g} m)", "#2171b5", 1.0, "-", z=4)
+    plot.line(ax, cor.right, None, "#2171b5", 1.0, "-", z=4)
+    plot.line(ax, cor.path, "shortest minimum-clearance path", "#d62728", 2.0, "-", z=5)
+    ax.legend(handles=ax.get_legend_handles_labels()[0] + handles, loc="upper left", fontsize=7, framealpha=0.9)
+    ax.set_title(f"ECM Figure 8: a corridor shrunk by {c:g} m and its shortest path")
+    checks = [
+        check("an explicit corridor joins the two points", "query status OK", "found", "found" if cor.ok else "none",
+              cor.ok),
+        # Criterion: the path keeps cl_min, less the documented 1.6 % where it wraps an obstacle corner
+        # (core/ecm/funnel.py).
+        check(f"the path keeps a minimum clearance of {c:g} m", f"min distance to obstacles >= {c:g} x 0.984",
+              f"{c:g} m", f"{clear:.2f} m", clear >= c * 0.984),
+        check(f"the query takes {ECM_FIG8['ms']} ms", f"median CPU ms <= {ECM_FIG8['ms']}", f"{ECM_FIG8['ms']} ms",
+              f"{data['query_ms']:.3f} ms", data["query_ms"] <= ECM_FIG8["ms"], OTHER_MACHINE),
+    ]
+    md = (f"From {s} to {g} on the city's ECM ({res} px). Paper (section VI, Figure 8): the corridor shrunk by "
+          "cl_min = 2.25 m, triangulated and fed to the funnel algorithm; where the corridor is narrower than "
+          "cl_min the paper's path runs on the Voronoi edge, while this engine's search does not enter such a "
+          "corridor (README: departures from the papers); the query took 2.77 ms. Smoothing the path for a "
+          "character is not part of this engine.\n\n| | paper | ours |\n|---|---:|---:|\n"
+          f"| path length (m) | - | {cor.length:.1f} |\n| corridor disks | - | {data['disks']} |\n"
+          f"| portals of the shrunk corridor | - | {data['portals']} |\n"
+          f"| smallest clearance along the path (m) | 2.25 where possible | {clear:.2f} |\n"
+          f"| query (ms, median) | 2.77 | {data['query_ms']:.3f} |\n")
+    return Experiment("ecm_fig8", "ECM Figure 8: a shortest minimum-clearance path", fig, md, data, checks)
+
+
 def _random_map(seed: int, n_obstacles: int, size: float = 1000.0):
     """Niederberger's test maps: size x size with n convex obstacles (random rotated quadrilaterals and pentagons)
     that do not overlap."""
@@ -570,6 +645,8 @@ def _random_map(seed: int, n_obstacles: int, size: float = 1000.0):
 
 # Niederberger Table 1: centre nodes (one per portal) on the loose (100 obstacles) and dense (200) maps.
 NIEDERBERGER_NODES = {100: 281, 200: 395}
+# Niederberger section 8: mean query time of portal A* (ms, 1 GHz Pentium III).
+NIEDERBERGER_MS = {100: 0.19, 200: 0.28}
 MAPS = (("loose map, 100 obstacles", 100), ("dense map, 200 obstacles", 200))
 
 
@@ -649,6 +726,10 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
         pts = random_free_points(ctx.mesh, rng, 2 * n)
         counts = {"shorter": 0, "equal": 0, "longer": 0}
         ms = []
+        try:
+            plan_route(scene, pts[0], pts[1], "portal", "uniform", context=ctx)  # warm-up: kernels compiled
+        except InputError:
+            pass
         for k in range(n):
             s, g = pts[2 * k], pts[2 * k + 1]
             t0 = time.thread_time()
@@ -687,6 +768,9 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
                             f"{100 * need_eq:.0f} %", f"{100 * eq:.0f} %", eq >= need_eq, "stand-in random maps"))
         checks.append(check(f"strictly shorter in {100 * need_sh:.0f} % ({label})", f">= {100 * need_sh:.0f} %",
                             f"{100 * need_sh:.0f} %", f"{100 * sh:.0f} %", sh >= need_sh, "stand-in random maps"))
+        ms, paper_ms = data[label]["ms_per_query"], NIEDERBERGER_MS[count]
+        checks.append(check(f"a query takes {paper_ms} ms ({label})", f"mean CPU ms per query <= {paper_ms}",
+                            f"{paper_ms} ms", f"{ms:.2f} ms", ms <= paper_ms, OTHER_MACHINE))
     md = ("Random queries on the generated maps, both planners followed by the same cone-of-sight "
           "post-processing (Niederberger 7.1). Paper: equal or shorter in more than 90 % of the cases, strictly "
           "shorter in over 50 % (loose map: 97 % and 60 %); 0.19 ms (loose) and 0.28 ms (dense) per query on a "
@@ -699,7 +783,73 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
                       checks)
 
 
+def _heights_along(hf, pts: np.ndarray) -> np.ndarray:
+    """Bilinear heights of a height field at points (n, 2), constant beyond the raster's border."""
+    h = hf.array()
+    u = np.clip((pts[:, 0] - hf.origin[0]) / hf.cell, 0.0, h.shape[1] - 1.0)
+    v = np.clip((pts[:, 1] - hf.origin[1]) / hf.cell, 0.0, h.shape[0] - 1.0)
+    i = np.minimum(u.astype(int), h.shape[1] - 2)
+    j = np.minimum(v.astype(int), h.shape[0] - 2)
+    fu, fv = u - i, v - j
+    return ((h[j, i] * (1 - fu) + h[j, i + 1] * fu) * (1 - fv)
+            + (h[j + 1, i] * (1 - fu) + h[j + 1, i + 1] * fu) * fv)
+
+
+def _climb(hf, path: np.ndarray, step: float = 2.0) -> dict:
+    """Height profile of a walked path resampled every ``step``: total ascent, the steepest ascent over one
+    step, and the highest point."""
+    line = shapely.LineString(path)
+    pts = shapely.get_coordinates(shapely.line_interpolate_point(line, np.arange(0.0, line.length, step)))
+    z = _heights_along(hf, pts)
+    dz = np.diff(z)
+    return {"ascent": float(np.sum(dz[dz > 0])), "steepest": float(np.max(dz) / step) if len(dz) else 0.0,
+            "highest": float(np.max(z)), "length": float(line.length)}
+
+
+def niederberger_fig10(quick: bool = False) -> Experiment:
+    """Figure 10 and section 7.2: the movement adapted to the slope. The hiker of scenes/hills.json follows a
+    straight route over a steep hill, once without and once with the slope deflection (eqs. 1-3)."""
+    from core.sim import Simulation
+
+    scene = _scene("hills")
+    hf = scene.heightfield
+    route = np.array(scene.routes[0].points, dtype=float)
+    data, paths = {}, {}
+    for label, slope in (("without slope", False), ("with slope (eqs. 1-3)", True)):
+        sim = Simulation(scene)
+        sim.params.set("slope", slope)
+        sim.run()
+        paths[label] = sim.path(0)[:, 1:]
+        data[label] = {**_climb(hf, paths[label]), "arrived": bool(sim.arrived().all())}
+    fig, ax = plot.figure(9.0, 5.8)
+    handles = plot.draw_scene(ax, scene, heights=True)
+    plot.line(ax, route, "route (planned path)", "white", 2.2, "-", z=3)
+    plot.line(ax, paths["without slope"], "movement without slope", "#1f77b4", 1.6, "--")
+    plot.line(ax, paths["with slope (eqs. 1-3)"], "movement adapted to the slope", "#d62728", 1.8, "-")
+    ax.legend(handles=ax.get_legend_handles_labels()[0] + handles, loc="upper left", fontsize=7, framealpha=0.9)
+    ax.set_title("Niederberger Figure 10: the path and the movement adapted to the slope (contours in m)")
+    off, on = data["without slope"], data["with slope (eqs. 1-3)"]
+    checks = [
+        # Criterion: the deflection turns away from steep ascents, so the steepest ascent walked is smaller.
+        check("the movement turns away from steep ascents", "steepest ascent with slope < without", "smaller",
+              f"{on['steepest']:.2f} vs {off['steepest']:.2f}", on["steepest"] < off["steepest"]),
+        check("the movement climbs less", "total ascent with slope < without", "less",
+              f"{on['ascent']:.1f} m vs {off['ascent']:.1f} m", on["ascent"] < off["ascent"]),
+        check("the waypoint is still reached (f -> 0 near it)", "both arrive", "yes",
+              "yes" if on["arrived"] and off["arrived"] else "no", on["arrived"] and off["arrived"]),
+    ]
+    md = ("A straight route across a 30 m hill (scenes/hills.json); the slope deflection of section 7.2 turns the "
+          "heading away from ascents by up to 1 rad, fading out near the waypoint. Paper: Figure 10 shows the "
+          "movement (red) leaving the planned path (white) around the slope; no numbers are given.\n\n"
+          "| | path length (m) | total ascent (m) | steepest ascent (m/m over 2 m) | highest point (m) | arrived |\n"
+          "|---|---:|---:|---:|---:|---|\n"
+          + "".join(f"| {k} | {v['length']:.1f} | {v['ascent']:.1f} | {v['steepest']:.2f} | {v['highest']:.1f} | "
+                    f"{'yes' if v['arrived'] else 'NO'} |\n" for k, v in data.items()))
+    return Experiment("niederberger_fig10", "Niederberger Figure 10: movement adapted to the slope", fig, md, data,
+                      checks)
+
+
 EXPERIMENTS: dict[str, Callable[[bool], Experiment]] = {
     "miran_fig7": miran_fig7, "miran_fig8": miran_fig8, "miran_fig1": miran_fig1, "miran_table1": miran_table1,
-    "irm_fig6": irm_fig6, "ecm_timings": ecm_timings, "niederberger_table1": niederberger_table1,
-    "niederberger_fig9": niederberger_fig9}
+    "irm_fig6": irm_fig6, "ecm_timings": ecm_timings, "ecm_fig8": ecm_fig8, "niederberger_table1": niederberger_table1,
+    "niederberger_fig9": niederberger_fig9, "niederberger_fig10": niederberger_fig10}
