@@ -107,7 +107,7 @@ def test_quick_reproduce_writes_every_figure_and_the_verdicts(tmp_path):
     # The verdicts come first, before any experiment's section.
     assert report.index("## Verdicts") < report.index("## MIRAN Figure 7")
     assert "failed" not in report.split("## Verdicts")[1].split("\n## ")[0]
-    assert "7.13" in report and "6.15" in report and "1,439" in report
+    assert "7.13" in report and "6.15" in report and "1,439" in report and "0.21" in report
 
 
 def test_unknown_experiment_is_refused(tmp_path, capsys):
