@@ -472,7 +472,20 @@ def irm_fig6(quick: bool = False) -> Experiment:
     ax.set_ylim(bottom=0)
     ax.legend(fontsize=8)
     irm = data.get("irm", {})
-    checks = []
+    # Section 6.1's per-path figures at the first size: a character's path costs load * T / N of CPU time, T the
+    # mean time to traverse a path (the crowd's routes at their walking speed).
+    n0 = sizes[0]
+    crowd = _irm_crowd(n0)
+    per_path_ms = 1e3 * irm[n0] / 100.0 * crowd["traverse_s"] / n0
+    data_paths = {"agents": n0, "per_path_ms": per_path_ms, "traverse_s": crowd["traverse_s"]}
+    checks = [
+        check("computing a character's path takes 7.25 ms (1,000 characters)", "IRM CPU ms per path <= 7.25",
+              "7.25 ms", f"{per_path_ms:.2f} ms ({n0} characters)", per_path_ms <= 7.25, OTHER_MACHINE),
+        # Criterion: the mean time to traverse a path is within 50 % of the paper's 118 s.
+        check("traversing the paths takes 118 s on average", "within 50 % of 118 s", "118 s",
+              f"{crowd['traverse_s']:.0f} s", abs(crowd["traverse_s"] - 118.0) <= 59.0,
+              "stand-in city and random goals (scenes/README.md)"),
+    ]
     if quick:
         checks.append(check("CPU-load scales with the number of characters (quick run: no paper sizes)",
                             "IRM long-run load grows with the crowd", "linear",
@@ -501,8 +514,24 @@ def irm_fig6(quick: bool = False) -> Experiment:
           + " | ".join(f"{m} long run (%) | {m} window (%)" for m in sorted(data)) + " | paper IRM (%) |\n|---:|"
           + "---:|" * (2 * len(data) + 1) + "\n" + rows + "\n\n" + "\n".join(f"- `{r.name}`: {r.reference}"
                                                                            for r in recs) + "\n")
+    md += (f"\nPer path ({n0} IRM characters): {per_path_ms:.2f} ms of CPU time (paper 7.25 ms at 1,000), mean "
+           f"traversal {crowd['traverse_s']:.0f} s (paper 118 s).\n")
     return Experiment("irm_fig6", "IRM Figure 6: CPU-load against the number of agents", fig, md,
-                      {"long_run": data, "window": window}, checks)
+                      {"long_run": data, "window": window, "paths": data_paths}, checks)
+
+
+def _irm_crowd(n: int) -> dict:
+    """The mean time (s) an IRM crowd of n characters on the city needs to traverse its first routes."""
+    from core.bench.crowd import crowd_simulation
+    from core.navmesh import build_navmesh
+    from core.routes import PlannerContext
+    from core.sim.params import P_VMAX
+
+    scene = _scene("city")
+    mesh = build_navmesh(scene)
+    sim = crowd_simulation(scene, mesh, PlannerContext(scene, navmesh=mesh), "irm", n)
+    st = sim.state
+    return {"traverse_s": float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof[st.profile, P_VMAX]))}
 
 
 # ECM section VI (Core2 Quad 2.4 GHz, GeForce 8800 GTX; 4000 x 4000 pixels): ms, and the map's counts.
