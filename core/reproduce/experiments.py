@@ -691,6 +691,10 @@ def ecm_fig8(quick: bool = False) -> Experiment:
     for b, r in zip(cor.B[::step], cor.R[::step]):
         ax.add_patch(Circle(b, r, fill=False, edgecolor="#6a51a3", linewidth=0.4, zorder=3))
     ax.plot([], [], "o", mfc="none", color="#6a51a3", label="corridor: maximum clearance disks")
+    from matplotlib.collections import LineCollection
+
+    ax.add_collection(LineCollection(np.stack([cor.left, cor.right], axis=1), colors="#969696", linewidths=0.3,
+                                     zorder=4, label="portals of the triangle strip (Figure 5)"))
     plot.line(ax, cor.left, f"shrunk corridor boundary (cl_min = {c:g} m)", "#2171b5", 1.0, "-", z=4)
     plot.line(ax, cor.right, None, "#2171b5", 1.0, "-", z=4)
     plot.line(ax, cor.path, "shortest minimum-clearance path", "#d62728", 2.0, "-", z=5)
