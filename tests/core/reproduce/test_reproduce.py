@@ -93,6 +93,32 @@ def test_trapezoid_cuts_among_convex_obstacles_are_essential():
     assert len(hertel_mehlhorn(tv, tris)) <= 0.5 * len(tris)
 
 
+def test_width_baselines_split_portals_and_center_matches_the_planner_module():
+    """Niederberger section 8's static graphs: a portal of length L gets ceil(L / w) nodes; with no width limit
+    the baseline's routes are those of core.routes' centre_route, so only the graph differs between rows."""
+    from core.routes import PlannerContext
+    from core.routes.planners.portal import centre_graph, centre_route
+    from core.sim.population import random_free_points
+
+    scene = experiments._random_map(11, 25, size=300.0)
+    ctx = PlannerContext(scene)
+    dec = ctx.planner("portal").decomposition()
+    lengths = np.hypot(*(dec.vertices[dec.portals[:, 1]] - dec.vertices[dec.portals[:, 0]]).T)
+    for w in (np.inf, 100.0, 30.0):
+        _, node_portal = experiments.width_graph(dec, w)
+        expect = np.ones(len(lengths), int) if np.isinf(w) else np.maximum(1, np.ceil(lengths / w)).astype(int)
+        assert np.array_equal(np.bincount(node_portal, minlength=len(lengths)), expect)
+    graph, node_portal = experiments.width_graph(dec, np.inf)
+    cg = centre_graph(dec)
+    pts = random_free_points(ctx.mesh, np.random.default_rng(3), 40)
+    loc = dec.locate(pts)
+    for k in range(20):
+        s, g, ps, pg = pts[2 * k], pts[2 * k + 1], int(loc[2 * k]), int(loc[2 * k + 1])
+        a = centre_route(dec, cg, s, g, ps, pg)
+        b = experiments.width_route(dec, graph, node_portal, s, g, ps, pg)
+        assert np.allclose(a, b)
+
+
 def test_quick_reproduce_writes_every_figure_and_the_verdicts(tmp_path):
     assert main(["reproduce", str(tmp_path), "--quick"]) == 0
     report = (tmp_path / "report.md").read_text()
