@@ -766,6 +766,7 @@ def niederberger_table1(quick: bool = False) -> Experiment:
     from trapezoids (the paper's Seidel decomposition) and from triangles, each merged after Hertel-Mehlhorn."""
     from core.routes import PlannerContext
     from core.routes.convex import decompose
+    from core.routes.planners.portal import width_graph
 
     data: dict = {}
     for label, count in MAPS:
@@ -829,87 +830,12 @@ def niederberger_table1(quick: bool = False) -> Experiment:
                       checks)
 
 
-def width_graph(dec, wmax: float) -> tuple[Any, np.ndarray]:
-    """The static graphs of Niederberger section 8: every portal cut into ceil(length / wmax) equal pieces with a
-    node at each piece's centre (one node per portal, the "Center" graph, when wmax is infinite), and every two
-    nodes on the portals of one cell joined by a straight edge (the "maximal fanout"). Returns the graph and the
-    portal of each node."""
-    from core.routes.graph import DualGraph
-
-    a, b = dec.vertices[dec.portals[:, 0]], dec.vertices[dec.portals[:, 1]]
-    pieces = np.maximum(1, np.ceil(np.hypot(*(b - a).T) / wmax)).astype(np.int64) if np.isfinite(wmax) \
-        else np.ones(len(a), dtype=np.int64)
-    node_portal = np.repeat(np.arange(len(a)), pieces)
-    first = np.concatenate([[0], np.cumsum(pieces)])
-    t = (np.arange(len(node_portal)) - first[node_portal] + 0.5) / pieces[node_portal]
-    xy = a[node_portal] + t[:, None] * (b - a)[node_portal]
-    src, dst = [], []
-    for p in range(dec.n_polygons):
-        ids = np.concatenate([np.arange(first[k], first[k + 1]) for k in dec.pp_idx[dec.pp_ptr[p]:dec.pp_ptr[p + 1]]]
-                             or [np.zeros(0, np.int64)])
-        if len(ids) > 1:
-            aa, bb = np.meshgrid(ids, ids)
-            keep = aa != bb
-            src.append(aa[keep])
-            dst.append(bb[keep])
-    src_a = np.concatenate(src) if src else np.zeros(0, np.int64)
-    dst_a = np.concatenate(dst) if dst else np.zeros(0, np.int64)
-    half = 0.5 * np.hypot(*(xy[src_a] - xy[dst_a]).T)
-    return DualGraph.from_edges(xy, np.zeros(len(xy), np.int32), src_a, dst_a, half, half), node_portal
-
-
-def width_route(dec, graph, node_portal: np.ndarray, start: np.ndarray, goal: np.ndarray, ps: int,
-                pg: int) -> np.ndarray | None:
-    """A static graph's route (A* over its nodes) followed by the same cone-of-sight post-processing as portal A*
-    (the funnel through the portals crossed), so that only the graph differs."""
-    from core.routes.funnel import funnel
-    from core.routes.planners.portal import channel
-
-    if ps == pg:
-        return np.array([start, goal], dtype=np.float64)
-    first = np.searchsorted(node_portal, np.arange(len(dec.portals) + 1))
-    src = np.concatenate([np.arange(first[k], first[k + 1]) for k in dec.pp_idx[dec.pp_ptr[ps]:dec.pp_ptr[ps + 1]]])
-    dst = np.concatenate([np.arange(first[k], first[k + 1]) for k in dec.pp_idx[dec.pp_ptr[pg]:dec.pp_ptr[pg + 1]]])
-    nodes, _ = graph.search(np.ones(1), src, np.hypot(*(graph.xy[src] - start).T), dst,
-                            np.hypot(*(graph.xy[dst] - goal).T), goal)
-    if len(nodes) == 0:
-        return None
-    # Walk the cells as centre_route does: a node on a portal of the current cell crosses it; on the portal just
-    # crossed, it crosses back (two nodes of one portal); on neither, the last crossing was only a touch and is
-    # taken back.
-    stack: list[tuple[int, int]] = []
-    cell = ps
-    for k in (int(node_portal[v]) for v in nodes):
-        while True:
-            if stack and stack[-1][0] >> 1 == k:
-                cell = stack.pop()[1]
-                break
-            if dec.portal_polys[k, 0] == cell:
-                stack.append((2 * k, cell))
-                cell = int(dec.portal_polys[k, 1])
-                break
-            if dec.portal_polys[k, 1] == cell:
-                stack.append((2 * k + 1, cell))
-                cell = int(dec.portal_polys[k, 0])
-                break
-            if not stack:
-                return None
-            cell = stack.pop()[1]
-    while stack and cell != pg:
-        cell = stack.pop()[1]
-    if cell != pg:
-        return None
-    states = np.array([st for st, _ in stack], dtype=np.int64)
-    if len(states) == 0:
-        return np.array([start, goal], dtype=np.float64)
-    return funnel(*channel(dec, start, goal, states))
-
-
 def niederberger_fig9(quick: bool = False) -> Experiment:
     """Figures 9 and 8: how often portal A* with movable nodes finds a shorter, equal or longer path than A* over
     each static graph (Center, Width 1/3, Width 1/10; the same post-processing), on a loose (100 obstacles) and a
     dense (200) map, and the time per query of each."""
     from core.routes import PlannerContext, plan_route
+    from core.routes.planners.portal import centre_route, width_graph
     from core.scene.problems import InputError
     from core.sim.population import random_free_points
 
@@ -926,7 +852,7 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
         try:   # warm-up: kernels compiled before the clock
             plan_route(scene, pts[0], pts[1], "portal", "uniform", context=ctx)
             for g, npor in graphs.values():
-                width_route(dec, g, npor, pts[0], pts[1], int(locs[0]), int(locs[1]))
+                centre_route(dec, g, pts[0], pts[1], int(locs[0]), int(locs[1]), npor)
         except InputError:
             pass
         counts = {name: {"shorter": 0, "equal": 0, "longer": 0} for name in graphs}
@@ -942,7 +868,7 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
             ms["portal A*"].append(1e3 * (time.thread_time() - t0))
             for name, (graph, npor) in graphs.items():
                 t0 = time.thread_time()
-                base = width_route(dec, graph, npor, s, g, ps, pg)
+                base = centre_route(dec, graph, s, g, ps, pg, npor)
                 ms[name].append(1e3 * (time.thread_time() - t0))
                 b = _length(base)
                 key = "shorter" if ours < b * (1 - 1e-9) else "equal" if ours <= b * (1 + 1e-9) else "longer"
@@ -1018,15 +944,14 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
 
 
 def _heights_along(hf, pts: np.ndarray) -> np.ndarray:
-    """Bilinear heights of a height field at points (n, 2), constant beyond the raster's border."""
-    h = hf.array()
-    u = np.clip((pts[:, 0] - hf.origin[0]) / hf.cell, 0.0, h.shape[1] - 1.0)
-    v = np.clip((pts[:, 1] - hf.origin[1]) / hf.cell, 0.0, h.shape[0] - 1.0)
-    i = np.minimum(u.astype(int), h.shape[1] - 2)
-    j = np.minimum(v.astype(int), h.shape[0] - 2)
-    fu, fv = u - i, v - j
-    return ((h[j, i] * (1 - fu) + h[j, i + 1] * fu) * (1 - fv)
-            + (h[j + 1, i] * (1 - fu) + h[j + 1, i + 1] * fu) * fv)
+    """Heights of a height field at points (n, 2): the steering's own bilinear interpolation (core.steering.slope),
+    constant beyond the raster's border."""
+    from core.steering.slope import height_gradient
+
+    geo = np.array([hf.origin[0], hf.origin[1], hf.cell], dtype=np.float64)
+    h = np.ascontiguousarray(hf.array())
+    grad = np.zeros(2)
+    return np.array([height_gradient(geo, h, float(x), float(y), grad) for x, y in pts])
 
 
 def _climb(hf, path: np.ndarray, step: float = 2.0) -> dict:

@@ -93,11 +93,12 @@ def test_trapezoid_cuts_among_convex_obstacles_are_essential():
     assert len(hertel_mehlhorn(tv, tris)) <= 0.5 * len(tris)
 
 
-def test_width_baselines_split_portals_and_center_matches_the_planner_module():
-    """Niederberger section 8's static graphs: a portal of length L gets ceil(L / w) nodes; with no width limit
-    the baseline's routes are those of core.routes' centre_route, so only the graph differs between rows."""
+def test_width_baselines_split_portals_and_route_inside_the_free_space():
+    """Niederberger section 8's static graphs (core.routes.planners.portal.width_graph): a portal of length L gets
+    ceil(L / w) nodes, the unlimited one is the Center graph, and every baseline route runs from start to goal
+    inside the free space."""
     from core.routes import PlannerContext
-    from core.routes.planners.portal import centre_graph, centre_route
+    from core.routes.planners.portal import centre_graph, centre_route, width_graph
     from core.sim.population import random_free_points
 
     scene = experiments._random_map(11, 25, size=300.0)
@@ -105,18 +106,20 @@ def test_width_baselines_split_portals_and_center_matches_the_planner_module():
     dec = ctx.planner("portal").decomposition()
     lengths = np.hypot(*(dec.vertices[dec.portals[:, 1]] - dec.vertices[dec.portals[:, 0]]).T)
     for w in (np.inf, 100.0, 30.0):
-        _, node_portal = experiments.width_graph(dec, w)
+        _, node_portal = width_graph(dec, w)
         expect = np.ones(len(lengths), int) if np.isinf(w) else np.maximum(1, np.ceil(lengths / w)).astype(int)
         assert np.array_equal(np.bincount(node_portal, minlength=len(lengths)), expect)
-    graph, node_portal = experiments.width_graph(dec, np.inf)
-    cg = centre_graph(dec)
+    assert np.allclose(centre_graph(dec).xy, 0.5 * (dec.vertices[dec.portals[:, 0]] + dec.vertices[dec.portals[:, 1]]))
+    free = ctx.free(0.0).free
     pts = random_free_points(ctx.mesh, np.random.default_rng(3), 40)
     loc = dec.locate(pts)
-    for k in range(20):
-        s, g, ps, pg = pts[2 * k], pts[2 * k + 1], int(loc[2 * k]), int(loc[2 * k + 1])
-        a = centre_route(dec, cg, s, g, ps, pg)
-        b = experiments.width_route(dec, graph, node_portal, s, g, ps, pg)
-        assert np.allclose(a, b)
+    for w in (np.inf, 30.0):
+        graph, node_portal = width_graph(dec, w)
+        for k in range(20):
+            s, g, ps, pg = pts[2 * k], pts[2 * k + 1], int(loc[2 * k]), int(loc[2 * k + 1])
+            route = centre_route(dec, graph, s, g, ps, pg, node_portal)
+            assert route is not None and np.allclose(route[0], s) and np.allclose(route[-1], g)
+            assert shapely.LineString(route).difference(free.buffer(1e-6)).length < 1e-6
 
 
 def test_quick_reproduce_writes_every_figure_and_the_verdicts(tmp_path):
