@@ -142,3 +142,15 @@ def test_quick_reproduce_writes_every_figure_and_the_verdicts(tmp_path):
 def test_unknown_experiment_is_refused(tmp_path, capsys):
     assert main(["reproduce", str(tmp_path), "--only", "figure99"]) == 2
     assert "unknown experiment 'figure99'" in capsys.readouterr().err
+
+
+def test_without_matplotlib_the_command_says_which_extra_to_install(tmp_path, capsys, monkeypatch):
+    from core.reproduce import plot
+
+    def missing():
+        raise plot.MissingMatplotlib("miran reproduce draws its figures with matplotlib: install the 'reproduce' "
+                                     "extra")
+
+    monkeypatch.setattr(plot, "_mpl", missing)
+    assert main(["reproduce", str(tmp_path), "--only", "niederberger_table1", "--quick"]) == 2
+    assert "'reproduce' extra" in capsys.readouterr().err
