@@ -878,7 +878,7 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
         for name, c in counts.items():
             done = max(sum(c.values()), 1)
             data[label][name] = {"queries": sum(c.values()), **c, "fractions": {k: v / done for k, v in c.items()}}
-    fig, axes = plot.figure(10.0, 4.2, ncols=2)
+    fig, axes = plot.figure(10.0, 4.6, ncols=2)
     ax = axes[0]
     rows = [(label, name) for label, _ in MAPS[::-1] for name, _ in BASELINES]
     names = [f"{'dense' if 'dense' in label else 'loose'}: {name}" for label, name in rows]
@@ -892,7 +892,7 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
     ax.set_xlabel("share of random queries (%)")
     ax.set_xlim(0, 100)
     ax.set_title("Figure 9: path length against static graphs")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=3)
     ax = axes[1]
     keys = ["portal A*"] + [name for name, _ in BASELINES]
     x = np.arange(len(keys))
