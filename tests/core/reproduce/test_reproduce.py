@@ -5,6 +5,11 @@ PNG and an SVG per experiment and a report that lists the verdicts first."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -154,3 +159,30 @@ def test_without_matplotlib_the_command_says_which_extra_to_install(tmp_path, ca
     monkeypatch.setattr(plot, "_mpl", missing)
     assert main(["reproduce", str(tmp_path), "--only", "niederberger_table1", "--quick"]) == 2
     assert "'reproduce' extra" in capsys.readouterr().err
+
+
+def test_the_engine_and_the_app_import_without_matplotlib():
+    """matplotlib is the optional 'reproduce' extra: the command line, core.reproduce itself and the app import
+    (and `miran reproduce --help` runs) with it forbidden."""
+    script = textwrap.dedent("""
+        import importlib.abc, sys
+
+        class Forbid(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "matplotlib":
+                    raise ImportError("matplotlib is optional")
+                return None
+
+        sys.meta_path.insert(0, Forbid())
+        import core.reproduce, core.cli.main, app.main
+        try:
+            core.cli.main.main(["reproduce", "--help"])
+        except SystemExit as e:
+            assert e.code == 0, e.code
+        assert not any(m.split(".")[0] == "matplotlib" for m in sys.modules)
+        print("ok")
+    """)
+    repo = Path(__file__).resolve().parents[3]
+    r = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
