@@ -205,12 +205,12 @@ def miran_fig8(quick: bool = False) -> Experiment:
     ax.legend(handles=ax.get_legend_handles_labels()[0] + handles, loc="upper left", fontsize=7, framealpha=0.9)
     ax.set_title("MIRAN Figure 8: MIRAN (solid) and IRM (dashed), pedestrian")
     m, i = data["miran"]["terrain_lengths"], data["irm"]["terrain_lengths"]
+    walk_m, walk_i = m["sidewalk"] / sum(m.values()), i["sidewalk"] / sum(i.values())
     checks = [
         check("MIRAN: mud is completely avoided", "MIRAN mud length = 0", "0 m", f"{m['mud']:.1f} m", m["mud"] == 0.0),
         # Criterion: MIRAN's share of sidewalk in its path exceeds IRM's.
         check("MIRAN stays on the sidewalk as long as possible", "MIRAN sidewalk share > IRM sidewalk share",
-              "MIRAN more", f"{100 * m['sidewalk'] / sum(m.values()):.0f} % vs {100 * i['sidewalk'] / sum(i.values()):.0f} %",
-              m["sidewalk"] / sum(m.values()) > i["sidewalk"] / sum(i.values())),
+              "MIRAN more", f"{100 * walk_m:.0f} % vs {100 * walk_i:.0f} %", walk_m > walk_i),
         check("IRM stays on the road for a long time", "IRM road length > MIRAN road length", "IRM more",
               f"{i['road']:.1f} m vs {m['road']:.1f} m", i["road"] > m["road"]),
         check("IRM crosses the mud", "IRM mud length > 0", "> 0", f"{i['mud']:.1f} m", i["mud"] > 0.0),
@@ -581,6 +581,7 @@ def ecm_timings(quick: bool = False) -> Experiment:
     """ECM section VI: building the Explicit Corridor Map of the city (first build apart, then warm), the map's
     counts, and shortest minimum-clearance path queries timed per stage."""
     from core.ecm.build import build_ecm
+    from core.ecm.glcontext import renderer
     from core.routes import PlannerContext
     from core.sim.population import random_free_points
 
@@ -599,6 +600,8 @@ def ecm_timings(quick: bool = False) -> Experiment:
     _CITY_ECM[res] = ecm
     data["build_stages_ms"] = {k: 1e3 * v for k, v in ecm.timings.items()}
     data["counts"] = {k: int(ecm.stats[k]) for k in ECM_COUNTS}
+    data["obstacle_vertices"] = int(ecm.stats["obstacle_vertices"])
+    data["renderer"] = renderer()
     ctx = PlannerContext(scene)
     rng = np.random.default_rng(2010)
     n = 50 if quick else 1000
@@ -628,16 +631,20 @@ def ecm_timings(quick: bool = False) -> Experiment:
     ax.legend(fontsize=8)
     fig.suptitle("ECM section VI: the city (500 x 500 m, 181 obstacles)")
     q = data["query_ms"]
-    gpu = "no comparable GPU here: the GVD is rendered by this machine's OpenGL (Mesa llvmpipe without a GPU)"
-    checks = [check(f"the map builds in {ECM_PAPER['build'] / 1e3:.2f} s", "warm build <= 600 ms", "600 ms",
-                    f"{data['build_ms']:.0f} ms at {res} px", data["build_ms"] <= ECM_PAPER["build"], gpu),
-              check("a query (corridor, shrink, path) takes 3.56 ms", "mean total <= 3.56 ms", "3.56 ms",
+    gpu = f"the GVD is rendered by this machine's OpenGL ({data['renderer']}), not a GeForce 8800 GTX"
+    checks = []
+    if res == 4000:   # the paper's resolution; a quick run's smaller map is not compared
+        checks.append(check(f"the map builds in {ECM_PAPER['build'] / 1e3:.2f} s", "warm build at 4,000 px <= 600 ms",
+                            "600 ms", f"{data['build_ms']:.0f} ms", data["build_ms"] <= ECM_PAPER["build"], gpu))
+    checks += [check("a query (corridor, shrink, path) takes 3.56 ms", "mean total <= 3.56 ms", "3.56 ms",
                     f"{q['total']:.2f} ms", q["total"] <= ECM_PAPER["total"], OTHER_MACHINE)]
     for k, v in ECM_COUNTS.items():
         # Criterion: the stand-in city's map has as many features as the paper's within 25 %.
         ours = data["counts"][k]
         checks.append(check(f"the map has {v:,} {k}", "within 25 % of the paper's count", f"{v:,}", f"{ours:,}",
-                            abs(ours - v) <= 0.25 * v, "stand-in city (scenes/README.md)"))
+                            abs(ours - v) <= 0.25 * v,
+                            f"stand-in city with {data['obstacle_vertices']:,} obstacle vertices; the paper's city "
+                            "and its vertex count are not published (scenes/README.md)"))
     md = ("The city of ECM section VI (500 x 500 m, 181 obstacles). Paper: Core2 Quad 2.4 GHz with a GeForce 8800 "
           "GTX, 4,000 x 4,000 pixels; ECM in 0.60 s with 1,439 vertices, 1,618 edges and 6,322 event points; "
           "per query the corridor 1.19 ms, shrinking 0.54 ms, triangulation and path 1.83 ms (3.56 ms in all, "
@@ -648,6 +655,7 @@ def ecm_timings(quick: bool = False) -> Experiment:
           f"| first build (kernels compiled or loaded) | - | {data['first_build_ms']:.0f} ms |\n"
           + "".join(f"| build stage: {k} | - | {v:.0f} ms |\n" for k, v in data["build_stages_ms"].items()
                     if k != "total")
+          + f"| obstacle vertices | not stated | {data['obstacle_vertices']:,} |\n"
           + "".join(f"| {k} | {ECM_COUNTS[k]:,} | {data['counts'][k]:,} |\n" for k in ECM_COUNTS)
           + f"| query: explicit corridor | 1.19 ms | {q['corridor']:.3f} ms |\n"
             f"| query: shrinking (clearance {ECM_CLEARANCE:g} m) | 0.54 ms | {q['shrink']:.3f} ms |\n"
@@ -1010,5 +1018,6 @@ def niederberger_fig10(quick: bool = False) -> Experiment:
 
 EXPERIMENTS: dict[str, Callable[[bool], Experiment]] = {
     "miran_fig7": miran_fig7, "miran_fig8": miran_fig8, "miran_fig1": miran_fig1, "miran_table1": miran_table1,
-    "irm_fig3": irm_fig3, "irm_fig6": irm_fig6, "ecm_timings": ecm_timings, "ecm_fig8": ecm_fig8, "niederberger_table1": niederberger_table1,
-    "niederberger_fig9": niederberger_fig9, "niederberger_fig10": niederberger_fig10}
+    "irm_fig3": irm_fig3, "irm_fig6": irm_fig6, "ecm_timings": ecm_timings, "ecm_fig8": ecm_fig8,
+    "niederberger_table1": niederberger_table1, "niederberger_fig9": niederberger_fig9,
+    "niederberger_fig10": niederberger_fig10}

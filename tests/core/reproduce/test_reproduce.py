@@ -12,7 +12,6 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-import pytest
 import shapely
 from shapely.geometry import box
 
