@@ -164,16 +164,20 @@ def mckenna_road() -> Scene:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Forest (MIRAN Figure 1 and section 4): 300 x 200 m of forest crossed by a path that forks. The short southern
-# branch has two puddles and a fallen tree across it; the long northern branch climbs to a spot with a panoramic
-# view. The adult (puddles 10, fallen trees 30, view 1) takes the northern branch, the child (puddles 1, fallen
-# trees 1, view 10) the southern one.
+# Forest (MIRAN Figure 1 and section 4): 300 x 200 m of forest crossed by a 16 m forest track that forks. The short
+# southern branch has two puddles and a fallen tree across it; the longer northern branch climbs through a clearing
+# with a panoramic view. The adult (puddles 10, fallen trees 30, view 1) takes the northern branch, the child
+# (puddles 1, fallen trees 1, view 10) the southern one. The track is smooth (Chaikin curves, concave corners
+# filleted): MIRAN looks at least d = 20 m ahead, and a 20 m chord across a sharp corner of a narrow path leaves the
+# path, after which section 3.3's 1 / d_ij favours far chords through the forest (the adult then walks the forest).
 
-FOREST_PATH_MAIN = [(-5, 100), (60, 104), (110, 100)]
-FOREST_PATH_SOUTH = [(110, 100), (150, 86), (190, 100)]
-FOREST_PATH_NORTH = [(110, 100), (130, 140), (150, 158), (170, 140), (190, 100)]
-FOREST_PATH_EAST = [(190, 100), (240, 96), (305, 100)]
-FOREST_PATH_HALF_WIDTH = 3.0
+FOREST_PATH_MAIN = [(-5, 100), (100, 100)]
+FOREST_PATH_SOUTH = [(100, 100), (125, 92), (150, 86), (175, 92), (200, 100)]
+FOREST_PATH_NORTH = [(100, 100), (130, 110), (150, 135), (170, 110), (200, 100)]
+FOREST_PATH_EAST = [(200, 100), (305, 100)]
+FOREST_PATH_HALF_WIDTH = 8.0
+FOREST_VIEW = (150.0, 128.0, 12.0)
+FOREST_FILLET = 8.0
 FOREST_SEED = 20130401
 FOREST_TREES = 90
 
@@ -187,27 +191,41 @@ def _along(line: list[tuple[float, float]], s: float) -> tuple[float, float, flo
     return p.x, p.y, math.atan2(q.y - o.y, q.x - o.x)
 
 
+def _chaikin(line: list[tuple[float, float]], rounds: int = 4) -> list[tuple[float, float]]:
+    """Chaikin's corner cutting, ``rounds`` times, end points kept: a smooth curve inside the polyline's hull."""
+    pts = np.asarray(line, dtype=float)
+    for _ in range(rounds):
+        q = 0.75 * pts[:-1] + 0.25 * pts[1:]
+        r = 0.25 * pts[:-1] + 0.75 * pts[1:]
+        mid = np.empty((2 * len(q), 2))
+        mid[0::2], mid[1::2] = q, r
+        pts = np.vstack([pts[:1], mid[1:-1], pts[-1:]])
+    return [(float(x), float(y)) for x, y in pts]
+
+
 def forest() -> Scene:
     """The forest of MIRAN Figure 1 with the adult and child profiles of section 4."""
     bounds = (0.0, 0.0, 300.0, 200.0)
     frame = box(*bounds)
-    lines = [FOREST_PATH_MAIN, FOREST_PATH_SOUTH, FOREST_PATH_NORTH, FOREST_PATH_EAST]
+    south = _chaikin(FOREST_PATH_SOUTH)
+    lines = [_chaikin(FOREST_PATH_MAIN), south, _chaikin(FOREST_PATH_NORTH), _chaikin(FOREST_PATH_EAST)]
     path = shapely.union_all([LineString(l).buffer(FOREST_PATH_HALF_WIDTH, quad_segs=3) for l in lines])
+    path = path.buffer(FOREST_FILLET, quad_segs=4).buffer(-FOREST_FILLET, quad_segs=4)
     path = shapely.set_precision(path.intersection(frame), 0.01)
     terrains = [TerrainPolygon("path", "path", ring_of(path), holes_of(path))]
 
-    south_len = LineString(FOREST_PATH_SOUTH).length
+    south_len = LineString(south).length
     puddles = []
     for k, s in enumerate((0.28 * south_len, 0.74 * south_len)):
-        x, y, a = _along(FOREST_PATH_SOUTH, s)
+        x, y, a = _along(south, s)
         puddles.append(regular(x, y, 5.0, 10, stretch=1.5, angle=a))
         terrains.append(TerrainPolygon(f"puddle-{k + 1}", "puddles", puddles[-1], []))
-    x, y, a = _along(FOREST_PATH_SOUTH, 0.5 * south_len)
+    x, y, a = _along(south, 0.5 * south_len)
     fallen = [_thin_rect(x, y, 9.0, 1.5, a + math.pi / 2 + 0.2), _thin_rect(62.0, 150.0, 8.0, 1.2, 0.7),
               _thin_rect(228.0, 52.0, 10.0, 1.3, -0.4)]
     for k, f in enumerate(fallen):
         terrains.append(TerrainPolygon(f"fallen-tree-{k + 1}", "trees", f, []))
-    view = regular(150.0, 163.0, 9.0, 12, phase=math.pi / 12)
+    view = regular(*FOREST_VIEW, 12, phase=math.pi / 12)
     terrains.append(TerrainPolygon("panoramic-view", "view", view, []))
 
     # Obstacle trees: small octagons scattered in the forest, clear of the path, the puddles, the fallen trees,

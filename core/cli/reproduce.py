@@ -11,10 +11,12 @@ from core.scene.problems import InputError, Problem
 def add_parser(sub) -> argparse.ArgumentParser:
     from core.reproduce import EXPERIMENTS
 
-    p = sub.add_parser("reproduce", help="rerun the papers' experiments: PNG figures and a Markdown report",
+    p = sub.add_parser("reproduce", help="rerun the papers' experiments: figures, verdicts and a Markdown report",
                        description="Rerun MIRAN Figures 7, 8, 1 and Table 1, IRM Figure 6, the ECM section VI "
-                                   "timings and Niederberger Figure 9; write one PNG each, report.md with the "
-                                   "papers' numbers beside ours, and results.json.")
+                                   "timings, Niederberger Table 1 and Figure 9; write a PNG and an SVG each, "
+                                   "report.md with a computed verdict per experiment (reproduced, or differs "
+                                   "and why) and the papers' numbers beside ours, and results.json. Needs "
+                                   "matplotlib (the 'reproduce' extra).")
     p.add_argument("outdir", metavar="OUTDIR")
     p.add_argument("--quick", action="store_true", help="smaller crowds and fewer queries (a minute or two)")
     p.add_argument("--only", action="append", metavar="NAME",
@@ -24,6 +26,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     from core.reproduce import EXPERIMENTS, reproduce
+    from core.reproduce.plot import MissingMatplotlib
 
     unknown = [n for n in args.only or [] if n not in EXPERIMENTS]
     if unknown:
@@ -32,10 +35,13 @@ def run(args) -> int:
     try:
         written, failed = reproduce(args.outdir, quick=args.quick, only=args.only,
                             progress=lambda name: print(f"running {name} ...", file=sys.stderr, flush=True))
+    except MissingMatplotlib as e:
+        raise InputError([Problem("reproduce", str(e))]) from None
     except OSError as e:
         raise InputError([Problem("OUTDIR", f"cannot write to {args.outdir}: {e.strerror or e}")]) from None
-    for name, png in written.items():
-        print(f"wrote {png}")
+    for name, files in written.items():
+        for f in files:
+            print(f"wrote {f}")
     print(f"wrote {args.outdir}/report.md")
     for name in failed:
         print(f"error: experiment {name} failed (see report.md)", file=sys.stderr)

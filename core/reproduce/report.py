@@ -1,8 +1,10 @@
-"""Run the experiments and write ``OUTDIR/<name>.png`` for each and ``OUTDIR/report.md`` with every section."""
+"""Run the experiments and write ``OUTDIR/<name>.png`` and ``.svg`` for each, ``OUTDIR/report.md`` (the verdicts
+first, then one section per experiment) and ``OUTDIR/results.json`` (verdicts, checks and numbers)."""
 
 from __future__ import annotations
 
 import json
+import os
 import platform
 import time
 import traceback
@@ -11,51 +13,80 @@ from typing import Callable, Sequence
 
 from core.scene.jsonio import write_text_atomic
 
+from . import plot
 from .experiments import EXPERIMENTS, Experiment
+from .verdict import checks_table
 
 
-def _machine() -> str:
-    return f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, {platform.system()}"
+def machine() -> str:
+    """The CPU model, its logical cores, Python and the OS, in one line."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} logical cores, Python {platform.python_version()}, {platform.system()}"
 
 
 def reproduce(outdir: str | Path, quick: bool = False, only: Sequence[str] | None = None,
-              progress: Callable[[str], None] | None = None) -> tuple[dict[str, Path], list[str]]:
-    """Run the experiments (all, or ``only``), write their PNGs, ``report.md`` and ``results.json`` into
-    ``outdir``; returns ({experiment name: PNG path}, [failed experiment names]). An experiment that fails is
-    reported in the report with its error, the others still run."""
+              progress: Callable[[str], None] | None = None) -> tuple[dict[str, list[Path]], list[str]]:
+    """Run the experiments (all, or ``only``), write their figures, ``report.md`` and ``results.json`` into
+    ``outdir``; returns ({experiment name: [PNG path, SVG path]}, [failed experiment names]). An experiment that
+    fails is reported with its error (verdict ``failed``), the others still run."""
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     names = list(only) if only else list(EXPERIMENTS)
-    written: dict[str, Path] = {}
+    written: dict[str, list[Path]] = {}
     failed: list[str] = []
-    sections, results = [], {}
+    sections, results, summary = [], {}, []
+    host = machine()
     for name in names:
         if progress:
             progress(name)
         t0 = time.perf_counter()
         try:
             exp: Experiment = EXPERIMENTS[name](quick)
+        except plot.MissingMatplotlib:
+            raise
         except Exception as e:  # one broken experiment must not hide the others
             last = traceback.extract_tb(e.__traceback__)[-1]
-            sections.append(f"## {name}\n\nFAILED: {type(e).__name__}: {e} ({last.filename}:{last.lineno})\n")
-            results[name] = {"error": f"{type(e).__name__}: {e}"}
+            err = f"{type(e).__name__}: {e} ({Path(last.filename).name}:{last.lineno})"
+            sections.append(f"## {name}\n\n**Verdict: failed** ({err})\n")
+            results[name] = {"verdict": f"failed: {err}", "checks": [], "error": err}
+            summary.append((name, name, f"failed: {err}"))
             failed.append(name)
             continue
         secs = time.perf_counter() - t0
         body = exp.markdown
-        if exp.canvas is not None:
-            png = out / f"{exp.name}.png"
-            exp.canvas.save(png)
-            written[name] = png
-            body = f"![{exp.title}]({png.name})\n\n" + body
-        sections.append(f"## {exp.title}\n\n{body}\n_{secs:.1f} s to run._\n")
-        results[name] = exp.data
+        if exp.figure is not None:
+            written[name] = plot.save(exp.figure, out / exp.name)
+            body = f"![{exp.title}]({exp.name}.png) ([SVG]({exp.name}.svg))\n\n" + body
+        v = exp.verdict
+        sections.append(f"## {exp.title}\n\n**Verdict: {v}**\n\n{checks_table(exp.checks)}\n{body}\n"
+                        f"_{secs:.1f} s to run._\n")
+        results[name] = {"title": exp.title, "verdict": v, "checks": [c.as_dict() for c in exp.checks],
+                         "machine": host, "quick": quick, "seconds": secs, "data": exp.data}
+        summary.append((name, exp.title, v))
+    table = "| experiment | verdict |\n|---|---|\n" + "".join(f"| [{title}](#{_anchor(title)}) | {v} |\n"
+                                                            for _, title, v in summary)
     head = (f"# The papers' experiments, reproduced\n\n{'Quick run (smaller sizes). ' if quick else ''}"
-            f"Machine: {_machine()}. Written by `miran reproduce`; each figure is a PNG beside this file and "
-            f"`results.json` holds the numbers.\n\n")
+            f"Machine: {host}. Written by `miran reproduce`; each figure is a PNG and an SVG beside this file and "
+            f"`results.json` holds the verdicts, the checks and the numbers. A verdict is `reproduced` when every "
+            f"check of the paper's claims holds, else `differs` with the checks that failed and their known "
+            f"cause.\n\n## Verdicts\n\n{table}\n")
     write_text_atomic(out / "report.md", head + "\n".join(sections))
     write_text_atomic(out / "results.json", json.dumps(results, indent=1, default=_plain) + "\n")
     return written, failed
+
+
+def _anchor(title: str) -> str:
+    """GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes."""
+    keep = "".join(c for c in title.lower() if c.isalnum() or c in " -_")
+    return keep.replace(" ", "-")
 
 
 def _plain(v):

@@ -7,8 +7,9 @@ there is one); moving away from the goal, the lazy strategy puts it at the point
 current position. g is the length of the polyline through the positions, h the straight distance to the goal.
 The portal sequence found is then straightened by the cone-of-sight algorithm (section 7.1, ``core.routes.funnel``).
 
-``centre_route`` is the static baseline of section 8 ("Center"): A* over the portal centres, with the same
-post-processing.
+``centre_route`` is the static baseline of section 8: A* over fixed nodes on the portals, with the same
+post-processing; ``centre_graph`` puts one node at each portal's centre ("Center"), ``width_graph`` one at the
+centre of each piece of a portal cut to a maximal width ("Width 1/3", "Width 1/10").
 """
 
 from __future__ import annotations
@@ -184,40 +185,71 @@ def portal_path(dec: ConvexDecomposition, start: np.ndarray, goal: np.ndarray, p
     return funnel(left, right)
 
 
-def centre_graph(dec: ConvexDecomposition) -> DualGraph:
-    """The static portal-centre graph of Niederberger section 6.2 / 8 ("Center"): a node per portal at its
-    midpoint, an edge between two portals of the same cell costing the distance between their midpoints."""
-    mid = 0.5 * (dec.vertices[dec.portals[:, 0]] + dec.vertices[dec.portals[:, 1]])
+def width_graph(dec: ConvexDecomposition, max_width: float) -> tuple[DualGraph, np.ndarray]:
+    """The static graphs of Niederberger section 8: every portal cut into ceil(length / max_width) equal pieces
+    (one piece when ``max_width`` is infinite) with a node at each piece's centre, and every two nodes on the
+    portals of one cell joined by an edge costing their distance (the "maximal fanout"). Returns the graph and
+    ``node_portal`` (n,) int64, the portal of each node (nodes of one portal are consecutive)."""
+    a = dec.vertices[dec.portals[:, 0]]
+    b = dec.vertices[dec.portals[:, 1]]
+    pieces = np.ones(len(a), dtype=np.int64)
+    if np.isfinite(max_width):
+        pieces = np.maximum(1, np.ceil(np.hypot(*(b - a).T) / max_width)).astype(np.int64)
+    node_portal = np.repeat(np.arange(len(a), dtype=np.int64), pieces)
+    first = np.concatenate([[0], np.cumsum(pieces)])
+    t = (np.arange(len(node_portal)) - first[node_portal] + 0.5) / pieces[node_portal]
+    xy = a[node_portal] + t[:, None] * (b - a)[node_portal]
     a_list, b_list = [], []
     for p in range(dec.n_polygons):
-        ids = dec.pp_idx[dec.pp_ptr[p]:dec.pp_ptr[p + 1]]
+        ids = _portal_nodes(first, dec.pp_idx[dec.pp_ptr[p]:dec.pp_ptr[p + 1]])
         if len(ids) > 1:
             aa, bb = np.meshgrid(ids, ids)
             m = aa != bb
             a_list.append(aa[m])
             b_list.append(bb[m])
-    a = np.concatenate(a_list) if a_list else np.zeros(0, np.int64)
-    b = np.concatenate(b_list) if b_list else np.zeros(0, np.int64)
-    half = 0.5 * np.hypot(*(mid[a] - mid[b]).T)
-    return DualGraph.from_edges(mid, np.zeros(len(mid), np.int32), a, b, half, half)
+    u = np.concatenate(a_list) if a_list else np.zeros(0, np.int64)
+    v = np.concatenate(b_list) if b_list else np.zeros(0, np.int64)
+    half = 0.5 * np.hypot(*(xy[u] - xy[v]).T)
+    return DualGraph.from_edges(xy, np.zeros(len(xy), np.int32), u, v, half, half), node_portal
+
+
+def _portal_nodes(first: np.ndarray, portals: np.ndarray) -> np.ndarray:
+    """The nodes on the given portals, ``first`` (K + 1,) being each portal's first node."""
+    if len(portals) == 0:
+        return np.zeros(0, np.int64)
+    return np.concatenate([np.arange(first[k], first[k + 1]) for k in portals])
+
+
+def centre_graph(dec: ConvexDecomposition) -> DualGraph:
+    """The static portal-centre graph of Niederberger section 6.2 / 8 ("Center"): a node per portal at its
+    midpoint, an edge between two portals of the same cell costing the distance between their midpoints."""
+    return width_graph(dec, np.inf)[0]
 
 
 def centre_route(dec: ConvexDecomposition, graph: DualGraph, start: np.ndarray, goal: np.ndarray, ps: int,
-                 pg: int) -> np.ndarray | None:
-    """The baseline: A* over portal centres, then the same cone-of-sight post-processing."""
+                 pg: int, node_portal: np.ndarray | None = None) -> np.ndarray | None:
+    """The baseline: A* over a static graph's nodes (``centre_graph``'s by default; ``width_graph``'s with its
+    ``node_portal``), then the same cone-of-sight post-processing."""
     if ps == pg:
         return np.array([start, goal], dtype=np.float64)
-    src = dec.pp_idx[dec.pp_ptr[ps]:dec.pp_ptr[ps + 1]]
-    dst = dec.pp_idx[dec.pp_ptr[pg]:dec.pp_ptr[pg + 1]]
+    if node_portal is None:
+        node_portal = np.arange(len(dec.portals), dtype=np.int64)
+    first = np.searchsorted(node_portal, np.arange(len(dec.portals) + 1))
+    src = _portal_nodes(first, dec.pp_idx[dec.pp_ptr[ps]:dec.pp_ptr[ps + 1]])
+    dst = _portal_nodes(first, dec.pp_idx[dec.pp_ptr[pg]:dec.pp_ptr[pg + 1]])
     nodes, _ = graph.search(np.ones(1), src, np.hypot(*(graph.xy[src] - start).T), dst,
                             np.hypot(*(graph.xy[dst] - goal).T), goal)
     if len(nodes) == 0:
         return None
-    # Consecutive portal centres share a cell; when it is the cell behind the last portal, the path only touched
-    # that portal's centre without crossing it, so the crossing is taken back.
+    # Consecutive nodes share a cell. A node on the portal just crossed crosses it back (two nodes of one portal);
+    # a node on no portal of the current cell means the path only touched the last portal without crossing it,
+    # so that crossing is taken back.
     stack: list[tuple[int, int]] = []  # (state, cell before crossing)
     cell = ps
-    for k in (int(v) for v in nodes):
+    for k in (int(node_portal[v]) for v in nodes):
+        if stack and stack[-1][0] >> 1 == k:
+            _, cell = stack.pop()
+            continue
         if dec.portal_polys[k, 0] != cell and dec.portal_polys[k, 1] != cell:
             if not stack:
                 return None

@@ -1,73 +1,187 @@
-"""``miran reproduce``: the PNG writer against an independent decoder (zlib + the PNG layout), the rasteriser's
-fills against shapely areas, and a quick run that writes every figure and the report."""
+"""``miran reproduce``: verdicts come from the checks' criteria (and flip when the numbers do), MIRAN Figure 1
+holds on the forest, the Hertel-Mehlhorn merging behaves as section 6.1's argument says, and a quick run writes a
+PNG and an SVG per experiment and a report that lists the verdicts first."""
 
 from __future__ import annotations
 
-import struct
-import zlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
-import pytest
 import shapely
+from shapely.geometry import box
 
 from core.cli.main import main
-from core.reproduce import EXPERIMENTS
-from core.reproduce.raster import Canvas, read_png_size, write_png
+from core.reproduce import EXPERIMENTS, experiments
+from core.reproduce.verdict import REPRODUCED, check, verdict
+from core.routes.convex import _cross, hertel_mehlhorn, trapezoidate, triangulate_free
 
 
-def _decode_png(data: bytes) -> np.ndarray:
-    """A minimal independent PNG reader for 8-bit RGB, filter type 0 (what write_png promises)."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, w, h = 8, b"", 0, 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos: pos + 8])
-        body = data[pos + 8: pos + 8 + n]
-        assert struct.unpack(">I", data[pos + 8 + n: pos + 12 + n])[0] == zlib.crc32(kind + body) & 0xFFFFFFFF
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert (depth, ctype) == (8, 2)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, 1 + 3 * w)
-    assert np.all(raw[:, 0] == 0)
-    return raw[:, 1:].reshape(h, w, 3)
+def test_verdict_is_reproduced_only_when_every_check_holds():
+    ok = check("a", "x <= 1", "1", "0.5", 0.5 <= 1)
+    bad = check("the adult keeps to the path", "forest <= 1 %", "0 %", "51 %", 51 <= 1, "stand-in scene")
+    assert verdict([ok]) == REPRODUCED
+    v = verdict([ok, bad])
+    assert v.startswith("differs: ") and "the adult keeps to the path" in v and "51 %" in v and "stand-in" in v
+    assert verdict([]).startswith("differs")
+    assert check("a", "b", "c", "d", np.bool_(True)).holds is True
 
 
-def test_png_round_trip(tmp_path):
-    img = np.random.default_rng(1).integers(0, 256, size=(37, 53, 3), dtype=np.uint8)
-    write_png(tmp_path / "a.png", img)
-    assert np.array_equal(_decode_png((tmp_path / "a.png").read_bytes()), img)
-    assert read_png_size(tmp_path / "a.png") == (53, 37)
+def _forest_lengths(exp):
+    return exp.data["adult"]["terrain_lengths"], exp.data["child"]["terrain_lengths"], exp.data["adult"]["length"]
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_polygon_fill_covers_the_polygon_area(seed):
-    """Filled pixels times pixel area equals the polygon's area (shapely) up to the boundary pixels."""
-    rng = np.random.default_rng(seed)
-    ang = np.sort(rng.uniform(0, 2 * np.pi, 9))
-    rad = rng.uniform(20, 45, 9)
-    ring = np.column_stack([50 + rad * np.cos(ang), 50 + rad * np.sin(ang)])
-    hole = np.column_stack([50 + 8 * np.cos(ang), 50 + 8 * np.sin(ang)])
-    cv = Canvas((0, 0, 100, 100), width=400, margin=0)
-    cv.fill_polygon([ring, hole], (255, 0, 0))
-    filled = np.count_nonzero(np.all(cv.rgb == (255, 0, 0), axis=2)) / (cv.sx * cv.sy)
-    poly = shapely.Polygon(ring, [hole])
-    assert abs(filled - poly.area) <= poly.length / cv.sx + 1.0
+def test_miran_fig1_holds_on_the_forest():
+    """MIRAN Figure 1: the adult keeps to the path (forest <= 1 % of its path) and reaches the view, avoiding the
+    puddles and fallen trees; the child walks through the puddles and over the fallen tree; the verdict says so."""
+    exp = EXPERIMENTS["miran_fig1"](True)
+    adult, child, length = _forest_lengths(exp)
+    assert exp.data["adult"]["arrived"] and exp.data["child"]["arrived"]
+    assert adult["forest"] <= 0.01 * length
+    assert adult["view"] > 0 and adult["puddles"] == 0 and adult["trees"] == 0
+    assert child["puddles"] > 0 and child["trees"] > 0 and child["view"] == 0
+    assert exp.verdict == REPRODUCED
 
 
-def test_quick_reproduce_writes_every_figure_and_the_report(tmp_path):
+def test_miran_fig1_verdict_follows_the_numbers(monkeypatch):
+    """Routes from the default fine grid run along the track's edge: the adult then walks some forest and the
+    computed verdict must turn to differs, naming that claim."""
+    monkeypatch.setattr(experiments, "FOREST_GRID_CELL", 0.75)   # the grid planner's default cell on the forest
+    exp = EXPERIMENTS["miran_fig1"](True)
+    adult, _, length = _forest_lengths(exp)
+    assert adult["forest"] > 0.01 * length
+    keeps = next(c for c in exp.checks if c.claim == "the adult keeps to the path")
+    assert not keeps.holds
+    assert exp.verdict.startswith("differs") and "the adult keeps to the path" in exp.verdict
+
+
+def _free(obstacles, size=100.0):
+    return box(0, 0, size, size).difference(shapely.union_all([shapely.Polygon(o) for o in obstacles]))
+
+
+def test_hertel_mehlhorn_merges_trapezoids_of_a_convex_region():
+    """A convex free space (a hexagon) cut at every vertex merges back into one cell."""
+    a = np.linspace(0, 2 * np.pi, 7)[:-1] + 0.1
+    hexagon = shapely.Polygon(np.column_stack([50 + 40 * np.cos(a), 50 + 30 * np.sin(a)]))
+    v, cells = trapezoidate(hexagon)
+    assert len(cells) >= 3
+    assert len(hertel_mehlhorn(v, cells)) == 1
+
+
+def test_trapezoid_cuts_among_convex_obstacles_are_essential():
+    """Niederberger section 6.1 reports ~50 % of the trapezoids merged away; among disjoint convex obstacles every
+    shared edge of the trapezoidal map has an end point where the merged cell would be reflex, so Hertel-Mehlhorn
+    can remove (almost) none, while merging a triangulation removes over half of it."""
+    scene = experiments._random_map(7, 30, size=300.0)
+    free = _free([o.polygon for o in scene.obstacles], 300.0)
+    v, cells = trapezoidate(free)
+    owner = {}
+    for i, c in enumerate(cells):
+        for k in range(len(c)):
+            owner[(c[k], c[(k + 1) % len(c)])] = i
+    essential = 0
+    shared = [(u, w) for (u, w) in owner if (w, u) in owner and u < w]
+    for u, w in shared:
+        A, B = cells[owner[(u, w)]], cells[owner[(w, u)]]
+        ia, ib = A.index(u), B.index(w)
+        reflex_u = _cross(v[A[ia - 1]], v[u], v[B[(ib + 2) % len(B)]]) < 0
+        reflex_w = _cross(v[B[ib - 1]], v[w], v[A[(ia + 2) % len(A)]]) < 0
+        essential += reflex_u or reflex_w
+    assert essential >= len(shared) - 4          # the bounds' four corners are the only convex vertices
+    assert len(hertel_mehlhorn(v, cells)) >= len(cells) - 4
+    tv, tris = triangulate_free(free)
+    assert len(hertel_mehlhorn(tv, tris)) <= 0.5 * len(tris)
+
+
+def test_width_baselines_split_portals_and_route_inside_the_free_space():
+    """Niederberger section 8's static graphs (core.routes.planners.portal.width_graph): a portal of length L gets
+    ceil(L / w) nodes, the unlimited one is the Center graph, and every baseline route runs from start to goal
+    inside the free space."""
+    from core.routes import PlannerContext
+    from core.routes.planners.portal import centre_graph, centre_route, width_graph
+    from core.sim.population import random_free_points
+
+    scene = experiments._random_map(11, 25, size=300.0)
+    ctx = PlannerContext(scene)
+    dec = ctx.planner("portal").decomposition()
+    lengths = np.hypot(*(dec.vertices[dec.portals[:, 1]] - dec.vertices[dec.portals[:, 0]]).T)
+    for w in (np.inf, 100.0, 30.0):
+        _, node_portal = width_graph(dec, w)
+        expect = np.ones(len(lengths), int) if np.isinf(w) else np.maximum(1, np.ceil(lengths / w)).astype(int)
+        assert np.array_equal(np.bincount(node_portal, minlength=len(lengths)), expect)
+    assert np.allclose(centre_graph(dec).xy, 0.5 * (dec.vertices[dec.portals[:, 0]] + dec.vertices[dec.portals[:, 1]]))
+    free = ctx.free(0.0).free
+    pts = random_free_points(ctx.mesh, np.random.default_rng(3), 40)
+    loc = dec.locate(pts)
+    for w in (np.inf, 30.0):
+        graph, node_portal = width_graph(dec, w)
+        for k in range(20):
+            s, g, ps, pg = pts[2 * k], pts[2 * k + 1], int(loc[2 * k]), int(loc[2 * k + 1])
+            route = centre_route(dec, graph, s, g, ps, pg, node_portal)
+            assert route is not None and np.allclose(route[0], s) and np.allclose(route[-1], g)
+            assert shapely.LineString(route).difference(free.buffer(1e-6)).length < 1e-6
+
+
+def test_quick_reproduce_writes_every_figure_and_the_verdicts(tmp_path):
     assert main(["reproduce", str(tmp_path), "--quick"]) == 0
-    for name in EXPERIMENTS:
-        w, h = read_png_size(tmp_path / f"{name}.png")
-        assert w >= 400 and h >= 200
     report = (tmp_path / "report.md").read_text()
+    results = json.loads((tmp_path / "results.json").read_text())
     for name in EXPERIMENTS:
+        png, svg = tmp_path / f"{name}.png", tmp_path / f"{name}.svg"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and svg.read_text().lstrip().startswith("<?xml")
         assert f"({name}.png)" in report
-    assert "FAILED" not in report
-    assert "7.13" in report and "6.15" in report and "0.60 s" in report
+        r = results[name]
+        assert r["checks"] and (r["verdict"] == REPRODUCED) == all(c["holds"] for c in r["checks"])
+        assert r["verdict"] == REPRODUCED or r["verdict"].startswith("differs: ")
+    # The verdicts come first, before any experiment's section.
+    assert report.index("## Verdicts") < report.index("## MIRAN Figure 7")
+    assert "failed" not in report.split("## Verdicts")[1].split("\n## ")[0]
+    assert "7.13" in report and "6.15" in report and "1,439" in report and "0.21" in report
 
 
 def test_unknown_experiment_is_refused(tmp_path, capsys):
     assert main(["reproduce", str(tmp_path), "--only", "figure99"]) == 2
     assert "unknown experiment 'figure99'" in capsys.readouterr().err
+
+
+def test_without_matplotlib_the_command_says_which_extra_to_install(tmp_path, capsys, monkeypatch):
+    from core.reproduce import plot
+
+    def missing():
+        raise plot.MissingMatplotlib("miran reproduce draws its figures with matplotlib: install the 'reproduce' "
+                                     "extra")
+
+    monkeypatch.setattr(plot, "_mpl", missing)
+    assert main(["reproduce", str(tmp_path), "--only", "niederberger_table1", "--quick"]) == 2
+    assert "'reproduce' extra" in capsys.readouterr().err
+
+
+def test_the_engine_and_the_app_import_without_matplotlib():
+    """matplotlib is the optional 'reproduce' extra: the command line, core.reproduce itself and the app import
+    (and `miran reproduce --help` runs) with it forbidden."""
+    script = textwrap.dedent("""
+        import importlib.abc, sys
+
+        class Forbid(importlib.abc.MetaPathFinder):
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "matplotlib":
+                    raise ImportError("matplotlib is optional")
+                return None
+
+        sys.meta_path.insert(0, Forbid())
+        import core.reproduce, core.cli.main, app.main
+        try:
+            core.cli.main.main(["reproduce", "--help"])
+        except SystemExit as e:
+            assert e.code == 0, e.code
+        assert not any(m.split(".")[0] == "matplotlib" for m in sys.modules)
+        print("ok")
+    """)
+    repo = Path(__file__).resolve().parents[3]
+    r = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
