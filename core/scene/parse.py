@@ -27,7 +27,7 @@ from .model import (
 )
 from .placement import check_placement
 from .polygons import clean_ring, hole_problems, ring_problem
-from .problems import InputError, Problem
+from .problems import InputError, Problem, fmt_point
 
 FORMAT = "miran-scene"
 VERSION = 1
@@ -364,6 +364,9 @@ def _agent(r: FieldReader, path: str, v: Any, profile_ids, route_ids, has_networ
         r.add(join(path, "goal"), "missing: an agent with a start also needs a goal")
     elif "goal" in o and "start" not in o:
         r.add(join(path, "start"), "missing: an agent with a goal also needs a start")
+    elif start is not None and goal is not None and tuple(start) == tuple(goal):
+        r.add(join(path, "goal"), f"the same point as the start {fmt_point(start)}: nothing to plan (for a round "
+                                  f"trip, give the agent a route that ends where it starts)")
     if "planner" in o and "route" in o:
         r.add(join(path, "planner"), "a planner applies only to agents with a start and a goal, not to one with a route")
     if planner == "network" and not has_networks:

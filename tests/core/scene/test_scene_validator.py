@@ -259,3 +259,13 @@ def test_validation_does_not_mutate_input(name):
     check_scene(doc)
     assert doc == before
     assert np.isfinite(load_scene(SCENES / name).weight_matrix()).all()
+
+
+def test_a_planned_agent_whose_goal_is_its_start_is_refused():
+    """Nothing to plan (the simulation would refuse it too): the message points to a route that ends where it
+    starts, which a character walks round once."""
+    d = copy.deepcopy(BASE)
+    d["agents"][1]["goal"] = list(d["agents"][1]["start"])
+    _, problems = check_scene(d)
+    assert [p.path for p in problems] == ["agents[1].goal"]
+    assert "the same point as the start" in problems[0].message and "ends where it starts" in problems[0].message
