@@ -249,3 +249,23 @@ def test_warm_up_reports_its_time():
         assert "warm-up" in h.events[kinds.index("busy")].args[0]
     finally:
         h.close()
+
+
+def test_a_character_lost_for_good_is_named_in_the_frames_and_at_the_end(harness):
+    """The frames (the status bar's text) and the end-of-run message name every character lost for good with its
+    reason. The engine's state is set while the run is paused: a lost character is hard to make on purpose now."""
+    from core.sim.state import LOST, REASON_NO_ROUTE
+
+    h = harness
+    h.send("add_agents", 2, 7)
+    h.send("step")
+    h.wait(lambda h: h.frames and h.frames[-1].steps == 1 and len(h.frames[-1].positions) == 3, what="one step")
+    st = h.controller.sim.state
+    st.status[0] = LOST
+    st.lost_reason[0] = REASON_NO_ROUTE
+    h.send("speed", 0)
+    h.send("play")
+    h.wait(lambda h: any(e.kind == "info" and "lost" in e.args[0] for e in h.events), what="the end")
+    (msg,) = [e.args[0] for e in h.events if e.kind == "info" and "lost" in e.args[0]]
+    assert "Every agent has arrived or is lost" in msg and "1 lost: pedestrian-1 (no route to its goal)" in msg
+    assert h.latest["frame"].lost == ("pedestrian-1 (no route to its goal)",)
