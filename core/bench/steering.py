@@ -63,20 +63,23 @@ def _path_points(scene, mesh, sigma: float, d: float, dt: float) -> np.ndarray:
 
 
 def _crowd(scene, mesh, method: str, n: int, seed: int = 1):
-    """A simulation of n agents on routes planned with ``cdt`` between random free points of the city."""
+    """A simulation of n agents on routes planned with ``cdt`` between random points of the city where the
+    character fits, keeping its radius (as the simulation plans them)."""
     import shapely
 
     from core.routes import PlannerContext, plan_route
+    from core.routes.freespace import polygon_parts
     from core.scene.problems import InputError
     from core.sim import Simulation
 
     ctx = PlannerContext(scene, navmesh=mesh)
-    comp = ctx.geometry.components[0]
+    profile = scene.profiles[0].id
+    radius = scene.profiles[0].radius
+    comp = max(polygon_parts(ctx.free(radius).free), key=lambda g: g.area)
     shapely.prepare(comp)
     rng = np.random.default_rng(seed)
     x0, y0, x1, y1 = comp.bounds
     routes = []
-    profile = scene.profiles[0].id
     while len(routes) < n:
         p = rng.uniform([x0, y0], [x1, y1], size=(64, 2))
         p = p[shapely.contains_xy(comp, p[:, 0], p[:, 1])]
@@ -84,7 +87,7 @@ def _crowd(scene, mesh, method: str, n: int, seed: int = 1):
             if len(routes) == n or np.hypot(*(g - s)) < 100.0:
                 continue
             try:
-                routes.append(plan_route(scene, s, g, "cdt", profile=profile, context=ctx).route)
+                routes.append(plan_route(scene, s, g, "cdt", profile=profile, clearance=radius, context=ctx).route)
             except InputError:
                 continue
     sim = Simulation(scene, mesh=mesh, method=method, record=False, add_scene_agents=False, planner_context=ctx)
