@@ -126,7 +126,7 @@ def gap(width: float = 2 * R + 0.05, offset: float = 0.0) -> Scene:
                   [box(19.5, 0.0, 20.5, c - width / 2), box(19.5, c + width / 2, 20.5, 20.0)])
 
 
-def corridor(length: float = 120.0, width: float = 2 * R + 0.1) -> Scene:
+def corridor(length: float = 300.0, width: float = 2 * R + 0.1) -> Scene:
     """A thin corridor of ``width`` and ``length`` between two rooms (the long way round is closed)."""
     h = 20.0
     y0, y1 = h / 2 - width / 2, h / 2 + width / 2

@@ -3,7 +3,7 @@
 Generated cities with 3 m streets, villages of non-convex houses, mazes of long walls, walls with gaps of 2R + 0.05,
 a thin corridor, terrain patches and goals in corners (stressgen.py); single characters (no interaction, the
 setting of MIRAN's Theorem 1) on random errands planned with four planners, walked with MIRAN, disc MIRAN and IRM
-and both integrators: over 2,000 characters in all. Checked independently with shapely: every character arrives,
+and both integrators: 3,780 characters in all. Checked independently with shapely: every character arrives,
 no position lies inside an obstacle and no step crosses one, discs (disc MIRAN and IRM) keep their radius R from
 every obstacle and the bounds (to 1e-6) at every position.
 """
@@ -24,12 +24,13 @@ import stressgen as sg
 METHODS = ("miran", "disc-miran", "irm")
 INTEGRATORS = ("euler", "verlet")
 PLANNERS = ("cdt", "portal", "grid", "ecm")
-# Characters per (scene, method, integrator): 5 scenes x 3 methods x 2 integrators x 70 = 2,100.
+# Characters per (scene, method, integrator): 9 scenes x 3 methods x 2 integrators x 70 = 3,780.
 PER_RUN = 70
 
 
 def _scenes():
-    return [sg.city(7), sg.village(8), sg.maze(9), sg.gap(), sg.corridor()]
+    return [sg.city(7), sg.city(17, street=3.5), sg.village(8), sg.village(18, houses=20), sg.maze(9),
+            sg.maze(19, n=6, cell=6.0), sg.gap(), sg.gap(offset=6.0), sg.corridor()]
 
 
 def _errands(scene, n: int, seed: int) -> list:
@@ -40,7 +41,7 @@ def _errands(scene, n: int, seed: int) -> list:
     free = ctx.free(0.0)
     room = ctx.free(sg.R).free
     x0, y0, x1, y1 = scene.bounds
-    cand = rng.uniform([x0, y0], [x1, y1], size=(40 * n, 2))
+    cand = rng.uniform([x0, y0], [x1, y1], size=(200 * n, 2))
     ok = free.point_clearance(cand) >= sg.R * 1.001
     cand = cand[ok & shapely.contains_xy(shapely.buffer(room, 1e-6), cand[:, 0], cand[:, 1])]
     corners = sg.corner_points(scene, sg.R * 1.001)
