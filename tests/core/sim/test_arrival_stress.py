@@ -30,7 +30,7 @@ PER_RUN = 70
 
 def _scenes():
     return [sg.city(7), sg.city(17, street=3.5), sg.village(8), sg.village(18, houses=20), sg.maze(9),
-            sg.maze(19, n=6, cell=6.0), sg.gap(), sg.gap(offset=6.0), sg.corridor()]
+            sg.maze(19, n=6, cell=6.0), sg.gap(), sg.gap(width=2 * sg.R + 0.02, offset=6.0), sg.corridor()]
 
 
 def _errands(scene, n: int, seed: int) -> list:
