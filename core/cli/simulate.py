@@ -2,7 +2,10 @@
 
 Agents follow their sketched routes or routes planned when they are created (the planner each agent names). The
 run stops when every agent has arrived, or after ``--steps`` steps (default: a generous budget from the route
-lengths and speeds). ``--out`` writes the paths file atomically; ``--json`` prints the summary as JSON.
+lengths and speeds, refused when it exceeds MAX_AUTO_STEPS). ``--record every N | none`` says which positions are
+kept: every step (the default), every N-th step, or none (memory stays flat; the lengths come from the per-step
+sums). ``--out`` writes the paths file atomically; its destination is checked before the run and, should the
+write fail after it, the paths are kept in a named temporary file. ``--json`` prints the summary as JSON.
 """
 
 from __future__ import annotations
@@ -11,18 +14,26 @@ import argparse
 import math
 import time
 
-from core.cli.output import print_json
-from core.export import paths_from_simulation, write_paths
+from core.cli.output import check_destination, json_bytes, print_json, write_result
+from core.export import paths_from_simulation
+from core.export.paths import paths_to_dict
 from core.scene.io import load_scene
 from core.scene.model import DEFAULT_PLANNER, INTEGRATORS, PLANNERS
 from core.scene.parse import MAX_AGENTS
 from core.scene.problems import InputError, Problem
+from core.scene.ranges import RANGES, range_problem
 from core.sim import IMPLEMENTED, Simulation
+from core.sim.recorder import MAX_RECORD_EVERY
 
 # With --respawn the run never ends by itself: this many steps (IRM section 6 ran 1000).
 RESPAWN_STEPS = 1000
 # Agents listed one per line in the text summary.
 LIST_AGENTS = 20
+# Without --steps a run may take at most this many steps (about a minute of one walker); beyond it the scene's
+# routes, speeds and dt need --steps.
+MAX_AUTO_STEPS = 10_000_000
+# The most steps --steps accepts.
+MAX_STEPS = 1_000_000_000
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -34,8 +45,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("scene", metavar="SCENE")
     p.add_argument("--method", metavar="M", help=f"steering method: {', '.join(IMPLEMENTED)} (default: the scene's)")
     p.add_argument("--integrator", metavar="I", help=f"{', '.join(INTEGRATORS)} (default: the scene's)")
-    p.add_argument("--dt", metavar="S", help="time step in seconds (default: the scene's)")
-    p.add_argument("--steps", metavar="N", help="at most this many steps (default: enough for every agent)")
+    dt = RANGES["dt"]
+    p.add_argument("--dt", metavar="S", help=f"time step in seconds, {dt.lo:g} to {dt.hi:g} (default: the scene's)")
+    p.add_argument("--steps", metavar="N", help=f"at most this many steps, up to {MAX_STEPS:.0e} (default: enough "
+                                                f"for every agent, at most {MAX_AUTO_STEPS:.0e})")
     p.add_argument("--agents", metavar="N", help="add N agents with random start and goal and planned routes")
     p.add_argument("--seed", metavar="K", help="random seed for --agents, --respawn and the noise (default 0)")
     p.add_argument("--respawn", action="store_true",
@@ -46,7 +59,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--slope", action="store_true", help="turn away from steep ascents of the scene's height field "
                                                         "(Niederberger 7.2)")
     p.add_argument("--no-replan", action="store_true", help="leave agents that lost sight of their route waiting")
-    p.add_argument("--out", metavar="FILE", help="write the paths to a miran-paths JSON file")
+    p.add_argument("--record", metavar="WHAT", nargs="+",
+                   help="which positions to keep: 'every N' (every N-th step, plus arrivals and the last) or "
+                        "'none' (memory stays flat; --out then has nothing to write); default every step")
+    p.add_argument("--out", metavar="FILE", help="write the paths to a miran-paths JSON file (needs recording)")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
     return p
 
@@ -82,25 +98,48 @@ def _options(args) -> tuple[float | None, int | None]:
     if args.dt is not None:
         try:
             dt = float(args.dt)
-            if not (math.isfinite(dt) and dt > 0):
+            if not math.isfinite(dt):
                 raise ValueError
+            msg = range_problem("dt", dt)
+            if msg:
+                problems.append(Problem("--dt", f"{msg} seconds"))
+                dt = None
         except ValueError:
-            problems.append(Problem("--dt", f"expected a positive number of seconds, got {args.dt!r}"))
+            problems.append(Problem("--dt", f"expected a number of seconds, got {args.dt!r}"))
     if args.steps is not None:
-        try:
-            steps = int(args.steps)
-            if steps < 0:
-                raise ValueError
-        except ValueError:
-            problems.append(Problem("--steps", f"expected a whole number >= 0, got {args.steps!r}"))
+        steps = _count(problems, "--steps", args.steps)
+        if steps is not None and steps > MAX_STEPS:
+            problems.append(Problem("--steps", f"{steps} steps, over the limit of {MAX_STEPS}"))
+    record = _record(problems, getattr(args, "record", None))
+    if record == 0 and getattr(args, "out", None):
+        problems.append(Problem("--out", "needs recording: --record none keeps no positions to write"))
     if problems:
         raise InputError(problems)
-    args.agents_n, args.seed_k = agents or 0, seed or 0
+    args.agents_n, args.seed_k, args.record_every = agents or 0, seed or 0, record
     return dt, steps
+
+
+def _record(problems: list, words: list[str] | None) -> int:
+    """``--record every N`` / ``none`` as a recording interval in steps (0: none); 1 when not given."""
+    if words is None:
+        return 1
+    if words == ["none"]:
+        return 0
+    if len(words) == 2 and words[0] == "every":
+        try:
+            n = int(words[1])
+            if 1 <= n <= MAX_RECORD_EVERY:
+                return n
+        except ValueError:
+            pass
+    problems.append(Problem("--record", f"expected 'every N' (N a whole number from 1 to {MAX_RECORD_EVERY}) or "
+                                        f"'none', got {' '.join(words)!r}"))
+    return 1
 
 
 def run(args) -> int:
     dt, steps = _options(args)
+    check_destination(args.out, "--out")
     scene = load_scene(args.scene)
     if not scene.agents and not args.agents_n:
         raise InputError([Problem("agents", "the scene has no agents to simulate (add some with --agents N)")],
@@ -108,7 +147,8 @@ def run(args) -> int:
     if args.slope and scene.heightfield is None:
         raise InputError([Problem("heightfield", "--slope needs a scene with a height field")], args.scene)
     try:
-        sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k)
+        sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k,
+                         record=args.record_every)
         sim.replan = not args.no_replan
         sim.respawn = bool(args.respawn)
         sim.planner = args.planner or DEFAULT_PLANNER
@@ -119,15 +159,21 @@ def run(args) -> int:
         raise InputError(e.problems, args.scene) from None
     if args.respawn and steps is None:
         steps = RESPAWN_STEPS
+    if steps is None:
+        need = sim.needed_steps()
+        if need > MAX_AUTO_STEPS:
+            raise InputError([Problem("--steps", f"the agents' routes at their speeds and dt {sim.params.dt:g} s "
+                                                 f"could need {need:.3g} steps, over the {MAX_AUTO_STEPS} a run "
+                                                 "takes unasked: give --steps N (or a larger --dt)")], args.scene)
     t0 = time.perf_counter()
     sim.run(max_steps=steps)
     wall = time.perf_counter() - t0
     pf = paths_from_simulation(sim)
     if args.out:
-        write_paths(args.out, pf)
+        write_result(args.out, "--out", json_bytes(paths_to_dict(pf), indent=None))
     summary = {
         "scene": scene.name, "method": sim.method, "integrator": sim.params.get("integrator"), "dt": sim.params.dt,
-        "steps": sim.steps, "time": sim.time, "wall_seconds": wall,
+        "steps": sim.steps, "time": sim.time, "wall_seconds": wall, "record_every": args.record_every,
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
         "arrived": sum(a.reached_goal for a in pf.agents), "replanned": sim.replanned, "respawned": sim.respawned,
         "agents": [{k: getattr(a, k) for k in ("id", "profile", "reached_goal", "time", "length", "weighted_length",

@@ -242,6 +242,8 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
     leg, used = None, 0.0
     for level in levels:
         leg = p.plan(s, g, weights, level)
+        if leg is not None and not (np.isfinite(leg.cost) and np.all(np.isfinite(leg.points))):
+            leg = None  # an infinite cost is a search that found no connection, never a route
         if leg is not None:
             used = level
             break
