@@ -209,8 +209,15 @@ class QtFileController(QtCore.QObject):
             self._clear_recovery()
 
     def offer_recovery(self) -> bool:
-        """Offer the work of sessions that ended without closing; True when one was recovered."""
-        for rf in self.recovery.orphans():
+        """Offer the work of sessions that ended without closing; True when one was recovered. Damaged recovery
+        files are set aside and listed once in a non-modal dialog."""
+        orphans = self.recovery.orphans()
+        if self.recovery.set_aside:
+            dialogs.show_problems(self.window, "Damaged recovery files",
+                                  "These recovery files could not be read and were renamed (set aside):",
+                                  [f"{p}: {why}" for p, why in self.recovery.set_aside])
+            self.recovery.set_aside.clear()
+        for rf in orphans:
             if not dialogs.ask_recover(self.window, rf):
                 RecoveryStore.discard(rf)
                 continue

@@ -100,6 +100,10 @@ def run(args) -> int:
         queries, labels = [(s[0], s[1], g[0], g[1])], [""]
     check_destination(args.out, "--out")
     scene = load_scene(args.scene)
+    diagonal = math.hypot(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1])
+    if clearance > diagonal:
+        raise InputError([Problem("--clearance", f"{clearance:g} is more than the bounds' diagonal ({diagonal:g}): "
+                                                 "no point of the scene can keep it")], args.scene)
     if cell is not None and args.planner == "grid":
         from core.routes.planners.grid import cell_size_problem
 

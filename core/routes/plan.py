@@ -232,6 +232,10 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
         raise InputError([Problem("clearance", f"expected a number, got {clearance!r}")]) from None
     if not np.isfinite(c) or c < 0:
         raise InputError([Problem("clearance", f"must be a number >= 0, got {clearance!r}")])
+    diagonal = float(np.hypot(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1]))
+    if c > diagonal:
+        raise InputError([Problem("clearance", f"{c:g} is more than the bounds' diagonal ({diagonal:g}): no point "
+                                               "of the scene can keep it")])
     prof, weights = ctx.weights(profile)
     s = check_point(ctx, "start", start)
     g = check_point(ctx, "goal", goal)

@@ -33,9 +33,10 @@ def default_cell_size(bounds) -> float:
 
 
 def grid_cells(bounds, h: float) -> float:
-    """How many cells of size h cover the bounds (a float: a tiny h gives more than any integer holds)."""
+    """About how many cells of size h cover the bounds, as a float (a tiny h gives more than any integer type
+    holds, or infinity)."""
     x0, y0, x1, y1 = bounds
-    return max(1.0, math.ceil((x1 - x0) / h - 1e-9)) * max(1.0, math.ceil((y1 - y0) / h - 1e-9))
+    return max(1.0, (x1 - x0) / h) * max(1.0, (y1 - y0) / h)
 
 
 def cell_size_problem(bounds, h: float) -> str | None:
