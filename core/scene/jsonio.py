@@ -43,13 +43,15 @@ def read_json(path: str | os.PathLike) -> Any:
     return parse_json_text(read_text_bounded(path), str(path))
 
 
-def read_text_bounded(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of a regular file of at most ``limit`` bytes; InputError naming the file otherwise.
+def read_text_bounded(path: str | os.PathLike, limit: int | None = None) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes (default MAX_FILE_BYTES); InputError naming the
+    file otherwise.
 
     Devices (``/dev/zero``), FIFOs and sockets are refused before they are opened: their size says nothing and
     reading them may never end. The read itself stops one byte past the limit, so a file that grows while it is
     read cannot exhaust the memory either."""
     p = Path(path)
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
         st = os.stat(p)
         if stat.S_ISDIR(st.st_mode):

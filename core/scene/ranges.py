@@ -47,9 +47,9 @@ RANGES: dict[str, Range] = {
 # A window holds at most sigma / d candidates; each costs a walk over the mesh every step.
 MAX_CANDIDATES = 100_000
 
-# A step of max_speed * dt shorter than this fraction of the scene's diagonal is below the kernels' geometric
-# tolerance (1e-9 of the diagonal) by less than a factor 1000: the agent would not move measurably.
-MIN_STEP_RELATIVE = 1e-6
+# A step of max_speed * dt shorter than this fraction of the scene's diagonal is within a factor 100 of the
+# kernels' geometric tolerance (1e-9 of the diagonal): the agent would not move measurably.
+MIN_STEP_RELATIVE = 1e-7
 
 
 def range_problem(name: str, value: float) -> str | None:
