@@ -102,10 +102,10 @@ def _options(args) -> tuple[float | None, int | None]:
                 raise ValueError
             msg = range_problem("dt", dt)
             if msg:
-                problems.append(Problem("--dt", f"{msg} seconds"))
+                problems.append(Problem("--dt", msg))
                 dt = None
         except ValueError:
-            problems.append(Problem("--dt", f"expected a number of seconds, got {args.dt!r}"))
+            problems.append(Problem("--dt", f"expected a positive number of seconds, got {args.dt!r}"))
     if args.steps is not None:
         steps = _count(problems, "--steps", args.steps)
         if steps is not None and steps > MAX_STEPS:

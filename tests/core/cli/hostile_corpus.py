@@ -9,12 +9,18 @@ devices and FIFOs as scenes, unwritable outputs, a disconnected network, a huge 
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 import os
+import signal
 import socket
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from core.cli.main import main
 
 BASE = {
     "format": "miran-scene", "version": 1, "name": "Hostile base", "units": "m", "bounds": [0, 0, 20, 20],
@@ -31,6 +37,8 @@ BASE = {
 ROUTE = ["--from", "2,2", "--to", "18,6"]
 SIMULATE = ["--steps", "300"]
 ECM = ["--resolution", "64"]
+# No case may run longer (issue 14: "0 hangs (60 s each)").
+CASE_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,31 @@ class Case:
     argv: tuple[str, ...]
     code: int
     mentions: str = ""
+
+
+class Hang(Exception):
+    """A command ran past its time."""
+
+
+def run_cli(argv: list[str], seconds: float = CASE_SECONDS) -> tuple[int, str, str, float]:
+    """(exit status, stdout, stderr, wall seconds) of one in-process command; Hang after ``seconds``."""
+    def alarm(signum, frame):
+        raise Hang(f"{argv} ran for more than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    out, err = io.StringIO(), io.StringIO()
+    t0 = time.perf_counter()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as e:  # argparse's own usage errors exit 2 with a message
+                code = e.code
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return int(code or 0), out.getvalue(), err.getvalue(), time.perf_counter() - t0
 
 
 def _scene(**changes) -> dict:
@@ -125,7 +158,8 @@ def good_scenes() -> dict[str, dict]:
     }
 
 
-def _write(folder: Path, name: str, content) -> Path:
+def write_case(folder: Path, name: str, content) -> Path:
+    """Write one case's file (a document, text with lone surrogates kept, or raw bytes) as NAME.json."""
     p = folder / f"{name}.json"
     if isinstance(content, bytes):
         p.write_bytes(content)
@@ -163,13 +197,13 @@ def build_corpus(folder: Path, ecm: bool = True) -> list[Case]:
     scene_commands = [("validate", []), ("info", []), ("route", ROUTE), ("simulate", SIMULATE)]
     if ecm:
         scene_commands.append(("ecm", ECM))
-    bad_files = {name: (str(_write(folder, name, doc)), where) for name, (doc, where) in bad_scenes().items()}
+    bad_files = {name: (str(write_case(folder, name, doc)), where) for name, (doc, where) in bad_scenes().items()}
     bad_files.update(special_files(folder))
     for name, (path, where) in bad_files.items():
         for cmd, extra in scene_commands:
             cases.append(Case(f"{cmd}:{name}", (cmd, path, *extra), 2, where))
         cases.append(Case(f"measure:{name}", ("measure", path, path), 2, where))
-    good = {name: str(_write(folder, name, doc)) for name, doc in good_scenes().items()}
+    good = {name: str(write_case(folder, name, doc)) for name, doc in good_scenes().items()}
     for name, path in good.items():
         for cmd, extra in scene_commands:
             cases.append(Case(f"{cmd}:{name}", (cmd, path, *extra), 0))
@@ -180,9 +214,9 @@ def build_corpus(folder: Path, ecm: bool = True) -> list[Case]:
 def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
     """Hostile options of every command on a good scene."""
     missing_dir = str(folder / "no" / "such" / "folder" / "out.json")
-    ragged = _write(folder, "queries_ragged", [[1, 2, 3]])
-    paths_bad = _write(folder, "paths_bad", [[["a", 1]]])
-    paths_format = _write(folder, "paths_format", {"format": "miran-other"})
+    ragged = write_case(folder, "queries_ragged", [[1, 2, 3]])
+    paths_bad = write_case(folder, "paths_bad", [[["a", 1]]])
+    paths_format = write_case(folder, "paths_format", {"format": "miran-other"})
     out = []
 
     def add(name, argv, code, mentions=""):
@@ -248,4 +282,5 @@ def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
     return out
 
 
-__all__ = ["BASE", "Case", "bad_scenes", "build_corpus", "good_scenes", "option_cases", "special_files"]
+__all__ = ["BASE", "CASE_SECONDS", "Case", "Hang", "bad_scenes", "build_corpus", "good_scenes", "option_cases",
+           "run_cli", "special_files", "write_case"]

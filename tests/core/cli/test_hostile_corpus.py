@@ -6,19 +6,11 @@ The commands run in-process (``core.cli.main.main``) with a 60 s alarm each; fil
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import signal
-import time
 
 import pytest
 
-from core.cli.main import main
-
-from hostile_corpus import build_corpus
-
-CASE_SECONDS = 60
+from hostile_corpus import Hang, build_corpus, run_cli
 
 
 def _gl_available() -> bool:
@@ -37,31 +29,6 @@ def corpus(tmp_path_factory):
     return build_corpus(folder, ecm=_gl_available())
 
 
-class _Hang(Exception):
-    pass
-
-
-def run_cli(argv: list[str], seconds: float = CASE_SECONDS) -> tuple[int, str, str, float]:
-    """(exit status, stdout, stderr, wall seconds) of one in-process command; _Hang after ``seconds``."""
-    def alarm(signum, frame):
-        raise _Hang(f"{argv} ran for more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    out, err = io.StringIO(), io.StringIO()
-    t0 = time.perf_counter()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(argv)
-            except SystemExit as e:  # argparse's own usage errors exit 2 with a message
-                code = e.code
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-    return int(code or 0), out.getvalue(), err.getvalue(), time.perf_counter() - t0
-
-
 def test_corpus_is_large_and_covers_every_command(corpus):
     assert len(corpus) > 200
     commands = {c.argv[0] for c in corpus}
@@ -75,7 +42,7 @@ def test_every_case_fails_clean_or_succeeds(corpus):
     for case in corpus:
         try:
             code, out, err, wall = run_cli(list(case.argv))
-        except _Hang as e:
+        except Hang as e:
             failures.append(f"{case.name}: hang ({e})")
             continue
         except BaseException as e:  # any traceback is a failure of this test, reported with its case
