@@ -44,7 +44,9 @@ def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
         if msg:
             r.add(f"terrains[{i}].polygon", msg)
     union = shapely.union_all(polys) if polys else Polygon()
-    if polys and box.difference(union).area <= 1e-12 * box.area:
+    # The exact overlay only when clipping (linear time) says the obstacles cover most of the bounds.
+    if polys and shapely.clip_by_rect(union, *bounds).area >= 0.5 * box.area and \
+            box.difference(union).area <= 1e-12 * box.area:
         r.add("obstacles", "the obstacles cover the whole bounds: there is no free space")
     tree = shapely.STRtree(polys)
     names = [o.id for _, o in obstacles]
@@ -76,7 +78,8 @@ def _outside(p: Polygon, box: Polygon) -> str | None:
     corner), or None."""
     if not p.intersects(box):
         return "lies entirely outside the bounds"
-    if shapely.intersection(p, box).area <= 0.0:
+    # clip_by_rect is linear in the vertices (an overlay with the box took seconds for 10^5 of them).
+    if shapely.clip_by_rect(p, *box.bounds).area <= 0.0:
         return "lies outside the bounds, touching them only along their edge"
     return None
 
