@@ -39,5 +39,5 @@ def write_result(path: str | os.PathLike, option: str, data: bytes) -> None:
 
 
 def json_bytes(data: Any, indent: int | None = 1) -> bytes:
-    """A JSON document as the files are written (numbers arrays on one line), UTF-8 with a final newline."""
+    """A JSON document as the files are written (arrays of numbers on one line), UTF-8 with a final newline."""
     return (dumps_readable(data, indent) + "\n").encode("utf-8")

@@ -42,7 +42,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "MIRAN or IRM until every agent has arrived (or --steps steps) and write a "
                                    "miran-paths file. Agents pushed out of sight of their route are replanned "
                                    "(MIRAN 3.5); with --respawn an arrived agent gets a new random goal (IRM 6).")
-    p.add_argument("scene", metavar="SCENE")
+    # Optional for argparse only: ``--record every N SCENE`` hands SCENE to --record, and _options takes it back.
+    p.add_argument("scene", metavar="SCENE", nargs="?")
     p.add_argument("--method", metavar="M", help=f"steering method: {', '.join(IMPLEMENTED)} (default: the scene's)")
     p.add_argument("--integrator", metavar="I", help=f"{', '.join(INTEGRATORS)} (default: the scene's)")
     dt = RANGES["dt"]
@@ -110,7 +111,12 @@ def _options(args) -> tuple[float | None, int | None]:
         steps = _count(problems, "--steps", args.steps)
         if steps is not None and steps > MAX_STEPS:
             problems.append(Problem("--steps", f"{steps} steps, over the limit of {MAX_STEPS}"))
-    record = _record(problems, getattr(args, "record", None))
+    words = getattr(args, "record", None)
+    if args.scene is None and words and len(words) > (1 if words[0] == "none" else 2):
+        args.scene = words.pop()
+    if args.scene is None:
+        raise InputError([Problem("SCENE", "missing: give the scene file to simulate")])
+    record = _record(problems, words)
     if record == 0 and getattr(args, "out", None):
         problems.append(Problem("--out", "needs recording: --record none keeps no positions to write"))
     if problems:

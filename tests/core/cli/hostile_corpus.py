@@ -258,6 +258,10 @@ def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
     add("simulate --record none --out", ["simulate", base, "--record", "none", "--out", str(folder / "p.json")], 2,
         "--out")
     add("simulate --record none", ["simulate", base, *SIMULATE, "--record", "none"], 0)
+    add("simulate --record before SCENE", ["simulate", *SIMULATE, "--record", "every", "3", base], 0)
+    add("simulate --record none before SCENE", ["simulate", *SIMULATE, "--record", "none", base], 0)
+    add("simulate without SCENE", ["simulate", *SIMULATE, "--record", "none"], 2, "SCENE")
+    add("simulate --record every N M without SCENE", ["simulate", "--record", "every", "3", "x"], 2, "no such file")
     add("simulate --record every 5", ["simulate", base, *SIMULATE, "--record", "every", "5", "--out",
                                       str(folder / "p5.json")], 0)
     add("simulate --out missing folder", ["simulate", base, "--out", missing_dir], 2, "--out")
