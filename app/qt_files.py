@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene import InputError, Scene, load_scene, save_scene
+from core.scene.atomic import remove_stale_temps
 
 from . import qt_dialogs as dialogs
 from .model import Document
@@ -34,6 +35,8 @@ class QtFileController(QtCore.QObject):
         self.stack = stack
         self.settings = settings
         self.config = config
+        # Temporary files of writes killed in an earlier session (settings; the recovery store sweeps its own).
+        remove_stale_temps(config)
         self.recovery = RecoveryStore(config)
         self._autosaved_index: int | None = None
         self._lock = threading.Lock()
@@ -97,6 +100,7 @@ class QtFileController(QtCore.QObject):
         """Open a scene file; a bad file shows every problem the validator found and changes nothing."""
         if prompt and not self.maybe_save():
             return False
+        remove_stale_temps(Path(path).parent, Path(path).name)  # left by a save of this file that was killed
         try:
             scene = load_scene(path)
         except InputError as e:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -101,3 +103,22 @@ def test_the_open_dialog_refuses_the_hostile_corpus(make_studio, tmp_path, repor
         assert w.scene is before
     for name, doc in corpus.good_scenes().items():
         assert w.files.open_path(corpus.write_case(tmp_path, name, doc), prompt=False) is True, name
+
+
+def test_stale_temporaries_are_removed_at_start_and_on_open(make_studio, isolated_config, tmp_path):
+    """kill -9 during a save leaves .NAME.PID-XXXXXXXX.tmp files; the next start (config folder) and the next
+    open of that scene remove them once their process is gone."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    isolated_config.mkdir(parents=True, exist_ok=True)
+    corpus = _corpus_module()
+    scene = corpus.write_case(tmp_path, "scene", corpus.BASE)
+    leftovers = [isolated_config / f".settings.json.{dead}-a1b2c3d4.tmp", tmp_path / f".scene.json.{dead}-a1b2c3d4.tmp"]
+    old = time.time() - 3600
+    for p in leftovers:
+        p.write_text("partial")
+        os.utime(p, (old, old))
+    w = make_studio()
+    assert not leftovers[0].exists() and leftovers[1].exists()
+    assert w.files.open_path(scene, prompt=False)
+    assert not leftovers[1].exists()
