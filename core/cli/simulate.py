@@ -162,7 +162,9 @@ def run(args) -> int:
         if args.agents_n:
             sim.add_random_agents(args.agents_n, seed=args.seed_k)
     except InputError as e:
-        raise InputError(e.problems, args.scene) from None
+        # The random agents' problems are the option's.
+        problems = [Problem("--agents", p.message) if p.path == "agents" and args.agents_n else p for p in e.problems]
+        raise InputError(problems, args.scene) from None
     if args.respawn and steps is None:
         steps = RESPAWN_STEPS
     if steps is None:

@@ -45,6 +45,8 @@ IRM_SAFE_TIME = 2.0 / 1.4
 
 # The most steps ``step_budget`` allows (about a day of simulated time at dt 1 ms).
 MAX_STEPS = 100_000_000
+# The largest fraction of the free area a crowd's discs may cover (random agents are refused beyond it).
+MAX_CROWD_DENSITY = 0.5
 # Route rows kept beyond twice the rows in use before the route book is compacted.
 ROUTE_SLACK = 65_536
 
@@ -202,8 +204,24 @@ class Simulation:
         (``miran simulate --agents N --seed K``); returns their indices."""
         if method is not None:
             _checked_method(method)
+        self._check_density(int(n), list(profiles) if profiles else [p.id for p in self.scene.profiles])
         return population.add_random_agents(self, n, self.seed if seed is None else seed,
                                             list(profiles) if profiles else None, method, planner or self.planner)
+
+    def _check_density(self, n: int, profiles: list[str]) -> None:
+        """InputError naming ``agents`` when n more agents (of the smallest radius among ``profiles``) would cover
+        more than MAX_CROWD_DENSITY of the free area with their discs: such a crowd cannot walk, and its
+        neighbour searches grow with the square of the agents per cell."""
+        if n <= 0 or not profiles:
+            return
+        r = min(self.params.get_profile(p, "radius") for p in profiles)
+        covered = math.pi * (float(np.sum(self.state.radius ** 2)) + n * r * r)
+        free = self.context.geometry.free_area
+        if covered > MAX_CROWD_DENSITY * free:
+            most = max(0, int((MAX_CROWD_DENSITY * free / math.pi - float(np.sum(self.state.radius ** 2))) / (r * r)))
+            raise InputError([Problem("agents", f"{n} more agents of radius {r:g} would cover {covered / free:.0%} of "
+                                                f"the free area ({free:.4g} units^2), over {MAX_CROWD_DENSITY:.0%}: "
+                                                f"at most {most} fit")])
 
     def set_route(self, agent: int, route: Route) -> None:
         """Give an agent a new route from where it stands (replanning, MIRAN 3.5); it walks again."""

@@ -251,6 +251,9 @@ def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
     for v in ("-1", "x", str(10**9)):
         add(f"simulate --agents {v}", ["simulate", base, "--agents", v], 2, "--agents")
     add("simulate --seed -1", ["simulate", base, "--seed", "-1"], 2, "--seed")
+    add("simulate --agents denser than fits", ["simulate", base, "--agents", "10235", "--steps", "10"], 2,
+        "--agents")
+    add("simulate --agents 300", ["simulate", base, "--agents", "300", "--steps", "20"], 0)
     for opt in ("--method", "--integrator", "--planner"):
         add(f"simulate {opt} bogus", ["simulate", base, opt, "bogus"], 2, opt)
     for words in (["every", "0"], ["every", "x"], ["every"], ["every", "1", "2"], ["bogus"], ["every", "-3"]):
