@@ -34,7 +34,7 @@ FORMAT = "miran-scene"
 VERSION = 1
 # Sane size limits: beyond them a scene is refused before any geometry is computed. The vertex limit is one the
 # engine meets in reasonable time in the worst case measured, one obstacle of that many vertices (README.md).
-MAX_VERTICES = 50_000
+MAX_VERTICES = 20_000
 MAX_AGENTS = 200_000
 DEFAULT_COLOR = "#cbd5a3"
 
