@@ -365,12 +365,19 @@ class Simulation:
         self.recorder.every = record_every(record)
 
     def _compact_routes(self) -> None:
-        """Drop the rows of routes no agent follows any more (replanned or respawned agents leave theirs): a
-        respawning crowd's route book then stays the size of the routes in use."""
+        """Drop the rows of routes (and IRM corridors) no agent follows any more (replanned or respawned agents leave
+        theirs): a respawning crowd's books then stay the size of those in use."""
         st = self.state
         live = int(np.sum(st.route_hi - st.route_lo)) if st.n else 0
         if self.routes.used > 2 * live + ROUTE_SLACK:
             st.route_lo[:], st.route_hi[:] = self.routes.compact(st.route_lo, st.route_hi)
+        live = int(np.sum(st.corr_hi - st.corr_lo)) if st.n else 0
+        if self.corridors.used > 2 * live + ROUTE_SLACK:
+            shift = self.corridors.compact(st.corr_lo, st.corr_hi)
+            st.corr_lo += shift
+            st.corr_hi += shift
+            st.corr_k += shift
+            st.corr_ak[st.corr_ak >= 0] += shift[st.corr_ak >= 0]
 
     def step_budget(self) -> int:
         """A generous number of steps for every agent to walk its route: 20 times the longest route over the

@@ -136,3 +136,25 @@ def test_step_budget_is_capped_and_never_overflows():
     assert sim.needed_steps() > MAX_STEPS and sim.step_budget() == MAX_STEPS
     sim.params.prof[:, 0] = 5e-324  # past every check: the figure is infinite, not an OverflowError
     assert sim.needed_steps() == float("inf") and sim.step_budget() == MAX_STEPS
+
+
+def test_respawning_irm_crowd_compacts_its_corridors(monkeypatch):
+    monkeypatch.setattr(simulation, "ROUTE_SLACK", 0)
+    scene = shipped("mckenna")
+    sim = Simulation(scene, add_scene_agents=False, seed=5, record=False, method="irm")
+    sim.add_random_agents(60, seed=5, planner="portal")
+    sim.respawn = True
+    sim.planner = "portal"
+    for _ in range(4):
+        sim.run(max_steps=300)
+        st = sim.state
+        live = int(np.sum(st.corr_hi - st.corr_lo))
+        assert sim.corridors.used <= 2 * live + 1
+        assert np.all((st.corr_k >= st.corr_lo) & (st.corr_k < np.maximum(st.corr_hi, st.corr_lo + 1)))
+        ak = st.corr_ak[st.corr_ak >= 0]
+        assert np.all((ak >= st.corr_lo[st.corr_ak >= 0]) & (ak < st.corr_hi[st.corr_ak >= 0]))
+    assert sim.respawned > 20
+    # Each agent's corridor is still its route's: the first disc lies on its route's start region.
+    for i in range(0, 60, 7):
+        c = sim.corridor_of(i)
+        assert len(c["radii"]) and np.all(c["radii"] > 0)
