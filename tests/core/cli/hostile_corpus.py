@@ -273,7 +273,7 @@ def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
     add("simulate --slope without heights", ["simulate", base, *SIMULATE, "--slope"], 2, "heightfield")
     add("simulate --dt at edge", ["simulate", base, "--dt", "10", *SIMULATE], 0)
     if ecm:
-        for v in ("0", "-5", "1e9", "x", "nan", str(10**6)):
+        for v in ("0", "-5", "1e9", "x", "nan", str(10**6), "32768", "8193"):
             add(f"ecm --resolution {v}", ["ecm", base, "--resolution", v], 2, "resolution")
         add("ecm --out missing folder", ["ecm", base, *ECM, "--out", missing_dir], 2, "--out")
         add("ecm --png a folder", ["ecm", base, *ECM, "--png", str(folder)], 2, "--png")
