@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from core.scene.atomic import write_bytes_atomic
+
 Color = tuple[int, int, int]
 
 # 5x7 glyphs: 7 rows of 5 bits (bit 4 = leftmost pixel).
@@ -39,7 +41,7 @@ _FONT = {
 
 
 def write_png(path: str | Path, rgb: np.ndarray) -> None:
-    """Write an (h, w, 3) uint8 image as an 8-bit RGB PNG (filter 0 on every row, zlib level 6)."""
+    """Write an (h, w, 3) uint8 image as an 8-bit RGB PNG (filter 0 on every row, zlib level 6), atomically."""
     rgb = np.ascontiguousarray(rgb, dtype=np.uint8)
     h, w, _ = rgb.shape
     raw = np.zeros((h, 1 + 3 * w), dtype=np.uint8)
@@ -50,7 +52,7 @@ def write_png(path: str | Path, rgb: np.ndarray) -> None:
 
     png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 6)) + chunk(b"IEND", b""))
-    Path(path).write_bytes(png)
+    write_bytes_atomic(path, png)
 
 
 def read_png_size(path: str | Path) -> tuple[int, int]:
