@@ -217,6 +217,7 @@ def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
     ragged = write_case(folder, "queries_ragged", [[1, 2, 3]])
     paths_bad = write_case(folder, "paths_bad", [[["a", 1]]])
     paths_format = write_case(folder, "paths_format", {"format": "miran-other"})
+    paths_far = write_case(folder, "paths_far", [[[2, 2], [1e300, 1e300]]])
     out = []
 
     def add(name, argv, code, mentions=""):
@@ -281,6 +282,7 @@ def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
         add(f"measure --radius {v}", ["measure", base, str(paths_bad), "--radius", v], 2, "--radius")
     add("measure bad points", ["measure", base, str(paths_bad)], 2, "[0][0]")
     add("measure foreign format", ["measure", base, str(paths_format)], 2, "format")
+    add("measure coordinates beyond the limit", ["measure", base, str(paths_far)], 2, "[0][1]")
     add("measure fifo paths", ["measure", base, "/dev/zero"], 2, "not a regular file")
     add("measure --profile unknown", ["measure", base, str(paths_bad), "--profile", "zz"], 2, "--profile")
     add("validate mixed", ["validate", base, "/dev/zero", base], 2, "/dev/zero")
