@@ -122,3 +122,26 @@ def test_stale_temporaries_are_removed_at_start_and_on_open(make_studio, isolate
     assert not leftovers[0].exists() and leftovers[1].exists()
     assert w.files.open_path(scene, prompt=False)
     assert not leftovers[1].exists()
+
+
+def test_profile_fields_keep_the_candidates_within_their_limit(make_studio, qtbot):
+    """sigma 1e6 over d 0.01 would be 10^8 candidates per window: the scene could not be opened again."""
+    from PySide6 import QtWidgets
+
+    w = make_studio(new=(100, 100))
+    pid = w.profiles.add_profile()
+
+    def profile():
+        return next(p for p in w.scene.profiles if p.id == pid)
+
+    messages = []
+    w.editor.messages.connect(messages.append)
+    d = w.profiles.findChild(QtWidgets.QDoubleSpinBox, "profiles.d")
+    sigma = w.profiles.findChild(QtWidgets.QDoubleSpinBox, "profiles.sigma")
+    d.setValue(0.01)
+    assert profile().d == 0.01
+    sigma.setValue(1e6)
+    assert profile().sigma == 40.0 and "candidates" in messages[-1]
+    qtbot.waitUntil(lambda: sigma.value() == 40.0)
+    sigma.setValue(900.0)  # 90,000 candidates: allowed
+    assert profile().sigma == 900.0
