@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene import InputError, Scene, load_scene, save_scene
+from core.scene.atomic import remove_stale_temps
 
 from . import qt_dialogs as dialogs
 from .model import Document
@@ -34,6 +35,8 @@ class QtFileController(QtCore.QObject):
         self.stack = stack
         self.settings = settings
         self.config = config
+        # Temporary files of writes killed in an earlier session (settings; the recovery store sweeps its own).
+        remove_stale_temps(config)
         self.recovery = RecoveryStore(config)
         self._autosaved_index: int | None = None
         self._lock = threading.Lock()
@@ -97,6 +100,7 @@ class QtFileController(QtCore.QObject):
         """Open a scene file; a bad file shows every problem the validator found and changes nothing."""
         if prompt and not self.maybe_save():
             return False
+        remove_stale_temps(Path(path).parent, Path(path).name)  # left by a save of this file that was killed
         try:
             scene = load_scene(path)
         except InputError as e:
@@ -209,8 +213,15 @@ class QtFileController(QtCore.QObject):
             self._clear_recovery()
 
     def offer_recovery(self) -> bool:
-        """Offer the work of sessions that ended without closing; True when one was recovered."""
-        for rf in self.recovery.orphans():
+        """Offer the work of sessions that ended without closing; True when one was recovered. Damaged recovery
+        files are set aside and listed once in a non-modal dialog."""
+        orphans = self.recovery.orphans()
+        if self.recovery.set_aside:
+            dialogs.show_problems(self.window, "Damaged recovery files",
+                                  "These recovery files could not be read and were renamed (set aside):",
+                                  [f"{p}: {why}" for p, why in self.recovery.set_aside])
+            self.recovery.set_aside.clear()
+        for rf in orphans:
             if not dialogs.ask_recover(self.window, rf):
                 RecoveryStore.discard(rf)
                 continue

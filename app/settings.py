@@ -4,14 +4,16 @@ or a second installation can point the app at another folder)."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.scene.jsonio import write_json_atomic
+from core.scene.jsonio import parse_json_text, read_text_bounded, write_json_atomic
+from core.scene.problems import InputError
 
 SETTINGS_VERSION = 1
 MAX_RECENT = 10
+# A settings file larger than this is not ours: it is ignored (the defaults apply).
+MAX_SETTINGS_BYTES = 1 << 20
 FILE_NAME = "settings.json"
 
 
@@ -35,9 +37,12 @@ class StudioSettings:
 
 def load_settings(folder: Path) -> StudioSettings:
     """Read the settings; a missing, unreadable or foreign file gives the defaults (settings never stop the app)."""
+    path = folder / FILE_NAME
+    if not path.exists():
+        return StudioSettings()
     try:
-        data = json.loads((folder / FILE_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = parse_json_text(read_text_bounded(path, MAX_SETTINGS_BYTES), str(path))
+    except InputError:
         return StudioSettings()
     if not isinstance(data, dict) or data.get("version") != SETTINGS_VERSION:
         return StudioSettings()

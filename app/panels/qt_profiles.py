@@ -9,6 +9,7 @@ from PySide6 import QtCore, QtWidgets
 
 from core.scene import Profile
 from core.scene.edits import add_item, find, new_id, profile_usage, remove_profile, rename, replace_item
+from core.scene.ranges import candidates_problem, range_problem
 
 from .. import qt_dialogs as dialogs
 from ..qt_editor import QtEditor
@@ -121,7 +122,13 @@ class QtProfiles(QtWidgets.QWidget):
         p = self.profile()
         if p is None or getattr(p, name) == value:
             return
-        self.editor.apply(replace_item(self.doc.scene, "profile", p.id, dataclasses.replace(p, **{name: value})),
+        new = dataclasses.replace(p, **{name: value})
+        msg = range_problem(name, value) or candidates_problem(new.sigma, new.d)
+        if msg:  # the box's own range holds each field; sigma / d can still pass the candidates' limit
+            self.editor.message(f"Profile {p.id}: {name} not changed: {msg}")
+            self.schedule_fill()
+            return
+        self.editor.apply(replace_item(self.doc.scene, "profile", p.id, new),
                           f"Change {p.id} {name.replace('_', ' ')}", merge_key=f"profile:{p.id}:{name}")
 
     def _set_weight(self, type_id: str, value: float) -> None:

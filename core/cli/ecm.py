@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.output import print_json
+from core.cli.output import check_destination, json_bytes, print_json, write_result
 from core.scene.io import load_scene
-from core.scene.jsonio import write_json_atomic
-from core.scene.problems import InputError, Problem
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -29,21 +27,17 @@ def run(args) -> int:
     from core.ecm.build import build_ecm, check_resolution
     from core.ecm.ecmfile import ecm_to_dict
     from core.ecm.glcontext import renderer
-    from core.ecm.picture import ecm_picture, write_png
+    from core.ecm.picture import ecm_picture, png_bytes
 
     resolution = check_resolution(args.resolution)
+    check_destination(args.out, "--out")
+    check_destination(args.png, "--png")
     scene = load_scene(args.scene)
     ecm = build_ecm(scene, resolution, keep_gvd=bool(args.png))
     if args.out:
-        try:
-            write_json_atomic(args.out, ecm_to_dict(ecm, scene.name, scene.units), indent=None)
-        except OSError as e:
-            raise InputError([Problem("--out", f"cannot write {args.out}: {e.strerror or e}")]) from None
+        write_result(args.out, "--out", json_bytes(ecm_to_dict(ecm, scene.name, scene.units), indent=None))
     if args.png:
-        try:
-            write_png(args.png, ecm_picture(ecm, ecm.gvd.labels))
-        except OSError as e:
-            raise InputError([Problem("--png", f"cannot write {args.png}: {e.strerror or e}")]) from None
+        write_result(args.png, "--png", png_bytes(ecm_picture(ecm, ecm.gvd.labels)))
     t = ecm.timings
     st = ecm.stats
     summary = {

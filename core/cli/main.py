@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; bad input prints one line per problem on stderr and returns 2."""
+    _tolerant_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -47,6 +48,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _tolerant_output() -> None:
+    """Print what the terminal cannot encode (a file name of undecodable bytes) as escapes, never a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
 
 
 def entry() -> None:

@@ -16,6 +16,7 @@ import numpy as np
 
 from core.cli.output import print_json
 from core.scene.io import load_scene
+from core.scene.fields import MAX_COORD, as_float
 from core.scene.jsonio import read_json
 from core.scene.problems import InputError, Problem
 
@@ -33,14 +34,19 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
+def _coordinate(c: Any) -> bool:
+    """A finite JSON number no larger than the scene format's MAX_COORD (beyond it lengths lose all precision)."""
+    return (isinstance(c, (int, float)) and not isinstance(c, bool) and as_float(c) is not None
+            and abs(float(c)) <= MAX_COORD)
+
+
 def _point(v: Any) -> bool:
-    return (isinstance(v, list) and len(v) == 2 and
-            all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) for c in v))
+    return isinstance(v, list) and len(v) == 2 and all(_coordinate(c) for c in v)
 
 
 def _row(v: Any) -> bool:
-    return (isinstance(v, list) and len(v) == 3 and
-            all(isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) for c in v))
+    return (isinstance(v, list) and len(v) == 3 and all(_coordinate(c) for c in v[1:])
+            and isinstance(v[0], (int, float)) and not isinstance(v[0], bool) and as_float(v[0]) is not None)
 
 
 def read_polylines(path: str) -> list[tuple[str, str | None, np.ndarray]]:
@@ -55,8 +61,8 @@ def read_polylines(path: str) -> list[tuple[str, str | None, np.ndarray]]:
                 continue
             bad = next((k for k, v in enumerate(line) if not _point(v)), None)
             if bad is not None:
-                problems.append(Problem(f"[{i}][{bad}]", f"expected a point [x, y] of finite numbers, "
-                                                         f"got {_short(line[bad])}"))
+                problems.append(Problem(f"[{i}][{bad}]", f"expected a point [x, y] of finite numbers within "
+                                                         f"+/-{MAX_COORD:g}, got {_short(line[bad])}"))
                 continue
             out.append((str(i), None, np.array(line, dtype=np.float64)))
     elif isinstance(data, dict) and data.get("format") == "miran-paths":
@@ -75,7 +81,8 @@ def read_polylines(path: str) -> list[tuple[str, str | None, np.ndarray]]:
                 continue
             bad = next((k for k, v in enumerate(pts) if not _row(v)), None)
             if bad is not None:
-                problems.append(Problem(f"{where}.points[{bad}]", f"expected a row [t, x, y] of finite numbers, "
+                problems.append(Problem(f"{where}.points[{bad}]", f"expected a row [t, x, y] of finite numbers "
+                                                                  f"(x, y within +/-{MAX_COORD:g}), "
                                                                   f"got {_short(pts[bad])}"))
                 continue
             aid = a.get("id") if isinstance(a.get("id"), str) else str(i)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from core.cli.output import print_json
+from core.cli.output import check_destination, json_bytes, print_json, write_result
 from core.scene.io import load_scene
 from core.scene.jsonio import read_json
 from core.scene.model import DEFAULT_PLANNER, PLANNERS
@@ -88,7 +88,7 @@ def read_queries(path: str) -> list[tuple[float, float, float, float]]:
 
 def run(args) -> int:
     from core.routes import PlannerContext, plan_route
-    from core.routes.io import routes_document, save_routes
+    from core.routes.io import routes_document
 
     if args.planner not in PLANNERS:
         raise InputError([Problem("--planner", f"unknown planner {args.planner!r} (valid: {', '.join(PLANNERS)})")])
@@ -103,7 +103,18 @@ def run(args) -> int:
     else:
         s, g = parse_point(args.start, "--from"), parse_point(args.goal, "--to")
         queries, labels = [(s[0], s[1], g[0], g[1])], [""]
+    check_destination(args.out, "--out")
     scene = load_scene(args.scene)
+    diagonal = math.hypot(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1])
+    if clearance > diagonal:
+        raise InputError([Problem("--clearance", f"{clearance:g} is more than the bounds' diagonal ({diagonal:g}): "
+                                                 "no point of the scene can keep it")], args.scene)
+    if cell is not None and args.planner == "grid":
+        from core.routes.planners.grid import cell_size_problem
+
+        msg = cell_size_problem(scene.bounds, cell)
+        if msg:
+            raise InputError([Problem("--cell-size", msg)], args.scene)
     if args.profile is not None and args.profile not in [p.id for p in scene.profiles]:
         valid = ", ".join(p.id for p in scene.profiles) or "the scene has no profiles"
         raise InputError([Problem("--profile", f"unknown profile {args.profile!r} (valid: {valid})")])
@@ -124,7 +135,7 @@ def run(args) -> int:
     profile = results[0].profile if results else ctx.weights(args.profile)[0]
     doc = routes_document(results, scene.name, args.planner, profile, clearance)
     if args.out:
-        save_routes(args.out, doc)
+        write_result(args.out, "--out", json_bytes(doc))
     if args.json:
         print_json(doc)
         return 0

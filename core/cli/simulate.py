@@ -3,9 +3,11 @@
 Agents follow their sketched routes (with detours round the pieces that cross an obstacle or pass closer than the
 character's radius) or routes planned when they are created (the planner each agent names), keeping their radius
 from the obstacles unless ``--clearance`` says otherwise. The run stops when every agent has arrived or is lost
-(with a reason), or after ``--steps`` steps (default: a generous budget from the route lengths and speeds); the
-summary names every agent that did not arrive. ``--out`` writes the paths file atomically; ``--json`` prints the
-summary as JSON.
+(with a reason), or after ``--steps`` steps (default: a generous budget from the route lengths and speeds, refused
+when it exceeds MAX_AUTO_STEPS); the summary names every agent that did not arrive. ``--record every N | none`` says
+which positions are kept: every step (the default), every N-th step, or none (memory stays flat; the lengths come
+from the per-step sums). ``--out`` writes the paths file atomically; its destination is checked before the run and,
+should the write fail after it, the paths are kept in a named temporary file. ``--json`` prints the summary as JSON.
 """
 
 from __future__ import annotations
@@ -14,18 +16,26 @@ import argparse
 import math
 import time
 
-from core.cli.output import print_json
-from core.export import paths_from_simulation, write_paths
+from core.cli.output import check_destination, json_bytes, print_json, write_result
+from core.export import paths_from_simulation
+from core.export.paths import paths_to_dict
 from core.scene.io import load_scene
 from core.scene.model import DEFAULT_PLANNER, INTEGRATORS, PLANNERS
 from core.scene.parse import MAX_AGENTS
 from core.scene.problems import InputError, Problem
+from core.scene.ranges import RANGES, range_problem
 from core.sim import IMPLEMENTED, Simulation
+from core.sim.recorder import MAX_RECORD_EVERY
 
 # With --respawn the run never ends by itself: this many steps (IRM section 6 ran 1000).
 RESPAWN_STEPS = 1000
 # Agents listed one per line in the text summary.
 LIST_AGENTS = 20
+# Without --steps a run may take at most this many steps (about a minute of one walker); beyond it the scene's
+# routes, speeds and dt need --steps.
+MAX_AUTO_STEPS = 10_000_000
+# The most steps --steps accepts.
+MAX_STEPS = 1_000_000_000
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -34,11 +44,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "MIRAN or IRM until every agent has arrived (or --steps steps) and write a "
                                    "miran-paths file. Agents pushed out of sight of their route are replanned "
                                    "(MIRAN 3.5); with --respawn an arrived agent gets a new random goal (IRM 6).")
-    p.add_argument("scene", metavar="SCENE")
+    # Optional for argparse only: ``--record every N SCENE`` hands SCENE to --record, and _options takes it back.
+    p.add_argument("scene", metavar="SCENE", nargs="?")
     p.add_argument("--method", metavar="M", help=f"steering method: {', '.join(IMPLEMENTED)} (default: the scene's)")
     p.add_argument("--integrator", metavar="I", help=f"{', '.join(INTEGRATORS)} (default: the scene's)")
-    p.add_argument("--dt", metavar="S", help="time step in seconds (default: the scene's)")
-    p.add_argument("--steps", metavar="N", help="at most this many steps (default: enough for every agent)")
+    dt = RANGES["dt"]
+    p.add_argument("--dt", metavar="S", help=f"time step in seconds, {dt.lo:g} to {dt.hi:g} (default: the scene's)")
+    p.add_argument("--steps", metavar="N", help=f"at most this many steps, up to {MAX_STEPS:.0e} (default: enough "
+                                                f"for every agent, at most {MAX_AUTO_STEPS:.0e})")
     p.add_argument("--agents", metavar="N", help="add N agents with random start and goal and planned routes")
     p.add_argument("--seed", metavar="K", help="random seed for --agents, --respawn and the noise (default 0)")
     p.add_argument("--respawn", action="store_true",
@@ -52,7 +65,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                                             "route is blocked, lost")
     p.add_argument("--clearance", metavar="C", help="clearance every route keeps from the obstacles, planned or "
                                                     "repaired (default: each profile's radius)")
-    p.add_argument("--out", metavar="FILE", help="write the paths to a miran-paths JSON file")
+    p.add_argument("--record", metavar="WHAT", nargs="+",
+                   help="which positions to keep: 'every N' (every N-th step, plus arrivals and the last) or "
+                        "'none' (memory stays flat; --out then has nothing to write); default every step")
+    p.add_argument("--out", metavar="FILE", help="write the paths to a miran-paths JSON file (needs recording)")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
     return p
 
@@ -88,8 +104,12 @@ def _options(args) -> tuple[float | None, int | None]:
     if args.dt is not None:
         try:
             dt = float(args.dt)
-            if not (math.isfinite(dt) and dt > 0):
+            if not math.isfinite(dt):
                 raise ValueError
+            msg = range_problem("dt", dt)
+            if msg:
+                problems.append(Problem("--dt", msg))
+                dt = None
         except ValueError:
             problems.append(Problem("--dt", f"expected a positive number of seconds, got {args.dt!r}"))
     clearance = getattr(args, "clearance", None)
@@ -102,20 +122,44 @@ def _options(args) -> tuple[float | None, int | None]:
         except ValueError:
             problems.append(Problem("--clearance", f"expected a number >= 0, got {clearance!r}"))
     if args.steps is not None:
-        try:
-            steps = int(args.steps)
-            if steps < 0:
-                raise ValueError
-        except ValueError:
-            problems.append(Problem("--steps", f"expected a whole number >= 0, got {args.steps!r}"))
+        steps = _count(problems, "--steps", args.steps)
+        if steps is not None and steps > MAX_STEPS:
+            problems.append(Problem("--steps", f"{steps} steps, over the limit of {MAX_STEPS}"))
+    words = getattr(args, "record", None)
+    if args.scene is None and words and len(words) > (1 if words[0] == "none" else 2):
+        args.scene = words.pop()
+    if args.scene is None:
+        raise InputError([Problem("SCENE", "missing: give the scene file to simulate")])
+    record = _record(problems, words)
+    if record == 0 and getattr(args, "out", None):
+        problems.append(Problem("--out", "needs recording: --record none keeps no positions to write"))
     if problems:
         raise InputError(problems)
-    args.agents_n, args.seed_k = agents or 0, seed or 0
+    args.agents_n, args.seed_k, args.record_every = agents or 0, seed or 0, record
     return dt, steps
+
+
+def _record(problems: list, words: list[str] | None) -> int:
+    """``--record every N`` / ``none`` as a recording interval in steps (0: none); 1 when not given."""
+    if words is None:
+        return 1
+    if words == ["none"]:
+        return 0
+    if len(words) == 2 and words[0] == "every":
+        try:
+            n = int(words[1])
+            if 1 <= n <= MAX_RECORD_EVERY:
+                return n
+        except ValueError:
+            pass
+    problems.append(Problem("--record", f"expected 'every N' (N a whole number from 1 to {MAX_RECORD_EVERY}) or "
+                                        f"'none', got {' '.join(words)!r}"))
+    return 1
 
 
 def run(args) -> int:
     dt, steps = _options(args)
+    check_destination(args.out, "--out")
     scene = load_scene(args.scene)
     if not scene.agents and not args.agents_n:
         raise InputError([Problem("agents", "the scene has no agents to simulate (add some with --agents N)")],
@@ -124,7 +168,7 @@ def run(args) -> int:
         raise InputError([Problem("heightfield", "--slope needs a scene with a height field")], args.scene)
     try:
         sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k,
-                         route_clearance=args.clearance_c)
+                         route_clearance=args.clearance_c, record=args.record_every)
         sim.replan = not args.no_replan
         sim.respawn = bool(args.respawn)
         sim.planner = args.planner or DEFAULT_PLANNER
@@ -132,19 +176,27 @@ def run(args) -> int:
         if args.agents_n:
             sim.add_random_agents(args.agents_n, seed=args.seed_k)
     except InputError as e:
-        raise InputError(e.problems, args.scene) from None
+        # The random agents' problems are the option's.
+        problems = [Problem("--agents", p.message) if p.path == "agents" and args.agents_n else p for p in e.problems]
+        raise InputError(problems, args.scene) from None
     if args.respawn and steps is None:
         steps = RESPAWN_STEPS
+    if steps is None:
+        need = sim.needed_steps()
+        if need > MAX_AUTO_STEPS:
+            raise InputError([Problem("--steps", f"the agents' routes at their speeds and dt {sim.params.dt:g} s "
+                                                 f"could need {need:.3g} steps, over the {MAX_AUTO_STEPS} a run "
+                                                 "takes unasked: give --steps N (or a larger --dt)")], args.scene)
     t0 = time.perf_counter()
     sim.run(max_steps=steps)
     wall = time.perf_counter() - t0
     pf = paths_from_simulation(sim)
     profiles = {a.id: a.profile for a in scene.agents}
     if args.out:
-        write_paths(args.out, pf)
+        write_result(args.out, "--out", json_bytes(paths_to_dict(pf), indent=None))
     summary = {
         "scene": scene.name, "method": sim.method, "integrator": sim.params.get("integrator"), "dt": sim.params.dt,
-        "steps": sim.steps, "time": sim.time, "wall_seconds": wall,
+        "steps": sim.steps, "time": sim.time, "wall_seconds": wall, "record_every": args.record_every,
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
         "arrived": sum(a.reached_goal for a in pf.agents), "lost": sum(a.status == "lost" for a in pf.agents),
         "replanned": sim.replanned, "respawned": sim.respawned,

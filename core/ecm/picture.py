@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from core.scene.atomic import write_bytes_atomic
+
 from .debug import closest_point_segments, medial_axis_segments
 from .graph import ECM
 
@@ -25,7 +27,12 @@ _RAMP = np.array([[48, 18, 120], [33, 102, 172], [28, 160, 150], [110, 200, 90],
 
 
 def write_png(path: str | Path, rgb: np.ndarray) -> None:
-    """Write an (H, W, 3) uint8 image (row 0 at the top) as an 8-bit RGB PNG."""
+    """Write an (H, W, 3) uint8 image (row 0 at the top) as an 8-bit RGB PNG, atomically."""
+    write_bytes_atomic(path, png_bytes(rgb))
+
+
+def png_bytes(rgb: np.ndarray) -> bytes:
+    """An (H, W, 3) uint8 image (row 0 at the top) as the bytes of an 8-bit RGB PNG file."""
     img = np.ascontiguousarray(rgb, dtype=np.uint8)
     h, w = img.shape[:2]
     raw = np.empty((h, 1 + 3 * w), dtype=np.uint8)
@@ -39,7 +46,7 @@ def write_png(path: str | Path, rgb: np.ndarray) -> None:
     png += chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
     png += chunk(b"IDAT", zlib.compress(raw.tobytes(), 6))
     png += chunk(b"IEND", b"")
-    Path(path).write_bytes(png)
+    return png
 
 
 def ramp(t: np.ndarray) -> np.ndarray:

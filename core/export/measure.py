@@ -38,22 +38,38 @@ def ragged_measures(W, C, xy, offsets, lengths, clearance) -> None:
 
 
 def paths_from_simulation(sim) -> PathsFile:
-    """The ``miran-paths`` document of a simulation's recorded paths (every agent, in index order)."""
+    """The ``miran-paths`` document of a simulation's recorded paths (every agent, in index order).
+
+    With every step recorded the measures are exact on the walked polyline; with a longer recording interval
+    (or none, and then no points) they are the per-step sums the kernels keep in the state: the same lengths,
+    and the clearance at the positions of the steps."""
     st = sim.state
     rows, offsets = sim.recorder.paths(st.n)
     xy = np.ascontiguousarray(rows[:, 1:3])
-    lengths = np.zeros((st.n, sim.mesh.n_terrain_types), dtype=np.float64)
-    clearance = np.zeros(st.n, dtype=np.float64)
-    if st.n:
-        ragged_measures(sim.mesh.kernel_args(), sim.mesh.clearance_args(), xy, offsets, lengths, clearance)
-    seg = np.diff(xy, axis=0)
-    seglen = np.hypot(seg[:, 0], seg[:, 1]) if len(xy) > 1 else np.zeros(0)
+    exact = sim.recorder.every == 1
+    if exact:
+        lengths = np.zeros((st.n, sim.mesh.n_terrain_types), dtype=np.float64)
+        clearance = np.zeros(st.n, dtype=np.float64)
+        if st.n:
+            ragged_measures(sim.mesh.kernel_args(), sim.mesh.clearance_args(), xy, offsets, lengths, clearance)
+        seg = np.diff(xy, axis=0)
+        seglen = np.hypot(seg[:, 0], seg[:, 1]) if len(xy) > 1 else np.zeros(0)
+    else:
+        lengths = st.terrain_len
+        # The state's clearance is already a disc's (minus its radius); the loop below subtracts it again. The
+        # current positions count too (the state's minimum is taken where each step starts).
+        here = np.zeros(st.n, dtype=np.float64)
+        if st.n:
+            ragged_measures(sim.mesh.kernel_args(), sim.mesh.clearance_args(), np.ascontiguousarray(st.pos),
+                            np.arange(st.n + 1, dtype=np.int64), np.zeros((st.n, sim.mesh.n_terrain_types)), here)
+        disc_r = np.where(st.method == DISC_MIRAN, st.radius, 0.0)
+        clearance = np.minimum(st.min_clear + disc_r, here)
     agents = []
     w = sim.params.weights
     tids = list(sim.mesh.terrain_ids)
     for i in range(st.n):
         a, b = int(offsets[i]), int(offsets[i + 1])
-        total = float(seglen[a:max(a, b - 1)].sum())
+        total = float(seglen[a:max(a, b - 1)].sum()) if exact else float(st.length[i])
         disc = int(st.method[i]) in (DISC_MIRAN, IRM)
         arrived = int(st.status[i]) == ARRIVED
         status, why = sim.status_of(i)

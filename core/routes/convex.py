@@ -275,6 +275,8 @@ def decompose(free: BaseGeometry, pieces: str = "trapezoids") -> ConvexDecomposi
 
 
 def _bucket_grid(vertices, poly_ptr, poly_verts):
+    """A uniform grid of about P buckets over the cells' box; each bucket lists the cells whose bounding box meets
+    it (cell order within a bucket). Vectorised over the cells: a Python loop took a minute for 10^5 of them."""
     P = len(poly_ptr) - 1
     if P == 0:
         return np.zeros(2), 1.0, (1, 1), np.zeros(2, dtype=np.int64), np.zeros(0, dtype=np.int64)
@@ -284,17 +286,17 @@ def _bucket_grid(vertices, poly_ptr, poly_verts):
     size = ext / max(1.0, np.ceil(np.sqrt(P)))
     nx = int(np.floor((hi[0] - lo[0]) / size)) + 1
     ny = int(np.floor((hi[1] - lo[1]) / size)) + 1
-    cells, owners = [], []
-    for p in range(P):
-        v = vertices[poly_verts[poly_ptr[p]:poly_ptr[p + 1]]]
-        i0, j0 = np.floor((v.min(axis=0) - lo) / size).astype(int)
-        i1, j1 = np.floor((v.max(axis=0) - lo) / size).astype(int)
-        ii, jj = np.meshgrid(np.arange(i0, min(i1, nx - 1) + 1), np.arange(j0, min(j1, ny - 1) + 1))
-        c = (jj * nx + ii).ravel()
-        cells.append(c)
-        owners.append(np.full(len(c), p, dtype=np.int64))
-    cells_a = np.concatenate(cells)
-    owners_a = np.concatenate(owners)
+    pv = vertices[poly_verts]
+    starts = np.asarray(poly_ptr[:-1], dtype=np.int64)
+    i0, j0 = np.floor((np.minimum.reduceat(pv, starts, axis=0) - lo) / size).astype(np.int64).T
+    i1, j1 = np.floor((np.maximum.reduceat(pv, starts, axis=0) - lo) / size).astype(np.int64).T
+    wi = np.minimum(i1, nx - 1) - i0 + 1
+    wj = np.minimum(j1, ny - 1) - j0 + 1
+    count = wi * wj
+    owners_a = np.repeat(np.arange(P, dtype=np.int64), count)
+    k = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(np.cumsum(count) - count, count)
+    w = wi[owners_a]
+    cells_a = (j0[owners_a] + k // w) * nx + i0[owners_a] + k % w
     order = np.argsort(cells_a, kind="stable")
     ptr = np.zeros(nx * ny + 1, dtype=np.int64)
     np.cumsum(np.bincount(cells_a, minlength=nx * ny), out=ptr[1:])

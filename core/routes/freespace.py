@@ -167,6 +167,7 @@ def terrain_at(geometry: SceneGeometry, pts: np.ndarray, default: int = -1) -> n
         if reg.is_empty or not np.any(todo):
             continue
         hit = np.zeros(len(p), dtype=bool)
+        shapely.prepare(reg)  # an indexed test per point instead of a scan of every edge (once per region)
         hit[todo] = shapely.intersects_xy(reg, p[todo, 0], p[todo, 1])
         out[hit] = k
         todo &= ~hit

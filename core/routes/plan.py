@@ -254,6 +254,10 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
         raise InputError([Problem("clearance", f"expected a number, got {clearance!r}")]) from None
     if not np.isfinite(c) or c < 0:
         raise InputError([Problem("clearance", f"must be a number >= 0, got {clearance!r}")])
+    diagonal = float(np.hypot(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1]))
+    if c > diagonal:
+        raise InputError([Problem("clearance", f"{c:g} is more than the bounds' diagonal ({diagonal:g}): no point "
+                                               "of the scene can keep it")])
     least = c if min_clearance is None else min(c, float(min_clearance))
     if not np.isfinite(least) or least < 0:
         raise InputError([Problem("min_clearance", f"must be a number >= 0, got {min_clearance!r}")])
@@ -267,6 +271,8 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
     leg, used = None, 0.0
     for level in [lv for lv in levels if lv >= least or lv == c]:
         leg = p.plan(s, g, weights, level)
+        if leg is not None and not (np.isfinite(leg.cost) and np.all(np.isfinite(leg.points))):
+            leg = None  # an infinite cost is a search that found no connection, never a route
         if leg is not None:
             used = level
             break

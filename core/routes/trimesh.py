@@ -17,7 +17,7 @@ import triangle as tr
 from core.scene.geometry import SceneGeometry
 
 from .convex import _bucket_grid, locate_kernel
-from .freespace import terrain_at
+from .freespace import polygon_parts, terrain_at
 
 MIN_ANGLE = 15.0
 # Steiner points the quality triangulation may add per input vertex (plus 10,000): plenty for any sound scene.
@@ -60,10 +60,17 @@ def quality_mesh(geometry: SceneGeometry, min_angle: float = MIN_ANGLE) -> TriMe
     from core.navmesh.pslg import pslg
 
     verts, segs, _ = pslg(geometry)
+    pslg_in = {"vertices": verts, "segments": segs}
+    # A point inside each blocked part makes triangle carve it out before refining: only the free space is
+    # refined. Otherwise the strip a clearance level erodes along the bounds (C wide, the bounds long) was refined
+    # to the quality bound too, a million triangles for C = 1e-5 of the scene, then thrown away.
+    holes = [p.representative_point().coords[0] for p in polygon_parts(geometry.obstacles)]
+    if holes:
+        pslg_in["holes"] = np.array(holes, dtype=np.float64)
     # Ruppert's refinement never ends near input features closer than round-off (a vertex 3e-7 from a segment it
     # does not touch): cap the Steiner points so that such a scene meshes, with a few poor triangles there.
     steiner = STEINER_PER_VERTEX * len(verts) + 10_000
-    out = tr.triangulate({"vertices": verts, "segments": segs}, f"pq{min_angle:g}S{steiner}Q")
+    out = tr.triangulate(pslg_in, f"pq{min_angle:g}S{steiner}Q")
     V = np.ascontiguousarray(out["vertices"], dtype=np.float64)
     T = np.asarray(out["triangles"], dtype=np.int64)
     p = V[T]

@@ -66,6 +66,11 @@ class FieldReader:
         if nonempty and not v.strip():
             self.add(path, "must not be empty")
             return None
+        bad = lone_surrogate(v)
+        if bad is not None:
+            self.add(path, f"holds a lone surrogate {ascii(v[bad])} at character {bad}, which no text file can "
+                           "hold (not valid Unicode)")
+            return None
         return v
 
     def choice(self, path: str, v: Any, options: tuple[str, ...]) -> str | None:
@@ -163,6 +168,15 @@ def _all_good_points(lst: list) -> list[tuple[float, float]] | None:
     if not np.isfinite(a).all() or (len(a) and np.abs(a).max() > MAX_COORD):
         return None
     return list(zip(a[0::2].tolist(), a[1::2].tolist()))
+
+
+def lone_surrogate(s: str) -> int | None:
+    """Index of the first lone surrogate in ``s`` (JSON's ``"\\ud800"`` escape reads as one), or None."""
+    try:
+        s.encode("utf-8")
+        return None
+    except UnicodeEncodeError as e:
+        return e.start
 
 
 def join(path: str, key: str) -> str:

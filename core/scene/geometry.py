@@ -52,7 +52,8 @@ def terrain_polygons(scene: Scene) -> list[Polygon]:
 def build_geometry(scene: Scene) -> SceneGeometry:
     """Normalise a (validated) scene's geometry: free space and the disjoint terrain regions that tile it."""
     box = shapely.box(*scene.bounds)
-    obst = shapely.intersection(shapely.union_all(obstacle_polygons(scene)), box)
+    # Clipping can leave lines and points where an obstacle touches the bounds from outside: keep the areas.
+    obst = _polygonal(shapely.intersection(shapely.union_all(obstacle_polygons(scene)), box))
     free = shapely.difference(box, obst)
     ntypes = len(scene.terrain_types)
     pieces: list[list[BaseGeometry]] = [[] for _ in range(ntypes)]

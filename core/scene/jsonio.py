@@ -6,10 +6,11 @@ import json
 import math
 import os
 import re
-import tempfile
+import stat
 from pathlib import Path
 from typing import Any
 
+from .atomic import write_text_atomic
 from .problems import InputError, Problem
 
 
@@ -19,8 +20,9 @@ def _reject_constant(name: str) -> float:
     return float("nan") if name == "NaN" else (float("inf") if name == "Infinity" else float("-inf"))
 
 
-# Files larger than this are refused before reading (a scene at the 10^6-vertex limit is about 40 MB).
-MAX_FILE_BYTES = 256 * 1024 * 1024
+# Files larger than this are refused before reading: the largest valid scene (a height field at its 4 million
+# nodes) is about 40 MB, and parsing 64 MB of small JSON lists already takes about 1 GB of memory.
+MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 class _DuplicateKey(Exception):
@@ -39,13 +41,36 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict:
 
 def read_json(path: str | os.PathLike) -> Any:
     """Parse a JSON file; malformed JSON raises InputError naming line and column."""
+    return parse_json_text(read_text_bounded(path), str(path))
+
+
+def read_text_bounded(path: str | os.PathLike, limit: int | None = None) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes (default MAX_FILE_BYTES); InputError naming the
+    file otherwise.
+
+    Devices (``/dev/zero``), FIFOs and sockets are refused before they are opened: their size says nothing and
+    reading them may never end. The read itself stops one byte past the limit, so a file that grows while it is
+    read cannot exhaust the memory either."""
     p = Path(path)
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError([Problem("", f"the file is {size / 2**20:.0f} MiB, over the limit of "
-                                          f"{MAX_FILE_BYTES / 2**20:.0f} MiB")], str(p))
-        text = p.read_text(encoding="utf-8-sig")
+        st = os.stat(p)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError([Problem("", f"{p} is a directory, not a file")])
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError([Problem("", f"{p} is not a regular file ({_file_kind(st.st_mode)})")])
+        if st.st_size > limit:
+            raise InputError([Problem("", f"the file is {st.st_size / 2**20:.0f} MiB, over the limit of "
+                                          f"{limit / 2**20:.0f} MiB")], str(p))
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise InputError([Problem("", f"{p} is not a regular file")])
+            data = f.read(limit + 1)
+        if len(data) > limit:
+            raise InputError([Problem("", f"the file grew past the limit of {limit / 2**20:.0f} MiB while it "
+                                          "was read")], str(p))
+        return data.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError([Problem("", f"no such file: {p}")]) from None
     except IsADirectoryError:
@@ -53,8 +78,15 @@ def read_json(path: str | os.PathLike) -> Any:
     except UnicodeDecodeError as e:
         raise InputError([Problem("", f"not UTF-8 text (byte {e.start})")], str(p)) from None
     except OSError as e:
-        raise InputError([Problem("", f"cannot read {p}: {e.strerror}")]) from None
-    return parse_json_text(text, str(p))
+        raise InputError([Problem("", f"cannot read {p}: {e.strerror or e}")]) from None
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a plain file"
 
 
 def parse_json_text(text: str, source: str = "") -> Any:
@@ -89,25 +121,6 @@ def dumps_readable(data: Any, indent: int | None = 1) -> str:
     if indent is None:
         return text
     return _NUMBER_ARRAY.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text)
-
-
-def write_text_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write text atomically: a temporary file in the same folder, flushed and fsynced, renamed over ``path``."""
-    p = Path(path)
-    directory = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def is_finite_number(v: Any) -> bool:

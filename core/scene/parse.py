@@ -28,11 +28,13 @@ from .model import (
 from .placement import check_placement
 from .polygons import clean_ring, hole_problems, ring_problem
 from .problems import InputError, Problem, fmt_point
+from .ranges import candidates_problem, range_problem
 
 FORMAT = "miran-scene"
 VERSION = 1
-# Sane size limits: beyond them a scene is refused before any geometry is computed.
-MAX_VERTICES = 1_000_000
+# Sane size limits: beyond them a scene is refused before any geometry is computed. The vertex limit is one the
+# engine meets in reasonable time in the worst case measured, one obstacle of that many vertices (README.md).
+MAX_VERTICES = 20_000
 MAX_AGENTS = 200_000
 DEFAULT_COLOR = "#cbd5a3"
 
@@ -276,16 +278,32 @@ def _profile(r: FieldReader, path: str, v: Any, type_ids):
             if type_ids is not None and k not in type_ids:
                 r.add(wp, f"unknown terrain type {short(k)}")
                 continue
-            x = r.number(wp, w, positive=True)
+            x = _ranged(r, wp, w, "weight")
             if x is not None:
                 weights[k] = x
     d = Profile("")
     vals = {}
     for key in ("radius", "max_speed", "sigma", "d"):
-        vals[key] = r.number(join(path, key), o.get(key, getattr(d, key)), positive=True)
+        vals[key] = _ranged(r, join(path, key), o.get(key, getattr(d, key)), key)
+    if vals["sigma"] is not None and vals["d"] is not None:
+        msg = candidates_problem(vals["sigma"], vals["d"])
+        if msg:
+            r.add(join(path, "d"), msg)
     if len(r.problems) != n:
         return None
     return Profile(pid, weights, **vals)
+
+
+def _ranged(r: FieldReader, path: str, v: Any, name: str) -> float | None:
+    """A positive number within the documented range of parameter ``name`` (core.scene.ranges)."""
+    x = r.number(path, v, positive=True)
+    if x is None:
+        return None
+    msg = range_problem(name, x)
+    if msg:
+        r.add(path, msg)
+        return None
+    return x
 
 
 def _route(r: FieldReader, path: str, v: Any):
@@ -383,7 +401,7 @@ def _simulation(r: FieldReader, v: Any):
     d = SimulationSettings()
     method = r.choice("simulation.method", o.get("method", d.method), METHODS)
     integ = r.choice("simulation.integrator", o.get("integrator", d.integrator), INTEGRATORS)
-    dt = r.number("simulation.dt", o.get("dt", d.dt), positive=True)
+    dt = _ranged(r, "simulation.dt", o.get("dt", d.dt), "dt")
     if None in (method, integ, dt):
         return None
     return SimulationSettings(method, integ, dt)

@@ -15,7 +15,12 @@ from shapely.geometry import Polygon
 
 from .fields import FieldReader
 from .model import Agent, Network, Obstacle, Route, TerrainPolygon
+from .polygons import thickness
 from .problems import fmt_point
+
+# Geometry thinner than this fraction of the bounds' diagonal is below the tolerance of the engine's predicates
+# (core.sim and core.navmesh compare distances with 1e-9 of the scene's size).
+RESOLUTION_RELATIVE = 1e-9
 
 
 def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
@@ -28,15 +33,20 @@ def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
     items even when some items before them were invalid and left out.
     """
     box = shapely.box(*bounds)
+    resolution = RESOLUTION_RELATIVE * float(np.hypot(bounds[2] - bounds[0], bounds[3] - bounds[1]))
     polys = [Polygon(o.polygon) for _, o in obstacles]
-    for (i, _), p in zip(obstacles, polys):
-        if not p.intersects(box):
-            r.add(f"obstacles[{i}].polygon", "lies entirely outside the bounds")
+    for (i, o), p in zip(obstacles, polys):
+        msg = _outside(p, box) or _too_thin(o.polygon, resolution)
+        if msg:
+            r.add(f"obstacles[{i}].polygon", msg)
     for i, t in terrains:
-        if not Polygon(t.polygon).intersects(box):
-            r.add(f"terrains[{i}].polygon", "lies entirely outside the bounds")
+        msg = _outside(Polygon(t.polygon), box) or _too_thin(t.polygon, resolution)
+        if msg:
+            r.add(f"terrains[{i}].polygon", msg)
     union = shapely.union_all(polys) if polys else Polygon()
-    if polys and box.difference(union).area <= 1e-12 * box.area:
+    # The exact overlay only when clipping (linear time) says the obstacles cover most of the bounds.
+    if polys and shapely.clip_by_rect(union, *bounds).area >= 0.5 * box.area and \
+            box.difference(union).area <= 1e-12 * box.area:
         r.add("obstacles", "the obstacles cover the whole bounds: there is no free space")
     tree = shapely.STRtree(polys)
     names = [o.id for _, o in obstacles]
@@ -52,6 +62,26 @@ def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
                 ends.append(p)
                 paths.append(f"agents[{i}].{key}")
     _check_points(r, bounds, tree, names, union, ends, lambda k: paths[k])
+
+
+def _too_thin(ring, resolution: float) -> str | None:
+    """Why a polygon is too thin for the engine at this scene's size, or None."""
+    w = thickness(ring)
+    if w <= resolution:
+        return (f"is about {w:.3g} thick, below the engine's resolution of {resolution:.3g} for bounds of this size "
+                f"({RESOLUTION_RELATIVE:g} of their diagonal)")
+    return None
+
+
+def _outside(p: Polygon, box: Polygon) -> str | None:
+    """Why a polygon has no area inside the bounds (wholly outside, or touching them only along an edge or at a
+    corner), or None."""
+    if not p.intersects(box):
+        return "lies entirely outside the bounds"
+    # clip_by_rect is linear in the vertices (an overlay with the box took seconds for 10^5 of them).
+    if shapely.clip_by_rect(p, *box.bounds).area <= 0.0:
+        return "lies outside the bounds, touching them only along their edge"
+    return None
 
 
 def _check_points(r: FieldReader, bounds, tree: shapely.STRtree, names: list[str], union, pts: list,

@@ -49,12 +49,22 @@ def ring_problem(points) -> str | None:
         return f"a polygon needs at least 3 distinct vertices, got {len(np.unique(ring, axis=0))}"
     centred = ring - ring.mean(axis=0)
     sv = np.linalg.svd(centred, compute_uv=False)
-    if sv[1] <= 1e-12 * sv[0]:
+    # Collinear up to the rounding of the coordinates themselves (a long thin wall is not collinear; whether it
+    # is too thin for the scene's size is placement.check_placement's question).
+    if sv[1] <= 64.0 * np.finfo(np.float64).eps * max(1.0, float(np.abs(ring).max())) * np.sqrt(len(ring)):
         return "polygon has zero area (its vertices are collinear)"
     reason = shapely.is_valid_reason(Polygon(ring))
     if reason != "Valid Geometry":
         return describe_reason(reason)
     return None
+
+
+def thickness(points) -> float:
+    """About how thick a ring is: twice its area over its perimeter (the width of a long thin rectangle)."""
+    ring = clean_ring(points)
+    closed = np.vstack([ring, ring[:1]])
+    perimeter = float(np.sum(np.hypot(*np.diff(closed, axis=0).T)))
+    return 2.0 * abs(signed_area(ring)) / perimeter if perimeter > 0 else 0.0
 
 
 def polygon_problem(shell, holes=()) -> tuple[str, str] | None:

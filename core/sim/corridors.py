@@ -48,6 +48,23 @@ class CorridorBook:
         self.used += k
         return lo, lo + k
 
+    def compact(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Keep only the corridors still referenced (row ranges [lo, hi), one per agent; empty ones refer to none);
+        returns each agent's shift, new lo - old lo (an empty range moves to 0)."""
+        keys = sorted({(a, b) for a, b in zip(lo.tolist(), hi.tolist()) if b > a})
+        total = sum(b - a for a, b in keys)
+        new = {n: np.zeros((max(16, total),) + self._a[n].shape[1:]) for n in _NAMES}
+        where: dict[tuple[int, int], int] = {}
+        used = 0
+        for a, b in keys:
+            for n in _NAMES:
+                new[n][used: used + b - a] = self._a[n][a:b]
+            where[(a, b)] = used
+            used += b - a
+        self._a, self.used = new, used
+        return np.array([where[(a, b)] - a if b > a else -a for a, b in zip(lo.tolist(), hi.tolist())],
+                        dtype=np.int64)
+
     def layout_key(self) -> tuple:
         """Equal as long as the views stay the same arrays: it changes when corridors are added (the id is of an
         array every cached view keeps alive)."""

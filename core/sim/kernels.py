@@ -104,6 +104,11 @@ MAX_INTERVALS = 256
 # Stop flags of ``advance``.
 STOP_ALL_DONE = 1
 STOP_ON_LOST = 2
+# What move_phase logs of a step: nothing, the arrivals only, or every walker (``advance``'s ``record`` = N > 0
+# logs every walker on each N-th step of the run and the arrivals on the others; 0 logs nothing).
+RECORD_OFF = 0
+RECORD_ARRIVALS = 1
+RECORD_ALL = 2
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -382,8 +387,9 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
 @njit(cache=True, nogil=True, _nrt=False)
 def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, wk, pg) -> int:
     """Integrate, guard against obstacles, detect arrival, accumulate lengths, log the positions at time ``t_next``
-    (the end of the step) and keep the progress guarantee (core.sim.progress; ``pg`` its arrays); returns the
-    number of agents that became LOST (their way blocked)."""
+    (the end of the step): every walker's (``record`` RECORD_ALL), only the arrivals' (RECORD_ARRIVALS) or none
+    (RECORD_OFF), and keep the progress guarantee (core.sim.progress; ``pg`` its arrays); returns the number of
+    agents that became LOST (their way blocked)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
@@ -507,7 +513,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
         pos[i, 1] = xn[1]
         if status[i] == WALKING and rec_s[i] < 0.0:
             note_progress(i, gvec, vmax, t_next, pos[i], attr[i], s_ref[i], s_attr[i], total, pg)
-        if record:
+        if record == RECORD_ALL or (record == RECORD_ARRIVALS and status[i] != WALKING):
             c = cursor[0]
             if c < rec_t.shape[0]:
                 rec_agent[c] = i
@@ -549,8 +555,9 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
             scale, X, pg) -> int:
     """Run up to ``n_steps`` steps; returns the number done. ``clock`` (2,) float64 is [time (s), steps] and is
     advanced in place. ``X`` carries the IRM corridors, noise and height field (core.sim.crowd) and, from X[14] on,
-    the mesh's ``terrain_args()``; ``pg`` the progress guarantee's arrays (core.sim.progress). Stops early when
-    every agent has arrived (STOP_ALL_DONE) or one became lost (STOP_ON_LOST)."""
+    the mesh's ``terrain_args()``; ``pg`` the progress guarantee's arrays (core.sim.progress). ``record`` (int)
+    logs positions every that many steps (0: never). Stops early when every agent has arrived (STOP_ALL_DONE) or one
+    became lost (STOP_ON_LOST)."""
     pos = st[0]
     status = st[14]
     n = pos.shape[0]
@@ -599,7 +606,11 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
         force_phase(C, st, gvec, prof, nb, fnew, tr, wk)
         if crowd:
             crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk)
-        lost += move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, record, scale, wk, pg)
+        # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.
+        mode = RECORD_OFF
+        if record > 0:
+            mode = RECORD_ALL if (int(clock[1]) + 1) % record == 0 else RECORD_ARRIVALS
+        lost += move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, mode, scale, wk, pg)
         clock[0] = t0 + (k + 1) * dt
         clock[1] += 1.0
         done += 1

@@ -26,7 +26,8 @@ Global vector ``gvec`` (float64, indices G_*):
 - ``stall_time`` (s): an agent that makes no progress along its route for this long (at least 20 steps) walks its
   route itself for a while (the progress guarantee, core.sim.progress).
 
-Profile table ``prof`` (P, N_PROF) float64, columns P_*: vmax (units/s), sigma (units), d (units), radius
+``dt``, the profiles' fields and the weights are held to the ranges of ``core.scene.ranges``, as in the scene
+file. Profile table ``prof`` (P, N_PROF) float64, columns P_*: vmax (units/s), sigma (units), d (units), radius
 (units); and ``weights`` (P, T) float64, the (profile x terrain type) weight matrix of the scene.
 """
 
@@ -39,6 +40,7 @@ import numpy as np
 
 from core.scene.model import Scene
 from core.scene.problems import InputError, Problem
+from core.scene.ranges import RANGES, candidates_problem, range_problem, step_problem
 
 from .integrators import INTEGRATORS, integrator_code
 
@@ -86,6 +88,8 @@ class SimParams:
         for k, p in enumerate(scene.profiles):
             self.prof[k] = (p.max_speed, p.sigma, p.d, p.radius)
         self.weights = np.ascontiguousarray(scene.weight_matrix(), dtype=np.float64)
+        x0, y0, x1, y1 = scene.bounds
+        self.diagonal = math.hypot(x1 - x0, y1 - y0)
 
     # ----- global parameters
     def get(self, name: str) -> Any:
@@ -109,7 +113,10 @@ class SimParams:
         if name in _FLAGS:
             self.gvec[i] = 1.0 if bool(value) else 0.0
             return
-        self.gvec[i] = _checked(name, value)
+        v = _checked(name, value)
+        if i == G_DT:
+            self._check_steps(self.prof[:, P_VMAX], v, name)
+        self.gvec[i] = v
 
     @property
     def dt(self) -> float:
@@ -133,6 +140,13 @@ class SimParams:
         k = self.profile_index(profile_id)
         cols = {f: _profile_column(f) for f in values}
         checked = {f: _checked(f"profiles.{profile_id}.{f}", v, f) for f, v in values.items()}
+        sigma = checked.get("sigma", self.prof[k, P_SIGMA])
+        d = checked.get("d", self.prof[k, P_D])
+        msg = candidates_problem(float(sigma), float(d))
+        if msg:
+            raise InputError([Problem(f"profiles.{profile_id}.{'d' if 'd' in checked else 'sigma'}", msg)])
+        if "max_speed" in checked:
+            self._check_steps(np.array([checked["max_speed"]]), self.dt, f"profiles.{profile_id}.max_speed")
         for f, v in checked.items():
             self.prof[k, cols[f]] = v
 
@@ -148,6 +162,23 @@ class SimParams:
         if v <= 0.0:
             raise InputError([Problem(f"profiles.{profile_id}.weights.{terrain_id}", "must be positive")])
         self.weights[k, t] = v
+
+    def check_steps(self) -> None:
+        """InputError naming each profile too slow to move measurably at the current dt in this scene."""
+        problems = []
+        for k, pid in enumerate(self.profile_ids):
+            msg = step_problem(float(self.prof[k, P_VMAX]), self.dt, self.diagonal)
+            if msg:
+                problems.append(Problem(f"profiles[{k}].max_speed", msg))
+        if problems:
+            raise InputError(problems)
+
+    def _check_steps(self, speeds: np.ndarray, dt: float, path: str) -> None:
+        """InputError naming ``path`` when the slowest of ``speeds`` would not move measurably in one step."""
+        if len(speeds):
+            msg = step_problem(float(np.min(speeds)), dt, self.diagonal)
+            if msg:
+                raise InputError([Problem(path, msg)])
 
     def _terrain_index(self, terrain_id: str) -> int:
         try:
@@ -174,6 +205,7 @@ class SimParams:
         c.gvec = self.gvec.copy()
         c.prof = self.prof.copy()
         c.weights = self.weights.copy()
+        c.diagonal = self.diagonal
         return c
 
 
@@ -203,4 +235,8 @@ def _checked(path: str, value: Any, name: str | None = None) -> float:
         raise InputError([Problem(path, f"must be positive, got {v:g}")])
     if key in _NONNEGATIVE and v < 0.0:
         raise InputError([Problem(path, f"must not be negative, got {v:g}")])
+    if key in RANGES:
+        msg = range_problem(key, v)
+        if msg:
+            raise InputError([Problem(path, msg)])
     return v

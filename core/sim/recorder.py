@@ -1,4 +1,7 @@
-"""The walked paths as an append-only log the step kernel writes: one row per agent per step it moved.
+"""The walked paths as an append-only log the step kernel writes: one row per agent per recorded step.
+
+``every`` says which steps are logged: every walker's position on each ``every``-th step of the run, plus each
+arrival (so a path ends at its goal); 0 logs nothing, and the log then never grows.
 
 Arrays: ``agent`` (cap,) int32 agent index, ``t`` (cap,) float64 time (s), ``xy`` (cap, 2) float64 position
 (scene units), and ``cursor`` (1,) int64 the number of rows written. Rows of one agent appear in time order; the
@@ -9,16 +12,30 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.scene.problems import InputError, Problem
+
+# The largest recording interval accepted (steps): beyond it a path would be its start and its arrival only.
+MAX_RECORD_EVERY = 10**9
+
 
 class Recorder:
     """Growable path log; ``ensure(k)`` before a kernel call that may append up to k rows."""
 
-    def __init__(self, capacity: int = 1024) -> None:
+    def __init__(self, capacity: int = 1024, every: int = 1) -> None:
         self.agent = np.zeros(capacity, dtype=np.int32)
         self.t = np.zeros(capacity, dtype=np.float64)
         self.xy = np.zeros((capacity, 2), dtype=np.float64)
         self.cursor = np.zeros(1, dtype=np.int64)
-        self.enabled = True
+        self.every = int(every)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether any position is logged (``every`` > 0); setting it logs every step or none."""
+        return self.every > 0
+
+    @enabled.setter
+    def enabled(self, on: bool) -> None:
+        self.every = 1 if on else 0
 
     def __len__(self) -> int:
         return int(self.cursor[0])
@@ -84,5 +101,16 @@ class Recorder:
         c.t[:m] = self.t[:m]
         c.xy[:m] = self.xy[:m]
         c.cursor[0] = m
-        c.enabled = self.enabled
+        c.every = self.every
         return c
+
+
+def record_every(record: bool | int) -> int:
+    """What a ``record`` argument means in steps: True every step (1), False none (0), an integer N >= 0 every N
+    steps; InputError naming ``record`` for anything else."""
+    if isinstance(record, (bool, np.bool_)):
+        return 1 if record else 0
+    if isinstance(record, (int, np.integer)) and 0 <= int(record) <= MAX_RECORD_EVERY:
+        return int(record)
+    raise InputError([Problem("record", f"expected True, False or a whole number of steps between 0 and "
+                                        f"{MAX_RECORD_EVERY}, got {record!r}")])

@@ -33,7 +33,7 @@ from core.steering.noise import TABLE, permutation
 from . import kernels, neighbors, population
 from .corridors import CorridorBook, corridor_of_route
 from .params import G_DO, G_DS, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
-from .recorder import Recorder
+from .recorder import Recorder, record_every
 from .routebook import RouteBook
 from .state import (
     ARRIVED,
@@ -51,6 +51,13 @@ RESPAWN_PERIOD = 1.0
 
 # IRM's automatic safe distance d_s: the paper's 2.0 m for characters of 1.4 m/s (IRM section 6), as a walking time.
 IRM_SAFE_TIME = 2.0 / 1.4
+
+# The most steps ``step_budget`` allows (about a day of simulated time at dt 1 ms).
+MAX_STEPS = 100_000_000
+# The largest fraction of the free area a crowd's discs may cover (random agents are refused beyond it).
+MAX_CROWD_DENSITY = 0.5
+# Route rows kept beyond twice the rows in use before the route book is compacted.
+ROUTE_SLACK = 65_536
 
 # Steering methods the step kernels implement.
 IMPLEMENTED = ("miran", "disc-miran", "irm")
@@ -75,6 +82,9 @@ class Simulation:
       the default: each profile's radius, so that a character keeps its own width from the obstacles).
       ``repaired`` maps an agent id to the pieces of its sketched route that were replaced by detours.
     - Every agent arrives (core.sim.progress), or ends LOST with a reason (``status_of``).
+    - ``record``: which positions the recorder keeps: True every step, an integer N every N-th step (and each
+      arrival, and where ``run`` stops), False or 0 none, so that a long run's memory stays flat; the measures of
+      ``core.export.paths_from_simulation`` then come from the per-step sums of the state.
     """
 
     def __init__(self, scene: Scene, *, mesh: NavMesh | None = None, method: str | None = None,
@@ -89,12 +99,12 @@ class Simulation:
             self.params.set("integrator", integrator)
         if dt is not None:
             self.params.set("dt", dt)
+        self.params.check_steps()
         self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed)
         self.state = AgentState(self.mesh.n_terrain_types)
         self.routes = RouteBook()
-        self.recorder = Recorder()
-        self.recorder.enabled = bool(record)
+        self.recorder = Recorder(every=record_every(record))
         self._clock = np.zeros(2, dtype=np.float64)
         self._context = planner_context
         x0, y0, x1, y1 = scene.bounds
@@ -249,8 +259,24 @@ class Simulation:
         (``miran simulate --agents N --seed K``); returns their indices."""
         if method is not None:
             _checked_method(method)
+        self._check_density(int(n), list(profiles) if profiles else [p.id for p in self.scene.profiles])
         return population.add_random_agents(self, n, self.seed if seed is None else seed,
                                             list(profiles) if profiles else None, method, planner or self.planner)
+
+    def _check_density(self, n: int, profiles: list[str]) -> None:
+        """InputError naming ``agents`` when n more agents (of the smallest radius among ``profiles``) would cover
+        more than MAX_CROWD_DENSITY of the free area with their discs: such a crowd cannot walk, and its
+        neighbour searches grow with the square of the agents per cell."""
+        if n <= 0 or not profiles:
+            return
+        r = min(self.params.get_profile(p, "radius") for p in profiles)
+        covered = math.pi * (float(np.sum(self.state.radius ** 2)) + n * r * r)
+        free = self.context.geometry.free_area
+        if covered > MAX_CROWD_DENSITY * free:
+            most = max(0, int((MAX_CROWD_DENSITY * free / math.pi - float(np.sum(self.state.radius ** 2))) / (r * r)))
+            raise InputError([Problem("agents", f"{n} more agents of radius {r:g} would cover {covered / free:.0%} of "
+                                                f"the free area ({free:.4g} units^2), over {MAX_CROWD_DENSITY:.0%}: "
+                                                f"at most {most} fit")])
 
     def set_route(self, agent: int, route: Route) -> None:
         """Give an agent a new route from where it stands (replanning, MIRAN 3.5); it walks again."""
@@ -379,6 +405,8 @@ class Simulation:
             done += got
             if got == 0:
                 break
+        if done:
+            self._log_where_stopped()
         return done
 
     def tend(self) -> None:
@@ -389,16 +417,51 @@ class Simulation:
             population.replan_lost(self, self.planner, MAX_REPLANS)
         if self.respawn and np.any(self.state.status == ARRIVED):
             population.respawn_arrived(self, self.rng, self.planner)
+            self._compact_routes()
+
+    def _log_where_stopped(self) -> None:
+        """With a recording interval over one step, log the walkers where a run stops, so that every path ends
+        at the agent's last position."""
+        rec = self.recorder
+        if rec.every > 1 and self.steps % rec.every != 0:
+            idx = np.flatnonzero(self.state.status != ARRIVED)
+            if len(idx):
+                rec.append(idx.astype(np.int32), self.time, self.state.pos[idx])
+
+    def set_record(self, record: bool | int) -> None:
+        """Change which positions are kept from the next step on (see the class's ``record``)."""
+        self.recorder.every = record_every(record)
+
+    def _compact_routes(self) -> None:
+        """Drop the rows of routes (and IRM corridors) no agent follows any more (replanned or respawned agents leave
+        theirs): a respawning crowd's books then stay the size of those in use."""
+        st = self.state
+        live = int(np.sum(st.route_hi - st.route_lo)) if st.n else 0
+        if self.routes.used > 2 * live + ROUTE_SLACK:
+            st.route_lo[:], st.route_hi[:] = self.routes.compact(st.route_lo, st.route_hi)
+        live = int(np.sum(st.corr_hi - st.corr_lo)) if st.n else 0
+        if self.corridors.used > 2 * live + ROUTE_SLACK:
+            shift = self.corridors.compact(st.corr_lo, st.corr_hi)
+            st.corr_lo += shift
+            st.corr_hi += shift
+            st.corr_k += shift
+            st.corr_ak[st.corr_ak >= 0] += shift[st.corr_ak >= 0]
 
     def step_budget(self) -> int:
         """A generous number of steps for every agent to walk its route: 20 times the longest route over the
-        slowest speed, plus 1000."""
+        slowest speed, plus 1000; at most MAX_STEPS (see ``needed_steps`` for the uncapped figure)."""
+        return int(min(self.needed_steps(), MAX_STEPS))
+
+    def needed_steps(self) -> float:
+        """The uncapped step budget as a float (it can exceed any integer type for extreme parameters)."""
         st = self.state
         if st.n == 0:
-            return 0
+            return 0.0
         lengths = self.routes.s[st.route_hi - 1]
         speeds = self.params.prof[st.profile, P_VMAX]
-        return int(20.0 * float(np.max(lengths / speeds)) / self.params.dt) + 1000
+        with np.errstate(over="ignore", divide="ignore"):
+            need = 20.0 * float(np.max(lengths / speeds)) / self.params.dt + 1000.0
+        return need if math.isfinite(need) else math.inf
 
     def walking(self) -> int:
         """Number of agents still walking."""
@@ -408,13 +471,15 @@ class Simulation:
         st = self.state
         if st.n == 0 or n <= 0:
             return 0
-        if self.recorder.enabled:
-            self.recorder.ensure(n * self.walking())
+        every = self.recorder.every
+        if every > 0:
+            # Each every-th step logs every walker; an agent's arrival adds one row of its own.
+            self.recorder.ensure((n // every + 1) * self.walking() + self.walking())
         tr = bufs.kernel_tuple() if bufs is not None else _NO_TRACE
         nb = self._neighbour_grid()
         return int(kernels.advance(n, flags, self._walk, self._clear, self.routes.points, self.routes.s,
                                    st.kernel_tuple(), self.params.gvec, self.params.prof, self.params.weights,
-                                   self._weight_stats(), nb, self.recorder.buffers(), self.recorder.enabled,
+                                   self._weight_stats(), nb, self.recorder.buffers(), every,
                                    self._clock, tr, self.scale, self._extension(), st.progress_tuple()))
 
     def _extension(self) -> tuple:
@@ -518,8 +583,7 @@ class Simulation:
         if keep_paths:
             c.recorder = self.recorder.copy()
         else:
-            c.recorder = Recorder()
-            c.recorder.enabled = self.recorder.enabled
+            c.recorder = Recorder(every=self.recorder.every)
             if c.recorder.enabled and c.state.n:
                 c.recorder.append(np.arange(c.state.n, dtype=np.int32), self.time, c.state.pos)
         c._clock = self._clock.copy()

@@ -13,6 +13,8 @@ import math
 import numpy as np
 from numba import njit
 
+from core.scene.problems import InputError, Problem
+
 from ..freespace import terrain_at
 from ..graph import DualGraph
 from .base import Leg
@@ -20,12 +22,33 @@ from .base import Leg
 # The eight neighbour offsets (di, dj) and their step lengths in cells.
 OFFSETS = np.array([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)], dtype=np.int64)
 DEFAULT_CELLS = 400
+# The most cells a grid may have (about 6 times the default 400 x 400): a query on a 1000 x 1000 grid took 16 s on
+# the loaded 2-core development machine, its arrays and graph about 250 MB.
+MAX_GRID_CELLS = 1_000_000
 
 
 def default_cell_size(bounds) -> float:
     """Cell size giving about 400 cells along the longer side of the bounds."""
     x0, y0, x1, y1 = bounds
     return max(x1 - x0, y1 - y0) / DEFAULT_CELLS
+
+
+def grid_cells(bounds, h: float) -> float:
+    """About how many cells of size h cover the bounds, as a float (a tiny h gives more than any integer type
+    holds, or infinity)."""
+    x0, y0, x1, y1 = bounds
+    return max(1.0, (x1 - x0) / h) * max(1.0, (y1 - y0) / h)
+
+
+def cell_size_problem(bounds, h: float) -> str | None:
+    """Why a cell size makes a grid too large for the bounds (naming the smallest size allowed), or None."""
+    n = grid_cells(bounds, h)
+    if n > MAX_GRID_CELLS:
+        x0, y0, x1, y1 = bounds
+        smallest = math.sqrt((x1 - x0) * (y1 - y0) / MAX_GRID_CELLS)
+        return (f"a cell size of {h:g} gives {n:.3g} cells, over the limit of {MAX_GRID_CELLS}: use at least "
+                f"{smallest * 1.01:.3g}")
+    return None
 
 
 @njit(cache=True, nogil=True)
@@ -79,6 +102,9 @@ class GridPlanner:
         geometry = free0.geometry
         x0, y0, x1, y1 = geometry.box.bounds
         self.h = float(cell_size) if cell_size else default_cell_size((x0, y0, x1, y1))
+        msg = cell_size_problem((x0, y0, x1, y1), self.h)
+        if msg:
+            raise InputError([Problem("cell_size", msg)])
         self.origin = np.array([x0, y0])
         self.nx = max(1, int(math.ceil((x1 - x0) / self.h - 1e-9)))
         self.ny = max(1, int(math.ceil((y1 - y0) / self.h - 1e-9)))

@@ -156,8 +156,9 @@ class NetworkPlanner:
         nodes, cost = astar(self.indptr, self.indices, np.ascontiguousarray(ecost[self.slot_edge]), self.nodes,
                             float(np.min(w)), src, src_cost, dst, dst_cost, np.asarray(goal, dtype=np.float64))
         direct = c[0] + c[6] + c[5] if es == eg else np.inf
-        if direct <= cost:
+        # Both infinite: the start's and the goal's edges lie in parts of the network that do not meet.
+        if np.isfinite(direct) and direct <= cost:
             return Leg(np.array([start, ps, pg, goal]), float(direct))
-        if len(nodes) == 0:
+        if len(nodes) == 0 or not np.isfinite(cost):
             return None
         return Leg(np.vstack([start[None], ps[None], self.nodes[nodes], pg[None], goal[None]]), float(cost))

@@ -45,7 +45,8 @@ def test_simulate_options_and_text_summary(tmp_path, capsys):
 @pytest.mark.parametrize("args,words", [
     (["--method", "walk"], "--method: unknown method 'walk' (valid: miran, disc-miran"),
     (["--integrator", "rk4"], "--integrator: unknown integrator 'rk4'"),
-    (["--dt", "0"], "--dt: expected a positive number of seconds, got '0'"),
+    (["--dt", "0"], "--dt: must be between 0.0001 and 10 s, got 0"),
+    (["--dt", "1e-5"], "--dt: must be between 0.0001 and 10 s, got 1e-05"),
     (["--dt", "nan"], "--dt: expected a positive number"),
     (["--steps", "-3"], "--steps: expected a whole number >= 0"),
 ])

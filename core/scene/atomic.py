@@ -1,0 +1,206 @@
+"""Writing files so that nothing is ever lost: atomic replacement, the umask's modes, stale temporaries.
+
+``write_bytes_atomic`` writes a temporary file beside the target, fsyncs it, gives it the mode the target would
+get from ``open()`` (the umask's, or the mode of the file it replaces), renames it over the target and fsyncs the
+folder so that the rename itself survives a power cut. Temporary files are named ``.NAME.PID-XXXXXXXX.tmp``; one
+whose writer is gone (killed during a save) is stale and removed by the next write of the same name or by
+``remove_stale_temps`` on a folder.
+
+``check_destination`` is what a command calls before a long run: it proves the destination can be written (by
+creating and removing a temporary file there), so that a missing or read-only folder is reported at once and not
+after the run. ``keep_elsewhere`` saves a finished result that could not be written where asked into a named
+file in the system's temporary folder, so the caller can say where it is.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+import time
+from pathlib import Path
+
+# A temporary file older than this is stale even when its writer's process id is alive (ids are reused).
+STALE_SECONDS = 24 * 3600
+# A temporary file younger than this is never touched: its writer may be another machine sharing the folder.
+FRESH_SECONDS = 60
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
+_LEGACY_TEMP = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where the system allows (Linux), else set and restored."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def new_file_mode(path: Path) -> int:
+    """The mode a write to ``path`` should leave: the existing file's, or 0666 minus the umask for a new one."""
+    try:
+        st = os.stat(path)
+        if stat.S_ISREG(st.st_mode):
+            return stat.S_IMODE(st.st_mode)
+    except OSError:
+        pass
+    return 0o666 & ~current_umask()
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: either the old file or the whole new one, never a half-written one."""
+    p = Path(path)
+    directory = p.parent if str(p.parent) else Path(".")
+    remove_stale_temps(directory, p.name)
+    mode = new_file_mode(p)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.{os.getpid()}-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_folder(directory)
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write UTF-8 text atomically (see write_bytes_atomic)."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def fsync_folder(directory: Path) -> None:
+    """Flush a folder's entries (a rename) to disk; a no-op where folders cannot be opened (Windows)."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+    try:
+        fd = os.open(directory, flags)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError, ValueError):
+        return True
+    return True
+
+
+def is_stale_temp(entry: os.DirEntry | Path, now: float | None = None) -> bool:
+    """Whether a file named like one of our temporaries was left by a writer that is gone."""
+    name = entry.name
+    m = _TEMP.match(name)
+    legacy = m is None and _LEGACY_TEMP.match(name) is not None
+    if m is None and not legacy:
+        return False
+    try:
+        st = os.stat(entry, follow_symlinks=False)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    age = (time.time() if now is None else now) - st.st_mtime
+    if age < FRESH_SECONDS:
+        return False
+    if legacy or age > STALE_SECONDS:
+        return True
+    return not _pid_alive(int(m.group("pid")))
+
+
+def remove_stale_temps(directory: str | os.PathLike, name: str | None = None) -> list[Path]:
+    """Remove the stale temporary files in a folder (only those of ``name`` when given); the paths removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    prefix = f".{name}." if name is not None else "."
+    for e in entries:
+        if e.name.startswith(prefix) and e.name.endswith(".tmp") and is_stale_temp(e):
+            if name is not None:
+                m = _TEMP.match(e.name) or _LEGACY_TEMP.match(e.name)
+                if m is None or m.group("name") != name:
+                    continue
+            try:
+                os.unlink(e.path)
+                removed.append(Path(e.path))
+            except OSError:
+                pass
+    return removed
+
+
+def destination_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be written (missing folder, a folder in its place, no permission, read-only or full
+    file system), found by creating and removing a temporary file beside it; None when it can."""
+    p = Path(path)
+    directory = p.parent if str(p.parent) else Path(".")
+    if p.name in ("", ".", ".."):
+        return f"{p} names a folder, not a file"
+    try:
+        if p.is_dir():
+            return f"{p} is a folder, not a file"
+        if p.exists() and not p.is_file():
+            return f"{p} exists and is not a regular file"
+        if not directory.exists():
+            return f"the folder {directory} does not exist"
+        if not directory.is_dir():
+            return f"{directory} is not a folder"
+    except OSError as e:
+        return f"cannot reach {p}: {e.strerror or e}"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.{os.getpid()}-", suffix=".tmp", dir=directory)
+    except OSError as e:
+        return f"cannot write in {directory}: {e.strerror or e}"
+    try:
+        os.close(fd)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    return None
+
+
+def keep_elsewhere(path: str | os.PathLike, data: bytes) -> Path | None:
+    """Save a result that could not be written to ``path`` into a new file in the temporary folder, named after
+    it (``miran-NAME-XXXXXXXX.SUFFIX``); its path, or None when even that fails."""
+    p = Path(path)
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", p.stem)[:60] or "result"
+    try:
+        fd, kept = tempfile.mkstemp(prefix=f"miran-{stem}-", suffix=p.suffix if p.suffix.isascii() else "")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(kept, 0o666 & ~current_umask())
+    except OSError:
+        return None
+    return Path(kept)
+
+
+__all__ = ["current_umask", "destination_problem", "fsync_folder", "is_stale_temp", "keep_elsewhere",
+           "new_file_mode", "remove_stale_temps", "write_bytes_atomic", "write_text_atomic"]

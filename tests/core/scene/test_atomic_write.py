@@ -1,0 +1,146 @@
+"""Atomic writes: the umask's modes, an existing file's mode kept, stale temporaries removed, the folder fsynced,
+destinations checked before a run and results kept when the final write fails."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+from core.scene import atomic
+from core.scene.atomic import (destination_problem, is_stale_temp, keep_elsewhere, remove_stale_temps,
+                               write_text_atomic)
+from core.scene.io import load_scene, save_scene
+
+from scenedata import SCENES, SHIPPED
+
+
+@pytest.fixture
+def umask022():
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def _mode(p) -> int:
+    return stat.S_IMODE(os.stat(p).st_mode)
+
+
+def test_new_files_get_the_umask_mode(tmp_path, umask022):
+    p = tmp_path / "a.json"
+    write_text_atomic(p, "{}\n")
+    assert _mode(p) == 0o644
+    os.umask(0o077)
+    q = tmp_path / "b.json"
+    write_text_atomic(q, "{}\n")
+    assert _mode(q) == 0o600
+
+
+def test_saving_over_a_file_keeps_its_mode(tmp_path, umask022):
+    p = tmp_path / "scene.json"
+    save_scene(load_scene(SCENES / SHIPPED[0]), p)
+    os.chmod(p, 0o640)
+    save_scene(load_scene(SCENES / SHIPPED[0]), p)
+    assert _mode(p) == 0o640
+    os.chmod(p, 0o664)
+    save_scene(load_scene(SCENES / SHIPPED[0]), p)
+    assert _mode(p) == 0o664
+
+
+def test_the_folder_is_fsynced_after_the_rename(tmp_path, monkeypatch):
+    synced = []
+    real = os.fsync
+
+    def spy(fd):
+        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
+        return real(fd)
+
+    monkeypatch.setattr(atomic.os, "fsync", spy)
+    write_text_atomic(tmp_path / "x.json", "1\n")
+    assert synced == [False, True]  # the file's data, then the folder's entry
+
+
+def _dead_pid() -> int:
+    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout)
+
+
+def _age(p, seconds):
+    t = time.time() - seconds
+    os.utime(p, (t, t))
+
+
+def test_stale_temporaries_are_removed_and_live_ones_kept(tmp_path):
+    dead = tmp_path / f".scene.json.{_dead_pid()}-abcd1234.tmp"
+    live = tmp_path / f".scene.json.{os.getpid()}-abcd1234.tmp"
+    fresh = tmp_path / f".scene.json.{_dead_pid()}-fresh123.tmp"
+    legacy = tmp_path / ".scene.json.k2j4h5g6.tmp"
+    other = tmp_path / f".other.json.{_dead_pid()}-abcd1234.tmp"
+    unrelated = tmp_path / ".notes.tmp"
+    for p in (dead, live, fresh, legacy, other, unrelated):
+        p.write_text("partial")
+    for p in (dead, live, legacy, other, unrelated):
+        _age(p, 3600)
+    assert is_stale_temp(dead) and not is_stale_temp(live) and not is_stale_temp(fresh)
+    # Writing scene.json sweeps only scene.json's stale temporaries.
+    write_text_atomic(tmp_path / "scene.json", "{}\n")
+    assert not dead.exists() and not legacy.exists()
+    assert live.exists() and fresh.exists() and other.exists() and unrelated.exists()
+    assert remove_stale_temps(tmp_path) == [other]
+    _age(live, 2 * atomic.STALE_SECONDS)
+    assert remove_stale_temps(tmp_path) == [live]  # a day old: stale even if its pid was reused
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, unrelated.name, "scene.json"])
+
+
+def test_a_killed_save_leaves_a_temporary_the_next_save_removes(tmp_path):
+    """kill -9 between the write and the rename: the scene is intact and the next save cleans up."""
+    target = tmp_path / "scene.json"
+    target.write_text("old\n")
+    code = ("import os, sys\n"
+            "from core.scene import atomic\n"
+            "atomic.os.replace = lambda a, b: os.kill(os.getpid(), 9)\n"
+            f"atomic.write_text_atomic({str(target)!r}, 'new\\n')\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=os.getcwd(), capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert proc.returncode == -9, proc.stderr
+    (left,) = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert target.read_text() == "old\n" and left.read_text() == "new\n"
+    _age(left, 120)
+    write_text_atomic(target, "newer\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["scene.json"] and target.read_text() == "newer\n"
+
+
+def test_destination_problems_are_named(tmp_path):
+    assert destination_problem(tmp_path / "out.json") is None
+    assert "does not exist" in destination_problem(tmp_path / "missing" / "out.json")
+    assert "is a folder" in destination_problem(tmp_path)
+    assert "not a regular file" in destination_problem("/dev/null")
+    (tmp_path / "file").write_text("")
+    assert "not a folder" in destination_problem(tmp_path / "file" / "out.json")
+    assert list(p.name for p in tmp_path.iterdir()) == ["file"]  # the probe left nothing behind
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
+                    reason="root writes into read-only folders")
+def test_a_read_only_folder_is_refused(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    os.chmod(ro, 0o555)
+    try:
+        assert "cannot write in" in destination_problem(ro / "out.json")
+    finally:
+        os.chmod(ro, 0o755)
+
+
+def test_keep_elsewhere_names_a_new_file(tmp_path, monkeypatch, umask022):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    kept = keep_elsewhere("/nowhere/paths ü.json", b"result")
+    assert kept.parent == tmp_path and kept.name.startswith("miran-paths__-") and kept.suffix == ".json"
+    assert kept.read_bytes() == b"result" and _mode(kept) == 0o644
