@@ -8,9 +8,10 @@ characters that arrived); ``mean_length``; ``mean_weighted_length``; ``mean_leng
 (the smallest over the characters); ``mean_speed``; ``cpu_time`` (s, the worker's CPU time for the whole task).
 
 Character table, one row per character: ``run``, ``run_id``, ``agent``, ``profile``, ``status`` ('arrived',
-'walking', 'lost'), ``arrived``, ``time`` (arrival time in s, NaN if it did not arrive), ``length``,
-``weighted_length`` (sum over terrain types of weight x length), ``length.<terrain>``, ``min_clearance`` (minus the
-disc radius for disc MIRAN), ``mean_speed`` (length / time walked).
+'walking', 'lost'), ``lost_reason`` (why a lost one is lost, else empty), ``arrived``, ``time`` (arrival time in s,
+NaN if it did not arrive), ``length``, ``weighted_length`` (sum over terrain types of weight x length),
+``length.<terrain>``, ``min_clearance`` (minus the disc radius for disc MIRAN and IRM), ``mean_speed`` (length /
+time walked).
 
 Every column but ``cpu_time`` is deterministic: the same spec gives the same values whatever ran it.
 """

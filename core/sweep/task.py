@@ -24,8 +24,8 @@ from core.scene.jsonio import parse_json_text
 from core.scene.model import Scene
 from core.scene.parse import parse_scene
 from core.scene.problems import InputError, Problem
-from core.sim import ARRIVED, GLOBAL_NAMES, LOST, WALKING, Simulation
-from core.steering.methods import DISC_MIRAN
+from core.sim import ARRIVED, GLOBAL_NAMES, Simulation
+from core.steering.methods import IRM
 
 from .spec import PROFILE_PARAMETERS, RunTask
 
@@ -33,8 +33,6 @@ from .spec import PROFILE_PARAMETERS, RunTask
 MAX_SCENES = 8
 # Parameters the Simulation takes at construction (before any agent is added).
 _CONSTRUCTOR = ("method", "integrator", "dt")
-
-STATUS_NAMES = {WALKING: "walking", ARRIVED: "arrived", LOST: "lost"}
 
 
 @dataclass
@@ -81,10 +79,11 @@ def scene_entry(sha: str, text: str) -> SceneEntry:
         return e
 
 
-def character_status(sim: Simulation) -> list[str]:
-    """Each character's state at the end of the run: 'arrived', 'walking' (the limit came first) or 'lost' (out of
-    sight of its route). The one place to read arrival from, so that lost reasons can be added here."""
-    return [STATUS_NAMES.get(int(s), "walking") for s in sim.state.status]
+def character_status(sim: Simulation) -> list[tuple[str, str]]:
+    """Each character's state at the end of the run and why a lost one is lost: ('arrived', ''), ('walking', '')
+    (the limit came first) or ('lost', reason) (``Simulation.status_of``: lost sight of its route, its route is
+    blocked, no route to its goal, no progress)."""
+    return [sim.status_of(i) for i in range(sim.state.n)]
 
 
 def run_task(task: RunTask, scene_text: str) -> dict[str, Any]:
@@ -168,8 +167,9 @@ def _reduce(sim: Simulation, task: RunTask) -> dict[str, Any]:
     length = st.length.copy()
     w = sim.params.weights[st.profile]
     weighted = np.einsum("ij,ij->i", st.terrain_len, w)
-    disc = st.method == DISC_MIRAN
-    clear = st.min_clear - np.where(disc, st.radius, 0.0)
+    # The state's clearance is already a disc MIRAN character's minus its radius (force_phase); IRM's discs are
+    # measured from their centre there.
+    clear = st.min_clear - np.where(st.method == IRM, st.radius, 0.0)
     clear = np.where(np.isfinite(clear), clear, np.nan)
     walked_time = np.where(arrived, st.t_arrive, sim.time)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -180,7 +180,7 @@ def _reduce(sim: Simulation, task: RunTask) -> dict[str, Any]:
         row: dict[str, Any] = {"run": task.index, "run_id": task.run_id, "agent": st.ids[i],
                                "profile": sim.params.profile_ids[int(st.profile[i])]}
         if "arrival" in m:
-            row["status"] = status[i]
+            row["status"], row["lost_reason"] = status[i]
             row["arrived"] = bool(arrived[i])
         if "time" in m:
             row["time"] = float(t_end[i])

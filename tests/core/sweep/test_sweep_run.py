@@ -308,3 +308,30 @@ def test_the_table_is_rewritten_while_the_sweep_runs(reference, tmp_path):
     # with no delay between rewrites, the table holds every finished run as soon as it finished
     assert seen == list(range(1, 17))
     assert same_tables(ref, got) and same_tables(ref, read_tables(out))
+
+
+def test_character_rows_carry_the_status_and_a_discs_clearance_once(tmp_path):
+    """Each character's status and lost reason come from the simulation, and a disc's min_clearance (disc MIRAN or
+    IRM) is its centre's smallest distance to an obstacle minus its radius, measured independently with shapely at
+    the positions the simulation walked."""
+    import numpy as np
+    import shapely
+
+    from core.scene.io import load_scene
+    from core.sim import Simulation
+
+    doc = {"format": "miran-sweep", "version": 1, "name": "discs", "scenes": [str(SCENES / "mckenna_road.json")],
+           "grid": {"method": ["disc-miran", "irm"]}, "seeds": [0], "limit": {"steps": 300}}
+    path = tmp_path / "discs.sweep.json"
+    path.write_text(json.dumps(doc))
+    _, chars = sweep.run(sweep.load_spec(path))
+    scene = load_scene(SCENES / "mckenna_road.json")
+    walls = shapely.union_all([shapely.Polygon(o.polygon).boundary for o in scene.obstacles] +
+                              [shapely.box(*scene.bounds).exterior])
+    for method, row in zip(["disc-miran", "irm"], chars.itertuples()):
+        sim = Simulation(scene, method=method)
+        sim.run(max_steps=300)
+        p = sim.path(0)[:-1, 1:]
+        expect = float(shapely.distance(walls, shapely.points(p)).min()) - scene.profiles[0].radius
+        assert row.status == sim.status_of(0)[0] and row.lost_reason == ""
+        assert abs(row.min_clearance - expect) < 1e-6, (method, row.min_clearance, expect)
