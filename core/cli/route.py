@@ -106,7 +106,7 @@ def run(args) -> int:
     check_destination(args.out, "--out")
     scene = load_scene(args.scene)
     diagonal = math.hypot(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1])
-    if clearance > diagonal:
+    if clearance is not None and clearance > diagonal:
         raise InputError([Problem("--clearance", f"{clearance:g} is more than the bounds' diagonal ({diagonal:g}): "
                                                  "no point of the scene can keep it")], args.scene)
     if cell is not None and args.planner == "grid":

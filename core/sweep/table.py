@@ -118,6 +118,9 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
         raise InputError([Problem("", f"cannot read the table: {e}")], str(out)) from None
     cp = characters_path(out)
     chars = read(cp) if cp.exists() else pd.DataFrame()
+    if "lost_reason" in chars.columns:
+        # CSV has no empty string apart from a missing value: a character that is not lost has no reason.
+        chars["lost_reason"] = chars["lost_reason"].fillna("").astype(str)
     return SweepTables(runs, chars)
 
 
