@@ -2,7 +2,7 @@
 
 ``write_bytes_atomic`` writes a temporary file beside the target, fsyncs it, gives it the mode the target would
 get from ``open()`` (the umask's, or the mode of the file it replaces), renames it over the target and fsyncs the
-folder so that the rename itself survives a power cut. Temporary files are named ``.NAME.PID-XXXXXXXX.tmp``; one
+folder so that the rename itself survives a power cut. Temporary files are named ``.NAME.PID-<random>.tmp``; one
 whose writer is gone (killed during a save) is stale and removed by the next write of the same name or by
 ``remove_stale_temps`` on a folder.
 
@@ -187,7 +187,7 @@ def destination_problem(path: str | os.PathLike) -> str | None:
 
 def keep_elsewhere(path: str | os.PathLike, data: bytes) -> Path | None:
     """Save a result that could not be written to ``path`` into a new file in the temporary folder, named after
-    it (``miran-NAME-XXXXXXXX.SUFFIX``); its path, or None when even that fails."""
+    it (``miran-NAME-<random>.SUFFIX``); its path, or None when even that fails."""
     p = Path(path)
     stem = re.sub(r"[^A-Za-z0-9_.-]", "_", p.stem)[:60] or "result"
     try:
