@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core.scene import InputError, Problem, Scene, parse_scene, scene_to_dict
-from core.scene.atomic import remove_stale_temps
+from core.scene.atomic import pid_alive, remove_stale_temps
 from core.scene.jsonio import parse_json_text, read_text_bounded, write_json_atomic
 
 FORMAT = "miran-studio-recovery"
@@ -36,18 +36,6 @@ class RecoveryFile:
 
 # Process ids are positive and, on every system the app runs on, below 2**31.
 MAX_PID = 2**31 - 1
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError, OverflowError, ValueError):
-        return True
-    return True
 
 
 def _header(data: Any) -> tuple[int, float, str | None, str]:
@@ -102,7 +90,7 @@ class RecoveryStore:
             except (InputError, ValueError) as e:
                 self._set_aside(p, e.problems[0].message if isinstance(e, InputError) else str(e))
                 continue
-            if p == self.own or _alive(pid):
+            if p == self.own or pid_alive(pid):
                 continue
             out.append(RecoveryFile(p, source, name, saved))
         return sorted(out, key=lambda r: -r.saved_at)

@@ -21,13 +21,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import shapely
 
+from core.scene.atomic import write_file_atomic
 from core.scene.jsonio import write_text_atomic
 from core.scene.problems import InputError, Problem
 
@@ -182,10 +182,8 @@ def write_jupedsim(path: str | os.PathLike, pf: PathsFile, scene=None, decimals:
     wkt = shapely.to_wkt(area, rounding_precision=decimals, trim=True)
     ghash = int.from_bytes(hashlib.sha1(wkt.encode()).digest()[:7], "big")
     ori = _orientations(fr)
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
-    os.close(fd)
-    try:
+
+    def fill(tmp: str) -> None:
         con = sqlite3.connect(tmp)
         try:
             cur = con.cursor()
@@ -214,13 +212,8 @@ def write_jupedsim(path: str | os.PathLike, pf: PathsFile, scene=None, decimals:
             con.commit()
         finally:
             con.close()
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+    write_file_atomic(path, fill)
     return note
 
 

@@ -20,6 +20,7 @@ import stat
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 # A temporary file older than this is stale even when its writer's process id is alive (ids are reused).
 STALE_SECONDS = 24 * 3600
@@ -56,18 +57,28 @@ def new_file_mode(path: Path) -> int:
 
 def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: either the old file or the whole new one, never a half-written one."""
+    write_file_atomic(path, lambda tmp: Path(tmp).write_bytes(data))
+
+
+def write_file_atomic(path: str | os.PathLike, fill: Callable[[str], object]) -> None:
+    """Replace ``path`` atomically with what ``fill(tmp)`` writes to the temporary path it is given (for writers that
+    open their own file, as SQLite does); the file then gets its mode, is fsynced, renamed over ``path``, and the
+    folder is fsynced."""
     p = Path(path)
     directory = p.parent if str(p.parent) else Path(".")
     remove_stale_temps(directory, p.name)
     mode = new_file_mode(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.{os.getpid()}-", suffix=".tmp", dir=directory)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
+        fill(tmp)
+        fd = os.open(tmp, os.O_RDWR)
+        try:
             if hasattr(os, "fchmod"):
-                os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
+                os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, p)
     except BaseException:
         try:
@@ -98,7 +109,8 @@ def fsync_folder(directory: Path) -> None:
         os.close(fd)
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Is a process of this id running (or can it not be told: then it counts as running)?"""
     if pid == os.getpid():
         return True
     try:
@@ -128,7 +140,7 @@ def is_stale_temp(entry: os.DirEntry | Path, now: float | None = None) -> bool:
         return False
     if legacy or age > STALE_SECONDS:
         return True
-    return not _pid_alive(int(m.group("pid")))
+    return not pid_alive(int(m.group("pid")))
 
 
 def remove_stale_temps(directory: str | os.PathLike, name: str | None = None) -> list[Path]:
