@@ -22,6 +22,7 @@ from core.navmesh.queries import clearance, locate
 from core.routes import Route, plan_route
 from core.scene.model import DEFAULT_PLANNER
 from core.scene.problems import InputError, Problem
+
 from .state import ARRIVED, REASON_NO_ROUTE
 
 # Tries per agent to find a start and goal that the planner can join.
