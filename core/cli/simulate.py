@@ -41,9 +41,10 @@ MAX_STEPS = 1_000_000_000
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="run the simulation headless and write the walked paths",
                        description="Simulate the scene's agents (and --agents N random ones) with MIRAN, disc "
-                                   "MIRAN or IRM until every agent has arrived (or --steps steps) and write a "
-                                   "miran-paths file. Agents pushed out of sight of their route are replanned "
-                                   "(MIRAN 3.5); with --respawn an arrived agent gets a new random goal (IRM 6).")
+                                   "MIRAN or IRM until every agent has arrived or is lost (or --steps steps) and "
+                                   "write a miran-paths file. Agents pushed out of sight of their route, or whose "
+                                   "way is blocked, are replanned (MIRAN 3.5); with --respawn an arrived agent "
+                                   "gets a new random goal (IRM 6).")
     # Optional for argparse only: ``--record every N SCENE`` hands SCENE to --record, and _options takes it back.
     p.add_argument("scene", metavar="SCENE", nargs="?")
     p.add_argument("--method", metavar="M", help=f"steering method: {', '.join(IMPLEMENTED)} (default: the scene's)")
