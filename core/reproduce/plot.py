@@ -42,6 +42,15 @@ def figure(width: float = 8.0, height: float = 5.0, ncols: int = 1) -> tuple[Any
     return fig, axes
 
 
+def mosaic(layout: list[list[str]], width: float, height: float, **gridspec: Any) -> Any:
+    """A new Figure with named axes laid out as ``layout`` (matplotlib's subplot_mosaic; ``gridspec`` as
+    width_ratios / height_ratios); the axes are in ``fig.axes_dict``."""
+    Figure = _mpl()
+    fig = Figure(figsize=(width, height), layout="constrained")
+    fig.axes_dict = fig.subplot_mosaic(layout, **gridspec)
+    return fig
+
+
 def save(fig, stem: Path) -> list[Path]:
     """Write ``stem.png`` (150 dpi) and ``stem.svg``; returns both paths."""
     out = []
