@@ -12,8 +12,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     from core.reproduce import EXPERIMENTS
 
     p = sub.add_parser("reproduce", help="rerun the papers' experiments: figures, verdicts and a Markdown report",
-                       description="Rerun MIRAN Figures 7, 8, 1 and Table 1, IRM Figure 6, the ECM section VI "
-                                   "timings, Niederberger Table 1 and Figure 9; write a PNG and an SVG each, "
+                       description="Rerun MIRAN Figures 7, 8, 1 and Table 1, IRM Figures 1 (CMM against IRM), "
+                                   "3 and 6, the ECM section VI timings (smoothing included) and Figure 8, "
+                                   "Niederberger Table 1 and Figures 9 and 10; write a PNG and an SVG each, "
                                    "report.md with a computed verdict per experiment (reproduced, or differs "
                                    "and why) and the papers' numbers beside ours, and results.json. Needs "
                                    "matplotlib (the 'reproduce' extra).")
