@@ -495,7 +495,7 @@ def irm_fig6(quick: bool = False) -> Experiment:
         # Criterion: the mean time to traverse a path is within 50 % of the paper's 118 s.
         check("traversing the paths takes 118 s on average", "within 50 % of 118 s", "118 s",
               f"{traverse_s:.0f} s", abs(traverse_s - 118.0) <= 59.0,
-              f"stand-in city and uniform random starts and goals: two uniform points of a 500 m square lie "
+              "stand-in city and uniform random starts and goals: two uniform points of a 500 m square lie "
               f"0.5214 x 500 = 261 m apart on average, {261 / 1.4:.0f} s at 1.4 m/s; the paper's 118 s is "
               f"{118 * 1.4:.0f} m, its goals are not described (scenes/README.md)"),
     ]
