@@ -9,7 +9,9 @@ farthest backbone point whose disc still holds x, s_max = max{s : |x - B[s]| < R
 F_a = f (alpha - x) / |alpha - x| with f = 1 / (R[s_max] - |x - B[s_max]|) - 1 / R[s_max]. x lies near the rim of
 that farthest disc, so f is large, unbounded as the sampling gets denser: the "almost infinite force" IRM section
 1.1 blames for a character that "has to be very close to an obstacle to avoid it and only at the very last moment
-adapts its motion". [5] integrates with Euler's method.
+adapts its motion". [5] is not among this repository's papers: the definitions above are [5]'s as published, the
+IRM text describes them in words only. The motion is integrated with semi-implicit Euler, the velocity-based
+scheme MIRAN section 5 uses for its own attraction-point steering (core.sim.integrators).
 
 **IRM (sections 4.1-4.6), as the engine steers it** (core.steering.irm, core.sim.irm_phase, core.sim.crowd): the
 route's corridor from the retraction onto the medial axis, the disc x lies deepest in, the attraction point of eq. 4
