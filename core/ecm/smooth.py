@@ -26,10 +26,11 @@ ECM_SPEED = 2.0
 
 class PathSmoother:
     """Smooths paths in one scene: one simulation of IRM characters, one added per path (the ones before have
-    arrived and cost a status check per step)."""
+    arrived and cost a status check per step). ``profile`` (default the scene's first) with ``speed`` and
+    ``radius`` overriding its maximum speed and radius when given."""
 
     def __init__(self, scene, mesh=None, profile: str | None = None, speed: float | None = ECM_SPEED,
-                 dt: float = 0.1) -> None:
+                 dt: float = 0.1, radius: float | None = None) -> None:
         from core.sim import Simulation
 
         self.sim = Simulation(scene, mesh=mesh, method="irm", integrator="verlet", dt=dt, record=True,
@@ -39,6 +40,8 @@ class PathSmoother:
         self.profile = profile or scene.profiles[0].id
         if speed is not None:
             self.sim.set_profile(self.profile, max_speed=speed)
+        if radius is not None:
+            self.sim.set_profile(self.profile, radius=radius)
         self.cpu_s = 0.0
 
     def smooth(self, path: np.ndarray) -> np.ndarray:
