@@ -3,8 +3,9 @@
 
 The load of one window (``core.bench.crowd``: CPU time of the calling thread / simulated time, kernels compiled and
 5 s of warm-up before the clock) is noisy on a shared machine; the figure kept is the median of ``windows``
-consecutive windows. Beside it, the mean number of other characters within an agent's avoidance reach (IRM eq. 6,
-d_o + 2 r, the cells the force kernel scans): on a fixed city the crowd gets denser as it grows, and every
+windows, the sizes' windows taking turns so that the machine's changing load falls on all of them. Beside it, the
+mean number of other characters within an agent's avoidance reach (IRM eq. 6, d_o + 2 r, the cells the force
+kernel scans): on a fixed city the crowd gets denser as it grows, and every
 neighbour adds a force term to every step (IRM section 5, the social forces).
 """
 
@@ -62,8 +63,9 @@ def neighbours_per_agent(sim) -> float:
 def crowd_loads(sizes: tuple[int, ...], methods: tuple[str, ...] = ("miran", "irm"), windows: int = 3,
                 quick: bool = False) -> list[CrowdLoad]:
     """Measure every (method, size) on the city: setup (the N errands' routes and corridors) timed apart, then
-    ``windows`` windows of WINDOW_STEPS steps after the warm-up. The long-run load replaces a window's errands by
-    their long-run rate (N / mean route duration) at the setup's mean cost per errand (``core.bench.crowd``)."""
+    ``windows`` windows of WINDOW_STEPS steps per size after the warm-up, the sizes taking turns. The long-run load
+    replaces a window's errands by their long-run rate (N / mean route duration) at the setup's mean cost per errand
+    (``core.bench.crowd``)."""
     from core.bench.crowd import cpu_load, crowd_simulation
     from core.navmesh import build_navmesh
     from core.routes import PlannerContext
@@ -76,23 +78,28 @@ def crowd_loads(sizes: tuple[int, ...], methods: tuple[str, ...] = ("miran", "ir
     out = []
     for method in methods:
         crowd_simulation(scene, mesh, ctx, method, 8).run(max_steps=2)      # kernels compiled before any clock
+        sims, errand, route_s = {}, {}, {}
         for n in sizes:
             t0 = time.thread_time()
-            sim = crowd_simulation(scene, mesh, ctx, method, n)
-            errand = (time.thread_time() - t0) / n
+            sims[n] = sim = crowd_simulation(scene, mesh, ctx, method, n)
+            errand[n] = (time.thread_time() - t0) / n
             st = sim.state
-            route_s = float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof[st.profile, P_VMAX]))
+            route_s[n] = float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof[st.profile, P_VMAX]))
             sim.run(max_steps=1)
             sim.run(max_steps=int(round((1.0 if quick else WARMUP_S) / sim.params.dt)))
-            dt = sim.params.dt
-            loads, long_runs, us, replans = [], [], [], []
-            for _ in range(windows):
+        got: dict[int, list[tuple]] = {n: [] for n in sizes}
+        # The sizes' windows interleaved, so that a change in the machine's load falls on every size alike.
+        for _ in range(windows):
+            for n in sizes:
+                sim = sims[n]
                 load, info = cpu_load(sim, steps)
-                loads.append(load)
-                long_runs.append(load - info["respawned"] * errand / (steps * dt) + (n / route_s) * errand)
-                us.append(1e6 * info["cpu_s"] / (n * steps))
-                replans.append(1e3 * info["replanned"] / (n * steps))
+                dt = sim.params.dt
+                long_run = load - info["respawned"] * errand[n] / (steps * dt) + (n / route_s[n]) * errand[n]
+                got[n].append((load, long_run, 1e6 * info["cpu_s"] / (n * steps),
+                               1e3 * info["replanned"] / (n * steps)))
+        for n in sizes:
+            loads, long_runs, us, replans = (list(v) for v in zip(*got[n]))
             out.append(CrowdLoad(method, n, 100.0 * float(np.median(long_runs)), 100.0 * float(np.median(loads)),
-                                 [100.0 * v for v in long_runs], float(np.median(us)), neighbours_per_agent(sim),
-                                 route_s, 1e3 * errand, float(np.mean(replans))))
+                                 [100.0 * v for v in long_runs], float(np.median(us)), neighbours_per_agent(sims[n]),
+                                 route_s[n], 1e3 * errand[n], float(np.mean(replans))))
     return out
