@@ -531,8 +531,8 @@ def irm_fig6(quick: bool = False) -> Experiment:
                      + f" | {IRM_FIG6.get(n, '-')} |" for n in sizes)
     md = ("CPU-load = CPU time / simulated time (IRM section 6), dt 0.1 s, one core, agents walking to random goals "
           "and given a new one on arrival. Each figure is the median of three windows of 100 steps (the three in "
-          "brackets; the sizes take turns, so that the machine's changing load falls on all alike), after the kernels were compiled and 5 s of warm-up. The long-run figure (the "
-          "one plotted and checked) counts new errands at their long-run rate, as the paper's whole paths did; "
+          "brackets; the sizes take turns, so that the machine's changing load falls on all alike), after the "
+          "kernels were compiled and 5 s of warm-up. The long-run figure (the one plotted and checked) counts new errands at their long-run rate, as the paper's whole paths did; "
           "the window figure counts those that fell in the measured window. Neighbours: other characters within "
           "the avoidance reach d_o + 2r (1.9 m) of a character, mean over the walking crowd. Paper (C++, 2.4 GHz "
           "Core2 Duo): 1,000 characters 6.15 %, about 3,500 at 30 % (real time), 5,000 under 55 % (drawn as a "
