@@ -85,11 +85,12 @@ def cmm_force(B: np.ndarray, R: np.ndarray, k: int, x: np.ndarray, out: np.ndarr
         out[:] = f * (B[k] - x) / d
 
 
-def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: Walker = Walker(),
+def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: Walker | None = None,
          max_time: float = 600.0) -> np.ndarray:
     """The path (n, 2) of one character from the backbone's start to its goal with ``method`` ("cmm" or "irm")
     among small disc obstacles (m, 3) [x, y, radius]; stops on arrival (within vmax dt of the goal) or at
-    ``max_time``."""
+    ``max_time``. IRM's noise force (4.4) is left out: Figure 1(b) shows the repulsion of eq. 6 alone."""
+    who = who or Walker()
     params = SimParams(scene)
     g = params.gvec
     scale = float(np.hypot(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1]))
