@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from app.actions import ActionSpec, key_text
+from app.actions import ActionSpec, key_sequences, key_text
 from app.qt_icons import action_icon
 
 from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, TraceOverlay
@@ -110,8 +110,7 @@ class QtSimulationUi(QtCore.QObject):
     def _action(self, spec: ActionSpec) -> QtGui.QAction:
         a = QtGui.QAction(spec.title, self.w)
         a.setObjectName(spec.id)
-        if spec.key:
-            a.setShortcut(QtGui.QKeySequence(spec.key))
+        a.setShortcuts(key_sequences(spec.key))
         a.setToolTip(f"{spec.tip} ({key_text(spec.key)})" if spec.key else spec.tip)
         a.setStatusTip(spec.tip)
         if spec.icon:

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from PySide6 import QtCore, QtTest, QtWidgets
+from PySide6 import QtCore, QtGui, QtTest, QtWidgets
 
 from app import qt_dialogs as dialogs
 from core.scene import Agent, Obstacle, Profile, Route, TerrainPolygon, TerrainType, load_scene
@@ -130,7 +130,19 @@ def test_help_lists_the_shortcuts(make_studio):
     dlg = w.show_shortcuts()
     table = dlg.findChild(QtWidgets.QTableWidget)
     rows = {table.item(r, 0).text(): table.item(r, 1).text() for r in range(table.rowCount())}
-    assert rows["Save"] and rows["Undo"] and rows["Tool: Draw Obstacle"] == "O"
+    assert rows["File > Save"] and rows["Edit > Undo"] and rows["Tools > Draw Obstacle"] == "O"
+    assert rows["Edit > Duplicate"] == "Ctrl+D" and rows["Edit > Redo"] == "Ctrl+Shift+Z or Ctrl+Y"
+    # Generated from the actions themselves: every action with a key is listed, the simulation's included.
+    from app.sim.actions import SIM_ACTIONS
+
+    for spec in SIM_ACTIONS:
+        if spec.key:
+            title = spec.title.replace("&", "").replace("…", "")
+            assert rows[f"Simulation > {title}"] == w.findChild(QtGui.QAction, spec.id).shortcut().toString()
+    listed = set(rows.values())
+    for a in w.findChildren(QtGui.QAction):
+        for s in a.shortcuts():
+            assert any(s.toString() in v.split(" or ") for v in listed), (a.objectName(), s.toString())
     assert "Esc" in rows.values()
     dlg.close()
 
