@@ -154,6 +154,34 @@ def test_side_by_side_and_random_agents(make_studio, qtbot):
     qtbot.waitUntil(lambda: w.sim.frame.compare_positions is None, timeout=WAIT)
 
 
+def test_side_by_side_joins_at_the_current_time_and_keeps_playing(make_studio, qtbot):
+    """Side by Side during a run: the second run starts where the first one is; neither is reset nor paused."""
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame is not None and w.sim.frame.steps == 1, timeout=WAIT)
+    w.sim.bridge.send("step", 40)
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 41, timeout=WAIT)
+    t0, where = w.sim.frame.time, w.sim.frame.positions.copy()
+    action(w, "sim.compare").setChecked(True)
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is not None, timeout=WAIT)
+    f = w.sim.frame
+    assert f.steps == 41 and f.time == t0 and not f.playing  # not reset to t = 0
+    assert np.array_equal(f.compare_positions, where)  # starts where the first run stands
+    assert "from t = " in w.statusBar().currentMessage()
+    action(w, "sim.play").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.playing and w.sim.frame.time > t0 + 1.0, timeout=WAIT)
+    action(w, "sim.compare").setChecked(False)  # switching it off while playing: the run goes on
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is None, timeout=WAIT)
+    t1 = w.sim.frame.time
+    assert w.sim.frame.playing and t1 > t0
+    qtbot.waitUntil(lambda: w.sim.frame.time > t1, timeout=WAIT)
+    action(w, "sim.compare").setChecked(True)
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is not None, timeout=WAIT)
+    assert w.sim.frame.playing and w.sim.frame.time > t1
+    assert not w.sim.errors
+
+
 def test_click_on_an_agent_traces_it(make_studio, qtbot, drive):
     w = make_studio(ROAD)
     built(qtbot, w)
