@@ -62,6 +62,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Snap placed points to the grid", checkable=True, toolbar="main", icon="snap_grid"),
     ActionSpec("view.snap_vertices", "Snap to &Vertices", "View", "set_snap_vertices", "Ctrl+Shift+V",
                "Snap placed points to existing vertices", checkable=True, toolbar="main", icon="snap_vertex"),
+    ActionSpec("view.test_path", "Show &Test Path", "View", "test_path.set_enabled", None,
+               "While an agent is placed or dragged (or one is selected), plan its route live and show its cost and "
+               "narrowest clearance", checkable=True),
+    ActionSpec("view.shrunk_free", "Show Free Space for &Radius", "View", "test_path.set_shrunk", None,
+               "Outline where the centre of the current profile's disc can stand (the free space shrunk by its "
+               "radius, as the planners see it)", checkable=True),
     ActionSpec("help.shortcuts", "&Keyboard and Mouse…", "Help", "show_shortcuts", SK.HelpContents,
                "Every shortcut and mouse gesture"),
     ActionSpec("help.about", "&About MIRAN Studio", "Help", "show_about", None, ""),

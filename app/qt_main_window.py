@@ -21,6 +21,7 @@ from .actions import (
 from .qt_editor import QtEditor
 from .qt_files import QtFileController
 from .qt_import import QtImporter
+from .qt_test_path import QtTestPath
 from .layers.qt_layer_set import LayerSet
 from .model import Document, ToolState
 from .model.outlines import vertices
@@ -67,6 +68,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.setCentralWidget(self.central)
         self.files = QtFileController(self, self.doc, self.undo_stack, self.settings, self.config)
         self.importer = QtImporter(self)
+        self.test_path = QtTestPath(self)
         self.actions: dict[str, QtGui.QAction] = {}
         self._hidden_on_welcome: list[QtWidgets.QWidget] = []
         self._build_actions()
@@ -138,6 +140,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
             self.tool_group.addAction(a)
             self.addAction(a)
             self.actions[f"tool.{cls.name}"] = a
+        self.actions["view.test_path"].setChecked(True)
         self.actions["view.grid"].setChecked(self.settings.show_grid)
         self.actions["view.snap_grid"].setChecked(self.state.snap_grid)
         self.actions["view.snap_vertices"].setChecked(self.state.snap_vertices)
@@ -155,7 +158,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
                 self.recent_menu = m["File"].addMenu("Open &Recent")
                 m["File"].addSeparator()
             m[spec.menu].addAction(self.actions[spec.id])
-            if spec.id in ("file.save_as", "edit.paste", "edit.delete", "view.fit"):
+            if spec.id in ("file.save_as", "edit.paste", "edit.delete", "view.fit", "view.snap_vertices"):
                 m[spec.menu].addSeparator()
         for cls in TOOL_CLASSES:
             m["Tools"].addAction(self.actions[f"tool.{cls.name}"])
@@ -440,4 +443,5 @@ class QtMainWindow(QtWidgets.QMainWindow):
             pass
         self.files.shutdown()
         self.sim.shutdown()
+        self.test_path.shutdown()
         ev.accept()
