@@ -233,6 +233,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
 
     def _connect(self) -> None:
         self.host.preview_changed.connect(self.layers.preview.show_preview)
+        self.host.preview_changed.connect(lambda _: self.inspector.show_vertex(self.host.chosen_vertex()))
         self.host.hint_changed.connect(self.hint_label.setText)
         self.host.tool_changed.connect(lambda name: self.actions[f"tool.{name}"].setChecked(True))
         self.editor.flash.connect(self.layers.preview.flash)

@@ -168,6 +168,10 @@ class Tool:
         """The status-bar hint for the tool's current state."""
         return self.hint
 
+    def chosen_vertex(self) -> tuple[str, str, int, int] | None:
+        """The vertex this tool has chosen, as (kind, id, ring, index), for the Inspector; None for most tools."""
+        return None
+
     def probe(self) -> ProbeRequest | None:
         """The route to plan live while this tool places or drags an agent (the test path), or None."""
         return None

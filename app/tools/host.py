@@ -104,6 +104,10 @@ class ToolHost:
     def preview(self) -> Preview:
         return self.active.preview()
 
+    def chosen_vertex(self) -> tuple[str, str, int, int] | None:
+        """The active tool's chosen vertex (kind, id, ring, index), or None."""
+        return self.active.chosen_vertex()
+
     def probe(self) -> ProbeRequest | None:
         """The test path to draw: what the active tool places or drags, else the one selected planned agent."""
         req = self.active.probe()

@@ -138,6 +138,9 @@ class VertexTool(Tool):
     def busy(self) -> bool:
         return self.drag_item is not None
 
+    def chosen_vertex(self) -> tuple[str, str, int, int] | None:
+        return self.active
+
     def probe(self) -> ProbeRequest | None:
         """While an agent's start or goal is dragged: its route from where they are now."""
         if self.drag_item is not None and self.active is not None and self.active[0] == "agent":
