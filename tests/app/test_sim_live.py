@@ -275,6 +275,26 @@ def test_overlays_triangulation_and_ecm(make_studio, qtbot):
     assert not w.sim.errors
     lo, hi = w.sim.ecm.range
     assert 0 <= lo < hi
+    # The legend stays in the viewport's corner while the overlay shows, with the CLI PNG's colours and bins.
+    from core.ecm.colours import CLEARANCE_COLOURS, legend_entries
+
+    legend = w.viewport.findChild(QtWidgets.QWidget, "legend.clearance")
+    qtbot.waitUntil(lambda: legend.isVisible(), timeout=WAIT)
+    assert legend.entries == legend_entries(hi) and [c for c, _ in legend.entries] == list(CLEARANCE_COLOURS)
+    vp = w.viewport.viewport().geometry()
+    assert vp.contains(legend.geometry()) and legend.geometry().right() > vp.center().x()
+    shot = legend.grab().toImage()
+    pixels = {shot.pixelColor(x, y).name() for x in range(shot.width()) for y in range(shot.height())}
+    assert set(CLEARANCE_COLOURS) <= pixels
+    pens = {pen.color().name() for _, pen, _ in w.sim.ecm.axis._groups}
+    assert pens <= set(CLEARANCE_COLOURS)
+    w.statusBar().clearMessage()  # the status bar's note goes; the legend stays
+    QtWidgets.QApplication.processEvents()
+    assert legend.isVisible()
+    w.sim.overlay_actions["ecm"].setChecked(False)
+    assert not legend.isVisible()
+    w.sim.overlay_actions["ecm"].setChecked(True)
+    assert legend.isVisible()
     assert len(w.sim.mesh.item._groups) == 3 and w.sim.mesh.items[0].isVisible()
     w.sim.overlay_actions["triangulation"].setChecked(False)
     assert not w.sim.mesh.items[0].isVisible()
