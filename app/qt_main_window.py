@@ -65,6 +65,8 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.central = QtWidgets.QStackedWidget()
         self.central.addWidget(self.viewport)
         self.central.addWidget(self.welcome)
+        # The welcome page's cards must not set the editor's least width: the viewport may be small.
+        self.central.setMinimumSize(240, 200)
         self.setCentralWidget(self.central)
         self.files = QtFileController(self, self.doc, self.undo_stack, self.settings, self.config)
         self.importer = QtImporter(self)

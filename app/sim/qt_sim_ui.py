@@ -445,6 +445,8 @@ class QtSimulationUi(QtCore.QObject):
 
     def _on_build(self, info) -> None:
         fresh = self.info is None or info.ids != self.info.ids
+        if info.generation != self.generation:
+            self.plots.clear_data()  # a rebuilt run (Reset, an edited scene) starts with empty plots
         self.info = info
         self.generation = info.generation
         self.parameters.show_build(info)

@@ -182,6 +182,24 @@ def test_side_by_side_joins_at_the_current_time_and_keeps_playing(make_studio, q
     assert not w.sim.errors
 
 
+def test_plots_start_afresh_after_reset(make_studio, qtbot):
+    """Reset rebuilds the run: the plots lose the last run's curves and its axes' ranges."""
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    w.sim.select_agent(0)
+    w.sim.bridge.send("step", 200)
+    plots = w.sim.plots
+    qtbot.waitUntil(lambda: plots.last is not None and len(plots.last.speed_t) > 50, timeout=WAIT)
+    qtbot.waitUntil(lambda: plots.speed.viewRange()[0][1] > 5.0, timeout=WAIT)
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 0, timeout=WAIT)
+    qtbot.waitUntil(lambda: plots.speed.viewRange()[0][1] <= 1.0 + 1e-9, timeout=WAIT)
+    assert len(plots.speed_curve.getData()[0] if plots.speed_curve.getData()[0] is not None else []) <= 1
+    for plot in plots.plot_items():
+        assert plot.viewRange()[1][0] >= 0.0
+        assert "x0.0" not in plot.getAxis("left").labelString()
+
+
 def test_click_on_an_agent_traces_it(make_studio, qtbot, drive):
     w = make_studio(ROAD)
     built(qtbot, w)
