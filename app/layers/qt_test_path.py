@@ -69,7 +69,12 @@ class TestPathLayer(Layer):
         self.narrowest.setData(pos=at)
         self.label.setColor(QtGui.QColor(PROBLEM if probe.error else "#064e3b"))
         self.label.setText(probe_text(probe))
-        self.label.setPos(*(probe.goal if probe.error is None else probe.start))
+        at = probe.goal if probe.error is None else probe.start
+        self.label.setPos(*at)
+        rect = self.view.viewRect()
+        if rect.width() > 0 and rect.height() > 0:  # turn the label towards the middle of the view
+            self.label.setAnchor((1.0 if at[0] > rect.center().x() else 0.0,
+                                  -0.1 if at[1] > rect.center().y() else 1.1))
         self.label.show()
 
     def show_free_space(self, rings: list[np.ndarray] | None) -> None:
