@@ -89,6 +89,7 @@ def main(argv: list[str]) -> int:
     save(w, out / "test_path.png")
     w.sim.overlay_actions["ecm"].setChecked(False)  # the second picture: the free space alone
     w.actions["view.shrunk_free"].setChecked(True)
+    w.viewport.view.setRange(QtCore.QRectF(0.0, 120.0, 60.0, 40.0), padding=0)  # close enough to see the margin
     wait(app, lambda: layer.rings is not None, what="the shrunk free space")
     settle(app)
     save(w, out / "free_space.png")
