@@ -5,8 +5,9 @@
 It opens McKenna + Road in a 1280 x 800 window, switches the GVD/ECM overlay on (its clearance legend shows in the
 viewport's corner), places an agent's start with the Place Agent tool and hovers for its goal across the blocks so
 that the test path is planned and labelled, and saves the window as ``test_path.png``; then, without the ECM, the
-free space shrunk by the profile's radius as ``free_space.png``. PNGs go to resources/screenshots/ unless a folder is given, as
-24-bit images at full compression. Exit status 0 when every picture was written, 1 otherwise.
+free space shrunk by the profile's radius, zoomed in, as ``free_space.png``. PNGs go to resources/screenshots/
+unless a folder is given, as 24-bit images at full compression. Exit status 0 when every picture was written;
+otherwise 1 with the reason (a wait that timed out names what it waited for).
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="pixels along the longer side of the bounds (default 2048)")
     p.add_argument("--out", metavar="ECM_JSON", help="write the map: vertices (x, y, clearance) and edges with "
                                                       "their event points (B, R, l, r)")
-    p.add_argument("--png", metavar="PNG", help="draw the medial axis coloured by clearance over the scene, with the colours' legend "
-                   "below (the same colour map as the app's GVD/ECM overlay)")
+    p.add_argument("--png", metavar="PNG", help="draw the medial axis coloured by clearance over the scene, with "
+                   "the colours' legend below (the same colour map as the app's GVD/ECM overlay)")
     p.add_argument("--json", action="store_true", help="print counts and build times as JSON")
     return p
 
