@@ -1,6 +1,7 @@
 """Shortcuts on a real X server (Xvfb, the ``xcb`` platform), where Qt's key conventions differ from the offscreen
 platform's (X11's standard Delete is "Del, Ctrl+D"): no two actions share a key, Qt reports no ambiguous
-shortcut, and the keys do what the menus say (Ctrl+D duplicates, Ctrl+Y and Ctrl+Shift+Z redo)."""
+shortcut, and the keys do what the menus say (Ctrl+D duplicates, Ctrl+Y and Ctrl+Shift+Z redo); and the 1280 x 800
+layout check with the platform's own fonts."""
 
 import json
 import os
@@ -55,7 +56,16 @@ SCRIPT = textwrap.dedent("""
     counts.append(press(QtCore.Qt.Key.Key_Y, ctrl))           # redo (Windows/KDE)
     counts.append(press(QtCore.Qt.Key.Key_Z, ctrl))           # undo
     counts.append(press(QtCore.Qt.Key.Key_Z, ctrl | shift))   # redo (GNOME/macOS)
+    sys.path.insert(0, sys.argv[2])
+    from test_studio_layout import clipped_widgets
+    clipped = []
+    for name in ("simulation", "profiles", "terrain_types"):
+        w.docks[name].raise_()
+        for _ in range(20):
+            app.processEvents()
+        clipped += clipped_widgets(w)
     print(json.dumps({"platform": QtWidgets.QApplication.platformName(), "keys": keys, "counts": counts,
+                      "size": [w.width(), w.height()], "clipped": clipped,
                       "selected": selected, "first": first, "undo_text": w.undo_stack.undoText(),
                       "active": w.isActiveWindow(), "message": w.statusBar().currentMessage()}))
     w.undo_stack.setClean()
@@ -70,7 +80,7 @@ def xcb_run(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env["MIRAN_STUDIO_CONFIG_DIR"] = str(tmp_path_factory.mktemp("config"))
     proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-c", SCRIPT,
-                           str(SCENE)], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+                           str(SCENE), str(Path(__file__).parent)], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     return out, proc.stderr
@@ -87,6 +97,13 @@ def test_no_two_actions_share_a_key_under_xcb(xcb_run):
     for menu_action in ("file.save", "sim.play", "sim.reset", "tool.obstacle", "edit.undo", "edit.redo"):
         assert any(menu_action in v for v in out["keys"].values()), menu_action
     assert "Ambiguous shortcut" not in stderr
+
+
+def test_the_window_fits_1280_by_800_under_xcb_without_clipped_widgets(xcb_run):
+    """The layout check of test_studio_layout on the real platform (its fonts and style, not offscreen's)."""
+    out, _ = xcb_run
+    assert out["size"][0] <= 1280 and out["size"][1] <= 800, out["size"]
+    assert not out["clipped"], "\n".join(out["clipped"])
 
 
 def test_ctrl_d_duplicates_and_both_redo_keys_work_under_xcb(xcb_run):
