@@ -21,7 +21,7 @@ class ActionSpec:
     title: str
     menu: str
     run: str
-    key: SK | str | None = None
+    key: SK | str | tuple[str, ...] | None = None
     tip: str = ""
     checkable: bool = False
     icon: str | None = None
@@ -46,7 +46,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("edit.cut", "Cu&t", "Edit", "cut", SK.Cut, "Cut the selection"),
     ActionSpec("edit.copy", "&Copy", "Edit", "copy", SK.Copy, "Copy the selection"),
     ActionSpec("edit.paste", "&Paste", "Edit", "paste", SK.Paste, "Paste, one grid step further"),
-    ActionSpec("edit.delete", "&Delete", "Edit", "delete", SK.Delete, "Delete the selection (or the chosen vertex)"),
+    ActionSpec("edit.duplicate", "D&uplicate", "Edit", "duplicate", "Ctrl+D",
+               "Copy the selection one grid step further right and down (one undoable edit)"),
+    # Not SK.Delete: on X11 that is "Del, Ctrl+D", which would take Duplicate's key.
+    ActionSpec("edit.delete", "&Delete", "Edit", "delete", "Del", "Delete the selection (or the chosen vertex)"),
     ActionSpec("edit.select_all", "Select &All", "Edit", "select_all", SK.SelectAll, "Select every editable item"),
     ActionSpec("edit.deselect", "Select &None", "Edit", "deselect", "Ctrl+Shift+A", "Clear the selection"),
     ActionSpec("view.zoom_in", "Zoom &In", "View", "zoom_in", SK.ZoomIn, "Zoom in"),
@@ -59,6 +62,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Snap placed points to the grid", checkable=True, toolbar="main", icon="snap_grid"),
     ActionSpec("view.snap_vertices", "Snap to &Vertices", "View", "set_snap_vertices", "Ctrl+Shift+V",
                "Snap placed points to existing vertices", checkable=True, toolbar="main", icon="snap_vertex"),
+    ActionSpec("view.test_path", "Show &Test Path", "View", "test_path.set_enabled", None,
+               "While an agent is placed or dragged (or one is selected), plan its route live and show its cost and "
+               "narrowest clearance", checkable=True),
+    ActionSpec("view.shrunk_free", "Show Free Space for &Radius", "View", "test_path.set_shrunk", None,
+               "Outline where the centre of the current profile's disc can stand (the free space shrunk by its "
+               "radius, as the planners see it)", checkable=True),
     ActionSpec("help.shortcuts", "&Keyboard and Mouse…", "Help", "show_shortcuts", SK.HelpContents,
                "Every shortcut and mouse gesture"),
     ActionSpec("help.about", "&About MIRAN Studio", "Help", "show_about", None, ""),
@@ -78,16 +87,52 @@ GESTURES = (
 )
 
 
-def key_text(key: SK | str | None) -> str:
-    """The key as the platform writes it (``Ctrl+S``, ``⌘S``)."""
+# Redo on both conventions (Windows/KDE Ctrl+Y, GNOME/macOS Ctrl+Shift+Z); Qt's SK.Redo has only one on X11.
+REDO_KEYS = ("Ctrl+Shift+Z", "Ctrl+Y")
+
+
+def key_sequences(key: SK | str | tuple[str, ...] | None) -> list[QKeySequence]:
+    """Every key sequence of an action's ``key`` on this platform (a StandardKey may have several)."""
     if key is None:
-        return ""
-    seq = QKeySequence(key) if isinstance(key, str) else QKeySequence(key)
-    return seq.toString(QKeySequence.SequenceFormat.NativeText)
+        return []
+    if isinstance(key, SK):
+        return list(QKeySequence.keyBindings(key))
+    return [QKeySequence(k) for k in ((key,) if isinstance(key, str) else key)]
 
 
-def shortcut_rows(tools: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Every command with a key, undo and redo, the tools' keys and the viewport's gestures, for Help."""
-    rows = [(spec.title.replace("&", "").replace("…", ""), key_text(spec.key)) for spec in ACTIONS if spec.key]
-    rows[2:2] = [("Undo", key_text(SK.Undo)), ("Redo", key_text(SK.Redo))]
-    return rows + list(tools) + [(what, how) for how, what in GESTURES]
+def key_text(key: SK | str | tuple[str, ...] | None) -> str:
+    """The key (or keys, joined by " or ") as the platform writes them (``Ctrl+S``, ``⌘S``)."""
+    return " or ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in key_sequences(key))
+
+
+def plain_title(text: str) -> str:
+    """A menu text without its mnemonic ampersands and ellipsis."""
+    return text.replace("&&", "\x00").replace("&", "").replace("\x00", "&").replace("…", "").strip()
+
+
+def menu_actions(menus, prefix: str = ""):
+    """(``"Menu > Title"``, QAction) of every action in these QMenus and their submenus, in menu order."""
+    for menu in menus:
+        here = f"{prefix}{plain_title(menu.title())} > "
+        for a in menu.actions():
+            if a.menu() is not None:
+                yield from menu_actions([a.menu()], here)
+            elif not a.isSeparator():
+                yield here + plain_title(a.text()), a
+
+
+def action_rows(named_actions) -> list[tuple[str, str]]:
+    """(name, keys) of every (name, QAction) that has a shortcut, each action once: read from the actions
+    themselves, so what Help lists is what the keys do."""
+    rows, seen = [], set()
+    for name, a in named_actions:
+        keys = [s.toString(QKeySequence.SequenceFormat.NativeText) for s in a.shortcuts() if not s.isEmpty()]
+        if keys and id(a) not in seen:
+            seen.add(id(a))
+            rows.append((name, " or ".join(keys)))
+    return rows
+
+
+def shortcut_rows(named_actions) -> list[tuple[str, str]]:
+    """Every action's shortcut (``action_rows``) followed by the viewport's mouse and key gestures, for Help."""
+    return action_rows(named_actions) + [(what, how) for how, what in GESTURES]

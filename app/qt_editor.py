@@ -93,6 +93,21 @@ class QtEditor:
         self.paste_count = 0
         return json.dumps(copy_items(self.doc.scene, self.doc.selection))
 
+    def duplicate_selection(self) -> bool:
+        """Copy the selection one grid step right and down as one undoable edit, and select the copies."""
+        refs = [r for r in self.doc.selection if self.doc.is_editable(r[0])]
+        if not refs:
+            self.message("Select something to duplicate.")
+            return False
+        d = self.grid_step
+        try:
+            changes, added = paste_items(self.doc.scene, copy_items(self.doc.scene, refs), d, -d)
+        except InputError as e:
+            self.message(f"Cannot duplicate: {'; '.join(str(p) for p in e.problems[:3])}")
+            return False
+        n = len(added)
+        return not self.commit(changes, f"Duplicate {n} item{'s' if n != 1 else ''}", refs=added, select=added)
+
     def paste_text(self, text: str) -> bool:
         """Paste clipboard text, each paste one grid step further right and down; refused pastes say why."""
         try:

@@ -129,14 +129,32 @@ class QtFileController(QtCore.QObject):
     # -- save --------------------------------------------------------------------------------------------------
 
     def save(self) -> bool:
-        if self.doc.path is None:
+        """Save to the open file; a new scene, or one shipped with the app, asks where (Save As)."""
+        if self.doc.path is None or _inside(self.doc.path.parent, scenes_dir()):
             return self.save_as()
         return self._write(self.doc.path)
 
+    def suggested_path(self) -> Path:
+        """Where Save As proposes to write: beside the open file, except that a scene shipped with the app (its
+        scenes folder) is never proposed for overwriting: then the last folder the user saved to or opened from
+        outside it, else the documents folder, else the home folder."""
+        name = self.doc.path.name if self.doc.path is not None else \
+            f"{(self.doc.scene.name or 'scene').lower().replace(' ', '_')}.json"
+        folder = self.doc.path.parent if self.doc.path is not None else None
+        if folder is None or _inside(folder, scenes_dir()):
+            folder = self._user_folder()
+        return folder / name
+
+    def _user_folder(self) -> Path:
+        for p in self.settings.recent_files:
+            parent = Path(p).parent
+            if parent.is_dir() and not _inside(parent, scenes_dir()):
+                return parent
+        docs = QtCore.QStandardPaths.writableLocation(QtCore.QStandardPaths.StandardLocation.DocumentsLocation)
+        return Path(docs) if docs and Path(docs).is_dir() else Path.home()
+
     def save_as(self) -> bool:
-        suggested = str(self.doc.path) if self.doc.path is not None else str(
-            Path.home() / f"{(self.doc.scene.name or 'scene').lower().replace(' ', '_')}.json")
-        path = dialogs.ask_save_path(self.window, suggested)
+        path = dialogs.ask_save_path(self.window, str(self.suggested_path()))
         if path is None:
             return False
         return self._write(Path(path))
@@ -244,3 +262,12 @@ class QtFileController(QtCore.QObject):
         self.timer.stop()
         self.debounce.stop()
         self._clear_recovery()
+
+
+def _inside(folder: Path, root: Path) -> bool:
+    """Whether ``folder`` is ``root`` or lies under it (both resolved)."""
+    try:
+        folder.resolve().relative_to(root.resolve())
+        return True
+    except (OSError, ValueError):
+        return False

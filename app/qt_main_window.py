@@ -15,10 +15,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.scene.edits import ITEM_KINDS, items
 
 from . import qt_dialogs as dialogs
-from .actions import ACTIONS, MENUS, ActionSpec, key_text, shortcut_rows
+from .actions import (
+    ACTIONS, MENUS, REDO_KEYS, ActionSpec, key_sequences, key_text, menu_actions, shortcut_rows,
+)
 from .qt_editor import QtEditor
 from .qt_files import QtFileController
 from .qt_import import QtImporter
+from .qt_test_path import QtTestPath
 from .layers.qt_layer_set import LayerSet
 from .model import Document, ToolState
 from .model.outlines import vertices
@@ -62,9 +65,12 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.central = QtWidgets.QStackedWidget()
         self.central.addWidget(self.viewport)
         self.central.addWidget(self.welcome)
+        # The welcome page's cards must not set the editor's least width: the viewport may be small.
+        self.central.setMinimumSize(240, 200)
         self.setCentralWidget(self.central)
         self.files = QtFileController(self, self.doc, self.undo_stack, self.settings, self.config)
         self.importer = QtImporter(self)
+        self.test_path = QtTestPath(self)
         self.actions: dict[str, QtGui.QAction] = {}
         self._hidden_on_welcome: list[QtWidgets.QWidget] = []
         self._build_actions()
@@ -98,10 +104,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
     def _make_action(self, spec: ActionSpec) -> QtGui.QAction:
         a = QtGui.QAction(spec.title.replace("&", "") if spec.menu == "" else spec.title, self)
         a.setObjectName(spec.id)
-        if isinstance(spec.key, QtGui.QKeySequence.StandardKey):
-            a.setShortcuts(spec.key)
-        elif spec.key:
-            a.setShortcut(QtGui.QKeySequence(spec.key))
+        a.setShortcuts(key_sequences(spec.key))
         a.setToolTip(f"{spec.tip} ({key_text(spec.key)})" if spec.key and spec.tip else spec.tip or spec.title)
         a.setStatusTip(spec.tip)
         if spec.icon:
@@ -120,9 +123,9 @@ class QtMainWindow(QtWidgets.QMainWindow):
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         redo = self.undo_stack.createRedoAction(self, "&Redo")
         for a, name, key, icon in ((undo, "edit.undo", QtGui.QKeySequence.StandardKey.Undo, "undo"),
-                                   (redo, "edit.redo", QtGui.QKeySequence.StandardKey.Redo, "redo")):
+                                   (redo, "edit.redo", REDO_KEYS, "redo")):
             a.setObjectName(name)
-            a.setShortcuts(key)
+            a.setShortcuts(key_sequences(key))
             a.setIcon(action_icon(self, icon))
             self.addAction(a)
             self.actions[name] = a
@@ -139,6 +142,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
             self.tool_group.addAction(a)
             self.addAction(a)
             self.actions[f"tool.{cls.name}"] = a
+        self.actions["view.test_path"].setChecked(True)
         self.actions["view.grid"].setChecked(self.settings.show_grid)
         self.actions["view.snap_grid"].setChecked(self.state.snap_grid)
         self.actions["view.snap_vertices"].setChecked(self.state.snap_vertices)
@@ -155,10 +159,8 @@ class QtMainWindow(QtWidgets.QMainWindow):
             if spec.id == "file.quit":
                 self.recent_menu = m["File"].addMenu("Open &Recent")
                 m["File"].addSeparator()
-            if spec.id == "view.zoom_in":
-                pass
             m[spec.menu].addAction(self.actions[spec.id])
-            if spec.id in ("file.save_as", "edit.paste", "edit.delete", "view.fit"):
+            if spec.id in ("file.save_as", "edit.paste", "edit.delete", "view.fit", "view.snap_vertices"):
                 m[spec.menu].addSeparator()
         for cls in TOOL_CLASSES:
             m["Tools"].addAction(self.actions[f"tool.{cls.name}"])
@@ -233,6 +235,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
 
     def _connect(self) -> None:
         self.host.preview_changed.connect(self.layers.preview.show_preview)
+        self.host.preview_changed.connect(lambda _: self.inspector.show_vertex(self.host.chosen_vertex()))
         self.host.hint_changed.connect(self.hint_label.setText)
         self.host.tool_changed.connect(lambda name: self.actions[f"tool.{name}"].setChecked(True))
         self.editor.flash.connect(self.layers.preview.flash)
@@ -358,6 +361,10 @@ class QtMainWindow(QtWidgets.QMainWindow):
         if text:
             self.editor.paste_text(text)
 
+    def duplicate(self) -> None:
+        """Edit > Duplicate: an offset copy of the selection, without touching the clipboard."""
+        self.editor.duplicate_selection()
+
     def delete(self) -> None:
         if not self.host.delete():
             self.editor.delete_selection()
@@ -402,10 +409,11 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.settings.snap_vertices = on
 
     def show_shortcuts(self) -> QtWidgets.QDialog:
-        """A non-modal list of every shortcut and mouse gesture (objectName ``shortcuts_dialog``)."""
-        tools = [(f"Tool: {cls.title}", cls.shortcut) for cls in TOOL_CLASSES]
+        """A non-modal list of every shortcut and mouse gesture (objectName ``shortcuts_dialog``), read from the
+        menus' actions (every menu, the simulation's included) so it lists what the keys really do."""
+        menus = [a.menu() for a in self.menuBar().actions() if a.menu() is not None]
         return dialogs.show_table(self, "shortcuts_dialog", "Keyboard and Mouse", ("Command", "Shortcut"),
-                                  shortcut_rows(tools))
+                                  shortcut_rows(menu_actions(menus)))
 
     def show_about(self) -> None:
         dialogs.show_message(self, "About MIRAN Studio",
@@ -438,4 +446,5 @@ class QtMainWindow(QtWidgets.QMainWindow):
             pass
         self.files.shutdown()
         self.sim.shutdown()
+        self.test_path.shutdown()
         ev.accept()

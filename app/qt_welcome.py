@@ -117,6 +117,8 @@ class QtWelcome(QtWidgets.QWidget):
         title = QtWidgets.QLabel("<span style='font-size:20pt; font-weight:600'>MIRAN Studio</span><br>"
                                  "<span style='color:#6b7280'>Draw terrain, obstacles and indicative routes; "
                                  "place characters; save the scene.</span>")
+        title.setWordWrap(True)
+        title.setMinimumWidth(160)
         head.addWidget(title, 1)
         new = QtWidgets.QPushButton("New empty scene")
         new.setObjectName("welcome.new")

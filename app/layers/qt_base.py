@@ -17,10 +17,12 @@ SELECTION = "#f59e0b"
 PREVIEW = "#0284c7"
 PROBLEM = "#dc2626"
 FRAME = "#1f2937"
+TEST_PATH = "#059669"  # the test path: emerald, apart from routes (blue), trails (slate) and terrain borders
+FREE_SPACE = "#0f766e"  # the outline of the free space shrunk by a profile's radius
 PROFILE_COLOURS = ("#e11d48", "#7c3aed", "#0d9488", "#ca8a04", "#2563eb", "#db2777", "#65a30d", "#ea580c")
 
 Z = {"static": -1, "terrain": 0, "grid": 5, "obstacle": 10, "network": 20, "route": 30, "agent": 40, "frame": 45,
-     "selection": 50, "preview": 60}
+     "selection": 50, "free_space": 52, "test_path": 55, "preview": 60}
 
 
 def brush(color, alpha: int | None = None) -> QtGui.QBrush:

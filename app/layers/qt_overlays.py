@@ -1,7 +1,8 @@
 """Debug overlays of the live simulation, drawn from the plain arrays core hands back (core.*.debug, AgentTrace).
 
 - ``MeshOverlay``: the constrained triangulation (constraint edges darker);
-- ``EcmOverlay``: the GVD/ECM medial axis coloured by clearance (narrow red to wide blue), closest-point spokes;
+- ``EcmOverlay``: the GVD/ECM medial axis coloured by clearance (core.ecm.colours: narrow red to wide blue, the
+  CLI PNG's map), closest-point spokes;
 - ``TraceOverlay``: the traced agent's step (MIRAN 3.1-3.4): its route window, the visible intervals, the
   reference point, the candidates coloured by omega (low = green, the better), the chosen attraction point, the
   forces and, where the method has one, the corridor.
@@ -13,6 +14,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from core.ecm.colours import CLEARANCE_COLOURS, clearance_bins, clearance_top
+
 from .qt_items import CurveItem, PathsItem, ScatterItem, cosmetic_pen, lines_path
 from .qt_sim_agents import SimLayer
 
@@ -22,11 +25,14 @@ Z_CORRIDOR = 32.0
 Z_TRACE = 36.0
 Z_MARKS = 47.0
 NO_BRUSH = QtGui.QBrush(QtCore.Qt.BrushStyle.NoBrush)
-# Clearance colours from narrow to wide (a diverging red-yellow-blue ramp).
-CLEARANCE_RAMP = ("#b91c1c", "#ea580c", "#f59e0b", "#facc15", "#a3e635", "#22c55e", "#0ea5e9", "#2563eb")
+# Terrain boundaries of the triangulation: brown, apart from the trails (slate), routes (blue) and test path (green).
+TERRAIN_EDGE = QtGui.QColor(146, 64, 14, 170)
+# The IRM corridor: a sky-blue hatch and no solid tint, so the terrain colours under it stay readable.
+CORRIDOR = QtGui.QColor(2, 132, 199, 150)
 # Omega colours from best (lowest) to worst.
 OMEGA_RAMP = np.array([[22, 163, 74], [250, 204, 21], [220, 38, 38]], dtype=np.float64)
 MAX_LABELS = 24
+LABEL_PX = (30.0, 13.0)  # the least room (w, h) in pixels one omega label takes; a larger drawn label takes more
 OMEGA_LEVELS = 16
 FORCE_COLOURS = {"steering": "#16a34a", "boundary": "#dc2626", "avoidance": "#9333ea", "total": "#111827"}
 
@@ -34,6 +40,24 @@ FORCE_COLOURS = {"steering": "#16a34a", "boundary": "#dc2626", "avoidance": "#93
 def _pairs(seg: np.ndarray) -> np.ndarray:
     """(m, 4) segments as (2m, 2) point pairs."""
     return np.asarray(seg, dtype=np.float64).reshape(-1, 2)
+
+
+def label_slots(pixels: np.ndarray, order: np.ndarray, size: tuple[float, float]) -> np.ndarray:
+    """(n,) bool: which labels to show so that none overlaps another. Labels of ``size`` (w, h) pixels sit centred
+    above their point (``pixels`` (n, 2), y down); they are placed greedily in ``order`` (the best omega first) and
+    one that would overlap a placed label is left out (its candidate keeps its colour; the tooltip-free
+    alternative to a pile of unreadable numbers). At most a few dozen labels, so the loop is short."""
+    w, h = size
+    shown = np.zeros(len(pixels), dtype=bool)
+    placed: list[tuple[float, float]] = []
+    for k in np.asarray(order, dtype=np.int64).tolist():
+        x, y = float(pixels[k, 0]), float(pixels[k, 1])
+        if not (np.isfinite(x) and np.isfinite(y)):
+            continue
+        if all(abs(x - px) >= w or abs(y - py) >= h for px, py in placed):
+            placed.append((x, y))
+            shown[k] = True
+    return shown
 
 
 def ramp(values: np.ndarray, stops: np.ndarray) -> np.ndarray:
@@ -51,8 +75,8 @@ class MeshOverlay(SimLayer):
     def __init__(self, view: pg.ViewBox) -> None:
         super().__init__(view)
         self.item = self.add(PathsItem(antialias=False), Z_MESH)
-        self._pens = (cosmetic_pen(QtGui.QColor(51, 65, 85, 80), 1.0), cosmetic_pen(QtGui.QColor(124, 58, 237, 150),
-                                                                                     1.3),
+        self._pens = (cosmetic_pen(QtGui.QColor(51, 65, 85, 80), 1.0),
+                      cosmetic_pen(TERRAIN_EDGE, 1.3, QtCore.Qt.PenStyle.DashLine),
                       cosmetic_pen(QtGui.QColor(15, 23, 42, 170), 1.3))
 
     def show(self, seg: np.ndarray, kind: np.ndarray) -> None:
@@ -73,12 +97,11 @@ class EcmOverlay(SimLayer):
 
     def show(self, ecm) -> None:
         seg, clr = ecm.segments, ecm.clearance
-        hi = float(np.percentile(clr, 95)) if len(clr) else 1.0
+        hi = clearance_top(clr)
         self.range = (float(clr.min()) if len(clr) else 0.0, hi)
-        k = len(CLEARANCE_RAMP)
-        bins = np.minimum((np.clip(clr / max(hi, 1e-12), 0, 1) * k).astype(np.int64), k - 1)
-        groups = [(lines_path(_pairs(seg[bins == b]), "pairs"), cosmetic_pen(CLEARANCE_RAMP[b], 2.2), NO_BRUSH)
-                  for b in range(k) if np.any(bins == b)]
+        bins = clearance_bins(clr, hi)
+        groups = [(lines_path(_pairs(seg[bins == b]), "pairs"), cosmetic_pen(colour, 2.2), NO_BRUSH)
+                  for b, colour in enumerate(CLEARANCE_COLOURS) if np.any(bins == b)]
         self.axis.set_groups(groups)
         self.spokes.set_lines(_pairs(ecm.spokes), cosmetic_pen(QtGui.QColor(100, 116, 139, 60), 1.0), "pairs")
         self.changed()
@@ -97,7 +120,8 @@ class TraceOverlay(SimLayer):
     def __init__(self, view: pg.ViewBox) -> None:
         super().__init__(view)
         self.corridor = self.add(PathsItem(cached=False), Z_CORRIDOR)
-        self._corridor_style = (QtGui.QPen(QtCore.Qt.PenStyle.NoPen), QtGui.QBrush(QtGui.QColor(14, 165, 233, 55)))
+        self._corridor_style = (QtGui.QPen(QtCore.Qt.PenStyle.NoPen),
+                                QtGui.QBrush(CORRIDOR, QtCore.Qt.BrushStyle.BDiagPattern))
         win = QtGui.QColor(250, 204, 21, 120)
         self.window = self.add(CurveItem(pen=cosmetic_pen(win, 9.0), connect="finite"), Z_TRACE)
         vis = QtGui.QColor(22, 163, 74, 200)
@@ -119,6 +143,10 @@ class TraceOverlay(SimLayer):
                                        [pg.mkBrush(*rgb[-1], 90)], dtype=object)
         self.labels: list[pg.TextItem] = []
         self._shown_labels = 0
+        self._label_pts = np.zeros((0, 2))
+        self._label_omega = np.zeros(0)
+        self.label_shown = np.zeros(0, dtype=bool)
+        view.sigRangeChanged.connect(lambda *_: self._place_labels())
         self.parts = set(self.PARTS)
         self.force_scale = 1.0
         self.last = None
@@ -184,7 +212,8 @@ class TraceOverlay(SimLayer):
             self._labels(np.zeros((0, 2)), np.zeros(0))
 
     def _labels(self, pts: np.ndarray, omega: np.ndarray) -> None:
-        """Omega next to each candidate, from a pool of text items (shown, moved and hidden, not re-created)."""
+        """Omega next to each candidate, from a pool of text items (shown, moved and hidden, not re-created);
+        labels that would overlap are left out, best omega first (``label_slots``), again after a zoom."""
         while len(self.labels) < len(pts):
             text = pg.TextItem("", color="#111827", anchor=(0.5, 1.35))
             text.setZValue(Z_MARKS + 0.4)
@@ -193,23 +222,39 @@ class TraceOverlay(SimLayer):
             text.setFont(font)
             self.view.addItem(text, ignoreBounds=True)
             self.labels.append(text)
-        shown = self.items[0].isVisible()
+        self._label_pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+        self._label_omega = np.asarray(omega, dtype=np.float64)
+        for k in range(len(pts)):
+            w = float(omega[k])
+            label = f"{w:.2f}" if np.isfinite(w) else ("∞" if w == np.inf else "–")
+            text = self.labels[k]
+            if text.textItem.toPlainText() != label:  # a new text lays the item out again
+                text.setText(label)
+            text.setPos(float(pts[k, 0]), float(pts[k, 1]))
         self._shown_labels = len(pts)
+        self._place_labels()
+
+    def _place_labels(self) -> None:
+        """Show the labels that fit at the current zoom (none overlapping), hide the rest."""
+        n = self._shown_labels
+        shown = np.zeros(n, dtype=bool)
+        if n:
+            px, py = self.view.viewPixelSize()
+            pixels = self._label_pts[:n] / np.array([max(px, 1e-300), -max(py, 1e-300)])
+            om = np.where(np.isfinite(self._label_omega[:n]), self._label_omega[:n], np.inf)
+            rects = [self.labels[k].textItem.boundingRect() for k in range(n)]
+            size = (max([LABEL_PX[0]] + [r.width() + 2.0 for r in rects]),
+                    max([LABEL_PX[1]] + [r.height() for r in rects]))
+            shown = label_slots(pixels, np.argsort(om, kind="stable"), size)
+        self.label_shown = shown
+        visible = self.items[0].isVisible() if self.items else True
         for k, text in enumerate(self.labels):
-            if k < len(pts):
-                w = float(omega[k])
-                label = f"{w:.2f}" if np.isfinite(w) else ("∞" if w == np.inf else "–")
-                if text.textItem.toPlainText() != label:  # a new text lays the item out again
-                    text.setText(label)
-                text.setPos(float(pts[k, 0]), float(pts[k, 1]))
-                text.setVisible(shown)
-            else:
-                text.setVisible(False)
+            text.setVisible(visible and k < n and bool(shown[k]))
 
     def set_visible(self, on: bool) -> None:
         super().set_visible(on)
         for k, t in enumerate(self.labels):
-            t.setVisible(on and k < self._shown_labels)
+            t.setVisible(on and k < self._shown_labels and k < len(self.label_shown) and bool(self.label_shown[k]))
 
 
 def _curve(item: pg.PlotCurveItem, pts: np.ndarray, connect: str = "finite") -> None:

@@ -1,5 +1,6 @@
 """The preview layer: what the active tool is drawing (outline, translucent fill, handles, rubber band) and the
-problems of a refused edit, each marked red at its spot with its message beside the first."""
+problems of a refused edit, each marked red at its spot with its message beside the first, wrapped to a few
+hundred pixels and turned towards the middle of the view so that it never runs off the viewport's edge."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from ..tools.base import Preview
 from .arrays import closed_rings
 from .qt_base import PREVIEW, PROBLEM, Layer, brush, xy
 from .qt_items import CurveItem, PathsItem, ScatterItem, cosmetic_pen, rings_path
+
+MESSAGE_WIDTH_PX = 320  # a problem's message wraps at this width (pixels)
 
 
 class PreviewLayer(Layer):
@@ -29,6 +32,7 @@ class PreviewLayer(Layer):
                                              brush=pg.mkBrush(220, 38, 38, 50), pxMode=True), 0.4)
         self.label = self.add(pg.TextItem("", color=PROBLEM, anchor=(0, 1.2), fill=pg.mkBrush(255, 255, 255, 225),
                                           border=pg.mkPen(PROBLEM)), 0.5)
+        self.label.textItem.setTextWidth(MESSAGE_WIDTH_PX)
         self.rect = self.add(QtWidgets.QGraphicsRectItem(), 0.6)
         self.rect.setPen(cosmetic_pen(PREVIEW, 1.2, QtCore.Qt.PenStyle.DashLine))
         self.rect.setBrush(brush(PREVIEW, 28))
@@ -52,6 +56,20 @@ class PreviewLayer(Layer):
             self._flash = ()
             self._draw()
 
+    def _turn_label(self, where) -> None:
+        """Anchor the message on the side of its spot that faces the middle of the view (left of a spot in the
+        right half, below a spot in the top half), so the wrapped text stays inside the viewport."""
+        rect = self.view.viewRect()
+        if rect.width() <= 0 or rect.height() <= 0:
+            return
+        ax = 1.0 if where[0] > rect.center().x() else 0.0
+        ay = -0.2 if where[1] > rect.center().y() else 1.2
+        self.label.setAnchor((ax, ay))
+
+    def view_changed(self, pixel: float) -> None:
+        if self.label.isVisible():
+            self._draw()
+
     def _draw(self) -> None:
         p = self._tool
         if p.fill is not None and len(p.fill) >= 3:
@@ -71,6 +89,7 @@ class PreviewLayer(Layer):
             self.label.setText(first.message + more)
             if first.where is not None:
                 self.label.setPos(*first.where)
+                self._turn_label(first.where)
             self.label.show()
         else:
             self.label.hide()

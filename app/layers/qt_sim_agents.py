@@ -21,7 +21,7 @@ Z_TRAILS = 34.0
 Z_COMPARE = 41.0
 Z_AGENTS = 42.0
 COMPARE_COLOUR = "#f97316"   # side-by-side (e.g. IRM) agents and trails: orange; the main run keeps profile colours
-MAIN_TRAIL = "#7e22ce"   # trails of the main run: purple, apart from the blue routes
+MAIN_TRAIL = "#334155"   # trails of the main run: slate, apart from the blue routes and brown terrain boundaries
 GHOST_COLOUR = QtGui.QColor(30, 41, 59, 90)
 
 

@@ -1,7 +1,7 @@
 """The inspector: the properties of the selection, editable (each change one undoable edit).
 
 Nothing selected shows the scene (name, bounds, default simulation settings); one item shows its id and its own
-fields; several show a count per kind.
+fields, and the exact x and y of the vertex chosen with Edit Vertices; several show a count per kind.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 from shapely.geometry import LineString, Polygon
 
 from core.scene import INTEGRATORS, METHODS, PLANNERS, check_scene, scene_to_dict
-from core.scene.edits import agent_ends, apply, rename, replace_item
+from core.scene.edits import agent_ends, apply, item_rings, move_vertex, rename, replace_item
 
 from ..qt_editor import QtEditor
 from .qt_scene_tree import describe
@@ -34,10 +34,17 @@ class QtInspector(QtWidgets.QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self._pending = False
+        self.vertex: tuple[str, str, int, int] | None = None
         self.doc.selection_changed.connect(self.rebuild)
         self.doc.changed.connect(lambda fields: self.rebuild())
         self.doc.reset.connect(self.rebuild)
         self._rebuild()
+
+    def show_vertex(self, vertex: tuple[str, str, int, int] | None) -> None:
+        """Show (and edit) this vertex (kind, id, ring, index) of the selected item; None: no vertex."""
+        if vertex != self.vertex:
+            self.vertex = vertex
+            self.rebuild()
 
     def rebuild(self) -> None:
         """Rebuild soon (after the signal that asked for it: its sender may be one of the widgets replaced)."""
@@ -149,6 +156,28 @@ class QtInspector(QtWidgets.QScrollArea):
             self.form.addRow("Followed by", QtWidgets.QLabel(f"{n} agent{'s' if n != 1 else ''}"))
         elif kind == "agent":
             self._agent(it)
+        if self.vertex is not None and self.vertex[:2] == (kind, it.id) and kind != "agent":
+            self._vertex(kind, it, *self.vertex[2:])
+
+    def _vertex(self, kind: str, it, ring: int, index: int) -> None:
+        """The chosen vertex's x and y; a change moves it (one undoable edit, checked like a drag)."""
+        rings = item_rings(kind, it)
+        if ring >= len(rings) or index >= len(rings[ring]):
+            return
+        where = f" of hole {ring}" if kind == "terrain" and ring > 0 else ""
+        name = "Node" if kind == "network" else "Vertex"
+        self.form.addRow(section_label(f"{name} {index + 1} of {len(rings[ring])}{where}"))
+        x, y = rings[ring][index]
+        xs, ys = number_box(-1e7, 1e7, 3, " m"), number_box(-1e7, 1e7, 3, " m")
+        xs.setObjectName("inspector.vertex_x")
+        ys.setObjectName("inspector.vertex_y")
+        xs.setValue(x)
+        ys.setValue(y)
+        for sb in (xs, ys):
+            sb.valueChanged.connect(lambda _=None: self._replace(
+                kind, it, move_vertex(kind, it, ring, index, (xs.value(), ys.value())), f"Move {name.lower()}"))
+        self.form.addRow("x", xs)
+        self.form.addRow("y", ys)
 
     def _agent(self, a) -> None:
         scene = self.doc.scene

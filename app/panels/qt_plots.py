@@ -20,13 +20,24 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         super().__init__(parent)
         self.setObjectName("sim.plots")
         self.setBackground(BACKGROUND)
-        self.terrain = self.addPlot(row=0, col=0, title="Traced agent: length per terrain type")
-        self.speed = self.addPlot(row=0, col=1, title="Traced agent: speed")
+        # Short titles (the traced agent is named in the Simulation panel): long ones set a least width that
+        # pushed the third plot past the dock's edge in a 1280-pixel-wide window.
+        self.terrain = self.addPlot(row=0, col=0, title="Length per terrain")
+        self.speed = self.addPlot(row=0, col=1, title="Speed")
         self.arrivals = self.addPlot(row=0, col=2, title="Arrivals")
+        for p in (self.terrain, self.speed, self.arrivals):
+            p.setToolTip({"Length per terrain": "The traced agent's walked length on each terrain type",
+                          "Speed": "The traced agent's speed over time",
+                          "Arrivals": "How many agents have arrived, over time"}[p.titleLabel.text])
         for p in (self.terrain, self.speed, self.arrivals):
             p.setMenuEnabled(False)
             p.showGrid(x=False, y=True, alpha=0.25)
             p.getAxis("left").setWidth(42)
+            for axis in ("left", "bottom"):
+                # No "(x0.001)" scale on a near-empty range: lengths, speeds, times and counts read as they are.
+                p.getAxis(axis).enableAutoSIPrefix(False)
+            # Lengths, speeds, times and counts are never negative: an empty plot is not centred on 0.
+            p.setLimits(yMin=0.0, xMin=-0.5 if p is self.terrain else 0.0)
         self.terrain.setLabel("left", "m")
         self.speed.setLabel("left", "m/s")
         self.speed.setLabel("bottom", "time", units="s")
@@ -43,6 +54,8 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         self.names: list[str] = []
         self.colours: list[str] = []
         self.last = None
+        self.set_terrains([], [])
+        self.clear_data()
 
     def set_terrains(self, names: list[str], colours: list[str]) -> None:
         """The terrain types' names and colours, in the order of the lengths."""
@@ -90,12 +103,23 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
                       name=s.label)
             plot.addItem(pg.ErrorBarItem(x=xs, y=s.mean, height=2.0 * s.std, pen=pg.mkPen(colour)))
 
+    def plot_items(self) -> tuple[pg.PlotItem, ...]:
+        """The three plots (terrain lengths, speed, arrivals)."""
+        return (self.terrain, self.speed, self.arrivals)
+
     def clear_data(self) -> None:
-        """Empty every plot (GraphicsLayoutWidget's own ``clear`` would remove the plots themselves)."""
+        """Empty every plot and put its axes back to 0..1 (GraphicsLayoutWidget's own ``clear`` would remove the
+        plots themselves): a reset run starts from clean axes, not the last run's ranges."""
         for c in (self.speed_curve, self.arrival_curve, self.compare_arrival_curve):
             c.setData([], [])
         self.bars.setOpts(x=[], height=[])
         self.compare_bars.setOpts(x=[], height=[])
+        self.arrivals.setTitle("Arrivals")
+        self.last = None
+        for p in self.plot_items():
+            span = (-0.5, max(len(self.names), 1) - 0.5) if p is self.terrain else (0.0, 1.0)
+            p.setRange(xRange=span, yRange=(0.0, 1.0), padding=0)
+            p.enableAutoRange()
 
 
 def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -117,6 +117,9 @@ class QtProfiles(QtWidgets.QWidget):
             sb.valueChanged.connect(lambda v, tid=t.id: self._set_weight(tid, v))
             self.weights.setCellWidget(r, 1, sb)
             self._weight_boxes[t.id] = sb
+        # The weight column as wide as its spin boxes need (the widest weight must not be cut).
+        need = max((sb.minimumSizeHint().width() for sb in self._weight_boxes.values()), default=80)
+        self.weights.setColumnWidth(1, need + 4)
 
     def _set(self, name: str, value: float) -> None:
         p = self.profile()

@@ -16,7 +16,7 @@ SIM_ACTIONS: tuple[ActionSpec, ...] = (
                icon="reset"),
     ActionSpec("sim.preview", "&Ghost Preview", SIM_MENU, "set_preview", "Ctrl+G",
                "Draw every agent's future path, recomputed as parameters change", checkable=True),
-    ActionSpec("sim.compare", "Side by Si&de", SIM_MENU, "set_compare", "Ctrl+D",
+    ActionSpec("sim.compare", "Side by Si&de", SIM_MENU, "set_compare", "Ctrl+Shift+D",
                "Run a second method on the same routes, drawn in orange (MIRAN Figure 8)", checkable=True),
     ActionSpec("sim.add_agents", "Add Random &Agents", SIM_MENU, "add_agents", "Ctrl+Shift+N",
                "Add agents with random starts and goals (count and seed in the Simulation panel)"),

@@ -246,7 +246,27 @@ class SimController:
             raise InputError([_problem("compare", f"method {method!r} is not available (available: "
                                                   f"{', '.join(IMPLEMENTED)})")])
         self.compare_method = method
-        self._cmd_reset()
+        if self.sim is None or self.pending is not None:
+            self._cmd_reset()
+        else:
+            self._branch_compare()
+
+    def _branch_compare(self) -> None:
+        """Start (or stop) the side-by-side run at the current time: a fork of the running simulation walks on
+        with the other method; the main run keeps its time, its trails and whether it plays."""
+        sim = self.sim
+        if self.compare_method is None:
+            self.compare = self.compare_trails = None
+        else:
+            compare = sim.fork(keep_paths=True)
+            compare.set_method(self.compare_method)
+            self.compare = compare
+            self.compare_trails = TrailBuffer(compare.n_agents, sim.params.dt)
+            self.compare_trails.push(compare.state.pos, sim.time)
+            self._event("info", f"Side by side: {self.compare_method} walks on from t = {sim.time:.1f} s.")
+        self._trails_version = (-1, -1)
+        self._publish_build(time.monotonic())
+        self._trace_dirty = True
 
     def _cmd_add_agents(self, n: int, seed: int, profile: str | None = None) -> None:
         self._ensure()

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from app.actions import ActionSpec, key_text
+from app.actions import ActionSpec, key_sequences, key_text
 from app.qt_icons import action_icon
 
 from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, TraceOverlay
@@ -19,6 +19,7 @@ from ..layers.qt_raster_cache import RasterCache
 from ..layers.qt_sim_agents import Z_AGENTS, Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
 from ..panels.qt_parameters import QtSimParameters
 from ..panels.qt_plots import QtSimPlots
+from ..viewport.qt_legend import QtClearanceLegend
 from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
 from .pacing import FramePacer
 from .qt_worker import QtSimBridge
@@ -69,6 +70,7 @@ class QtSimulationUi(QtCore.QObject):
         self.ghost = ghost_layer(self.view)
         self.mesh = MeshOverlay(self.view)
         self.ecm = EcmOverlay(self.view)
+        self.legend = QtClearanceLegend(window.viewport)
         # Trails and the ghost change a few times a second, the agents every frame: they get an image of their own
         # between the routes and the agents; the triangulation and the ECM change only on a build and join the
         # scene's static image.
@@ -110,8 +112,7 @@ class QtSimulationUi(QtCore.QObject):
     def _action(self, spec: ActionSpec) -> QtGui.QAction:
         a = QtGui.QAction(spec.title, self.w)
         a.setObjectName(spec.id)
-        if spec.key:
-            a.setShortcut(QtGui.QKeySequence(spec.key))
+        a.setShortcuts(key_sequences(spec.key))
         a.setToolTip(f"{spec.tip} ({key_text(spec.key)})" if spec.key else spec.tip)
         a.setStatusTip(spec.tip)
         if spec.icon:
@@ -305,6 +306,7 @@ class QtSimulationUi(QtCore.QObject):
         self.trails.set_visible("trails" in on)
         self.mesh.set_visible("triangulation" in on)
         self.ecm.set_visible("ecm" in on)
+        self.legend.setVisible("ecm" in on and bool(self.legend.entries))
         self.trace.set_parts(on & set(TraceOverlay.PARTS))
         if "ecm" in on:
             self._request_ecm()
@@ -416,6 +418,8 @@ class QtSimulationUi(QtCore.QObject):
         self.selected = -1
         for layer in (self.agents, self.trails, self.ghost, self.ecm):
             layer.clear()
+        self.legend.set_top(None)
+        self.legend.hide()
         self.trace.show(None)
         self.plots.clear_data()
         self._ecm_scene = None
@@ -441,6 +445,8 @@ class QtSimulationUi(QtCore.QObject):
 
     def _on_build(self, info) -> None:
         fresh = self.info is None or info.ids != self.info.ids
+        if info.generation != self.generation:
+            self.plots.clear_data()  # a rebuilt run (Reset, an edited scene) starts with empty plots
         self.info = info
         self.generation = info.generation
         self.parameters.show_build(info)
@@ -542,6 +548,8 @@ class QtSimulationUi(QtCore.QObject):
     def _on_ecm(self, ecm) -> None:
         self.ecm.show(ecm)
         lo, hi = self.ecm.range
+        self.legend.set_top(hi)
+        self.legend.setVisible(self.overlay_actions["ecm"].isChecked())
         self.w.statusBar().showMessage(f"ECM built in {ecm.seconds:.2f} s; clearance {lo:.2f} m (red) to "
                                        f"{hi:.1f} m and more (blue)", 8000)
 

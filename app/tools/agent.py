@@ -11,7 +11,7 @@ from core.scene.checks import EditProblem, point_problems
 from core.scene.edits import add_item, new_id
 
 from ..model.tool_state import ROUTE_MODE
-from .base import Preview, Tool, ToolEvent, as_array, problems_text
+from .base import Preview, ProbeRequest, Tool, ToolEvent, as_array, problems_text
 
 
 class AgentTool(Tool):
@@ -77,6 +77,13 @@ class AgentTool(Tool):
 
     def busy(self) -> bool:
         return self.start is not None
+
+    def probe(self) -> ProbeRequest | None:
+        """While the goal is being chosen: the route from the start to the pointer."""
+        mode = self.ctx.state.agent_mode
+        if self.start is None or self.hover is None or mode == ROUTE_MODE or self.hover == self.start:
+            return None
+        return ProbeRequest(self.start, self.hover, self.ctx.state.profile, mode)
 
     def preview(self) -> Preview:
         if self.start is None:

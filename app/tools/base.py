@@ -9,6 +9,7 @@ from typing import Protocol
 import numpy as np
 
 from core.scene.checks import EditProblem
+from core.scene.model import DEFAULT_PLANNER
 from core.scene.edits import Changes, Ref
 
 from ..model import Document, ToolState
@@ -40,6 +41,25 @@ class ToolEvent:
 
 def _empty() -> np.ndarray:
     return np.zeros((0, 2))
+
+
+@dataclass(frozen=True)
+class ProbeRequest:
+    """A route to plan for the test path: from ``start`` to ``goal`` for ``profile`` with ``planner``."""
+
+    start: tuple[float, float]
+    goal: tuple[float, float]
+    profile: str
+    planner: str
+
+
+def agent_probe(agent, dx: float = 0.0, dy: float = 0.0) -> ProbeRequest | None:
+    """The test path of a planned agent (moved by dx, dy), None for one that follows a named route."""
+    if agent is None or getattr(agent, "start", None) is None or getattr(agent, "goal", None) is None:
+        return None
+    s, g = agent.start, agent.goal
+    return ProbeRequest((s[0] + dx, s[1] + dy), (g[0] + dx, g[1] + dy), agent.profile,
+                        agent.planner or DEFAULT_PLANNER)
 
 
 @dataclass
@@ -147,6 +167,14 @@ class Tool:
     def status(self) -> str:
         """The status-bar hint for the tool's current state."""
         return self.hint
+
+    def chosen_vertex(self) -> tuple[str, str, int, int] | None:
+        """The vertex this tool has chosen, as (kind, id, ring, index), for the Inspector; None for most tools."""
+        return None
+
+    def probe(self) -> ProbeRequest | None:
+        """The route to plan live while this tool places or drags an agent (the test path), or None."""
+        return None
 
     def preview(self) -> Preview:
         return Preview()

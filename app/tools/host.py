@@ -3,9 +3,11 @@ the active one, snaps positions, and tells the views what changed (preview, curs
 
 from __future__ import annotations
 
+from core.scene.edits import find
+
 from ..model.events import Signal
 from .agent import AgentTool
-from .base import Preview, Tool, ToolContext, ToolEvent
+from .base import Preview, ProbeRequest, Tool, ToolContext, ToolEvent, agent_probe
 from .network import NetworkTool
 from .obstacle import ObstacleTool
 from .route import RouteTool
@@ -101,3 +103,17 @@ class ToolHost:
 
     def preview(self) -> Preview:
         return self.active.preview()
+
+    def chosen_vertex(self) -> tuple[str, str, int, int] | None:
+        """The active tool's chosen vertex (kind, id, ring, index), or None."""
+        return self.active.chosen_vertex()
+
+    def probe(self) -> ProbeRequest | None:
+        """The test path to draw: what the active tool places or drags, else the one selected planned agent."""
+        req = self.active.probe()
+        if req is not None:
+            return req
+        refs = self.ctx.doc.selection
+        if len(refs) == 1 and refs[0][0] == "agent":
+            return agent_probe(find(self.ctx.doc.scene, "agent", refs[0][1]))
+        return None

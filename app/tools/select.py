@@ -7,10 +7,10 @@ against the scene when released. Esc cancels a drag, or else clears the selectio
 
 from __future__ import annotations
 
-from core.scene.edits import translate_items
+from core.scene.edits import find, translate_items
 
 from ..model.outlines import outlines
-from .base import Preview, Tool, ToolEvent, dist, problems_text
+from .base import Preview, ProbeRequest, Tool, ToolEvent, agent_probe, dist, problems_text
 
 DRAG_PIXELS = 3.0
 
@@ -96,6 +96,13 @@ class SelectTool(Tool):
 
     def busy(self) -> bool:
         return self.mode in ("moving", "band")
+
+    def probe(self) -> ProbeRequest | None:
+        """While one planned agent is dragged: its route from where it would be dropped."""
+        refs = self.doc.selection
+        if self.mode == "moving" and len(refs) == 1 and refs[0][0] == "agent":
+            return agent_probe(find(self.doc.scene, "agent", refs[0][1]), *self._delta())
+        return None
 
     def preview(self) -> Preview:
         if self.mode == "moving":

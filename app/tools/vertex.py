@@ -13,7 +13,7 @@ from core.scene.edits import (
 )
 
 from ..model.outlines import item_polylines, join_polylines, vertices
-from .base import Preview, Tool, ToolEvent, as_array, problems_text
+from .base import Preview, ProbeRequest, Tool, ToolEvent, agent_probe, as_array, problems_text
 
 VERTEX_KINDS = ("obstacle", "terrain", "route", "network", "agent")
 
@@ -137,6 +137,15 @@ class VertexTool(Tool):
 
     def busy(self) -> bool:
         return self.drag_item is not None
+
+    def chosen_vertex(self) -> tuple[str, str, int, int] | None:
+        return self.active
+
+    def probe(self) -> ProbeRequest | None:
+        """While an agent's start or goal is dragged: its route from where they are now."""
+        if self.drag_item is not None and self.active is not None and self.active[0] == "agent":
+            return agent_probe(self.drag_item)
+        return None
 
     def preview(self) -> Preview:
         scene = self.doc.scene

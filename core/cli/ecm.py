@@ -18,7 +18,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="pixels along the longer side of the bounds (default 2048)")
     p.add_argument("--out", metavar="ECM_JSON", help="write the map: vertices (x, y, clearance) and edges with "
                                                       "their event points (B, R, l, r)")
-    p.add_argument("--png", metavar="PNG", help="draw the medial axis coloured by clearance over the scene")
+    p.add_argument("--png", metavar="PNG", help="draw the medial axis coloured by clearance over the scene, with "
+                   "the colours' legend below (the same colour map as the app's GVD/ECM overlay)")
     p.add_argument("--json", action="store_true", help="print counts and build times as JSON")
     return p
 
@@ -27,6 +28,8 @@ def run(args) -> int:
     from core.ecm.build import build_ecm, check_resolution
     from core.ecm.ecmfile import ecm_to_dict
     from core.ecm.glcontext import renderer
+    from core.ecm.colours import clearance_top, legend_entries
+    from core.ecm.debug import medial_axis_segments
     from core.ecm.picture import ecm_picture, png_bytes
 
     resolution = check_resolution(args.resolution)
@@ -36,8 +39,11 @@ def run(args) -> int:
     ecm = build_ecm(scene, resolution, keep_gvd=bool(args.png))
     if args.out:
         write_result(args.out, "--out", json_bytes(ecm_to_dict(ecm, scene.name, scene.units), indent=None))
+    legend = None
     if args.png:
         write_result(args.png, "--png", png_bytes(ecm_picture(ecm, ecm.gvd.labels)))
+        legend = [{"colour": c, "clearance": text}
+                  for c, text in legend_entries(clearance_top(medial_axis_segments(ecm)[1]))]
     t = ecm.timings
     st = ecm.stats
     summary = {
@@ -49,6 +55,7 @@ def run(args) -> int:
         "counts": {k: st[k] for k in ("sites", "obstacle_vertices", "vertices", "edges", "events")},
         "seconds": {k: t[k] for k in ("sites", "cull", "render", "readback", "tracing", "annotation", "total")},
         "bytes": st["bytes"],
+        **({"png_legend": legend} if legend is not None else {}),
     }
     if args.json:
         print_json(summary)
@@ -64,5 +71,6 @@ def run(args) -> int:
     if args.out:
         print(f"  wrote {args.out}")
     if args.png:
-        print(f"  wrote {args.png}")
+        keys = ", ".join(f"{e['colour']} {e['clearance']}" for e in legend)
+        print(f"  wrote {args.png} (clearance colours, narrow to wide: {keys})")
     return 0

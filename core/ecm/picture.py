@@ -1,4 +1,5 @@
-"""A picture of the ECM for ``miran ecm --png``: the scene, the medial axis coloured by clearance, closest points.
+"""A picture of the ECM for ``miran ecm --png``: the scene, the medial axis coloured by clearance, closest points,
+and a legend strip below it with the clearance colours (``core.ecm.colours``: the same map as the app's overlay).
 
 The PNG file is written with zlib and struct only (8-bit RGB), so no imaging library is needed.
 """
@@ -14,16 +15,15 @@ from numba import njit
 
 from core.scene.atomic import write_bytes_atomic
 
+from .colours import CLEARANCE_RGB, clearance_rgb, clearance_top, legend_entries
 from .debug import closest_point_segments, medial_axis_segments
 from .graph import ECM
+from .pixelfont import GLYPH_H, draw_text, text_width
 
 FREE = (250, 250, 246)
 OBSTACLE = (90, 90, 96)
 CLOSEST = (200, 200, 210)
-
-# A perceptual ramp (dark blue -> teal -> yellow) for clearance, from low to high.
-_RAMP = np.array([[48, 18, 120], [33, 102, 172], [28, 160, 150], [110, 200, 90], [250, 220, 40]],
-                 dtype=np.float64)
+TEXT = (31, 41, 55)
 
 
 def write_png(path: str | Path, rgb: np.ndarray) -> None:
@@ -47,14 +47,6 @@ def png_bytes(rgb: np.ndarray) -> bytes:
     png += chunk(b"IDAT", zlib.compress(raw.tobytes(), 6))
     png += chunk(b"IEND", b"")
     return png
-
-
-def ramp(t: np.ndarray) -> np.ndarray:
-    """(n, 3) uint8 colours of values t in [0, 1]."""
-    t = np.clip(np.asarray(t, dtype=np.float64), 0.0, 1.0) * (len(_RAMP) - 1)
-    i = np.minimum(t.astype(np.int64), len(_RAMP) - 2)
-    f = (t - i)[:, None]
-    return np.round(_RAMP[i] * (1 - f) + _RAMP[i + 1] * f).astype(np.uint8)
 
 
 @njit(cache=True, nogil=True)
@@ -83,8 +75,36 @@ def draw_segments(img, segs, colors, x0, y0, h, width):
                         img[ii, jj, 2] = colors[k, 2]
 
 
-def ecm_picture(ecm: ECM, labels: np.ndarray, closest_points: bool = True) -> np.ndarray:
-    """(H, W, 3) uint8 image (row 0 at the top): obstacles from the GVD's labels, closest points, medial axis."""
+def legend_strip(width: int, top: float) -> np.ndarray:
+    """(h, width, 3) uint8 strip: "clearance" and one swatch with its range per colour bin, wrapped to the width."""
+    scale = 2 if width >= 480 else 1
+    sw, gap, pad = 4 * GLYPH_H * scale // 2, 3 * scale, 3 * scale
+    row_h = GLYPH_H * scale + 2 * pad
+    items = [(None, "clearance:")] + [(CLEARANCE_RGB[i], text) for i, (_, text) in enumerate(legend_entries(top))]
+    rows, x = [[]], pad
+    for colour, text in items:
+        w = (sw + gap if colour is not None else 0) + text_width(text, scale) + 3 * gap
+        if x + w > width and rows[-1]:
+            rows.append([])
+            x = pad
+        rows[-1].append((colour, text, x))
+        x += w
+    img = np.empty((row_h * len(rows) + pad, width, 3), dtype=np.uint8)
+    img[:] = FREE
+    img[0, :] = OBSTACLE
+    for row, entries in enumerate(rows):
+        y = row * row_h + pad
+        for colour, text, x in entries:
+            if colour is not None:
+                img[y:y + GLYPH_H * scale, x:min(width, x + sw)] = colour
+                x += sw + gap
+            draw_text(img, text, x, y, TEXT, scale)
+    return img
+
+
+def ecm_picture(ecm: ECM, labels: np.ndarray, closest_points: bool = True, legend: bool = True) -> np.ndarray:
+    """(H, W, 3) uint8 image (row 0 at the top): obstacles from the GVD's labels, closest points, the medial axis
+    in the shared clearance colours, and (``legend``) the legend strip under the scene."""
     H, W = labels.shape
     img = np.empty((H, W, 3), dtype=np.uint8)
     img[:] = FREE
@@ -97,8 +117,10 @@ def ecm_picture(ecm: ECM, labels: np.ndarray, closest_points: bool = True) -> np
         col = np.tile(np.array(CLOSEST, dtype=np.uint8), (len(cps), 1))
         draw_segments(img, cps, col, x0, y0, h, 1)
     segs, clr = medial_axis_segments(ecm)
+    top = clearance_top(clr)
     if len(segs):
-        top = float(np.percentile(clr, 98)) if len(clr) else 1.0
-        cols = ramp(clr / max(top, 1e-12))
-        draw_segments(img, segs.astype(np.float64), cols, x0, y0, h, width)
-    return img[::-1].copy()
+        draw_segments(img, segs.astype(np.float64), clearance_rgb(clr, top), x0, y0, h, width)
+    img = img[::-1]
+    if legend:
+        img = np.concatenate([img, legend_strip(W, top)], axis=0)
+    return np.ascontiguousarray(img)

@@ -207,6 +207,29 @@ def test_side_by_side_miran_and_irm_figure_8():
         h.close()
 
 
+def test_side_by_side_forks_the_run_at_its_current_time(harness):
+    """Switching side by side on mid-run forks the running simulation: same time, same positions, other method;
+    the first run is not rebuilt (its generation, steps and trails stay)."""
+    h = harness
+    h.send("step", 30)
+    h.wait(lambda h: "frame" in h.latest and h.latest["frame"].steps == 30, what="30 steps")
+    f0 = h.latest["frame"]
+    gen = h.controller.generation
+    h.send("compare", "irm")
+    h.wait(lambda h: h.latest["frame"].compare_positions is not None, what="the side-by-side frame")
+    f = h.latest["frame"]
+    assert h.controller.generation == gen and f.steps == 30 and f.time == f0.time
+    assert np.array_equal(f.compare_positions, f0.positions)
+    assert h.controller.compare.time == h.controller.sim.time and h.controller.compare.method == "irm"
+    h.send("step", 10)
+    h.wait(lambda h: h.latest["frame"].steps == 40, what="10 more steps")
+    assert h.controller.compare.steps == h.controller.sim.steps == 40
+    assert any(e.kind == "info" and "from t = " in e.args[0] for e in h.events)
+    h.send("compare", None)
+    h.wait(lambda h: h.latest["frame"].compare_positions is None, what="side by side off")
+    assert h.latest["frame"].steps == 40 and not h.errors()
+
+
 def test_trails_and_ragged_polylines():
     tb = TrailBuffer(2, 0.1)
     for k in range(tb.k + 5):

@@ -154,6 +154,52 @@ def test_side_by_side_and_random_agents(make_studio, qtbot):
     qtbot.waitUntil(lambda: w.sim.frame.compare_positions is None, timeout=WAIT)
 
 
+def test_side_by_side_joins_at_the_current_time_and_keeps_playing(make_studio, qtbot):
+    """Side by Side during a run: the second run starts where the first one is; neither is reset nor paused."""
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame is not None and w.sim.frame.steps == 1, timeout=WAIT)
+    w.sim.bridge.send("step", 40)
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 41, timeout=WAIT)
+    t0, where = w.sim.frame.time, w.sim.frame.positions.copy()
+    action(w, "sim.compare").setChecked(True)
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is not None, timeout=WAIT)
+    f = w.sim.frame
+    assert f.steps == 41 and f.time == t0 and not f.playing  # not reset to t = 0
+    assert np.array_equal(f.compare_positions, where)  # starts where the first run stands
+    assert "from t = " in w.statusBar().currentMessage()
+    action(w, "sim.play").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.playing and w.sim.frame.time > t0 + 1.0, timeout=WAIT)
+    action(w, "sim.compare").setChecked(False)  # switching it off while playing: the run goes on
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is None, timeout=WAIT)
+    t1 = w.sim.frame.time
+    assert w.sim.frame.playing and t1 > t0
+    qtbot.waitUntil(lambda: w.sim.frame.time > t1, timeout=WAIT)
+    action(w, "sim.compare").setChecked(True)
+    qtbot.waitUntil(lambda: w.sim.frame.compare_positions is not None, timeout=WAIT)
+    assert w.sim.frame.playing and w.sim.frame.time > t1
+    assert not w.sim.errors
+
+
+def test_plots_start_afresh_after_reset(make_studio, qtbot):
+    """Reset rebuilds the run: the plots lose the last run's curves and its axes' ranges."""
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    w.sim.select_agent(0)
+    w.sim.bridge.send("step", 200)
+    plots = w.sim.plots
+    qtbot.waitUntil(lambda: plots.last is not None and len(plots.last.speed_t) > 50, timeout=WAIT)
+    qtbot.waitUntil(lambda: plots.speed.viewRange()[0][1] > 5.0, timeout=WAIT)
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 0, timeout=WAIT)
+    qtbot.waitUntil(lambda: plots.speed.viewRange()[0][1] <= 1.0 + 1e-9, timeout=WAIT)
+    assert len(plots.speed_curve.getData()[0] if plots.speed_curve.getData()[0] is not None else []) <= 1
+    for plot in plots.plot_items():
+        assert plot.viewRange()[1][0] >= 0.0
+        assert "x0.0" not in plot.getAxis("left").labelString()
+
+
 def test_click_on_an_agent_traces_it(make_studio, qtbot, drive):
     w = make_studio(ROAD)
     built(qtbot, w)
@@ -247,6 +293,26 @@ def test_overlays_triangulation_and_ecm(make_studio, qtbot):
     assert not w.sim.errors
     lo, hi = w.sim.ecm.range
     assert 0 <= lo < hi
+    # The legend stays in the viewport's corner while the overlay shows, with the CLI PNG's colours and bins.
+    from core.ecm.colours import CLEARANCE_COLOURS, legend_entries
+
+    legend = w.viewport.findChild(QtWidgets.QWidget, "legend.clearance")
+    qtbot.waitUntil(lambda: legend.isVisible(), timeout=WAIT)
+    assert legend.entries == legend_entries(hi) and [c for c, _ in legend.entries] == list(CLEARANCE_COLOURS)
+    vp = w.viewport.viewport().geometry()
+    assert vp.contains(legend.geometry()) and legend.geometry().right() > vp.center().x()
+    shot = legend.grab().toImage()
+    pixels = {shot.pixelColor(x, y).name() for x in range(shot.width()) for y in range(shot.height())}
+    assert set(CLEARANCE_COLOURS) <= pixels
+    pens = {pen.color().name() for _, pen, _ in w.sim.ecm.axis._groups}
+    assert pens <= set(CLEARANCE_COLOURS)
+    w.statusBar().clearMessage()  # the status bar's note goes; the legend stays
+    QtWidgets.QApplication.processEvents()
+    assert legend.isVisible()
+    w.sim.overlay_actions["ecm"].setChecked(False)
+    assert not legend.isVisible()
+    w.sim.overlay_actions["ecm"].setChecked(True)
+    assert legend.isVisible()
     assert len(w.sim.mesh.item._groups) == 3 and w.sim.mesh.items[0].isVisible()
     w.sim.overlay_actions["triangulation"].setChecked(False)
     assert not w.sim.mesh.items[0].isVisible()

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from PySide6 import QtCore, QtTest, QtWidgets
+from PySide6 import QtCore, QtGui, QtTest, QtWidgets
 
 from app import qt_dialogs as dialogs
 from core.scene import Agent, Obstacle, Profile, Route, TerrainPolygon, TerrainType, load_scene
@@ -125,12 +125,65 @@ def test_inspector_renames_and_refuses_a_taken_id(make_studio, drive, qtbot):
     assert "already used" in w.statusBar().currentMessage()
 
 
+def test_inspector_edits_the_chosen_vertex_exactly(make_studio, drive, qtbot):
+    """Edit Vertices: click a vertex, type its x and y in the Inspector; one undoable edit each, checked like a
+    drag (a crossing outline is refused and the field shows the old value again)."""
+    w = make_studio(new=(100, 100))
+    w.editor.apply({"obstacles": [Obstacle("b1", [(10, 10), (30, 10), (30, 30), (10, 30)])]}, "setup")
+    w.undo_stack.clear()
+    w.doc.select([("obstacle", "b1")])
+    d = drive(w)
+    d.tool("vertex")
+    d.click(30, 30)
+    qtbot.waitUntil(lambda: w.inspector.findChild(QtWidgets.QDoubleSpinBox, "inspector.vertex_x") is not None)
+
+    def field(axis):
+        return w.inspector.findChild(QtWidgets.QDoubleSpinBox, f"inspector.vertex_{axis}")
+
+    assert (field("x").value(), field("y").value()) == (30.0, 30.0)
+
+    def type_into(axis, text):
+        box = field(axis)
+        box.setFocus()
+        box.selectAll()
+        QtTest.QTest.keyClicks(box, text)
+        QtTest.QTest.keyClick(box, QtCore.Qt.Key.Key_Return)
+
+    type_into("x", "34.25")
+    assert w.scene.obstacles[0].polygon[2] == (34.25, 30.0)
+    qtbot.waitUntil(lambda: field("x") is not None and field("x").value() == 34.25)
+    type_into("y", "41.5")
+    assert w.scene.obstacles[0].polygon == [(10, 10), (30, 10), (34.25, 41.5), (10, 30)]
+    assert w.undo_stack.count() == 2 and w.undo_stack.undoText() == "Move vertex"
+    w.undo_stack.undo()
+    assert w.scene.obstacles[0].polygon[2] == (34.25, 30.0)
+    qtbot.waitUntil(lambda: field("y") is not None and field("y").value() == 30.0)
+    # Past the opposite edge: the outline would cross itself; refused, and the field shows the vertex again.
+    type_into("x", "5")
+    assert w.scene.obstacles[0].polygon[2] == (34.25, 30.0)
+    assert "refused" in w.statusBar().currentMessage().lower() or "not accepted" in \
+        w.statusBar().currentMessage().lower()
+    qtbot.waitUntil(lambda: field("x") is not None and field("x").value() == 34.25)
+
+
 def test_help_lists_the_shortcuts(make_studio):
     w = make_studio(new=(100, 100))
     dlg = w.show_shortcuts()
     table = dlg.findChild(QtWidgets.QTableWidget)
     rows = {table.item(r, 0).text(): table.item(r, 1).text() for r in range(table.rowCount())}
-    assert rows["Save"] and rows["Undo"] and rows["Tool: Draw Obstacle"] == "O"
+    assert rows["File > Save"] and rows["Edit > Undo"] and rows["Tools > Draw Obstacle"] == "O"
+    assert rows["Edit > Duplicate"] == "Ctrl+D" and rows["Edit > Redo"] == "Ctrl+Shift+Z or Ctrl+Y"
+    # Generated from the actions themselves: every action with a key is listed, the simulation's included.
+    from app.sim.actions import SIM_ACTIONS
+
+    for spec in SIM_ACTIONS:
+        if spec.key:
+            title = spec.title.replace("&", "").replace("…", "")
+            assert rows[f"Simulation > {title}"] == w.findChild(QtGui.QAction, spec.id).shortcut().toString()
+    listed = set(rows.values())
+    for a in w.findChildren(QtGui.QAction):
+        for s in a.shortcuts():
+            assert any(s.toString() in v.split(" or ") for v in listed), (a.objectName(), s.toString())
     assert "Esc" in rows.values()
     dlg.close()
 

@@ -62,10 +62,23 @@ def test_out_png_and_json(scene_file, tmp_path, capsys):
             for cp in (ev["l"], ev["r"]):
                 assert abs(np.hypot(ev["B"][0] - cp[0], ev["B"][1] - cp[1]) - ev["R"]) <= 1e-6 * 200
     img = _png(png)
-    assert img.shape[1] == 200
+    scene_h = summary["image"][1]
+    assert img.shape[1] == 200 and img.shape[0] > scene_h  # the scene, then the legend strip
     # Obstacles drawn dark, the free space light, the medial axis in colour.
     colours = {tuple(c) for c in img.reshape(-1, 3)[::7]}
     assert (90, 90, 96) in colours and (250, 250, 246) in colours and len(colours) > 5
+    # The one clearance colour map (core.ecm.colours, the app's overlay uses it too): the axis uses only its
+    # colours, and the legend under the scene shows every one of them, with the ranges the summary lists.
+    from core.ecm.colours import CLEARANCE_COLOURS, CLEARANCE_RGB
+
+    ramp = {tuple(int(v) for v in c) for c in CLEARANCE_RGB}
+    others = {(90, 90, 96), (250, 250, 246), (200, 200, 210), (31, 41, 55)}
+    scene_part, legend = img[:scene_h], img[scene_h:]
+    drawn = {tuple(int(v) for v in c) for c in scene_part.reshape(-1, 3)}
+    assert drawn - others <= ramp and len(drawn & ramp) >= 2
+    assert {tuple(int(v) for v in c) for c in legend.reshape(-1, 3)} >= ramp
+    assert [e["colour"] for e in summary["png_legend"]] == list(CLEARANCE_COLOURS)
+    assert summary["png_legend"][0]["clearance"].startswith("< ")
 
 
 def test_text_summary(scene_file, capsys):

@@ -1,0 +1,74 @@
+"""The clearance legend in the viewport's corner: one swatch and range per colour bin of the GVD/ECM overlay
+(``core.ecm.colours``, the same map and bins as ``miran ecm --png``), shown for as long as the overlay is."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from core.ecm.colours import legend_entries
+
+MARGIN = 10
+
+
+class QtClearanceLegend(QtWidgets.QWidget):
+    """A small translucent card over the viewport (objectName ``legend.clearance``), kept in its bottom-right
+    corner; ``set_top(top)`` gives the ramp's end, ``set_top(None)`` empties it."""
+
+    def __init__(self, view: QtWidgets.QAbstractScrollArea) -> None:
+        super().__init__(view)
+        self.setObjectName("legend.clearance")
+        self.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.entries: list[tuple[str, str]] = []
+        self._view = view
+        view.viewport().installEventFilter(self)
+        self.hide()
+
+    def set_top(self, top: float | None) -> None:
+        self.entries = legend_entries(top) if top is not None else []
+        self.setToolTip("GVD / ECM clearance: the distance from the medial axis to the nearest obstacle")
+        self._place()
+        self.update()
+
+    def _metrics(self) -> tuple[QtGui.QFont, QtGui.QFontMetrics]:
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(max(font.pointSizeF() - 1, 7))
+        return font, QtGui.QFontMetrics(font)
+
+    def sizeHint(self) -> QtCore.QSize:
+        _, fm = self._metrics()
+        rows = len(self.entries) + 1
+        wide = max([fm.horizontalAdvance(t) for _, t in self.entries] + [fm.horizontalAdvance("Clearance")])
+        return QtCore.QSize(wide + 40, rows * (fm.height() + 2) + 12)
+
+    def _place(self) -> None:
+        self.resize(self.sizeHint())
+        vp = self._view.viewport()
+        self.move(vp.x() + vp.width() - self.width() - MARGIN, vp.y() + vp.height() - self.height() - MARGIN)
+
+    def eventFilter(self, obj, ev) -> bool:
+        if ev.type() == QtCore.QEvent.Type.Resize:
+            self._place()
+        return False
+
+    def paintEvent(self, ev: QtGui.QPaintEvent) -> None:
+        if not self.entries:
+            return
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        font, fm = self._metrics()
+        p.setFont(font)
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        p.setBrush(QtGui.QColor(255, 255, 255, 225))
+        p.drawRoundedRect(QtCore.QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
+        line = fm.height() + 2
+        p.setPen(QtGui.QColor("#111827"))
+        bold = QtGui.QFont(font)
+        bold.setBold(True)
+        p.setFont(bold)
+        p.drawText(QtCore.QPointF(8, 6 + fm.ascent()), "Clearance")
+        p.setFont(font)
+        for k, (colour, text) in enumerate(self.entries):
+            y = 6 + (k + 1) * line
+            p.fillRect(QtCore.QRectF(8, y + 2, 18, fm.height() - 4), QtGui.QColor(colour))
+            p.drawText(QtCore.QPointF(32, y + fm.ascent()), text)
+        p.end()
