@@ -1,7 +1,7 @@
 """Flow across a measurement line per PedPy's definition (PedPy documentation "Flow", ``compute_n_t``).
 
-An agent crosses the line at the frame whose movement to the next frame intersects the line and does not end on
-it; N(t) counts the agents whose first crossing is at or before t. The flow over a window is dN / dt.
+An agent crosses the line at the frame that ends a movement (from the frame before) intersecting the line and not
+ending on it; N(t) counts the agents whose first crossing is at or before t. The flow over a window is dN / dt.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def first_crossings(t: np.ndarray, xy: np.ndarray, offsets: np.ndarray, line) ->
     hit = shapely.intersects(moves, line) & (shapely.distance(shapely.points(xy[a + 1]), line) >= ON_LINE)
     a = a[hit]
     first = np.full(n, np.inf)
-    np.minimum.at(first, agent[a], t[a])
+    np.minimum.at(first, agent[a], t[a + 1])
     out[np.isfinite(first)] = first[np.isfinite(first)]
     return out
 
