@@ -28,6 +28,7 @@ from core.scene.model import Scene
 from core.scene.problems import InputError
 from core.sim import IMPLEMENTED, SimParams, Simulation
 from core.sim.debug import route_pieces
+from core.sim.replay import Replay
 from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
@@ -275,6 +276,11 @@ class SimController:
             self._event("exported", path, str(e))
             return
         self._event("exported", path, None)
+
+    def _cmd_recording(self) -> None:
+        """Publish what the run has recorded so far (the replay timeline scrubs it; the live run steps on)."""
+        if self.sim is not None:
+            self._out("replay", Replay.from_simulation(self.sim))
 
     def _cmd_ecm(self, resolution: int = 1024) -> None:
         from core.ecm.build import build_ecm

@@ -27,7 +27,7 @@ class Command:
     - ``select(index)`` the traced agent (-1: none); ``overlays(names)`` what the UI draws;
     - ``preview(on)`` the ghost preview; ``compare(method or None)`` side by side;
     - ``add_agents(n, seed, profile)``; ``export(path, fmt)`` with fmt ``json``, ``csv``, ``pedpy``, ``jupedsim`` or
-      ``geojson``; ``ecm(resolution)``;
+      ``geojson``; ``ecm(resolution)``; ``recording``: publish the run recorded so far (a core.sim.replay.Replay);
     - ``warmup``; ``stop``.
     """
 

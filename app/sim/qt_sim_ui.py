@@ -21,6 +21,7 @@ from ..panels.qt_parameters import QtSimParameters
 from ..panels.qt_plots import QtSimPlots
 from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
 from .pacing import FramePacer
+from .qt_replay import QtReplay
 from .qt_worker import QtSimBridge
 
 # Milliseconds after the window opens before the worker starts and warms the JIT up (at once when needed).
@@ -92,6 +93,7 @@ class QtSimulationUi(QtCore.QObject):
         self._build_toolbar()
         self._build_status()
         self._connect()
+        self.replay = QtReplay(self)
         self._overlays_changed()
         self._start_timer = QtCore.QTimer(self)
         self._start_timer.setSingleShot(True)
@@ -370,6 +372,22 @@ class QtSimulationUi(QtCore.QObject):
         if path:
             self._send("export", path, "geojson")
 
+    def open_recording_dialog(self) -> None:
+        """Simulation > Open Recording…: replay a ``miran-paths`` file over this scene."""
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.w, "Open Recording", self._suggest(".paths.json"),
+                                                        "miran-paths (*.json);;All files (*)")
+        if path:
+            self.replay.open(path)
+
+    def save_recording_dialog(self) -> None:
+        """Simulation > Save Recording…: the run shown (live or replayed) as a ``miran-paths`` file."""
+        path = ask_export_path(self.w, "Save Recording", self._suggest(".paths.json"), "miran-paths (*.json)")
+        if path:
+            try:
+                self.replay.save(path)
+            except (OSError, RuntimeError) as e:
+                self.show_error("Save Recording", str(e))
+
     def export_png_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Viewport", self._suggest(".png"), "PNG image (*.png)")
         if path:
@@ -408,6 +426,7 @@ class QtSimulationUi(QtCore.QObject):
     # ----- scene ----------------------------------------------------------------------------------------------
 
     def _scene_reset(self) -> None:
+        self.replay.leave()
         self.info = self.frame = None
         self.pacer = FramePacer()
         self._pending = {}
@@ -460,7 +479,7 @@ class QtSimulationUi(QtCore.QObject):
             self._request_ecm()
 
     def _on_frame(self, f) -> None:
-        if f.generation != self.generation:
+        if f.generation != self.generation or self.replay.active:
             return
         self.frame = f
         now = time.monotonic()
@@ -471,7 +490,7 @@ class QtSimulationUi(QtCore.QObject):
         self._schedule(now)
 
     def _schedule(self, now: float) -> None:
-        if not self._draw_timer.isActive():
+        if not self._draw_timer.isActive() and not self.replay.active:
             self._draw_timer.start(int(1000 * self.pacer.wait(now)))
 
     def _draw(self) -> None:
@@ -536,7 +555,7 @@ class QtSimulationUi(QtCore.QObject):
             self._schedule(time.monotonic())
 
     def _on_stats(self, st) -> None:
-        if st.generation == self.generation:
+        if st.generation == self.generation and not self.replay.active:
             self.plots.show_stats(st)
 
     def _on_ecm(self, ecm) -> None:

@@ -105,3 +105,24 @@ def voronoi_heatmap(frames: list[tuple[float, np.ndarray]], walkable, bounds: tu
     out = acc / (max(1, len(frames)) * cell * cell)
     out[~free] = np.nan
     return out.reshape(rows, cols)
+
+
+def free_space(scene):
+    """The walkable area of a scene: its bounds minus its obstacles (a polygon or a multipolygon)."""
+    free = shapely.box(*scene.bounds)
+    if scene.obstacles:
+        free = free.difference(shapely.union_all([shapely.Polygon(o.polygon) for o in scene.obstacles]))
+    return free
+
+
+def heatmap_cell(bounds: tuple[float, float, float, float], pixels: int = 160) -> float:
+    """A pixel size giving about ``pixels`` pixels along the longer side of ``bounds``, never below 0.25."""
+    return max(0.25, max(bounds[2] - bounds[0], bounds[3] - bounds[1]) / pixels)
+
+
+def thin(frames: list, most: int) -> list:
+    """At most ``most`` of the frames, evenly spread, the last one kept."""
+    if len(frames) <= most:
+        return frames
+    keep = np.unique(np.linspace(len(frames) - 1, 0, most).round().astype(np.int64))
+    return [frames[k] for k in keep]
