@@ -241,7 +241,7 @@ class QtSimulationUi(QtCore.QObject):
         """Start the worker threads (JIT warm-up first) and hand them the scene."""
         if not self.bridge.running:
             self._start_timer.stop()
-            self.bridge.start()
+            self.bridge.start(self.doc.scene)
             self.bridge.send("overlays", self._overlay_names())
             self.bridge.send("load", self.doc.scene)
 
@@ -257,6 +257,9 @@ class QtSimulationUi(QtCore.QObject):
         self.bridge.send(name, *args)
 
     def play(self) -> None:
+        if self.bridge.running and self.warmup_seconds is None:
+            self.w.statusBar().showMessage("Play starts as soon as the engine is compiled for this scene (first "
+                                           "start only); the scene can be edited meanwhile.", 8000)
         self._send("play")
 
     def pause(self) -> None:
@@ -581,7 +584,7 @@ class QtSimulationUi(QtCore.QObject):
             self.busy_label.setText(stage)
         elif kind == "warm":
             self.warmup_seconds = float(args[0])
-            self.w.statusBar().showMessage(f"Engine ready (JIT warm-up {args[0]:.1f} s).", 5000)
+            self.w.statusBar().showMessage(f"Engine ready (JIT warm-up for this scene {args[0]:.1f} s).", 5000)
         elif kind == "error":
             self._ecm_scene = self._ecm_scene if self.ecm.axis._groups else None  # let a later toggle retry
             self.show_error(*args)

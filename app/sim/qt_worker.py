@@ -130,14 +130,14 @@ class QtSimBridge(QtCore.QObject):
         self.preview.mail.connect(self.drain, QtCore.Qt.ConnectionType.QueuedConnection)
         self.running = False
 
-    def start(self) -> None:
-        """Start both threads; the first command warms the JIT up."""
+    def start(self, scene=None) -> None:
+        """Start both threads; the first command warms the JIT up for ``scene`` (its method and integrator)."""
         if not self.running:
             self.running = True
             _bridges.add(self)
             self.worker.start()
             self.preview.start()
-            self.send("warmup")
+            self.send("warmup", scene)
 
     def send(self, name: str, *args) -> None:
         """Enqueue a command (never blocks)."""
