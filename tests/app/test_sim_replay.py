@@ -147,3 +147,35 @@ def test_measurement_tools_and_density_heatmap(make_studio, recording, qtbot):
     cell = 40.0 / grid.shape[1]
     # Integrated over the scene the Voronoi density counts the agents present (averaged over the window).
     assert np.nansum(grid) * cell * cell == pytest.approx(2.0, rel=1e-6)
+
+
+@pytest.mark.usefixtures("jit_warm")
+def test_the_live_run_is_scrubbed_from_its_own_recording(make_studio, qtbot):
+    from sim_harness import SCENES
+
+    w = make_studio(SCENES / "mckenna_road.json")
+    built(qtbot, w)
+    for _ in range(30):
+        action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame is not None and w.sim.frame.steps >= 30, timeout=WAIT)
+    s = slider(w)
+    assert s.maximum() == w.sim.frame.steps
+    s.setFocus()
+    QTest.keyClick(s, QtCore.Qt.Key.Key_Home)                     # a real key: pauses and fetches the recording
+    qtbot.waitUntil(lambda: w.sim.replay.store is not None and w.sim.replay._entering is None, timeout=WAIT)
+    assert w.sim.replay.active and s.value() == 0
+    sim = w.sim.bridge.worker.controller.sim
+    for key in (QtCore.Qt.Key.Key_End, QtCore.Qt.Key.Key_PageDown, QtCore.Qt.Key.Key_Left, QtCore.Qt.Key.Key_Home):
+        QTest.keyClick(s, key)
+        t = float(w.sim.replay.times[s.value()])
+        # The engine's own recorded path of every agent walking then holds the drawn position at that time.
+        compared = 0
+        for i in range(sim.n_agents):
+            p = sim.path(i)
+            k = min(int(np.searchsorted(p[:, 0], t - 1e-9)), len(p) - 1)
+            if abs(p[k, 0] - t) < 1e-9:
+                np.testing.assert_array_equal(w.latest_positions()[i], p[k, 1:])
+                compared += 1
+        assert compared > 0
+    action(w, "sim.step").trigger()                                # back to the live run
+    qtbot.waitUntil(lambda: not w.sim.replay.active and w.sim.frame.steps >= 31, timeout=WAIT)

@@ -25,13 +25,17 @@ def scene() -> Scene:
 
 @pytest.fixture(scope="module")
 def run():
-    """A run recorded step by step: the positions after every step kept aside as the reference."""
+    """A run recorded step by step: the positions after every step kept aside as the reference, keyed by the
+    recorded time of that step (the store's own stops, one per step)."""
     sim = Simulation(scene())
-    seen = {0.0: sim.positions()}
+    after = [sim.positions()]
     for _ in range(120):
         sim.step(1)
-        seen[round(sim.time, 9)] = sim.positions()
-    return sim, seen
+        after.append(sim.positions())
+    times = Replay.from_simulation(sim).times()
+    assert len(times) == len(after)
+    np.testing.assert_allclose(times, 0.1 * np.arange(len(after)), atol=1e-9)
+    return sim, dict(zip(times.tolist(), after))
 
 
 def test_positions_at_recorded_times_equal_the_simulation(run):
