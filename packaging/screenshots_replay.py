@@ -3,11 +3,12 @@
     xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshots_replay.py [OUT_FOLDER]
 
 It simulates McKenna + Road with 300 random agents for 60 s (core.sim, seed 7), writes the run as a miran-paths
-file, opens the scene in a 1280 x 800 window and the file with Simulation > Open Recording, drags the timeline to
+file, opens the scene in a 1500 x 940 window and the file with Simulation > Open Recording, drags the timeline to
 mid-run and saves ``replay.png`` (agents and their trails at that time); then draws a measurement area and a
 measurement line, switches the Voronoi density heatmap on and saves ``density.png`` (the heatmap over the last
 10 s, the area's density and the line's crossings in the Plots panel). PNGs go to resources/screenshots/ unless a
-folder is given, as 8-bit palette images. Exit status 0 when every picture was written, 1 otherwise.
+folder is given (the replay as an 8-bit palette image,
+the heatmap in full colour). Exit status 0 when every picture was written, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -44,12 +45,13 @@ def settle(app, seconds: float = 0.5) -> None:
         time.sleep(0.02)
 
 
-def save(window, path: Path) -> None:
-    """The window as an 8-bit palette PNG."""
+def save(window, path: Path, palette: bool = True) -> None:
+    """The window as an 8-bit palette PNG (``palette``; the heatmap's shades need full colour)."""
     from PySide6 import QtCore, QtGui
 
-    img = window.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_Indexed8,
-                                                  QtCore.Qt.ImageConversionFlag.ThresholdDither)
+    img = window.grab().toImage()
+    if palette:
+        img = img.convertToFormat(QtGui.QImage.Format.Format_Indexed8, QtCore.Qt.ImageConversionFlag.ThresholdDither)
     if not img.save(str(path), "PNG"):
         raise SystemExit(f"screenshots: could not write {path}")
     print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
@@ -82,9 +84,10 @@ def main(argv: list[str]) -> int:
     paths = recorded_run(Path(tmp.name))
     app = ensure_app()
     w = create_main_window(str(SCENE))
-    w.resize(1280, 800)
+    w.resize(1500, 940)
     w.show()
     w.show_editor()
+    w.resizeDocks([w.docks["plots"]], [260], QtCore.Qt.Orientation.Vertical)
     w.sim._start_timer.stop()          # a replay needs no engine
     settle(app)
     w.fit()
@@ -106,7 +109,7 @@ def main(argv: list[str]) -> int:
     wait(app, lambda: w.sim.replay.layer.grid is not None and hasattr(w.sim.plots, "flow_plot"),
          what="the density heatmap and the measurement plots")
     settle(app, 1.0)
-    save(w, out / "density.png")
+    save(w, out / "density.png", palette=False)
     w.undo_stack.setClean()
     w.close()
     return 0

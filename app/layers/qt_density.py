@@ -10,15 +10,15 @@ from .qt_sim_agents import SimLayer
 
 Z_DENSITY = 6.5     # above the terrain, below the routes, trails and agents
 Z_MEASURE = 9.5
-# Agents per square metre at the top of the colour scale (PedPy's plots of jammed crowds go to about 4 to 6).
-DENSITY_MAX = 4.0
+# Agents per square metre at the top of the colour scale: 2 /m² is a dense crowd already (walking slows down).
+DENSITY_MAX = 2.0
 MEASURE_PEN = "#0f766e"
 
 
 def density_lut() -> np.ndarray:
     """(256, 4) uint8 RGBA: transparent for no one, then yellow through orange to dark red as density grows."""
-    cmap = pg.ColorMap([0.0, 0.02, 0.35, 0.7, 1.0], [(255, 255, 178, 0), (254, 217, 118, 150),
-                                                     (253, 141, 60, 185), (227, 26, 28, 205), (128, 0, 38, 220)])
+    cmap = pg.ColorMap([0.0, 0.01, 0.25, 0.6, 1.0], [(255, 237, 160, 0), (254, 204, 92, 185),
+                                                     (253, 141, 60, 210), (227, 26, 28, 225), (128, 0, 38, 235)])
     return cmap.getLookupTable(0.0, 1.0, 256, alpha=True)
 
 

@@ -121,14 +121,16 @@ def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _measure_plot(plots: QtSimPlots, name: str, col: int, title: str, left: str):
-    """A plot of the measurement made on first use in column ``col``."""
+def _measure_plot(plots: QtSimPlots, name: str, title: str, left: str):
+    """A plot of the measurement made on first use in the next free column (after the sweep's, if any)."""
     plot = getattr(plots, name, None)
     if plot is None:
+        col = 3 + sum(getattr(plots, n, None) is not None for n in ("sweep", "density_plot", "flow_plot"))
         plot = plots.addPlot(row=0, col=col)
         plot.setMenuEnabled(False)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.getAxis("left").setWidth(42)
+        plot.getAxis("left").enableAutoSIPrefix(False)
         plot.setLabel("left", left)
         plot.setLabel("bottom", "time", units="s")
         plot.addLegend(offset=(-4, 4))
@@ -142,9 +144,9 @@ def show_measurements(plots: QtSimPlots, m) -> None:
     """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density over time
     and the line's cumulative crossings N(t), each in a plot of its own made on first use."""
     if m.area is not None:
-        p = _measure_plot(plots, "density_plot", 4, "Measurement area: density", "1/m²")
+        p = _measure_plot(plots, "density_plot", "Area density", "1/m²")
         p.plot(m.t, m.classic, pen=pg.mkPen("#0f766e", width=1.5), name="classic")
         p.plot(m.t, m.voronoi, pen=pg.mkPen("#b91c1c", width=1.5), name="Voronoi")
     if m.line is not None:
-        p = _measure_plot(plots, "flow_plot", 5, f"Measurement line: {m.flow:.2f} agents/s lately", "agents")
-        p.plot(m.t, m.n_t, pen=pg.mkPen("#1d4ed8", width=2), name="N(t) crossed")
+        p = _measure_plot(plots, "flow_plot", f"Line: N(t), {m.flow:.2f}/s lately", "agents")
+        p.plot(m.t, m.n_t, pen=pg.mkPen("#1d4ed8", width=2), name="crossed")
