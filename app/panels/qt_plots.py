@@ -121,12 +121,11 @@ def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _measure_plot(plots: QtSimPlots, name: str, title: str, left: str):
-    """A plot of the measurement made on first use in the next free column (after the sweep's, if any)."""
+def _measure_plot(plots: QtSimPlots, name: str, col: int, span: int, title: str, left: str):
+    """A plot of the measurement made on first use in the second row (the first is full at the default width)."""
     plot = getattr(plots, name, None)
     if plot is None:
-        col = 3 + sum(getattr(plots, n, None) is not None for n in ("sweep", "density_plot", "flow_plot"))
-        plot = plots.addPlot(row=0, col=col)
+        plot = plots.addPlot(row=1, col=col, colspan=span)
         plot.setMenuEnabled(False)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.getAxis("left").setWidth(42)
@@ -144,9 +143,10 @@ def show_measurements(plots: QtSimPlots, m) -> None:
     """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density over time
     and the line's cumulative crossings N(t), each in a plot of its own made on first use."""
     if m.area is not None:
-        p = _measure_plot(plots, "density_plot", "Area density", "1/m²")
+        p = _measure_plot(plots, "density_plot", 0, 1, "Measurement area: density", "1/m²")
         p.plot(m.t, m.classic, pen=pg.mkPen("#0f766e", width=1.5), name="classic")
         p.plot(m.t, m.voronoi, pen=pg.mkPen("#b91c1c", width=1.5), name="Voronoi")
     if m.line is not None:
-        p = _measure_plot(plots, "flow_plot", f"Line: N(t), {m.flow:.2f}/s lately", "agents")
+        p = _measure_plot(plots, "flow_plot", 1, 2, f"Measurement line: N(t), {m.flow:.2f} agents/s lately",
+                          "agents")
         p.plot(m.t, m.n_t, pen=pg.mkPen("#1d4ed8", width=2), name="crossed")
