@@ -87,8 +87,9 @@ def main(argv: list[str]) -> int:
     w.resize(1500, 940)
     w.show()
     w.show_editor()
-    w.resizeDocks([w.docks["plots"]], [330], QtCore.Qt.Orientation.Vertical)
     w.sim._start_timer.stop()          # a replay needs no engine
+    settle(app)
+    w.resizeDocks([w.docks["plots"]], [340], QtCore.Qt.Orientation.Vertical)
     settle(app)
     w.fit()
     if not w.sim.replay.open(paths):
