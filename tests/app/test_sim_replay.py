@@ -179,3 +179,16 @@ def test_the_live_run_is_scrubbed_from_its_own_recording(make_studio, qtbot):
         assert compared > 0
     action(w, "sim.step").trigger()                                # back to the live run
     qtbot.waitUntil(lambda: not w.sim.replay.active and w.sim.frame.steps >= 31, timeout=WAIT)
+
+
+def test_the_command_line_refuses_a_bad_recording_with_status_2(tmp_path, capsys):
+    from app.main import entry
+
+    bad = tmp_path / "bad.paths.json"
+    bad.write_text('{"format": "miran-paths", "version": 1, "scene": "x", "method": "miran", "integrator": "euler", '
+                   '"dt": 0.1, "agents": [{"id": "a"}]}')
+    assert entry(["--replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "agents[0]" in err and "Traceback" not in err
+    assert entry(["--replay", str(tmp_path / "missing.json")]) == 2
+    assert "missing.json" in capsys.readouterr().err
