@@ -17,7 +17,7 @@ import numpy as np
 import shapely
 from PySide6 import QtCore, QtWidgets
 
-from core.analysis.density import (classic_heatmap, density_series, free_space, heatmap_cell, thin,
+from core.analysis.density import (classic_heatmap, density_series, free_space, heatmap_cell, sample_frames,
                                    voronoi_heatmap)
 from core.analysis.flow import cumulative_count, first_crossings, flow_rate
 from core.export import read_paths, write_paths
@@ -52,7 +52,7 @@ class Measurement:
 
 def heatmap(rep: Replay, t: float, window: float, mode: str, walkable, bounds) -> np.ndarray:
     """The density grid over [t - window, t] (PedPy's Voronoi or classic density profile)."""
-    frames = thin(rep.frames(t - window, t), HEATMAP_FRAMES)
+    frames = sample_frames(rep, t - window, t, HEATMAP_FRAMES)
     cell = heatmap_cell(bounds)
     if mode == "voronoi":
         return voronoi_heatmap(frames, walkable, bounds, cell)
@@ -66,7 +66,7 @@ def heatmap(rep: Replay, t: float, window: float, mode: str, walkable, bounds) -
 
 def measure(rep: Replay, upto: float, walkable, area, line) -> Measurement:
     """The measurement area's classic and Voronoi density and the line's N(t) from the run's start to ``upto``."""
-    frames = thin(rep.frames(rep.t0, upto), SERIES_FRAMES)
+    frames = sample_frames(rep, rep.t0, upto, SERIES_FRAMES)
     t = np.array([f[0] for f in frames], dtype=np.float64)
     classic = voronoi = np.zeros(len(t))
     n_t = np.zeros(len(t), dtype=np.int64)
@@ -135,6 +135,8 @@ class QtReplay(QtCore.QObject):
         self._entering: int | None = None
         self._setting = False
         self._requests = {"density": 0, "measure": 0}
+        self._running = {"density": False, "measure": False}
+        self._waiting: dict[str, tuple] = {}
         self._fetched = 0.0
         self._walkable = None
         self._walkable_scene = None
@@ -318,8 +320,16 @@ class QtReplay(QtCore.QObject):
             self._submit("measure", lambda: measure(rep, t, walkable, area, line))
 
     def _submit(self, kind: str, job) -> None:
+        """Compute ``job`` in a thread; one computation of a kind at a time, the latest request waiting for it
+        (a live run asks every second, and a Voronoi series of a big crowd can take longer than that)."""
         self._requests[kind] += 1
-        number = self._requests[kind]
+        if self._running[kind]:
+            self._waiting[kind] = (self._requests[kind], job)
+            return
+        self._start(kind, self._requests[kind], job)
+
+    def _start(self, kind: str, number: int, job) -> None:
+        self._running[kind] = True
 
         def run() -> None:
             try:
@@ -332,6 +342,10 @@ class QtReplay(QtCore.QObject):
 
     def _on_computed(self, msg) -> None:
         kind, number, result = msg
+        self._running[kind] = False
+        waiting = self._waiting.pop(kind, None)
+        if waiting is not None:
+            self._start(kind, *waiting)
         if number != self._requests[kind]:
             return                                   # a later request is on its way
         if isinstance(result, Exception):

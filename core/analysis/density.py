@@ -120,9 +120,11 @@ def heatmap_cell(bounds: tuple[float, float, float, float], pixels: int = 160) -
     return max(0.25, max(bounds[2] - bounds[0], bounds[3] - bounds[1]) / pixels)
 
 
-def thin(frames: list, most: int) -> list:
-    """At most ``most`` of the frames, evenly spread, the last one kept."""
-    if len(frames) <= most:
-        return frames
-    keep = np.unique(np.linspace(len(frames) - 1, 0, most).round().astype(np.int64))
-    return [frames[k] for k in keep]
+def sample_frames(replay, t0: float, t1: float, most: int) -> list[tuple[float, np.ndarray]]:
+    """At most ``most`` frames (time, (k, 2) positions of the agents present) of a core.sim.replay.Replay at its
+    recorded times in [t0, t1], evenly spread, the last one kept; only the frames kept are computed."""
+    ts = replay.times()
+    ts = ts[(ts >= t0) & (ts <= t1)]
+    if len(ts) > most:
+        ts = ts[np.unique(np.linspace(len(ts) - 1, 0, most).round().astype(np.int64))]
+    return [(float(t), replay.positions_at(t)[replay.present_at(t)]) for t in ts]

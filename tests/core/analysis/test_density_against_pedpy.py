@@ -105,3 +105,19 @@ def test_flow_crossings_equal_pedpy_n_t():
     np.testing.assert_array_equal(cumulative_count(crossings, times), n_t["cumulative_pedestrians"].to_numpy())
     assert flow_rate(crossings, np.array([times[-1]]), times[-1] + 1.0)[0] == pytest.approx(
         n_t["cumulative_pedestrians"].iloc[-1] / (times[-1] + 1.0))
+
+
+def test_sampled_frames_are_the_replays_frames_evenly_spread():
+    from core.analysis.density import sample_frames
+    from core.sim.replay import Replay
+
+    t = np.arange(11) * 0.1
+    rep = Replay(("a", "b"), ("p",), np.zeros(2, np.int32), np.zeros(2, np.int8), np.concatenate([t, t[3:]]),
+                 np.column_stack([np.arange(19.0), np.arange(19.0) * 2]), np.array([0, 11, 19]), 0.1)
+    every = rep.frames(0.0, 1.0)
+    got = sample_frames(rep, 0.0, 1.0, 4)
+    assert len(got) == 4 and got[-1][0] == every[-1][0] and got[0][0] == every[0][0]
+    for tt, pos in got:
+        k = [f[0] for f in every].index(tt)
+        np.testing.assert_array_equal(pos, every[k][1])
+    assert [len(p) for _, p in sample_frames(rep, 0.0, 1.0, 100)] == [len(p) for _, p in every]
