@@ -301,6 +301,8 @@ class QtSimulationUi(QtCore.QObject):
             self.trace.show(None)
             self.plots.clear_data()
         self._send("select", self.selected)
+        if self.replay.active:
+            self.replay.show_index(self.replay.timeline.slider.value())     # its speed up to the time shown
 
     def _overlay_names(self) -> list[str]:
         return [n for n, a in self.overlay_actions.items() if a.isChecked()]

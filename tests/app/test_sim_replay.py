@@ -192,3 +192,24 @@ def test_the_command_line_refuses_a_bad_recording_with_status_2(tmp_path, capsys
     assert "agents[0]" in err and "Traceback" not in err
     assert entry(["--replay", str(tmp_path / "missing.json")]) == 2
     assert "missing.json" in capsys.readouterr().err
+
+
+def test_choosing_an_agent_in_the_replay_plots_its_speed_up_to_the_time_shown(make_studio, recording, qtbot):
+    path, rep = recording
+    w = studio(make_studio)
+    w.sim.replay.open(path)
+    s = slider(w)
+    s.setValue(30)
+    w.sim._start_timer.stop()
+    monkey = []
+    w.sim.bridge.send = lambda *a: monkey.append(a)          # no engine: the command is only recorded
+    w.sim.bridge.running = True
+    try:
+        w.sim.select_agent(0)
+    finally:
+        w.sim.bridge.running = False
+    # Agent "a" walks 28 m in 59 steps of 0.1 s along a line: its speed is 28 / 5.9 m/s at every step up to 3.0 s.
+    xs, ys = w.sim.plots.speed_curve.getData()
+    np.testing.assert_allclose(xs, 0.1 * np.arange(1, 31))
+    np.testing.assert_allclose(ys, 28.0 / 5.9)
+    assert ("select", 0) in monkey
