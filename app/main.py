@@ -45,6 +45,9 @@ def create_main_window(scene_path: str | os.PathLike | None = None, config_dir: 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="miran-studio", description="MIRAN Studio: edit and simulate scenes.")
     p.add_argument("scene", nargs="?", help="a scene file (miran-scene JSON) to open")
+    p.add_argument("--replay", metavar="PATHS",
+                   help="a miran-paths file (Export Paths, miran simulate --out) to replay over the scene: the "
+                        "timeline slider moves it back and forth")
     p.add_argument("--config-dir", help="folder for settings and recovery files (default: the user's config "
                                         "folder, or $MIRAN_STUDIO_CONFIG_DIR)")
     return p.parse_args(argv)
@@ -53,9 +56,24 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def entry(argv: list[str] | None = None) -> int:
     """Run the app; returns its exit status."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.replay is not None:
+        from core.export import read_paths
+        from core.scene.problems import InputError
+
+        try:
+            read_paths(args.replay)
+        except InputError as e:
+            print("miran-studio: --replay:\n" + "\n".join(e.lines()), file=sys.stderr)
+            return 2
+        except OSError as e:
+            print(f"miran-studio: --replay {args.replay}: {e.strerror or e}", file=sys.stderr)
+            return 2
     app = ensure_app(sys.argv[:1])
     window = create_main_window(args.scene, args.config_dir)
     window.show()
+    if args.replay is not None and window.sim is not None:
+        window.show_editor()
+        window.sim.replay.open(args.replay)
     return app.exec()
 
 

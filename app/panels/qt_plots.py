@@ -83,6 +83,16 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         self.compare_arrival_curve.setData(*_steps(st.compare_arrivals))
         self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}")
 
+    def show_replay(self, speed_t: np.ndarray, speed_v: np.ndarray, arrivals: np.ndarray, n: int) -> None:
+        """The replay at a time: the traced agent's speed and everyone's arrivals up to then (the lengths per
+        terrain type are not replayed: the bars are emptied)."""
+        self.bars.setOpts(x=[], height=[])
+        self.compare_bars.setOpts(x=[], height=[])
+        self.speed_curve.setData(speed_t, speed_v)
+        self.arrival_curve.setData(*_steps(arrivals))
+        self.compare_arrival_curve.setData([], [])
+        self.arrivals.setTitle(f"Arrivals: {len(arrivals)} of {n}")
+
     def show_sweep(self, lines, x: str, y: str) -> None:
         """A sweep's table (core.sweep.plot.series): one line per hue value with standard-deviation error bars, in
         a fourth plot made on first use."""
@@ -133,3 +143,34 @@ def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     y = np.concatenate([[0.0], np.repeat(k[1:], 2)])
     y[1::2] -= 1.0
     return x, y
+
+
+def _measure_plot(plots: QtSimPlots, name: str, col: int, span: int, title: str, left: str):
+    """A plot of the measurement made on first use in the second row (the first is full at the default width)."""
+    plot = getattr(plots, name, None)
+    if plot is None:
+        plot = plots.addPlot(row=1, col=col, colspan=span)
+        plot.setMenuEnabled(False)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.getAxis("left").setWidth(42)
+        plot.getAxis("left").enableAutoSIPrefix(False)
+        plot.setLabel("left", left)
+        plot.setLabel("bottom", "time", units="s")
+        plot.addLegend(offset=(-4, 4))
+        setattr(plots, name, plot)
+    plot.clear()
+    plot.setTitle(title)
+    return plot
+
+
+def show_measurements(plots: QtSimPlots, m) -> None:
+    """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density over time
+    and the line's cumulative crossings N(t), each in a plot of its own made on first use."""
+    if m.area is not None:
+        p = _measure_plot(plots, "density_plot", 0, 1, "Measurement area: density", "1/m²")
+        p.plot(m.t, m.classic, pen=pg.mkPen("#0f766e", width=1.5), name="classic")
+        p.plot(m.t, m.voronoi, pen=pg.mkPen("#b91c1c", width=1.5), name="Voronoi")
+    if m.line is not None:
+        p = _measure_plot(plots, "flow_plot", 1, 2, f"Measurement line: N(t), {m.flow:.2f} agents/s lately",
+                          "agents")
+        p.plot(m.t, m.n_t, pen=pg.mkPen("#1d4ed8", width=2), name="crossed")

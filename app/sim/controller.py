@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import queue
 import re
+import sys
 import threading
 import time
 from typing import Any, Callable
@@ -28,6 +30,7 @@ from core.scene.model import Scene
 from core.scene.problems import InputError
 from core.sim import IMPLEMENTED, SimParams, Simulation
 from core.sim.debug import route_pieces
+from core.sim.replay import Replay
 from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
@@ -36,7 +39,7 @@ from .mailbox import Mailbox
 from .messages import BuildInfo, Command, EcmView, Event, Frame, Stats, TraceView, Trails, empty_xy
 from .preview import PreviewRequest, RequestSlot
 from .trails import TrailBuffer
-from .warmup import warm_up
+from .warmup import warm_up_for, warm_up_rest
 
 # Fields of a Scene that change the navigation mesh, and those that change the agents or their routes.
 GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
@@ -149,11 +152,13 @@ class SimController:
         """Apply one command."""
         getattr(self, f"_cmd_{c.name}")(*c.args)
 
-    def _cmd_warmup(self) -> None:
-        self._event("busy", "Compiling the engine (numba JIT warm-up)…")
-        seconds = warm_up()
+    def _cmd_warmup(self, scene: Scene | None = None) -> None:
+        self._event("busy", "Compiling the engine for this scene (numba JIT warm-up, first start only)…")
+        seconds = warm_up_for(scene)
         self._event("busy", None)
         self._event("warm", seconds)
+        # What a first step does not use (traced steps, forks, the export) compiles beside the running simulation.
+        threading.Thread(target=_quietly, args=(warm_up_rest,), name="sim.warmup", daemon=True).start()
 
     def _cmd_load(self, scene: Scene) -> None:
         self.scene = scene
@@ -295,6 +300,11 @@ class SimController:
             self._event("exported", path, str(e))
             return
         self._event("exported", path, None)
+
+    def _cmd_recording(self) -> None:
+        """Publish what the run has recorded so far (the replay timeline scrubs it; the live run steps on)."""
+        if self.sim is not None:
+            self._out("replay", Replay.from_simulation(self.sim))
 
     def _cmd_ecm(self, resolution: int = 1024) -> None:
         from core.ecm.build import build_ecm
@@ -632,6 +642,21 @@ class SimController:
         ctl = c.state.terrain_len[i].copy() if c is not None and 0 <= i < c.state.n else np.zeros(0)
         carr = np.sort(c.state.t_arrive[c.state.status == ARRIVED]) if c is not None else np.zeros(0)
         return Stats(self.generation, i, tl, speed_t, speed_v, arrivals, st.n, ctl, carr)
+
+
+def _quietly(fn: Callable[[], Any]) -> None:
+    """Run fn in this (background) thread niced on Linux; a failure is left for the live run, which compiles the
+    kernel itself when it first needs it and reports what fails then."""
+    if sys.platform.startswith("linux"):
+        try:
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + 10))
+        except OSError:
+            pass
+    try:
+        fn()
+    except Exception:  # the warm-up's failure must not end the process; the live run reports it
+        pass
 
 
 def _apply(sim: Simulation, key: tuple, value, compare: bool) -> None:

@@ -27,8 +27,9 @@ class Command:
     - ``select(index)`` the traced agent (-1: none); ``overlays(names)`` what the UI draws;
     - ``preview(on)`` the ghost preview; ``compare(method or None)`` side by side;
     - ``add_agents(n, seed, profile)``; ``export(path, fmt)`` with fmt ``json``, ``csv``, ``pedpy``, ``jupedsim`` or
-      ``geojson``; ``ecm(resolution)``;
-    - ``warmup``; ``stop``.
+      ``geojson``; ``ecm(resolution)``; ``recording``: publish the run recorded so far (a core.sim.replay.Replay);
+    - ``warmup(scene or None)``: compile what the scene's first step needs, then the rest in the background;
+      ``stop``.
     """
 
     name: str

@@ -22,6 +22,7 @@ from ..panels.qt_plots import QtSimPlots
 from ..viewport.qt_legend import QtClearanceLegend
 from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
 from .pacing import FramePacer
+from .qt_replay import QtReplay
 from .qt_worker import QtSimBridge
 
 # Milliseconds after the window opens before the worker starts and warms the JIT up (at once when needed).
@@ -94,6 +95,7 @@ class QtSimulationUi(QtCore.QObject):
         self._build_toolbar()
         self._build_status()
         self._connect()
+        self.replay = QtReplay(self)
         self._overlays_changed()
         self._start_timer = QtCore.QTimer(self)
         self._start_timer.setSingleShot(True)
@@ -240,7 +242,7 @@ class QtSimulationUi(QtCore.QObject):
         """Start the worker threads (JIT warm-up first) and hand them the scene."""
         if not self.bridge.running:
             self._start_timer.stop()
-            self.bridge.start()
+            self.bridge.start(self.doc.scene)
             self.bridge.send("overlays", self._overlay_names())
             self.bridge.send("load", self.doc.scene)
 
@@ -256,6 +258,9 @@ class QtSimulationUi(QtCore.QObject):
         self.bridge.send(name, *args)
 
     def play(self) -> None:
+        if self.bridge.running and self.warmup_seconds is None:
+            self.w.statusBar().showMessage("Play starts as soon as the engine is compiled for this scene (first "
+                                           "start only); the scene can be edited meanwhile.", 8000)
         self._send("play")
 
     def pause(self) -> None:
@@ -297,6 +302,8 @@ class QtSimulationUi(QtCore.QObject):
             self.trace.show(None)
             self.plots.clear_data()
         self._send("select", self.selected)
+        if self.replay.active:
+            self.replay.show_index(self.replay.timeline.slider.value())     # its speed up to the time shown
 
     def _overlay_names(self) -> list[str]:
         return [n for n, a in self.overlay_actions.items() if a.isChecked()]
@@ -372,6 +379,22 @@ class QtSimulationUi(QtCore.QObject):
         if path:
             self._send("export", path, "geojson")
 
+    def open_recording_dialog(self) -> None:
+        """Simulation > Open Recording…: replay a ``miran-paths`` file over this scene."""
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.w, "Open Recording", self._suggest(".paths.json"),
+                                                        "miran-paths (*.json);;All files (*)")
+        if path:
+            self.replay.open(path)
+
+    def save_recording_dialog(self) -> None:
+        """Simulation > Save Recording…: the run shown (live or replayed) as a ``miran-paths`` file."""
+        path = ask_export_path(self.w, "Save Recording", self._suggest(".paths.json"), "miran-paths (*.json)")
+        if path:
+            try:
+                self.replay.save(path)
+            except (OSError, RuntimeError) as e:
+                self.show_error("Save Recording", str(e))
+
     def export_png_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Viewport", self._suggest(".png"), "PNG image (*.png)")
         if path:
@@ -410,6 +433,7 @@ class QtSimulationUi(QtCore.QObject):
     # ----- scene ----------------------------------------------------------------------------------------------
 
     def _scene_reset(self) -> None:
+        self.replay.leave()
         self.info = self.frame = None
         self.pacer = FramePacer()
         self._pending = {}
@@ -466,7 +490,7 @@ class QtSimulationUi(QtCore.QObject):
             self._request_ecm()
 
     def _on_frame(self, f) -> None:
-        if f.generation != self.generation:
+        if f.generation != self.generation or self.replay.active:
             return
         self.frame = f
         now = time.monotonic()
@@ -477,7 +501,7 @@ class QtSimulationUi(QtCore.QObject):
         self._schedule(now)
 
     def _schedule(self, now: float) -> None:
-        if not self._draw_timer.isActive():
+        if not self._draw_timer.isActive() and not self.replay.active:
             self._draw_timer.start(int(1000 * self.pacer.wait(now)))
 
     def _draw(self) -> None:
@@ -542,7 +566,7 @@ class QtSimulationUi(QtCore.QObject):
             self._schedule(time.monotonic())
 
     def _on_stats(self, st) -> None:
-        if st.generation == self.generation:
+        if st.generation == self.generation and not self.replay.active:
             self.plots.show_stats(st)
 
     def _on_ecm(self, ecm) -> None:
@@ -570,7 +594,7 @@ class QtSimulationUi(QtCore.QObject):
             self.busy_label.setText(stage)
         elif kind == "warm":
             self.warmup_seconds = float(args[0])
-            self.w.statusBar().showMessage(f"Engine ready (JIT warm-up {args[0]:.1f} s).", 5000)
+            self.w.statusBar().showMessage(f"Engine ready (JIT warm-up for this scene {args[0]:.1f} s).", 5000)
         elif kind == "error":
             self._ecm_scene = self._ecm_scene if self.ecm.axis._groups else None  # let a later toggle retry
             self.show_error(*args)

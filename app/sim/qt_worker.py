@@ -20,6 +20,8 @@ import weakref
 
 from PySide6 import QtCore
 
+from core.sim.replay import Replay
+
 from .controller import SimController
 from .mailbox import Mailbox
 from .messages import BuildInfo, Command, EcmView, Event, Frame, Ghost, Stats, TraceView, Trails, cmd
@@ -112,9 +114,10 @@ class QtSimBridge(QtCore.QObject):
     stats = QtCore.Signal(object)      # Stats
     ecm = QtCore.Signal(object)        # EcmView
     event = QtCore.Signal(object)      # Event
+    replay = QtCore.Signal(object)     # core.sim.replay.Replay
 
     KINDS = {"build": BuildInfo, "frame": Frame, "trace": TraceView, "trails": Trails, "ghost": Ghost,
-             "stats": Stats, "ecm": EcmView}
+             "stats": Stats, "ecm": EcmView, "replay": Replay}
 
     def __init__(self, parent: QtCore.QObject | None = None, display_hz: float = 60.0) -> None:
         super().__init__(parent)
@@ -127,14 +130,14 @@ class QtSimBridge(QtCore.QObject):
         self.preview.mail.connect(self.drain, QtCore.Qt.ConnectionType.QueuedConnection)
         self.running = False
 
-    def start(self) -> None:
-        """Start both threads; the first command warms the JIT up."""
+    def start(self, scene=None) -> None:
+        """Start both threads; the first command warms the JIT up for ``scene`` (its method and integrator)."""
         if not self.running:
             self.running = True
             _bridges.add(self)
             self.worker.start()
             self.preview.start()
-            self.send("warmup")
+            self.send("warmup", scene)
 
     def send(self, name: str, *args) -> None:
         """Enqueue a command (never blocks)."""
@@ -151,7 +154,7 @@ class QtSimBridge(QtCore.QObject):
         latest, events = self.outbox.take()
         for ev in events:
             self.event.emit(ev)
-        for kind in ("build", "frame", "trace", "trails", "ghost", "stats", "ecm"):
+        for kind in ("build", "frame", "trace", "trails", "ghost", "stats", "ecm", "replay"):
             if kind in latest:
                 getattr(self, kind).emit(latest[kind])
 

@@ -44,7 +44,9 @@ class Route:
 
         Raises ValueError when fewer than two distinct points remain or a coordinate is not finite.
         """
-        p = np.ascontiguousarray(np.asarray(pts, dtype=np.float64).reshape(-1, 2))
+        # Always a writable C array: a read-only one (another Route's points) made numba compile clean_polyline a
+        # second time, for the read-only array type.
+        p = np.require(np.asarray(pts, dtype=np.float64).reshape(-1, 2), requirements=["C", "W"])
         p, s, finite = kernels.clean_polyline(p)
         if not finite:
             raise ValueError("route points must be finite numbers")

@@ -1,0 +1,370 @@
+"""The replay timeline: a slider over the recorded run (live or loaded from a ``miran-paths`` file) that moves the
+agents, their trails and the plots back and forth; the density heatmap and the measurement area and line, all
+computed by core (core.sim.replay, core.analysis) from the same recording.
+
+Moving the slider pauses the live run and asks the worker for what it recorded (``recording``); from then on the
+window draws the recording at the slider's time until Play, Step or Reset hands it back to the live run. Density
+and measurements are computed off the UI thread (latest request wins) and drawn when ready.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import shapely
+from PySide6 import QtCore, QtWidgets
+
+from core.analysis.density import (classic_heatmap, density_series, free_space, heatmap_cell, sample_frames,
+                                   voronoi_heatmap)
+from core.analysis.flow import cumulative_count, first_crossings, flow_rate
+from core.export import read_paths, write_paths
+from core.scene.problems import InputError
+from core.sim.replay import Replay
+
+from ..layers.qt_density import DensityLayer
+from ..panels.qt_plots import show_measurements
+from .messages import Frame
+
+TRAIL_S = 20.0            # seconds of trail drawn behind each agent in the replay
+HEATMAP_FRAMES = 12       # frames of the density window the heatmap averages (evenly spread)
+SERIES_FRAMES = 240       # frames of the run the measurement area's density series samples
+FLOW_WINDOW_S = 5.0       # the flow is the crossings over the last this many seconds
+LIVE_REFRESH_S = 1.0      # how often the live run's recording is fetched while density or measurements are shown
+DENSITY_MODES = (("off", "Density: off"), ("voronoi", "Density: Voronoi"), ("grid", "Density: grid"))
+
+
+@dataclass(frozen=True, eq=False)
+class Measurement:
+    """The measurement area's densities and the measurement line's crossings over time (arrays of equal length
+    ``t``); ``area`` / ``line`` None when not drawn; ``flow`` agents/s over the last FLOW_WINDOW_S."""
+
+    t: np.ndarray
+    classic: np.ndarray
+    voronoi: np.ndarray
+    n_t: np.ndarray
+    flow: float
+    area: object
+    line: object
+
+
+def heatmap(rep: Replay, t: float, window: float, mode: str, walkable, bounds) -> np.ndarray:
+    """The density grid over [t - window, t] (PedPy's Voronoi or classic density profile)."""
+    frames = sample_frames(rep, t - window, t, HEATMAP_FRAMES)
+    cell = heatmap_cell(bounds)
+    if mode == "voronoi":
+        return voronoi_heatmap(frames, walkable, bounds, cell)
+    grid = classic_heatmap(frames, bounds, cell)
+    rows, cols = grid.shape
+    x0, y0 = bounds[0], bounds[1]
+    gx, gy = np.meshgrid(x0 + np.arange(cols) * cell, y0 + np.arange(rows) * cell)
+    pixels = shapely.box(gx.ravel(), gy.ravel(), gx.ravel() + cell, gy.ravel() + cell)
+    return np.where(shapely.intersects(walkable, pixels).reshape(rows, cols), grid, np.nan)
+
+
+def measure(rep: Replay, upto: float, walkable, area, line) -> Measurement:
+    """The measurement area's classic and Voronoi density and the line's N(t) from the run's start to ``upto``."""
+    frames = sample_frames(rep, rep.t0, upto, SERIES_FRAMES)
+    t = np.array([f[0] for f in frames], dtype=np.float64)
+    classic = voronoi = np.zeros(len(t))
+    n_t = np.zeros(len(t), dtype=np.int64)
+    flow = 0.0
+    if area is not None and len(frames):
+        t, classic, voronoi = density_series(frames, walkable, area)
+    if line is not None and len(t):
+        crossings = first_crossings(rep.t, rep.xy, rep.offsets, line)
+        crossings = np.where(crossings <= upto, crossings, np.nan)
+        n_t = cumulative_count(crossings, t)
+        flow = float(flow_rate(crossings, np.array([upto]), FLOW_WINDOW_S)[0])
+    return Measurement(t, classic, voronoi, n_t, flow, area, line)
+
+
+class QtTimeline(QtWidgets.QToolBar):
+    """The timeline's widgets: the slider, the time, Live, and the density heatmap's mode and window."""
+
+    def __init__(self) -> None:
+        super().__init__("Timeline")
+        self.setObjectName("toolbar.timeline")
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.slider.setObjectName("sim.timeline")
+        self.slider.setToolTip("Replay: drag to move the recorded run back and forth (pauses the live run)")
+        self.slider.setMinimumWidth(240)
+        self.slider.setRange(0, 0)
+        self.label = QtWidgets.QLabel("live")
+        self.label.setObjectName("sim.timeline.label")
+        self.label.setMinimumWidth(150)
+        self.live = QtWidgets.QToolButton()
+        self.live.setObjectName("sim.timeline.live")
+        self.live.setText("Live")
+        self.live.setToolTip("Back to the live run (Play, Step and Reset do that too)")
+        self.mode = QtWidgets.QComboBox()
+        self.mode.setObjectName("sim.density.mode")
+        for key, text in DENSITY_MODES:
+            self.mode.addItem(text, key)
+        self.mode.setToolTip("Heatmap of the agents' density over the window before the shown time (PedPy's "
+                             "Voronoi or classic grid density)")
+        self.window = QtWidgets.QDoubleSpinBox()
+        self.window.setObjectName("sim.density.window")
+        self.window.setRange(0.0, 600.0)
+        self.window.setValue(5.0)
+        self.window.setSuffix(" s")
+        self.window.setToolTip("The density's time window (0: the shown instant only)")
+        self.addWidget(QtWidgets.QLabel(" Replay "))
+        self.addWidget(self.slider)
+        self.addWidget(self.label)
+        self.addWidget(self.live)
+        self.addSeparator()
+        self.addWidget(self.mode)
+        self.addWidget(self.window)
+
+
+class QtReplay(QtCore.QObject):
+    """The replay, density and measurement side of the simulation UI ``ui`` (a QtSimulationUi)."""
+
+    computed = QtCore.Signal(object)      # (kind, request number, result) from the computing thread
+
+    def __init__(self, ui) -> None:
+        super().__init__(ui)
+        self.ui = ui
+        self.store: Replay | None = None
+        self.source = None                # the PathsFile a loaded replay came from
+        self.active = False
+        self.times = np.zeros(0)
+        self._entering: int | None = None
+        self._setting = False
+        self._requests = {"density": 0, "measure": 0}
+        self._running = {"density": False, "measure": False}
+        self._waiting: dict[str, tuple] = {}
+        self._fetched = 0.0
+        self._walkable = None
+        self._walkable_scene = None
+        self.layer = DensityLayer(ui.view)
+        self.timeline = QtTimeline()
+        ui.w.addToolBar(QtCore.Qt.ToolBarArea.BottomToolBarArea, self.timeline)
+        self.timeline.slider.valueChanged.connect(self._moved)
+        self.timeline.live.clicked.connect(lambda *_: self.leave())
+        self.timeline.mode.currentIndexChanged.connect(lambda _: self.refresh())
+        self.timeline.window.valueChanged.connect(lambda _: self.refresh())
+        self.computed.connect(self._on_computed, QtCore.Qt.ConnectionType.QueuedConnection)
+        ui.bridge.replay.connect(self._on_replay)
+        ui.bridge.frame.connect(self._on_live_frame)
+        for name in ("sim.play", "sim.step", "sim.reset"):
+            ui.actions[name].triggered.connect(lambda *_: self.leave())
+        ui.w.state.changed.connect(self._state_changed)
+
+    # ----- entering and leaving -----------------------------------------------------------------------------------
+
+    def _moved(self, value: int) -> None:
+        if self._setting:
+            return
+        if self.active and self.store is not None and self._entering is None:
+            self.show_index(value)
+            return
+        if not self.active:
+            self.active = True
+            self._entering = value
+            self.ui.pause()
+            self.ui.bridge.send("recording")
+            self.timeline.label.setText("fetching the recording…")
+
+    def leave(self) -> None:
+        """Back to the live run: its next frame is drawn as usual."""
+        if not self.active:
+            return
+        self.active = False
+        self._entering = None
+        self.source = None
+        self.store = None
+        self.ui.trails.clear()
+        self.timeline.label.setText("live")
+        self.ui.bridge.send("overlays", self.ui._overlay_names())
+        self.refresh()
+
+    def open(self, path: str | Path) -> bool:
+        """Load a ``miran-paths`` file and show it in replay mode at its start; False (and the problems shown)
+        when it cannot be read."""
+        try:
+            pf = read_paths(path)
+        except InputError as e:
+            self.ui.show_error("Open Recording", "\n".join(e.lines()))
+            return False
+        except OSError as e:
+            self.ui.show_error("Open Recording", f"{path}: {e.strerror or e}")
+            return False
+        if self.ui.bridge.running:
+            self.ui.bridge.send("pause")
+        self.active = True
+        self.source = pf
+        self._entering = None
+        self._set_store(Replay.from_paths(pf), 0)
+        scene = self.ui.doc.scene.name
+        note = f" (recorded in scene {pf.scene!r}, this is {scene!r})" if pf.scene and pf.scene != scene else ""
+        self.ui.w.statusBar().showMessage(f"Replaying {Path(path).name}: {len(pf.agents)} agents, "
+                                          f"{self.store.t1:.1f} s{note}.", 10000)
+        return True
+
+    def save(self, path: str | Path) -> Path:
+        """Write the run shown as a ``miran-paths`` file: a loaded recording as it was read, else the live run's
+        recording (the same file as Export Paths)."""
+        if self.active and self.source is not None:
+            write_paths(path, self.source)
+            self.ui.w.statusBar().showMessage(f"Saved {path}", 6000)
+            return Path(path)
+        return self.ui.export_paths(path, "json")
+
+    # ----- the recording ----------------------------------------------------------------------------------------
+
+    def _on_replay(self, rep: Replay) -> None:
+        if self.active and self.source is not None:
+            return                                   # a loaded file is shown: the live recording waits
+        if self.active:
+            k = self._entering if self._entering is not None else self.timeline.slider.value()
+            self._entering = None
+            self._set_store(rep, k)
+            return
+        self.store = rep
+        self.refresh(rep.t1)
+
+    def _set_store(self, rep: Replay, index: int) -> None:
+        self.store = rep
+        self.times = rep.times()
+        self._setting = True
+        self.timeline.slider.setRange(0, max(0, len(self.times) - 1))
+        self.timeline.slider.setValue(int(np.clip(index, 0, max(0, len(self.times) - 1))))
+        self._setting = False
+        self.show_index(self.timeline.slider.value())
+
+    def _on_live_frame(self, f) -> None:
+        if self.active:
+            return
+        self._setting = True
+        self.timeline.slider.setRange(0, int(f.steps))
+        self.timeline.slider.setValue(int(f.steps))
+        self._setting = False
+        now = QtCore.QDateTime.currentMSecsSinceEpoch() / 1000.0
+        if self._wants_recording() and now - self._fetched > LIVE_REFRESH_S:
+            self._fetched = now
+            self.ui.bridge.send("recording")
+
+    def _wants_recording(self) -> bool:
+        st = self.ui.w.state
+        return self.mode != "off" or st.measure_area is not None or st.measure_line is not None
+
+    # ----- drawing a time -----------------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        return self.timeline.mode.currentData()
+
+    def time(self) -> float:
+        """The time shown: the slider's in replay, the latest recorded otherwise."""
+        if self.active and len(self.times):
+            return float(self.times[min(self.timeline.slider.value(), len(self.times) - 1)])
+        return self.store.t1 if self.store is not None else 0.0
+
+    def show_index(self, k: int) -> None:
+        """Draw the recording at its k-th recorded time: agents, trails, plots and the clock."""
+        rep, ui = self.store, self.ui
+        if rep is None or len(self.times) == 0:
+            return
+        t = float(self.times[int(np.clip(k, 0, len(self.times) - 1))])
+        pos = rep.positions_at(t)
+        status = rep.status_at(t)
+        walking = int(np.count_nonzero(status == 0))
+        arrived = int(np.count_nonzero(status == 1))
+        frame = Frame(generation=ui.generation, time=t, steps=int(k), positions=pos, status=status,
+                      profile=rep.profile, compare_positions=None, compare_status=None, playing=False,
+                      walking=walking, arrived=arrived, rate=0.0, step_ms=0.0)
+        ui.agents.show_frame(frame)
+        ui.trails.show(rep.trails(t, TRAIL_S), np.zeros((0, 2), dtype=np.float32))
+        ui.trace.show(None)
+        sel = ui.selected if 0 <= ui.selected < rep.n else -1
+        speed_t, speed_v = rep.speeds(sel, t) if sel >= 0 else (np.zeros(0), np.zeros(0))
+        ui.plots.show_replay(speed_t, speed_v, rep.arrivals(t), rep.n)
+        ui.clock.setText(f"t = {t:,.1f} s")
+        self.timeline.label.setText(f"replay {t:,.1f} / {self.times[-1]:,.1f} s")
+        ui.stats_label.setText(f"{rep.n} agents at {t:.1f} s: {walking} walking, {arrived} arrived (replay)")
+        ui.w.viewport.viewport().update()
+        self.refresh(t)
+
+    # ----- density and measurements -------------------------------------------------------------------------
+
+    def _walkable_area(self):
+        scene = self.ui.doc.scene
+        if self._walkable_scene is not scene:
+            self._walkable, self._walkable_scene = free_space(scene), scene
+        return self._walkable
+
+    def refresh(self, t: float | None = None) -> None:
+        """Recompute the heatmap and the measurements for time t (default: the time shown), off the UI thread."""
+        rep = self.store
+        if self.mode == "off":
+            self.layer.image.clear()
+            self.layer.changed()
+        st = self.ui.w.state
+        if rep is None:
+            if self._wants_recording() and self.ui.bridge.running:
+                self.ui.bridge.send("recording")
+            return
+        t = self.time() if t is None else t
+        walkable = self._walkable_area()
+        bounds = tuple(float(v) for v in self.ui.doc.scene.bounds)
+        if self.mode != "off":
+            mode, window = self.mode, float(self.timeline.window.value())
+            self._submit("density", lambda: (heatmap(rep, t, window, mode, walkable, bounds), bounds))
+        if st.measure_area is not None or st.measure_line is not None:
+            area = shapely.Polygon(st.measure_area) if st.measure_area is not None else None
+            line = shapely.LineString(st.measure_line) if st.measure_line is not None else None
+            self._submit("measure", lambda: measure(rep, t, walkable, area, line))
+
+    def _submit(self, kind: str, job) -> None:
+        """Compute ``job`` in a thread; one computation of a kind at a time, the latest request waiting for it
+        (a live run asks every second, and a Voronoi series of a big crowd can take longer than that)."""
+        self._requests[kind] += 1
+        if self._running[kind]:
+            self._waiting[kind] = (self._requests[kind], job)
+            return
+        self._start(kind, self._requests[kind], job)
+
+    def _start(self, kind: str, number: int, job) -> None:
+        self._running[kind] = True
+
+        def run() -> None:
+            try:
+                result = job()
+            except Exception as e:  # a failed measure is reported, the window carries on
+                result = e
+            self.computed.emit((kind, number, result))
+
+        threading.Thread(target=run, name=f"replay.{kind}", daemon=True).start()
+
+    def _on_computed(self, msg) -> None:
+        kind, number, result = msg
+        self._running[kind] = False
+        waiting = self._waiting.pop(kind, None)
+        if waiting is not None:
+            self._start(kind, *waiting)
+        if number != self._requests[kind]:
+            return                                   # a later request is on its way
+        if isinstance(result, Exception):
+            self.ui.show_error("Density" if kind == "density" else "Measurement", f"{type(result).__name__}: "
+                                                                                   f"{result}")
+            return
+        if kind == "density":
+            if self.mode != "off":
+                self.layer.show(*result)
+        else:
+            show_measurements(self.ui.plots, result)
+        self.ui.w.viewport.viewport().update()
+
+    def _state_changed(self, name: str) -> None:
+        st = self.ui.w.state
+        if name == "measure_area":
+            self.layer.show_area(st.measure_area)
+        elif name == "measure_line":
+            self.layer.show_line(st.measure_line)
+        else:
+            return
+        self.refresh()

@@ -1,0 +1,215 @@
+"""The replay timeline (pytest-qt, the real window, real key and mouse events on the slider): the agents drawn at
+the slider's value t are the recorded positions at t, back and forth; a recording saved and opened again is the
+same; the measurement tools set the area and line whose density and flow are plotted; the density heatmap draws."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtWidgets
+from PySide6.QtTest import QTest
+
+from core.export import read_paths, write_paths
+from core.export.paths import AgentPath, PathsFile
+from core.sim.replay import Replay
+
+from conftest import Driver
+from sim_window import WAIT, action, built
+
+DT = 0.1
+
+
+def agent(aid: str, start: int, xy: np.ndarray, arrived: bool) -> AgentPath:
+    t = (start + np.arange(len(xy))) * DT
+    seg = np.hypot(*np.diff(xy, axis=0).T).sum() if len(xy) > 1 else 0.0
+    return AgentPath(aid, "pedestrian", arrived, float(t[-1]), float(seg), float(seg), {"default": float(seg)},
+                     0.5, np.column_stack([t, xy]))
+
+
+@pytest.fixture
+def recording(tmp_path):
+    """Three walkers in the 40 x 30 test scene: one arrives early, one starts late."""
+    n = 60
+    xs = np.linspace(2.0, 30.0, n)
+    pf = PathsFile("Test", "miran", "euler", DT, [
+        agent("a", 0, np.column_stack([xs, np.full(n, 5.0)]), False),
+        agent("b", 0, np.column_stack([xs[:25][::-1], np.full(25, 9.0)]), True),
+        agent("c", 10, np.column_stack([np.full(n - 10, 12.0), np.linspace(2.0, 25.0, n - 10)]), False)])
+    path = tmp_path / "run.paths.json"
+    write_paths(path, pf)
+    return path, Replay.from_paths(pf)
+
+
+def studio(make_studio):
+    w = make_studio(new=(40, 30))
+    w.sim._start_timer.stop()            # no engine: these tests replay files
+    return w
+
+
+def slider(w) -> QtWidgets.QSlider:
+    return w.findChild(QtWidgets.QSlider, "sim.timeline")
+
+
+def drawn_equals_recorded(w, rep: Replay) -> float:
+    s = slider(w)
+    t = float(rep.times()[s.value()])
+    np.testing.assert_array_equal(w.latest_positions(), rep.positions_at(t))
+    return t
+
+
+def test_slider_keys_move_the_replay_back_and_forth(make_studio, recording, qtbot):
+    path, rep = recording
+    w = studio(make_studio)
+    assert w.sim.replay.open(path)
+    s = slider(w)
+    assert (s.minimum(), s.maximum()) == (0, len(rep.times()) - 1)
+    s.setFocus()
+    seen = [drawn_equals_recorded(w, rep)]
+    for key in (QtCore.Qt.Key.Key_End, QtCore.Qt.Key.Key_Left, QtCore.Qt.Key.Key_PageDown, QtCore.Qt.Key.Key_Home,
+                QtCore.Qt.Key.Key_Right, QtCore.Qt.Key.Key_Right, QtCore.Qt.Key.Key_PageUp):
+        QTest.keyClick(s, key)
+        seen.append(drawn_equals_recorded(w, rep))
+    assert seen[1] == rep.t1 and seen[4] == rep.t0 and seen[6] == pytest.approx(rep.t0 + 2 * DT)
+    assert seen[2] < seen[1] and seen[3] < seen[2]                 # back ...
+    assert seen[7] > seen[6]                                       # ... and forth
+    # The plots follow: arrivals up to the shown time only ("b" arrives at 2.4 s).
+    QTest.keyClick(s, QtCore.Qt.Key.Key_Home)
+    assert "0 of 3" in w.sim.plots.arrivals.titleLabel.text
+    QTest.keyClick(s, QtCore.Qt.Key.Key_End)
+    assert "1 of 3" in w.sim.plots.arrivals.titleLabel.text
+
+
+def test_dragging_the_handle_scrubs(make_studio, recording, qtbot):
+    path, rep = recording
+    w = studio(make_studio)
+    w.sim.replay.open(path)
+    s = slider(w)
+    opt = QtWidgets.QStyleOptionSlider()
+    s.initStyleOption(opt)
+    handle = s.style().subControlRect(QtWidgets.QStyle.ComplexControl.CC_Slider, opt,
+                                      QtWidgets.QStyle.SubControl.SC_SliderHandle, s).center()
+    QTest.mousePress(s, QtCore.Qt.MouseButton.LeftButton, QtCore.Qt.KeyboardModifier.NoModifier, handle)
+    for x in (s.width() * 3 // 4, s.width() // 3):
+        QTest.mouseMove(s, QtCore.QPoint(x, handle.y()))
+        qtbot.waitUntil(lambda: s.value() > 0)
+        drawn_equals_recorded(w, rep)
+    QTest.mouseRelease(s, QtCore.Qt.MouseButton.LeftButton, QtCore.Qt.KeyboardModifier.NoModifier,
+                       QtCore.QPoint(s.width() // 3, handle.y()))
+    assert 0 < s.value() < s.maximum()
+    drawn_equals_recorded(w, rep)
+
+
+def test_save_load_round_trip_equals(make_studio, recording, tmp_path, qtbot):
+    path, rep = recording
+    w = studio(make_studio)
+    w.sim.replay.open(path)
+    out = w.sim.replay.save(tmp_path / "again.paths.json")
+    assert json.loads(out.read_text()) == json.loads(path.read_text())
+    back = Replay.from_paths(read_paths(out))
+    np.testing.assert_array_equal(back.xy, rep.xy)
+    np.testing.assert_array_equal(back.t, rep.t)
+
+
+def test_a_bad_recording_is_named_not_raised(make_studio, tmp_path, qtbot):
+    w = studio(make_studio)
+    bad = tmp_path / "bad.paths.json"
+    bad.write_text(json.dumps({"format": "miran-paths", "version": 1, "scene": "x", "method": "miran",
+                               "integrator": "euler", "dt": -1, "agents": []}))
+    assert not w.sim.replay.open(bad)
+    assert any("dt" in e for e in w.sim.errors)
+    assert not w.sim.replay.active
+
+
+def test_measurement_tools_and_density_heatmap(make_studio, recording, qtbot):
+    path, rep = recording
+    w = studio(make_studio)
+    w.sim.replay.open(path)
+    QTest.keyClick(slider(w), QtCore.Qt.Key.Key_End)       # measured up to the time shown: the whole run
+    d = Driver(w)
+    d.tool("measure_area")
+    d.drag([(8.0, 2.0), (16.0, 10.0)])
+    assert w.state.measure_area == [(8.0, 2.0), (16.0, 2.0), (16.0, 10.0), (8.0, 10.0)]
+    d.tool("measure_line")
+    d.drag([(20.0, 1.0), (20.0, 12.0)])
+    assert w.state.measure_line == [(20.0, 1.0), (20.0, 12.0)]
+    qtbot.waitUntil(lambda: hasattr(w.sim.plots, "flow_plot") and hasattr(w.sim.plots, "density_plot"),
+                    timeout=WAIT)
+    # Agent "a" crosses x = 20 once during the run; the line's N(t) ends at 1.
+    qtbot.waitUntil(lambda: any(len(c.yData) and c.yData[-1] == 1 for c in w.sim.plots.flow_plot.curves),
+                    timeout=WAIT)
+    QTest.keyClick(slider(w), QtCore.Qt.Key.Key_Home)      # t = 0: agents a and b are there, c starts later
+    mode = w.findChild(QtWidgets.QComboBox, "sim.density.mode")
+    mode.setCurrentIndex(mode.findData("voronoi"))
+    qtbot.waitUntil(lambda: w.sim.replay.layer.grid is not None, timeout=WAIT)
+    grid = w.sim.replay.layer.grid
+    cell = 40.0 / grid.shape[1]
+    # Integrated over the scene the Voronoi density counts the agents present (averaged over the window).
+    assert np.nansum(grid) * cell * cell == pytest.approx(2.0, rel=1e-6)
+
+
+@pytest.mark.usefixtures("jit_warm")
+def test_the_live_run_is_scrubbed_from_its_own_recording(make_studio, qtbot):
+    from sim_harness import SCENES
+
+    w = make_studio(SCENES / "mckenna_road.json")
+    built(qtbot, w)
+    for _ in range(30):
+        action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame is not None and w.sim.frame.steps >= 30, timeout=WAIT)
+    s = slider(w)
+    assert s.maximum() == w.sim.frame.steps
+    s.setFocus()
+    QTest.keyClick(s, QtCore.Qt.Key.Key_Home)                     # a real key: pauses and fetches the recording
+    qtbot.waitUntil(lambda: w.sim.replay.store is not None and w.sim.replay._entering is None, timeout=WAIT)
+    assert w.sim.replay.active and s.value() == 0
+    sim = w.sim.bridge.worker.controller.sim
+    for key in (QtCore.Qt.Key.Key_End, QtCore.Qt.Key.Key_PageDown, QtCore.Qt.Key.Key_Left, QtCore.Qt.Key.Key_Home):
+        QTest.keyClick(s, key)
+        t = float(w.sim.replay.times[s.value()])
+        # The engine's own recorded path of every agent walking then holds the drawn position at that time.
+        compared = 0
+        for i in range(sim.n_agents):
+            p = sim.path(i)
+            k = min(int(np.searchsorted(p[:, 0], t - 1e-9)), len(p) - 1)
+            if abs(p[k, 0] - t) < 1e-9:
+                np.testing.assert_array_equal(w.latest_positions()[i], p[k, 1:])
+                compared += 1
+        assert compared > 0
+    action(w, "sim.step").trigger()                                # back to the live run
+    qtbot.waitUntil(lambda: not w.sim.replay.active and w.sim.frame.steps >= 31, timeout=WAIT)
+
+
+def test_the_command_line_refuses_a_bad_recording_with_status_2(tmp_path, capsys):
+    from app.main import entry
+
+    bad = tmp_path / "bad.paths.json"
+    bad.write_text('{"format": "miran-paths", "version": 1, "scene": "x", "method": "miran", "integrator": "euler", '
+                   '"dt": 0.1, "agents": [{"id": "a"}]}')
+    assert entry(["--replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "agents[0]" in err and "Traceback" not in err
+    assert entry(["--replay", str(tmp_path / "missing.json")]) == 2
+    assert "missing.json" in capsys.readouterr().err
+
+
+def test_choosing_an_agent_in_the_replay_plots_its_speed_up_to_the_time_shown(make_studio, recording, qtbot):
+    path, rep = recording
+    w = studio(make_studio)
+    w.sim.replay.open(path)
+    s = slider(w)
+    s.setValue(30)
+    w.sim._start_timer.stop()
+    monkey = []
+    w.sim.bridge.send = lambda *a: monkey.append(a)          # no engine: the command is only recorded
+    w.sim.bridge.running = True
+    try:
+        w.sim.select_agent(0)
+    finally:
+        w.sim.bridge.running = False
+    # Agent "a" walks 28 m in 59 steps of 0.1 s along a line: its speed is 28 / 5.9 m/s at every step up to 3.0 s.
+    xs, ys = w.sim.plots.speed_curve.getData()
+    np.testing.assert_allclose(xs, 0.1 * np.arange(1, 31))
+    np.testing.assert_allclose(ys, 28.0 / 5.9)
+    assert ("select", 0) in monkey
