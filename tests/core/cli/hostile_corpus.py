@@ -326,5 +326,5 @@ def heldout_findings(folder: Path, base: str) -> list[Case]:
     return cases
 
 
-__all__ = ["heldout_findings", "BASE", "CASE_SECONDS", "Case", "Hang", "bad_scenes", "build_corpus", "good_scenes", "option_cases",
-           "run_cli", "special_files", "write_case"]
+__all__ = ["BASE", "CASE_SECONDS", "Case", "Hang", "bad_scenes", "build_corpus", "good_scenes", "heldout_findings",
+           "option_cases", "run_cli", "special_files", "write_case"]
