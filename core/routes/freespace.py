@@ -10,8 +10,8 @@ GEOS's buffer nodes every offset segment against every other one it crosses, so 
 closer together than the clearance (a comb of 20,000 vertices, teeth 4.5 mm apart, eroded by 0.25 m) took 16 s of
 CPU and grows with the square of its vertices. Above ``PIECEWISE_VERTICES`` the erosion is computed as the bounds
 shrunk by the clearance minus the obstacles' Minkowski sum with the disc, built as the union of the buffered
-triangles of the obstacles (the sum distributes over a union, and the cascaded union merges neighbours first):
-the same set, 2.6 s on that comb.
+triangles of the obstacles (the sum distributes over a union, and the cascaded union merges neighbours first),
+simplified within the margin kept for GEOS's simplification: 2.7 s on that comb, with fewer vertices.
 """
 
 from __future__ import annotations
@@ -75,7 +75,11 @@ def _shrunk_free(geometry: SceneGeometry, r: float) -> BaseGeometry:
     inner = shapely.box(x0 + r, y0 + r, x1 - r, y1 - r)
     triangles = shapely.get_parts(shapely.constrained_delaunay_triangles(geometry.obstacles))
     grown = shapely.union_all(shapely.buffer(triangles, r, quad_segs=QUAD_SEGS))
-    return shapely.difference(inner, grown)
+    # The union keeps every arc's crossing with its neighbours' (five times GEOS's vertices on a comb). The triangles'
+    # buffers were not simplified, so the margin r (1 - GEOS_SIMPLIFY) allowed for that is still free: simplify by it
+    # (Douglas-Peucker moves no point further), which leaves fewer vertices than GEOS's own buffer.
+    tolerance = GEOS_SIMPLIFY * r * math.cos(math.pi / (4 * QUAD_SEGS))
+    return shapely.simplify(shapely.difference(inner, grown), tolerance, preserve_topology=True)
 
 
 def boundary_segments(free: BaseGeometry) -> np.ndarray:

@@ -33,14 +33,15 @@ def test_the_piecewise_erosion_is_geos_erosion_and_keeps_the_clearance(clearance
     fast = erode_geometry(g, clearance).free
     monkeypatch.setattr(freespace, "PIECEWISE_VERTICES", 10**9)
     geos = erode_geometry(g, clearance).free
-    # Equal but for where the chords of each rounded corner fall (sagitta r (1 - cos(pi / 16)) < 0.02 r).
+    # Equal but for where the chords of each rounded corner fall (sagitta r (1 - cos(pi / 16)) < 0.02 r) and the
+    # simplification within 1 % of r.
     assert fast.symmetric_difference(geos).area <= 1e-4 * geos.area
-    assert fast.hausdorff_distance(geos) <= 0.02 * clearance
+    assert fast.hausdorff_distance(geos) <= 0.03 * clearance
     # Every point of the eroded space keeps the clearance from the obstacles and the bounds (the guarantee).
+    assert shapely.distance(g.obstacles, fast.boundary) >= clearance * (1 - 1e-12)
     pts = shapely.get_coordinates(fast)
-    d_obst = shapely.distance(g.obstacles, shapely.points(pts))
     d_box = np.minimum.reduce([pts[:, 0], pts[:, 1], 100.0 - pts[:, 0], 100.0 - pts[:, 1]])
-    assert np.all(d_obst >= clearance * (1 - 1e-9)) and np.all(d_box >= clearance * (1 - 1e-9))
+    assert np.all(d_box >= clearance * (1 - 1e-12))
     assert fast.is_valid and fast.within(g.free)
 
 
