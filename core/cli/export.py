@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from core.cli.output import check_destination
 from core.export.geojson import write_geojson
 from core.export.paths import parse_paths
 from core.export.trajectories import DEFAULT_DECIMALS, write_csv, write_jupedsim, write_pedpy
@@ -47,6 +48,7 @@ def run(args) -> int:
         problems.append(Problem("--decimals", f"expected a whole number from 0 to 12, got {args.decimals!r}"))
     if problems:
         raise InputError(problems)
+    check_destination(args.out, "--out")
     data = read_json(args.paths)
     scene = load_scene(args.scene) if args.scene else None
     pf = None

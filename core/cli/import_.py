@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from core.cli.output import print_json
+from core.cli.output import check_destination, print_json
 from core.importers import ImportOptions, import_file
 from core.importers.project import PROJECTIONS
 from core.scene.io import save_scene
@@ -69,6 +69,7 @@ def run(args) -> int:
                                                 f"{', '.join(PROJECTIONS)})"))
     if problems:
         raise InputError(problems)
+    check_destination(args.out, "--out")
     opts = ImportOptions(tolerance=tol, grid=grid, min_area=min_area, snap=snap, scale=scale,
                          projection=args.projection, layer_property=args.layer_property)
     result = import_file(args.file, args.map, opts)

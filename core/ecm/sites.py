@@ -175,34 +175,63 @@ def _convex_pieces(xy: np.ndarray, rings: list[np.ndarray], holes: list[tuple[fl
     cw = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0]) < 0
     tris[cw] = tris[cw][:, ::-1]
     tris = ids[tris]
-    polys: dict[int, list[int]] = {i: [int(u), int(v), int(w)] for i, (u, v, w) in enumerate(tris)}
-    owner: dict[tuple[int, int], int] = {}
-    for i, cyc in polys.items():
-        for k in range(3):
-            owner[(cyc[k], cyc[(k + 1) % 3])] = i
-    diagonals = [(u, v) for (u, v) in owner if u < v and (v, u) in owner]
-    lengths = [float(np.hypot(*(xy[u] - xy[v]))) for u, v in diagonals]
-    eps = 1e-12 * float(np.max(np.abs(xy[ids])) + 1.0) ** 2
+    return _hertel_mehlhorn(xy, tris, 1e-12 * float(np.max(np.abs(xy[ids])) + 1.0) ** 2)
+
+
+def _hertel_mehlhorn(xy: np.ndarray, tris: np.ndarray, eps: float) -> list[list[int]]:
+    """Merge counter-clockwise triangles across their diagonals, longest first, while the result stays convex.
+
+    Pieces are circular lists of half-edges and a merge splices two of them in constant time (a list of pieces
+    copied at every merge was quadratic: a comb of 20,000 vertices, whose valleys lie on one line, took minutes).
+    A piece is named by its first triangle (union-find) and starts at the head of the diagonal it was last merged
+    across, as the list version did.
+    """
+    nt = len(tris)
+    src = tris.reshape(-1).astype(np.int64)                      # half-edge 3 t + k runs src -> dst
+    dst = tris[:, [1, 2, 0]].reshape(-1).astype(np.int64)
+    nxt = (np.arange(3 * nt).reshape(nt, 3)[:, [1, 2, 0]]).reshape(-1).tolist()
+    prv = (np.arange(3 * nt).reshape(nt, 3)[:, [2, 0, 1]]).reshape(-1).tolist()
+    src_l, dst_l = src.tolist(), dst.tolist()
+    half = {(u, v): h for h, (u, v) in enumerate(zip(src_l, dst_l))}
+    head = list(range(0, 3 * nt, 3))                             # first half-edge of each piece (by root)
+    parent = list(range(nt))
+
+    def root(t: int) -> int:
+        while parent[t] != t:
+            parent[t] = parent[parent[t]]
+            t = parent[t]
+        return t
+
+    diagonals = [(u, v) for (u, v) in half if u < v and (v, u) in half]
+    ends = np.array(diagonals, dtype=np.int64).reshape(-1, 2)
+    lengths = np.hypot(*(xy[ends[:, 0]] - xy[ends[:, 1]]).T) if len(ends) else np.zeros(0)
     # Longest diagonals first: fewer, rounder pieces.
-    for k in np.argsort(lengths)[::-1]:
+    for k in np.argsort(lengths)[::-1].tolist():
         u, v = diagonals[k]
-        pa, pb = owner.get((u, v)), owner.get((v, u))
-        if pa is None or pb is None or pa == pb:
+        h1, h2 = half[(u, v)], half[(v, u)]
+        pa, pb = root(h1 // 3), root(h2 // 3)
+        if pa == pb:
             continue
-        A, B = polys[pa], polys[pb]
-        ia, ib = A.index(u), B.index(v)
-        if _cross(xy[A[ia - 1]], xy[u], xy[B[(ib + 2) % len(B)]]) < -eps:
+        p1, n1, p2, n2 = prv[h1], nxt[h1], prv[h2], nxt[h2]
+        if _cross(xy[src_l[p1]], xy[u], xy[dst_l[n2]]) < -eps:
             continue
-        if _cross(xy[B[ib - 1]], xy[v], xy[A[(ia + 2) % len(A)]]) < -eps:
+        if _cross(xy[src_l[p2]], xy[v], xy[dst_l[n1]]) < -eps:
             continue
-        merged = [A[(ia + 1 + j) % len(A)] for j in range(len(A))]
-        merged += [B[(ib + 2 + j) % len(B)] for j in range(len(B) - 2)]
-        del owner[(u, v)], owner[(v, u)]
-        for j in range(len(merged)):
-            owner[(merged[j], merged[(j + 1) % len(merged)])] = pa
-        polys[pa] = merged
-        del polys[pb]
-    return [polys[k] for k in sorted(polys)]
+        nxt[p1], prv[n2], nxt[p2], prv[n1] = n2, p1, n1, p2
+        parent[pb] = pa
+        head[pa] = n1
+    pieces = []
+    for t in range(nt):
+        if parent[t] != t:
+            continue
+        cyc, h = [], head[t]
+        while True:
+            cyc.append(int(src_l[h]))
+            h = nxt[h]
+            if h == head[t]:
+                break
+        pieces.append(cyc)
+    return pieces
 
 
 def _fan_split(cyc: list[int], limit: int = MAX_PIECE_VERTICES) -> list[list[int]]:

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import shapely
+
+from core.scene.fields import MAX_COORD
 from core.scene.jsonio import read_json
 from core.scene.problems import InputError, Problem
 
@@ -43,7 +47,9 @@ def detect_format(path: str | Path) -> str:
 def read_source(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> Source:
     """Read a file of any supported format into features in scene metres; InputError names the file."""
     try:
-        return _read(path, mapping, opts)
+        source = _read(path, mapping, opts)
+        check_coordinates(source)
+        return source
     except InputError as e:
         if e.source:
             raise
@@ -117,16 +123,42 @@ class ImportSession:
         return build_scene(self.source, self.mapping, self.opts, str(self.path))
 
 
+# The options' ranges: a grid or tolerance below a nanometre makes GEOS's snapping degenerate (1e-320 raised
+# "endpoints are equal"); nothing larger than the scene's coordinate limit means anything.
+OPTION_RANGES = {"tolerance": (1e-9, MAX_COORD), "grid": (1e-9, MAX_COORD), "min_area": (0.0, MAX_COORD ** 2),
+                 "snap": (0.0, MAX_COORD), "scale": (1e-9, 1e9)}
+
+
 def check_options(opts: ImportOptions) -> None:
-    """InputError naming each option that is not a usable number."""
-    for name in ("tolerance", "grid", "min_area", "snap"):
+    """InputError naming each option that is not a number in its range (``OPTION_RANGES``)."""
+    for name, (lo, hi) in OPTION_RANGES.items():
         v = getattr(opts, name)
-        if not (v >= 0 and v < float("inf")) or (name in ("tolerance", "grid") and v == 0):
-            raise InputError([Problem(f"--{name.replace('_', '-')}", f"must be a positive number, got {v!r}")])
-    if opts.scale is not None and not (0 < opts.scale < float("inf")):
-        raise InputError([Problem("--scale", f"must be a positive number, got {opts.scale!r}")])
+        if v is None and name == "scale":
+            continue
+        if not (isinstance(v, (int, float)) and lo <= v <= hi):
+            raise InputError([Problem(f"--{name.replace('_', '-')}", f"must be a number from {lo:g} to {hi:g}, "
+                                                                     f"got {v!r}")])
 
 
-__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "Feature", "ImportOptions", "ImportReport", "ImportResult",
-           "ImportSession", "Role", "Source", "build_scene", "check_options", "detect_format", "import_file",
-           "layer_roles", "parse_role", "parse_role_map", "read_source"]
+def check_coordinates(source: Source) -> None:
+    """InputError naming the first elements whose coordinates (in scene metres) are not finite or lie beyond the
+    scene's limit of +/-MAX_COORD (a GeoJSON polygon at 1e308 made GEOS fail on NaN/Inf)."""
+    if not source.features:
+        return
+    problems = []
+    for f in source.features:
+        xy = shapely.get_coordinates(f.geometry)
+        bad = ~np.isfinite(xy).all(axis=1) | (np.abs(xy) > MAX_COORD).any(axis=1)
+        if bad.any():
+            x, y = xy[int(np.flatnonzero(bad)[0])]
+            problems.append(Problem("", f"{f.where}: coordinate ({x:g}, {y:g}) m is beyond the scene's limit of "
+                                        f"+/-{MAX_COORD:g} m (see --scale)"))
+            if len(problems) == 10:
+                break
+    if problems:
+        raise InputError(problems)
+
+
+__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "OPTION_RANGES", "Feature", "ImportOptions", "ImportReport",
+           "ImportResult", "ImportSession", "Role", "Source", "build_scene", "check_coordinates", "check_options",
+           "detect_format", "import_file", "layer_roles", "parse_role", "parse_role_map", "read_source"]

@@ -5,6 +5,13 @@ obstacles and the bounds. The erosion is computed with shapely; the buffer radiu
 that the polygonal approximation of each rounded corner (q segments per quarter circle) lies outside the true
 circle of radius C, and by 1/(1 - 0.01) for GEOS's simplification of the buffer's input, so the guarantee holds for
 the polygonal result, not only for the ideal one.
+
+GEOS's buffer nodes every offset segment against every other one it crosses, so an obstacle whose edges lie much
+closer together than the clearance (a comb of 20,000 vertices, teeth 4.5 mm apart, eroded by 0.25 m) took 16 s of
+CPU and grows with the square of its vertices. Above ``PIECEWISE_VERTICES`` the erosion is computed as the bounds
+shrunk by the clearance minus the obstacles' Minkowski sum with the disc, built as the union of the buffered
+triangles of the obstacles (the sum distributes over a union, and the cascaded union merges neighbours first),
+simplified within the margin kept for GEOS's simplification: 4.5 s on that comb (1.8 s of it the triangulation).
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ QUAD_SEGS = 4
 # GEOS simplifies the input of a buffer by this fraction of the distance (BufferParameters' simplify factor), so
 # the offset may come that much closer; the radius is enlarged to make up for it.
 GEOS_SIMPLIFY = 0.01
+# Free spaces with more vertices than this are eroded piecewise (GEOS's own buffer takes 0.09 s at 2,000).
+PIECEWISE_VERTICES = 2000
 
 
 def polygon_parts(g: BaseGeometry) -> list[Polygon]:
@@ -48,12 +57,29 @@ def erode_geometry(geometry: SceneGeometry, clearance: float) -> SceneGeometry:
     if clearance <= 0.0:
         return geometry
     r = clearance / (math.cos(math.pi / (4 * QUAD_SEGS)) * (1.0 - GEOS_SIMPLIFY))
-    free = _as_polygonal(polygon_parts(shapely.buffer(geometry.free, -r, quad_segs=QUAD_SEGS)))
+    free = _as_polygonal(polygon_parts(_shrunk_free(geometry, r)))
     regions = tuple(_as_polygonal(polygon_parts(shapely.intersection(reg, free))) for reg in geometry.regions)
     areas = np.array([g.area for g in regions], dtype=np.float64)
     comps = tuple(sorted(polygon_parts(free), key=lambda p: -p.area))
     obstacles = shapely.difference(geometry.box, free)
     return SceneGeometry(geometry.box, obstacles, free, regions, areas, float(free.area), comps)
+
+
+def _shrunk_free(geometry: SceneGeometry, r: float) -> BaseGeometry:
+    """The free space minus everything within r of the obstacles or the bounds (see the module's note on speed)."""
+    if shapely.get_num_coordinates(geometry.free) <= PIECEWISE_VERTICES:
+        return shapely.buffer(geometry.free, -r, quad_segs=QUAD_SEGS)
+    x0, y0, x1, y1 = geometry.box.bounds
+    if x1 - x0 <= 2.0 * r or y1 - y0 <= 2.0 * r:
+        return Polygon()
+    inner = shapely.box(x0 + r, y0 + r, x1 - r, y1 - r)
+    triangles = shapely.get_parts(shapely.constrained_delaunay_triangles(geometry.obstacles))
+    grown = shapely.union_all(shapely.buffer(triangles, r, quad_segs=QUAD_SEGS))
+    # The union keeps every arc's crossing with its neighbours' (five times GEOS's vertices on a comb). The triangles'
+    # buffers were not simplified, so the margin r (1 - GEOS_SIMPLIFY) allowed for that is still free: simplify by it
+    # (Douglas-Peucker moves no point further), which leaves fewer vertices than GEOS's own buffer.
+    tolerance = GEOS_SIMPLIFY * r * math.cos(math.pi / (4 * QUAD_SEGS))
+    return shapely.simplify(shapely.difference(inner, grown), tolerance, preserve_topology=True)
 
 
 def boundary_segments(free: BaseGeometry) -> np.ndarray:

@@ -14,6 +14,7 @@ file in the system's temporary folder, so the caller can say where it is.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -66,6 +67,9 @@ def write_file_atomic(path: str | os.PathLike, fill: Callable[[str], object]) ->
     folder is fsynced."""
     p = Path(path)
     directory = p.parent if str(p.parent) else Path(".")
+    # Never rename over a device, a pipe or a folder (as root, exporting to /dev/full replaced the device).
+    if p.exists() and not p.is_file():
+        raise OSError(errno.EEXIST, "exists and is not a regular file", str(p))
     remove_stale_temps(directory, p.name)
     mode = new_file_mode(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.{os.getpid()}-", suffix=".tmp", dir=directory)

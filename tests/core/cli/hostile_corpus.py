@@ -286,10 +286,45 @@ def option_cases(folder: Path, base: str, ecm: bool) -> list[Case]:
     add("measure fifo paths", ["measure", base, "/dev/zero"], 2, "not a regular file")
     add("measure --profile unknown", ["measure", base, str(paths_bad), "--profile", "zz"], 2, "--profile")
     add("validate mixed", ["validate", base, "/dev/zero", base], 2, "/dev/zero")
+    out += heldout_findings(folder, base)
     add("bench --section bogus", ["bench", "--section", "bogus"], 2, "--section")
     add("reproduce --only bogus", ["reproduce", str(folder / "rep"), "--only", "bogus"], 2, "--only")
     return out
 
 
-__all__ = ["BASE", "CASE_SECONDS", "Case", "Hang", "bad_scenes", "build_corpus", "good_scenes", "option_cases",
-           "run_cli", "special_files", "write_case"]
+def heldout_findings(folder: Path, base: str) -> list[Case]:
+    """What the held-out corpus (``hostile_heldout.py``) found: import options beyond their ranges and coordinates
+    beyond the scene's limit (GEOS exceptions), outputs renamed over a device or a pipe (as root, ``export --out
+    /dev/full`` replaced the device with a file), 10^5 route queries (past 60 s)."""
+    svg = folder / "plan.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
+                   '<rect x="5" y="5" width="4" height="4" id="wall"/></svg>')
+    huge = folder / "huge.geojson"
+    huge.write_text(json.dumps({"type": "FeatureCollection", "features": [{
+        "type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [
+            [[0, 0], [1e308, 0], [1e308, 1e308], [0, 0]]]}}]}))
+    pipe = folder / "out.pipe"
+    if hasattr(os, "mkfifo") and not pipe.exists():
+        os.mkfifo(pipe)
+    many = write_case(folder, "queries_many", [[2, 2, 18, 6]] * 10_001)
+    imp = ["import", str(svg), "--out"]
+    cases = [
+        Case("import --grid 1e-320", (*imp, str(folder / "i1.json"), "--grid", "1e-320"), 2, "--grid"),
+        Case("import --tolerance 1e-300", (*imp, str(folder / "i2.json"), "--tolerance", "1e-300"), 2, "--tolerance"),
+        Case("import --scale 1e300", (*imp, str(folder / "i3.json"), "--scale", "1e300"), 2, "--scale"),
+        Case("import --snap 1e300", (*imp, str(folder / "i4.json"), "--snap", "1e300"), 2, "--snap"),
+        Case("import coordinates 1e308", ("import", str(huge), "--out", str(folder / "i5.json")), 2,
+             "beyond the scene's limit"),
+        Case("import a drawing", (*imp, str(folder / "i6.json")), 0),
+        Case("export geojson of a scene", ("export", base, "--format", "geojson", "--out", str(folder / "e.geojson")),
+             0),
+        Case("route --queries over the limit", ("route", base, "--queries", str(many)), 2, "over the limit"),
+    ]
+    if pipe.exists():
+        cases += [Case("import --out a pipe", (*imp, str(pipe)), 2, "--out"),
+                  Case("export --out a pipe", ("export", base, "--format", "geojson", "--out", str(pipe)), 2, "--out")]
+    return cases
+
+
+__all__ = ["BASE", "CASE_SECONDS", "Case", "Hang", "bad_scenes", "build_corpus", "good_scenes", "heldout_findings",
+           "option_cases", "run_cli", "special_files", "write_case"]

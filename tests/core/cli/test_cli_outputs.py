@@ -86,3 +86,35 @@ def test_record_every_writes_the_thinned_paths(scene, tmp_path):
     assert b["points"][-1] == a["points"][-1] and len(b["points"]) <= len(a["points"]) // 10 + 3
     assert b["length"] == pytest.approx(a["length"], rel=1e-9)
     assert load_scene(scene).name == "Hostile base"
+
+
+def test_every_command_output_gets_the_umask_mode(scene, tmp_path):
+    """Paths, routes, exports in every format, imported scenes and the ECM's map and picture: 0644 under umask
+    022, 0600 under 077 (a new file gets 0666 minus the umask)."""
+    svg = tmp_path / "plan.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><rect x="5" y="5" width="4" '
+                   'height="4" id="wall"/></svg>')
+    for umask, want in ((0o022, 0o644), (0o077, 0o600)):
+        old = os.umask(umask)
+        try:
+            d = tmp_path / f"u{umask:o}"
+            d.mkdir()
+            paths = d / "paths.json"
+            runs = [["simulate", scene, "--steps", "20", "--out", str(paths)],
+                    ["route", scene, "--from", "2,2", "--to", "18,6", "--out", str(d / "route.json")],
+                    ["import", str(svg), "--out", str(d / "imported.json")],
+                    ["ecm", scene, "--resolution", "64", "--out", str(d / "ecm.json"), "--png", str(d / "ecm.png")]]
+            for fmt, name in (("pedpy", "t.txt"), ("csv", "t.csv"), ("geojson", "t.geojson"),
+                              ("jupedsim", "t.sqlite")):
+                runs.append(["export", str(paths), "--format", fmt, "--scene", scene, "--out", str(d / name)])
+            for argv in runs:
+                code, _, err, _ = run_cli(argv)
+                if argv[0] == "ecm" and code == 2 and "OpenGL" in err:
+                    continue
+                assert code == 0, (argv, err)
+            files = sorted(p for p in d.iterdir())
+            assert len(files) >= 8
+            assert {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == \
+                {p.name: oct(want) for p in files}
+        finally:
+            os.umask(old)

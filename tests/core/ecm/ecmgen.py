@@ -98,3 +98,15 @@ def random_scene(seed: int, width: float = 100.0, height: float = 70.0, n: int =
         obstacles=[Obstacle(f"o{i}", ring) for i, ring in enumerate(obstacles)],
         profiles=[Profile("pedestrian")],
     )
+
+
+def comb_scene(n: int) -> Scene:
+    """One comb obstacle of ``n`` vertices in a 100 x 100 box: teeth 10 m tall and 90 / n m apart, their valleys on
+    one line (the worst case measured for the vertex limit: a Hertel-Mehlhorn merging all the valleys into one
+    piece, GEOS buffers crossing hundreds of neighbours)."""
+    teeth = n - 2
+    x = np.round(5.0 + 90.0 * np.arange(teeth) / (teeth - 1), 3)
+    y = np.where(np.arange(teeth) % 2 == 1, 70.0, 60.0)
+    ring = [(95.0, 40.0), (5.0, 40.0)] + list(zip(x.tolist(), y.tolist()))
+    return Scene(bounds=(0.0, 0.0, 100.0, 100.0), terrain_types=[TerrainType("default", "Open ground")],
+                 default_terrain="default", name=f"comb {n}", obstacles=[Obstacle("comb", ring)])

@@ -8,7 +8,7 @@ from shapely.geometry import Polygon
 from core.ecm.sites import build_sites
 from core.scene import build_geometry
 
-from ecmgen import random_scene
+from ecmgen import comb_scene, random_scene
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -51,3 +51,62 @@ def test_real_edges_are_ring_edges_with_free_space_on_the_right(seed):
     blocked = ~shapely.contains_xy(g.free, inner[:, 0], inner[:, 1])
     assert np.all(free | on_box)
     assert np.all(blocked)
+
+
+def _list_hertel_mehlhorn(xy, tris, eps):
+    """The reference: Hertel-Mehlhorn on explicit vertex lists, each merge copying both pieces."""
+    from core.ecm.sites import _cross
+
+    polys = {i: [int(u), int(v), int(w)] for i, (u, v, w) in enumerate(tris)}
+    owner = {}
+    for i, cyc in polys.items():
+        for k in range(3):
+            owner[(cyc[k], cyc[(k + 1) % 3])] = i
+    diagonals = [(u, v) for (u, v) in owner if u < v and (v, u) in owner]
+    lengths = [float(np.hypot(*(xy[u] - xy[v]))) for u, v in diagonals]
+    for k in np.argsort(lengths)[::-1]:
+        u, v = diagonals[k]
+        pa, pb = owner[(u, v)], owner[(v, u)]
+        if pa == pb:
+            continue
+        A, B = polys[pa], polys[pb]
+        ia, ib = A.index(u), B.index(v)
+        if _cross(xy[A[ia - 1]], xy[u], xy[B[(ib + 2) % len(B)]]) < -eps:
+            continue
+        if _cross(xy[B[ib - 1]], xy[v], xy[A[(ia + 2) % len(A)]]) < -eps:
+            continue
+        merged = [A[(ia + 1 + j) % len(A)] for j in range(len(A))]
+        merged += [B[(ib + 2 + j) % len(B)] for j in range(len(B) - 2)]
+        del owner[(u, v)], owner[(v, u)]
+        for j in range(len(merged)):
+            owner[(merged[j], merged[(j + 1) % len(merged)])] = pa
+        polys[pa] = merged
+        del polys[pb]
+    return [polys[k] for k in sorted(polys)]
+
+
+@pytest.mark.parametrize("scene", [random_scene(seed) for seed in range(6)] + [comb_scene(2000)],
+                         ids=[f"seed{s}" for s in range(6)] + ["comb2000"])
+def test_spliced_pieces_are_those_of_the_list_algorithm(scene, monkeypatch):
+    from core.ecm import sites
+
+    g = build_geometry(scene)
+    fast = build_sites(g, scene.bounds)
+    monkeypatch.setattr(sites, "_hertel_mehlhorn", _list_hertel_mehlhorn)
+    ref = build_sites(g, scene.bounds)
+    for field in ("piece_ptr", "piece_vert", "real_ptr", "real_edge"):
+        assert np.array_equal(getattr(fast, field), getattr(ref, field)), field
+
+
+def test_a_comb_at_the_vertex_limit_is_cut_into_convex_pieces_that_tile_it():
+    """20,000 vertices, as the scene limit allows: the list algorithm spent minutes on this one."""
+    scene = comb_scene(20_000)
+    g = build_geometry(scene)
+    s = build_sites(g, scene.bounds)
+    obst = [s.piece(k) for k in range(s.n_sites) if s.piece_comp[k] < s.n_components]
+    assert sum(len(p) for p in obst) >= 20_000 and all(len(p) <= 64 for p in obst)
+    for p in obst:
+        d = np.roll(p, -1, axis=0) - p
+        assert np.all(d[:, 0] * np.roll(d[:, 1], -1) - d[:, 1] * np.roll(d[:, 0], -1) >= -1e-9)
+    assert abs(sum(Polygon(p).area for p in obst) - g.obstacles.area) <= 1e-9 * g.box.area
+    assert shapely.union_all([Polygon(p) for p in obst]).symmetric_difference(g.obstacles).area <= 1e-9 * g.box.area

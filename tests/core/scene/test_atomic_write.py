@@ -144,3 +144,17 @@ def test_keep_elsewhere_names_a_new_file(tmp_path, monkeypatch, umask022):
     kept = keep_elsewhere("/nowhere/paths ü.json", b"result")
     assert kept.parent == tmp_path and kept.name.startswith("miran-paths__-") and kept.suffix == ".json"
     assert kept.read_bytes() == b"result" and _mode(kept) == 0o644
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_device_or_pipe_is_never_replaced(tmp_path):
+    """Renaming over a non-regular file would replace it (as root, an export to /dev/full replaced the device)."""
+    pipe = tmp_path / "out.pipe"
+    os.mkfifo(pipe)
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    for target in (pipe, folder):
+        with pytest.raises(OSError, match="not a regular file"):
+            atomic.write_bytes_atomic(target, b"data")
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode) and folder.is_dir() and list(folder.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a folder", "out.pipe"]
