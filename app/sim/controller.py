@@ -33,7 +33,7 @@ from core.steering.methods import IRM
 
 from .export import write_trajectories
 from .mailbox import Mailbox
-from .messages import BuildInfo, Command, EcmView, Event, Frame, Stats, TraceView, Trails, empty_xy
+from .messages import BuildInfo, Command, EcmView, Event, Frame, Stats, TraceView, Trails
 from .preview import PreviewRequest, RequestSlot
 from .trails import TrailBuffer
 from .warmup import warm_up

@@ -48,9 +48,10 @@ def _plan(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, e
         nodes, edges, found = astar(vert_xy, edge_uv, edge_len, edge_minR, edge_ptr, ev_R, ev_s, adj_ptr, adj_edge,
                                     adj_other, ks, i_s, ss, Rs, kg, i_g, sg, Rg, Sx, Sy, Gx, Gy, clearance)
     else:
-        nodes, edges, found = corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl,
-                                              ev_fr, adj_ptr, adj_edge, adj_other, xy, ring_next, ks, i_s, Sx, Sy, Rs,
-                                              ss, kg, i_g, Gx, Gy, Rg, sg, sx, sy, tx, ty, clearance, 1e-9 * scale)
+        nodes, edges, found = corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R,
+                                              ev_l, ev_r, ev_fl, ev_fr, adj_ptr, adj_edge, adj_other, xy, ring_next,
+                                              ks, i_s, Sx, Sy, Rs, ss, kg, i_g, Gx, Gy, Rg, sg, sx, sy, tx, ty,
+                                              clearance, 1e-9 * scale)
     if not found:
         return NO_CORRIDOR, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, empty, empty
     return OK, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, nodes, edges

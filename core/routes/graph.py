@@ -24,7 +24,8 @@ class DualGraph:
 
     - ``xy``: (n, 2) float64 node points (cell centre or triangle centroid), scene units.
     - ``terrain``: (n,) int32 terrain type index of each node's cell.
-    - ``indptr``: (n + 1,) int64, ``indices``: (m,) int64 CSR adjacency (neighbours of u: indices[indptr[u]:indptr[u+1]]).
+    - ``indptr``: (n + 1,) int64, ``indices``: (m,) int64 CSR adjacency (neighbours of u:
+      indices[indptr[u]:indptr[u+1]]).
     - ``half_u``, ``half_v``: (m,) float64 lengths of each edge's part in the source and the target cell.
     - ``via``: (m, 2) float64 the crossing point of each edge (NaN where the edge is one straight segment).
     """

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from core.navmesh.kernels.predicates import norm2d
@@ -35,7 +34,6 @@ from .params import (
     G_CB,
     G_CN,
     G_CS,
-    G_DT,
     G_FMAX,
     G_INTERACT,
     G_KAPPA,
@@ -78,7 +76,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
     hf_geo, heights, perm, phase = X[0], X[1], X[2], X[3]
-    cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ds = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[12]
+    cB, cR, corr_lo, corr_hi, corr_k, corr_ds = X[4], X[5], X[9], X[10], X[11], X[12]
     grid, cell_start, order = nb
     social, slope = crowd_terms(gvec, nb, X)
     cn = gvec[G_CN]

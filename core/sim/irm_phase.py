@@ -57,7 +57,7 @@ def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, q) -> int:
     V, T, N, TT, B, G, S = W
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
-    cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ak = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[13]
+    cB, cR, cS, corr_lo, corr_hi, corr_k, corr_ak = X[4], X[5], X[8], X[9], X[10], X[11], X[13]
     slot, tsc, tint, tadj, tcand = tr
     dt = gvec[G_DT]
     lost = 0

@@ -11,6 +11,6 @@ from core.jitcache import refresh as _refresh_jit_cache
 
 _refresh_jit_cache()
 
-from .methods import CODES, DISC_MIRAN, IRM, MIRAN, method_code, method_name
+from .methods import CODES, DISC_MIRAN, IRM, MIRAN, method_code, method_name  # noqa: E402 (after the cache refresh)
 
 __all__ = ["CODES", "DISC_MIRAN", "IRM", "MIRAN", "method_code", "method_name"]

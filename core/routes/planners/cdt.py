@@ -1,9 +1,9 @@
 """``cdt``: A* on the weighted dual graph of the constrained triangulation (MIRAN section 4, Figure 6).
 
 A node per free triangle of the quality constrained triangulation (core.routes.trimesh: obstacle outlines, bounds
-and terrain boundaries are constraints, so every triangle has one terrain type), at its centroid. Two triangles sharing an edge are
-joined by the dual edge e_uv = centroid(T_u) -> midpoint of the shared edge -> centroid(T_v); the midpoint p is
-where the underlying triangle changes, so e_u and e_v each lie in one triangle and
+and terrain boundaries are constraints, so every triangle has one terrain type), at its centroid. Two triangles sharing
+an edge are joined by the dual edge e_uv = centroid(T_u) -> midpoint of the shared edge -> centroid(T_v); the midpoint p
+is where the underlying triangle changes, so e_u and e_v each lie in one triangle and
 
     w(e_uv) = w(T_u) |e_u| + w(T_v) |e_v|
 

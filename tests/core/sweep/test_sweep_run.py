@@ -314,7 +314,6 @@ def test_character_rows_carry_the_status_and_a_discs_clearance_once(tmp_path):
     """Each character's status and lost reason come from the simulation, and a disc's min_clearance (disc MIRAN or
     IRM) is its centre's smallest distance to an obstacle minus its radius, measured independently with shapely at
     the positions the simulation walked."""
-    import numpy as np
     import shapely
 
     from core.scene.io import load_scene
