@@ -12,13 +12,13 @@ Definition 2), each edge walked forward or backward (then left and right swap).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .annotate import interval_length
 from .distance import feature_closest, ray_bisector, segment_closest
 
 
-@njit(cache=True, nogil=True)
+@jit
 def nearest_feature(xy, ring_next, ring_prev, gx0, gy0, gsize, gnx, gny, gptr, gidx, px, py):
     """The obstacle point nearest to p over all ring edges (walls included): (distance, cx, cy, feature, free).
 
@@ -75,12 +75,12 @@ def nearest_feature(xy, ring_next, ring_prev, gx0, gy0, gsize, gnx, gny, gptr, g
     return d, bx, by, feat, turn > 0.0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _cross(ax, ay, bx, by):
     return ax * by - ay * bx
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_cell(i, side, feat, px, py, cx, cy, d, ev_B, ev_l, ev_r, ev_fl, ev_fr, xy, ring_next, normal, tol):
     """Retraction of p through cell (i, side) whose obstacle feature is ``feat``: (ok, Sx, Sy, R)."""
     nv = xy.shape[0]
@@ -137,7 +137,7 @@ def _in_cell(i, side, feat, px, py, cx, cy, d, ev_B, ev_l, ev_r, ev_fl, ev_fr, x
     return True, cx + rho * nx, cy + rho * ny, rho
 
 
-@njit(cache=True, nogil=True)
+@jit
 def retract(px, py, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal,
             gx0, gy0, gsize, gnx, gny, gptr, gidx, scale):
     """Retract p onto the medial axis: (event index i of the piece, Sx, Sy, R, clearance of p); i = -1 if p is not
@@ -198,7 +198,7 @@ def retract(px, py, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, feat_ptr, feat_cell, x
     return best_i, bsx, bsy, min(ev_R[best_i], ev_R[best_i + 1]), d
 
 
-@njit(cache=True, nogil=True)
+@jit
 def closest_pair(i, sx, sy, ev_fl, ev_fr, xy, ring_next):
     """Left and right closest points of a point S on the piece after event i: (lx, ly, rx, ry)."""
     d, lx, ly = feature_closest(xy, ring_next, ev_fl[i], sx, sy)
@@ -206,7 +206,7 @@ def closest_pair(i, sx, sy, ev_fl, ev_fr, xy, ring_next):
     return lx, ly, rx, ry
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _heap_push(hk, hv, n, key, val):
     i = n
     hk[i] = key
@@ -221,7 +221,7 @@ def _heap_push(hk, hv, n, key, val):
     return n + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _heap_pop(hk, hv, n):
     key = hk[0]
     val = hv[0]
@@ -245,13 +245,13 @@ def _heap_pop(hk, hv, n):
     return key, val, n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def edge_of_event(edge_ptr, i):
     """The edge whose event rows hold row i (binary search)."""
     return np.searchsorted(edge_ptr, i, side="right") - 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def astar(vert_xy, edge_uv, edge_len, edge_minR, edge_ptr, ev_R, ev_s, adj_ptr, adj_edge, adj_other,
           ks, is_, ss, Rs, kg, ig, sg, Rg, sx, sy, gx, gy, clearance):
     """A* from the retraction of the start (edge ks, piece is_, arc length ss, clearance Rs) to that of the goal.
@@ -370,7 +370,7 @@ def astar(vert_xy, edge_uv, edge_len, edge_minR, edge_ptr, ev_R, ev_s, adj_ptr, 
     return nodes, edges, True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _push_disk(cB, cR, cl, cr, cf, n, bx, by, R, lx, ly, rx, ry, fl, fr):
     if n >= cB.shape[0]:
         m = 2 * cB.shape[0]
@@ -397,7 +397,7 @@ def _push_disk(cB, cR, cl, cr, cf, n, bx, by, R, lx, ly, rx, ry, fl, fr):
     return cB, cR, cl, cr, cf, n + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _walk_edge(cB, cR, cl, cr, cf, n, k, forward, first, last, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr):
     """Append the events first..last (inclusive, in walking order) of edge k; the piece after each is recorded."""
     if forward:
@@ -415,7 +415,7 @@ def _walk_edge(cB, cR, cl, cr, cf, n, k, forward, first, last, ev_B, ev_R, ev_l,
     return cB, cR, cl, cr, cf, n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def explicit_corridor(nodes, edges, edge_uv, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, xy, ring_next,
                       ks, is_, ss, Sx, Sy, Rs, kg, ig, sg, Gx, Gy, Rg):
     """The Explicit Corridor (B_i, R_i, l_i, r_i) along an A* path, with the features of each piece.
@@ -501,7 +501,7 @@ def explicit_corridor(nodes, edges, edge_uv, edge_ptr, ev_B, ev_R, ev_l, ev_r, e
     return cB[:n].copy(), cR[:n].copy(), cl[:n].copy(), cr[:n].copy(), cf[:n].copy()
 
 
-@njit(cache=True, nogil=True)
+@jit
 def partial_length(i, sx, sy, ev_B, ev_l, ev_r, ev_s, ev_fl, ev_fr, xy, ring_next, normal):
     """Arc length from the start of the edge holding event i to the point S on the piece after event i."""
     lx, ly, rx, ry = closest_pair(i, sx, sy, ev_fl, ev_fr, xy, ring_next)

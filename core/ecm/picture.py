@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.scene.atomic import write_bytes_atomic
 
@@ -57,7 +57,7 @@ def ramp(t: np.ndarray) -> np.ndarray:
     return np.round(_RAMP[i] * (1 - f) + _RAMP[i + 1] * f).astype(np.uint8)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def draw_segments(img, segs, colors, x0, y0, h, width):
     """Draw segments (scene units) into img (row 0 = lowest y) with the given line width in pixels."""
     H = img.shape[0]

@@ -15,17 +15,17 @@ the paper's medial-axis A*.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .corridor import _heap_pop, _heap_push, closest_pair
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _cross(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     """Add a left (side 0) or right (side 1) portal end point to the funnel; returns the new state scalars.
 
@@ -78,7 +78,7 @@ def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     return apd, hc, nc, ho, no
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     """Length of the shortest path through the funnel to t (the state is not changed).
 
@@ -117,14 +117,14 @@ def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     return d + np.hypot(tx - x, ty - y)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _shrunk(bx, by, R, px, py, c):
     if R <= c or R <= 0.0:
         return bx, by
     return px + c * (bx - px) / R, py + c * (by - py) / R
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _edge_portals(k, forward, first, last, edge_ptr, ev_B, ev_R, ev_l, ev_r, c, P, n):
     """Append the shrunk chords of edge k's events first..last (walking order) to P (rows as ``funnel.portals``)."""
     step = 1 if forward else -1
@@ -140,7 +140,7 @@ def _edge_portals(k, forward, first, last, edge_ptr, ev_B, ev_R, ev_l, ev_r, c, 
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
     a, b = _shrunk(bx, by, R, lx, ly, c)
     P[n, 0] = a
@@ -154,7 +154,7 @@ def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
     return n + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _grow_pool(pool, n):
     if n <= pool.shape[0]:
         return pool
@@ -166,19 +166,19 @@ def _grow_pool(pool, n):
     return p
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_disk(P, z, px, py, eps):
     return np.hypot(px - P[z, 4], py - P[z, 5]) <= P[z, 6] + eps
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_piece(P, z, px, py, eps):
     """p in the strip piece between portals z and z + 1 of P."""
     return (_in_tri(px, py, P[z, 0], P[z, 1], P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], eps)
             or _in_tri(px, py, P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], P[z + 1, 2], P[z + 1, 3], eps))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, fresh, sx, sy, tx, ty, eps):
     """Push portals k0..k1 of P into the funnel, watching for the goal t before each portal.
 
@@ -216,7 +216,7 @@ def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, fresh, s
     return apd, hl, nl, hr, nr, False, f, has_last, fresh
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
     """min over q on segment [l, r] of |a - q| + |q - t| (reflect t across the segment's line when a and t lie on
     the same side)."""
@@ -248,7 +248,7 @@ def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
     return best
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps):
     """A lower bound on any path from the start through the portals pushed so far to t: the funnel's path to t when
     t lies ahead of the last portal; else (the corridor turns back towards t further on, through portals not seen
@@ -264,7 +264,7 @@ def _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps):
     return _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_tri(px, py, ax, ay, bx, by, cx, cy, eps):
     area = _cross(ax, ay, bx, by, cx, cy)
     if abs(area) <= eps * eps:
@@ -277,7 +277,7 @@ def _in_tri(px, py, ax, ay, bx, by, cx, cy, eps):
     return d1 <= eps * eps and d2 <= eps * eps and d3 <= eps * eps
 
 
-@njit(cache=True, nogil=True)
+@jit
 def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr,
                     adj_ptr, adj_edge, adj_other, xy, ring_next, ks, is_, Sx, Sy, Rs, ss, kg, ig, Gx, Gy, Rg, sg, sx,
                     sy, tx, ty, clearance, eps):

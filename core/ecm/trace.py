@@ -19,7 +19,7 @@ SW = (ci-1, cj-1), SE = (ci-1, cj); its cracks N (between NW and NE), W (NW|SW),
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .distance import site_closest
 
@@ -31,14 +31,14 @@ SPURIOUS_PIXELS = 0.25
 N, E, S, W = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _coincident(real_ptr, real_edge, xy, ring_next, a, b, px, py, tol):
     da, ax, ay, fa = site_closest(real_ptr, real_edge, xy, ring_next, a, px, py)
     db, bx, by, fb = site_closest(real_ptr, real_edge, xy, ring_next, b, px, py)
     return (ax - bx) * (ax - bx) + (ay - by) * (ay - by) <= tol * tol
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _is_boundary(labels, i0, j0, i1, j1, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
     a = labels[i0, j0]
     b = labels[i1, j1]
@@ -59,7 +59,7 @@ def _is_boundary(labels, i0, j0, i1, j1, real_ptr, real_edge, xy, ring_next, bbo
     return True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def crack_flags(labels, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h):
     """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8).
 
@@ -83,7 +83,7 @@ def crack_flags(labels, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h):
     return vb, hb
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _crack(vb, hb, ci, cj, d):
     """Whether the crack leaving corner (ci, cj) in direction d is a boundary."""
     H = vb.shape[0]
@@ -97,7 +97,7 @@ def _crack(vb, hb, ci, cj, d):
     return cj >= 1 and hb[ci, cj - 1] != 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _visited(vv, hv, ci, cj, d):
     if d == N:
         return vv[ci, cj] != 0
@@ -108,14 +108,14 @@ def _visited(vv, hv, ci, cj, d):
     return hv[ci, cj - 1] != 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _pixel(labels, i, j):
     if i < 0 or j < 0 or i >= labels.shape[0] or j >= labels.shape[1]:
         return -1
     return labels[i, j]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _degree(vb, hb, ci, cj):
     n = 0
     for d in range(4):
@@ -124,7 +124,7 @@ def _degree(vb, hb, ci, cj):
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _saddle(labels, vb, hb, ci, cj):
     """Four cracks between two sites in a checkerboard: two edges touching, not a Voronoi vertex."""
     if _degree(vb, hb, ci, cj) != 4:
@@ -136,7 +136,7 @@ def _saddle(labels, vb, hb, ci, cj):
     return ne == sw and nw == se
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _step(labels, vv, hv, ci, cj, d):
     """Walk the crack out of (ci, cj) in direction d: mark it, return (next ci, next cj, left site, right site)."""
     if d == N:
@@ -152,7 +152,7 @@ def _step(labels, vv, hv, ci, cj, d):
     return ci, cj - 1, _pixel(labels, ci - 1, cj - 1), _pixel(labels, ci, cj - 1)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _grow_i(a, n):
     if n < a.shape[0]:
         return a
@@ -161,7 +161,7 @@ def _grow_i(a, n):
     return b
 
 
-@njit(cache=True, nogil=True)
+@jit
 def trace_chains(labels, vb, hb):
     """Trace every chain of boundary cracks.
 

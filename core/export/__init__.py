@@ -10,12 +10,8 @@ For other tools (``miran export``): ``trajectories`` writes PedPy's text format,
 and noise-free CSV; ``geojson`` writes paths and scenes as GeoJSON that ``core.importers`` reads back.
 """
 
-from core.jitcache import refresh as _refresh_jit_cache
-
-_refresh_jit_cache()
-
-from .measure import paths_from_simulation  # noqa: E402 (after the cache refresh)
-from .paths import (FORMAT, VERSION, AgentPath, PathsFile, check_paths, parse_paths, paths_to_dict, read_paths,  # noqa: E402 (after the cache refresh)
+from .measure import paths_from_simulation
+from .paths import (FORMAT, VERSION, AgentPath, PathsFile, check_paths, parse_paths, paths_to_dict, read_paths,
                     write_paths)
 
 __all__ = ["FORMAT", "VERSION", "AgentPath", "PathsFile", "check_paths", "parse_paths", "paths_from_simulation",

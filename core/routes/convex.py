@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import triangle as tr
-from numba import njit
+from core.jitcache import jit
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -303,7 +303,7 @@ def _bucket_grid(vertices, poly_ptr, poly_verts):
     return lo.astype(np.float64), float(size), (nx, ny), ptr, np.ascontiguousarray(owners_a[order])
 
 
-@njit(cache=True, nogil=True)
+@jit
 def point_in_convex(vertices, poly_ptr, poly_verts, p, x, tol):
     """Whether x lies in convex cell p, allowing a distance ``tol`` outside its edges."""
     a = poly_ptr[p]
@@ -320,7 +320,7 @@ def point_in_convex(vertices, poly_ptr, poly_verts, p, x, tol):
     return True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def locate_kernel(vertices, poly_ptr, poly_verts, origin, size, nx, ny, ptr, idx, x):
     """The cell holding x (-1 if none); exact test first, then a tolerance of 1e-9 of the bucket size."""
     i = int(np.floor((x[0] - origin[0]) / size))

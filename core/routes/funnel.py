@@ -6,15 +6,15 @@ wholly outside the cone. It is the funnel algorithm for portals of any direction
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _cross(ox, oy, ax, ay, bx, by):
     return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def funnel(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """Shortest path through portals: ``left``/``right`` (n, 2) float64 are each portal's end points on the
     traveller's left and right; portal 0 is the start (left = right = start), portal n - 1 the goal. Returns the

@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .search import astar_ws, csr_from_edges, new_workspace
 
@@ -105,7 +105,7 @@ class DualGraph:
         return out[~np.isnan(out[:, 0])]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def edge_slots(indptr, indices, nodes):
     """(k - 1,) int64 CSR slot of each edge nodes[i] -> nodes[i + 1] of a path (-1 where there is none)."""
     out = np.full(max(nodes.shape[0] - 1, 0), -1, dtype=np.int64)

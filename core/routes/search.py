@@ -14,10 +14,10 @@ section 4 asks for weights > 0, not >= 1).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _push(hk, hv, size, key, val):
     i = size
     hk[i] = key
@@ -32,7 +32,7 @@ def _push(hk, hv, size, key, val):
     return size + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _pop(hk, hv, size):
     size -= 1
     hk[0] = hk[size]
@@ -52,7 +52,7 @@ def _pop(hk, hv, size):
     return size
 
 
-@njit(cache=True, nogil=True)
+@jit
 def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal):
     """Cheapest start -> goal path; returns (nodes (k,) int64 from first to last graph node, cost).
 
@@ -63,7 +63,7 @@ def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal
     return astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, *ws, 1)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def new_workspace(n, m):
     """Per-node and heap arrays for ``astar_ws``: (g, parent, seen, closed, heap keys, heap values)."""
     cap = m + n + 64
@@ -71,7 +71,7 @@ def new_workspace(n, m):
             np.empty(cap), np.empty(cap, dtype=np.int64))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, g, parent, seen, closed, hk,
              hv, stamp):
     """``astar`` on a reused workspace: node u's ``g`` and ``parent`` count only where ``seen[u] == stamp`` and it

@@ -9,14 +9,10 @@ sim.params.set("c_s", 3.0)                 # live: applies on the next step
 ```
 """
 
-from core.jitcache import refresh as _refresh_jit_cache
-
-_refresh_jit_cache()
-
-from .params import GLOBAL_NAMES, PROFILE_FIELDS, SimParams  # noqa: E402 (after the cache refresh)
-from .simulation import IMPLEMENTED, Simulation  # noqa: E402 (after the cache refresh)
-from .state import ARRIVED, LOST, WALKING, AgentState  # noqa: E402 (after the cache refresh)
-from .trace import AgentTrace  # noqa: E402 (after the cache refresh)
+from .params import GLOBAL_NAMES, PROFILE_FIELDS, SimParams
+from .simulation import IMPLEMENTED, Simulation
+from .state import ARRIVED, LOST, WALKING, AgentState
+from .trace import AgentTrace
 
 __all__ = ["ARRIVED", "AgentState", "AgentTrace", "GLOBAL_NAMES", "IMPLEMENTED", "LOST", "PROFILE_FIELDS",
            "SimParams", "Simulation", "WALKING"]

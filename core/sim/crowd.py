@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.predicates import norm2d
 from core.steering.forces import boundary_force, steering_force
@@ -51,7 +51,7 @@ from .params import (
 from .state import WALKING
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def crowd_terms(gvec, nb, X) -> tuple:
     """(social, slope): is the personal-space force on (with a neighbour grid), and the slope deflection (with a
     height field)?"""
@@ -62,14 +62,14 @@ def crowd_terms(gvec, nb, X) -> tuple:
     return social, slope
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def crowd_needed(gvec, nb, X, n_irm) -> bool:
     """Has ``crowd_phase`` anything to add: the social force or the slope on, or IRM agents (n_irm of them)?"""
     social, slope = crowd_terms(gvec, nb, X)
     return social or slope or n_irm > 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
     """Add the social, noise and slope terms to ``fnew`` (n, 2) for every walking agent (positions of this step);
     ``wk[13]`` (5, 2) is scratch space (core.sim.kernels.work_buffers)."""
@@ -157,7 +157,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
                 fnew[i, 1] += f[1] - fs[1]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, gvec, bp, out) -> float:
     """IRM eq. 1 for one agent: F_b from b(x) on the corridor disc it lies deepest in (core.steering.irm) into
     ``out`` (2,); returns the depth d_b. An agent outside that disc (others pushed it out of its corridor) is pulled

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from ..graph import DualGraph
 from ..trimesh import TriMesh, quality_mesh
@@ -42,7 +42,7 @@ def dual_graph(mesh) -> DualGraph:
     return DualGraph.from_edges(cent, mesh.tri_terrain, u, v, half_u, half_v, via=mid)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def midpoint_route(indptr, indices, via, terrain, nodes, s1, g1, w):
     """(k + 1, 2) route s1 -> midpoints of the shared edges of the triangle path ``nodes`` (k,) -> g1, and its
     weighted length: piece i lies in triangle nodes[i] and costs w[terrain[nodes[i]]] times its length."""

@@ -15,7 +15,7 @@ centre of each piece of a portal cut to a maximal width ("Width 1/3", "Width 1/1
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from ..convex import ConvexDecomposition, decompose
 from ..funnel import funnel
@@ -24,7 +24,7 @@ from ..search import _pop, _push
 from .base import Leg, join_point
 
 
-@njit(cache=True, nogil=True)
+@jit
 def place(x, ax, ay, bx, by, goal):
     """Position of a node on portal [a, b] reached from x: greedy towards the goal, lazy away from it."""
     ex = bx - ax
@@ -73,7 +73,7 @@ def place(x, ax, ay, bx, by, goal):
     return ax + t * ex, ay + t * ey
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, poly, came, x, gx0, parent_state, goal,
             g, pos, parent, closed, hk, hv, size):
     """Relax every portal of cell ``poly`` (except ``came``) from position x with cost-so-far gx0."""
@@ -99,7 +99,7 @@ def _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, poly, came, x, gx0,
     return size
 
 
-@njit(cache=True, nogil=True)
+@jit
 def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, ps, pg):
     """Niederberger's modified A* from cell ps to cell pg; returns (states (k,) int64, cost), empty/inf if none.
 
