@@ -67,8 +67,6 @@ class Builder:
 
 
 def test_build_mckenna_road_with_the_tools_alone(make_studio, drive, qtbot, tmp_path, monkeypatch):
-    if not TARGET.exists():
-        pytest.skip("scenes/mckenna_road.json is not there")
     goal = load_scene(TARGET)
     coords = [c for o in goal.obstacles for p in o.polygon for c in p]
     coords += [c for t in goal.terrains for p in t.polygon for c in p]

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed")
 
 import core.sweep as sweep  # noqa: E402
 from core.cli.main import main  # noqa: E402
@@ -113,7 +112,8 @@ def _stop(procs: list[subprocess.Popen]) -> None:
 
 
 def test_a_scheduler_and_two_workers_started_apart_give_the_same_table(reference, tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     spec, ref = reference
     sched_file = tmp_path / "scheduler.json"
     log = open(tmp_path / "dask.log", "w")
