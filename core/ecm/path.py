@@ -12,7 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 from core.jitcache import jit
 
-from .corridor import astar, edge_of_event, explicit_corridor, partial_length, retract
+from .astar import astar
+from .corridor import explicit_corridor
+from .retract import edge_of_event, partial_length, retract
 from .search import corridor_search
 from .funnel import ARC_STEP, corridor_path, portals
 from .graph import ECM

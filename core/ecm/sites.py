@@ -22,6 +22,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from core.scene.geometry import SceneGeometry, obstacle_polygons
+from core.kernels.geometry import orient_points
 
 #: Vertices whose turn is below this (sine of the turning angle) are dropped as collinear.
 COLLINEAR_SINE = 1e-9
@@ -148,10 +149,6 @@ def _polygons(g: BaseGeometry) -> list[Polygon]:
     return [p for p in out if p.area > 0]
 
 
-def _cross(o, a, b) -> float:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
 def _convex_pieces(xy: np.ndarray, rings: list[np.ndarray], holes: list[tuple[float, float]]) -> list[list[int]]:
     """Counter-clockwise convex pieces (global vertex ids) of one polygon with holes: triangulation + Hertel-Mehlhorn.
 
@@ -191,9 +188,9 @@ def _convex_pieces(xy: np.ndarray, rings: list[np.ndarray], holes: list[tuple[fl
             continue
         A, B = polys[pa], polys[pb]
         ia, ib = A.index(u), B.index(v)
-        if _cross(xy[A[ia - 1]], xy[u], xy[B[(ib + 2) % len(B)]]) < -eps:
+        if orient_points(xy[A[ia - 1]], xy[u], xy[B[(ib + 2) % len(B)]]) < -eps:
             continue
-        if _cross(xy[B[ib - 1]], xy[v], xy[A[(ia + 2) % len(A)]]) < -eps:
+        if orient_points(xy[B[ib - 1]], xy[v], xy[A[(ia + 2) % len(A)]]) < -eps:
             continue
         merged = [A[(ia + 1 + j) % len(A)] for j in range(len(A))]
         merged += [B[(ib + 2 + j) % len(B)] for j in range(len(B) - 2)]

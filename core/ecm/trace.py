@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from core.jitcache import jit
+from core.kernels.buffers import reserve
 
 from .distance import site_closest
 
@@ -153,15 +154,6 @@ def _step(labels, vv, hv, ci, cj, d):
 
 
 @jit
-def _grow_i(a, n):
-    if n < a.shape[0]:
-        return a
-    b = np.empty((2 * a.shape[0],) + a.shape[1:], dtype=a.dtype)
-    b[: a.shape[0]] = a
-    return b
-
-
-@jit
 def trace_chains(labels, vb, hb):
     """Trace every chain of boundary cracks.
 
@@ -187,7 +179,7 @@ def trace_chains(labels, vb, hb):
             if cj >= 1:
                 deg += hb[ci, cj - 1]
             if deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj)):
-                nodes = _grow_i(nodes, nn)
+                nodes = reserve(nodes, nn + 1)
                 nodes[nn] = ci * (Wd + 1) + cj
                 nn += 1
     node_ij = np.empty((nn, 2), dtype=np.int32)
@@ -244,21 +236,21 @@ def trace_chains(labels, vb, hb):
                 if phase == 0:
                     start_node = k
                 else:
-                    extra_ij = _grow_i(extra_ij, n_extra)
+                    extra_ij = reserve(extra_ij, n_extra + 1)
                     extra_ij[n_extra, 0] = si
                     extra_ij[n_extra, 1] = sj
                     start_node = nn + n_extra
                     n_extra += 1
-                chain_ptr = _grow_i(chain_ptr, nc + 1)
-                chain_nodes = _grow_i(chain_nodes, nc)
+                chain_ptr = reserve(chain_ptr, nc + 2)
+                chain_nodes = reserve(chain_nodes, nc + 1)
                 chain_ptr[nc] = npt
                 ci = si
                 cj = sj
                 d = d0
                 end_node = -1
                 while True:
-                    pts = _grow_i(pts, npt)
-                    lab = _grow_i(lab, npt)
+                    pts = reserve(pts, npt + 1)
+                    lab = reserve(lab, npt + 1)
                     pts[npt, 0] = ci
                     pts[npt, 1] = cj
                     ni, nj, left, right = _step(labels, vv, hv, ci, cj, d)
@@ -288,15 +280,15 @@ def trace_chains(labels, vb, hb):
                                 break
                     if nd < 0 or _visited(vv, hv, ci, cj, nd):
                         # A loop closing on a corner that is not its start (cannot happen) ends as a node here.
-                        extra_ij = _grow_i(extra_ij, n_extra)
+                        extra_ij = reserve(extra_ij, n_extra + 1)
                         extra_ij[n_extra, 0] = ci
                         extra_ij[n_extra, 1] = cj
                         end_node = nn + n_extra
                         n_extra += 1
                         break
                     d = nd
-                pts = _grow_i(pts, npt)
-                lab = _grow_i(lab, npt)
+                pts = reserve(pts, npt + 1)
+                lab = reserve(lab, npt + 1)
                 pts[npt, 0] = ci
                 pts[npt, 1] = cj
                 lab[npt, 0] = -1
@@ -305,7 +297,7 @@ def trace_chains(labels, vb, hb):
                 chain_nodes[nc, 0] = start_node
                 chain_nodes[nc, 1] = end_node
                 nc += 1
-    chain_ptr = _grow_i(chain_ptr, nc + 1)
+    chain_ptr = reserve(chain_ptr, nc + 2)
     chain_ptr[nc] = npt
     all_ij = np.empty((nn + n_extra, 2), dtype=np.int32)
     all_ij[:nn] = node_ij

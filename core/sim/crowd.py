@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 from core.jitcache import jit
+from core.kernels.grid import cell_range
 
 from core.navmesh.kernels.predicates import norm2d
 from core.steering.forces import boundary_force, steering_force
@@ -116,10 +117,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
         if social:
             f[0] = 0.0
             f[1] = 0.0
-            cx0 = max(int((x[0] - reach - grid[0]) / cell), 0)
-            cx1 = min(int((x[0] + reach - grid[0]) / cell), ncx - 1)
-            cy0 = max(int((x[1] - reach - grid[1]) / cell), 0)
-            cy1 = min(int((x[1] + reach - grid[1]) / cell), ncy - 1)
+            cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
                 for cxx in range(cx0, cx1 + 1):
                     c = cy * ncx + cxx

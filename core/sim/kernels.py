@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 from core.jitcache import jit
+from core.kernels.grid import cell_range
 
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
 from core.navmesh.kernels.crossings import crossing_work
@@ -332,10 +333,7 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
             ri = radius[i]
             d_o = gvec[G_DO] if gvec[G_DO] > 0.0 else vmax * 1.0
             reach = d_o + 2.0 * ri
-            cx0 = max(int((x[0] - reach - grid[0]) / cell), 0)
-            cx1 = min(int((x[0] + reach - grid[0]) / cell), ncx - 1)
-            cy0 = max(int((x[1] - reach - grid[1]) / cell), 0)
-            cy1 = min(int((x[1] + reach - grid[1]) / cell), ncy - 1)
+            cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
                 for cxx in range(cx0, cx1 + 1):
                     c = cy * ncx + cxx

@@ -36,6 +36,7 @@ import math
 
 import numpy as np
 from core.jitcache import jit
+from core.kernels.buffers import doubled
 
 from core.navmesh.kernels.clearance import point_clearance
 from core.navmesh.kernels.predicates import norm2d
@@ -124,14 +125,6 @@ def side_points(disc: np.ndarray, tx: float, ty: float, left: np.ndarray, right:
 
 
 @jit
-def _grow(a: np.ndarray, n: int) -> np.ndarray:
-    shape = (2 * a.shape[0],) + a.shape[1:]
-    b = np.empty(shape, dtype=a.dtype)
-    b[:n] = a[:n]
-    return b
-
-
-@jit
 def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max_step: float, scale: float):
     """The corridor of route [lo, hi): arrays (B (m, 2), R (m,), L (m, 2), Q (m, 2), S (m,)) of the retracted
     samples, taken every SAMPLE_FRACTION * R (within [min_step, max_step]) and at every route vertex. Samples that
@@ -153,11 +146,11 @@ def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max
         point_at_into(rp, rs, lo, hi, t, p)
         if retract(E, EG, ES, EI, p[0], p[1], scale, tmp):
             if m == B.shape[0]:
-                B = _grow(B, m)
-                R = _grow(R, m)
-                L = _grow(L, m)
-                Q = _grow(Q, m)
-                S = _grow(S, m)
+                B = doubled(B, m)
+                R = doubled(R, m)
+                L = doubled(L, m)
+                Q = doubled(Q, m)
+                S = doubled(S, m)
             j = segment_of(rs, lo, hi, t)
             tx = rp[j + 1, 0] - rp[j, 0]
             ty = rp[j + 1, 1] - rp[j, 1]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from core.jitcache import jit
+from core.kernels.buffers import doubled
 
 from .predicates import orient
 from .segments import segment_first_block, segment_visible
@@ -93,23 +94,6 @@ def _target_part(V, T, t, x, y, rx, ry, lx, ly, ax, ay, bx, by):
 
 
 @jit
-def _grow_stack(st, sc):
-    n = st.shape[0]
-    st2 = np.empty(2 * n, dtype=st.dtype)
-    sc2 = np.empty((2 * n, 4), dtype=sc.dtype)
-    st2[:n] = st
-    sc2[:n] = sc
-    return st2, sc2
-
-
-@jit
-def _grow_rows(a):
-    b = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
-    b[: a.shape[0]] = a
-    return b
-
-
-@jit
 def _start_triangles(V, T, N, TT, tri, x, y, out) -> int:
     """The free triangles containing x (one, two on an edge, a fan around a vertex); returns how many."""
     a, b, c = T[tri, 0], T[tri, 1], T[tri, 2]
@@ -182,7 +166,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
     top = 0
     for i in range(ns):
         if top >= st.shape[0]:
-            st, sc = _grow_stack(st, sc)
+            st, sc = doubled(st, st.shape[0]), doubled(sc, sc.shape[0])
         st[top] = starts[i]
         sc[top, 0] = rx
         sc[top, 1] = ry
@@ -200,7 +184,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
         u0, u1 = _target_part(V, T, t, x, y, crx, cry, clx, cly, ax, ay, bx, by)
         if u0 <= u1:
             if n >= parts.shape[0]:
-                parts = _grow_rows(parts)
+                parts = doubled(parts, parts.shape[0])
             parts[n, 0] = u0
             parts[n, 1] = u1
             n += 1
@@ -219,7 +203,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
             if not ok:
                 continue
             if top >= st.shape[0]:
-                st, sc = _grow_stack(st, sc)
+                st, sc = doubled(st, st.shape[0]), doubled(sc, sc.shape[0])
             st[top] = nb
             sc[top, 0] = nrx
             sc[top, 1] = nry
@@ -233,7 +217,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
 def _push(st, sc, sm, top, t, rx, ry, lx, ly, mask):
     """Push (triangle, cone, segment mask) on the expansion stack; returns (top, st, sc, sm), grown when full."""
     if top >= st.shape[0]:
-        st, sc = _grow_stack(st, sc)
+        st, sc = doubled(st, st.shape[0]), doubled(sc, sc.shape[0])
         sm2 = np.empty(st.shape[0], dtype=np.int64)
         sm2[: sm.shape[0]] = sm
         sm = sm2
@@ -249,7 +233,7 @@ def _push(st, sc, sm, top, t, rx, ry, lx, ly, mask):
 @jit
 def _add_part(parts, n, j, u0, u1):
     if n >= parts.shape[0]:
-        parts = _grow_rows(parts)
+        parts = doubled(parts, parts.shape[0])
     parts[n, 0] = j
     parts[n, 1] = u0
     parts[n, 2] = u1
@@ -372,7 +356,7 @@ def _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts):
     dy = by - ay
     lab = _dist(ax, ay, bx, by)
     if parts.shape[0] < 2:
-        parts = _grow_rows(parts)
+        parts = doubled(parts, parts.shape[0])
     x_after_a = not _ahead(x, y, ax, ay, dx, dy)  # A is not ahead of x
     x_before_b = not _ahead(bx, by, x, y, dx, dy)  # x is not ahead of B
     if x_after_a and x_before_b:
