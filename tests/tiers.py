@@ -22,4 +22,6 @@ SLOW = {
     "core/cli/test_hostile_corpus.py",
     "core/importers/test_import_cli.py",
     "core/scene/test_scene_cli.py",
+    "core/export/test_trajectory_exports.py::test_miran_export_writes_every_format_and_refuses_bad_input",
+    "core/ecm/test_annotation.py::test_every_exact_medial_axis_point_is_near_the_map",
 }
