@@ -54,6 +54,15 @@ def test_readme_test_command_is_what_ci_runs():
     assert "QT_QPA_PLATFORM=offscreen" in ci and "-m pytest" in ci
 
 
+def test_ci_runs_the_static_checks_before_the_tests():
+    ci = (REPO / ".ci" / "run").read_text()
+    checks = (REPO / ".ci" / "checks").read_text()
+    assert 0 <= ci.index("bash .ci/checks") < ci.index("-m pytest")
+    assert "-m ruff check" in checks and "-m mypy" in checks and "lint-imports" in checks
+    lint = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lint"]
+    assert {d.split(">")[0] for d in lint} == {"ruff", "mypy", "import-linter"}
+
+
 def test_desktop_entry_runs_the_declared_gui_script():
     entry = (REPO / "packaging" / "miran-studio.desktop").read_text().splitlines()
     assert entry[0] == "[Desktop Entry]"

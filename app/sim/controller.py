@@ -30,13 +30,17 @@ from core.scene.model import Scene
 from core.scene.problems import InputError
 from core.sim import IMPLEMENTED, SimParams, Simulation
 from core.sim.debug import route_pieces
+from core.sim.live import copy_params, speed_series
 from core.sim.replay import Replay
 from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
 from .export import write_trajectories
 from .mailbox import Mailbox
-from .messages import BuildInfo, Command, EcmView, Event, Frame, Stats, TraceView, Trails, empty_xy
+from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load, Method, MethodKey, OverrideKey,
+                       Overlays, Param, Pause, Play, Preview, ProfileKey, ProfileValue, Recording, Reset, SceneEdit,
+                       Select, Speed, Step, Stop, Warmup, Weight, WeightKey)
+from .messages import BuildInfo, EcmView, Event, Frame, Stats, TraceView, Trails
 from .preview import PreviewRequest, RequestSlot
 from .trails import TrailBuffer
 from .warmup import warm_up_for, warm_up_rest
@@ -73,7 +77,7 @@ class SimController:
         self.selected = -1
         self.overlays: frozenset[str] = frozenset()
         self.preview_on = False
-        self.overrides: dict[tuple, Any] = {}
+        self.overrides: dict[OverrideKey, Any] = {}
         self.extra: list[tuple[list, list[str], list[str]]] = []
         self.trails: TrailBuffer | None = None
         self.compare_trails: TrailBuffer | None = None
@@ -108,7 +112,7 @@ class SimController:
                 except queue.Empty:
                     break
             for c in _coalesce(batch):
-                if c.name == "stop":
+                if isinstance(c, Stop):
                     return
                 self.guard(self.handle, c)
             self.guard(self.tick, time.monotonic())
@@ -150,7 +154,51 @@ class SimController:
 
     def handle(self, c: Command) -> None:
         """Apply one command."""
-        getattr(self, f"_cmd_{c.name}")(*c.args)
+        match c:
+            case Warmup(scene):
+                self._cmd_warmup(scene)
+            case Load(scene):
+                self._cmd_load(scene)
+            case SceneEdit(scene):
+                self._cmd_scene(scene)
+            case Play():
+                self._cmd_play()
+            case Pause():
+                self._cmd_pause()
+            case Step(n):
+                self._cmd_step(n)
+            case Reset():
+                self._cmd_reset()
+            case Speed(factor):
+                self._cmd_speed(factor)
+            case Param(name, value):
+                self._set(GlobalKey(name), value)
+            case ProfileValue(pid, field, value):
+                self._set(ProfileKey(pid, field), float(value))
+            case Weight(pid, tid, value):
+                self._set(WeightKey(pid, tid), float(value))
+            case Method(name):
+                self._set(MethodKey(), name)
+            case Select(index):
+                self._cmd_select(index)
+            case Overlays(names):
+                self._cmd_overlays(names)
+            case Preview(on):
+                self._cmd_preview(on)
+            case Compare(method):
+                self._cmd_compare(method)
+            case AddAgents(n, seed, profile):
+                self._cmd_add_agents(n, seed, profile)
+            case Export(path, fmt):
+                self._cmd_export(path, fmt)
+            case Ecm(resolution):
+                self._cmd_ecm(resolution)
+            case Recording():
+                self._cmd_recording()
+            case Stop():
+                pass
+            case _:
+                raise TypeError(f"not a command: {c!r}")
 
     def _cmd_warmup(self, scene: Scene | None = None) -> None:
         self._event("busy", "Compiling the engine for this scene (numba JIT warm-up, first start only)…")
@@ -214,18 +262,6 @@ class SimController:
     def _cmd_speed(self, factor: float) -> None:
         self.speed = max(0.0, float(factor))
         self._rebase(time.monotonic())
-
-    def _cmd_param(self, name: str, value) -> None:
-        self._set(("g", name), value)
-
-    def _cmd_profile(self, pid: str, field: str, value: float) -> None:
-        self._set(("p", pid, field), float(value))
-
-    def _cmd_weight(self, pid: str, tid: str, value: float) -> None:
-        self._set(("w", pid, tid), float(value))
-
-    def _cmd_method(self, name: str) -> None:
-        self._set(("m",), name)
 
     def _cmd_select(self, index: int) -> None:
         self.selected = int(index)
@@ -365,7 +401,7 @@ class SimController:
         if self.compare_method is not None:
             compare = Simulation(scene, mesh=self.mesh, method=self.compare_method, planner_context=self.ctx,
                                  add_scene_agents=False)
-            _copy_params(sim, compare)
+            copy_params(sim.params, compare.params)
             n = sim.n_agents
             compare.add_agents([sim.route_of(i) for i in range(n)],
                                [sim.params.profile_ids[int(k)] for k in sim.state.profile], list(sim.state.ids))
@@ -412,7 +448,7 @@ class SimController:
 
     # ----- live parameters -----------------------------------------------------------------------------------
 
-    def _set(self, key: tuple, value) -> None:
+    def _set(self, key: OverrideKey, value) -> None:
         """Record a live change and apply it to the running simulations (checked by the engine first)."""
         if self.sim is None:
             _check(self.scene, key, value)
@@ -423,7 +459,7 @@ class SimController:
         self._trace_dirty = True
         self._preview_dirty = True
         self._last["stats"] = 0.0
-        if key == ("g", "dt"):
+        if key == GlobalKey("dt"):
             self._rebase(time.monotonic())
 
     def _apply_overrides(self, sim: Simulation) -> None:
@@ -442,19 +478,19 @@ class SimController:
                 continue
             for f in ("max_speed", "sigma", "d", "radius"):
                 if getattr(p, f) != getattr(q, f):
-                    self._try_set(("p", p.id, f), getattr(p, f))
+                    self._try_set(ProfileKey(p.id, f), getattr(p, f))
             for t in new.terrain_types:
                 if p.weight(t.id) != q.weight(t.id):
-                    self._try_set(("w", p.id, t.id), p.weight(t.id))
+                    self._try_set(WeightKey(p.id, t.id), p.weight(t.id))
         s, o = new.simulation, old.simulation
         if s.integrator != o.integrator:
-            self._try_set(("g", "integrator"), s.integrator)
+            self._try_set(GlobalKey("integrator"), s.integrator)
         if s.dt != o.dt:
-            self._try_set(("g", "dt"), s.dt)
+            self._try_set(GlobalKey("dt"), s.dt)
         if s.method != o.method and s.method in IMPLEMENTED:
-            self._try_set(("m",), s.method)
+            self._try_set(MethodKey(), s.method)
 
-    def _try_set(self, key: tuple, value) -> None:
+    def _try_set(self, key: OverrideKey, value) -> None:
         try:
             self._set(key, value)
         except InputError:
@@ -628,15 +664,7 @@ class SimController:
         tl = st.terrain_len[i].copy() if 0 <= i < st.n else np.zeros(T)
         speed_t = speed_v = np.zeros(0)
         if 0 <= i < st.n and sim.recorder.enabled:
-            p = sim.path(i)
-            if len(p) > 1:
-                d = np.diff(p, axis=0)
-                ok = d[:, 0] > 0
-                speed_t = p[1:, 0][ok]
-                speed_v = np.hypot(d[ok, 1], d[ok, 2]) / d[ok, 0]
-                if len(speed_t) > 3000:
-                    s = -(-len(speed_t) // 3000)
-                    speed_t, speed_v = speed_t[::s], speed_v[::s]
+            speed_t, speed_v = speed_series(sim.path(i), max_points=3000)
         arrivals = np.sort(st.t_arrive[st.status == ARRIVED])
         c = self.compare
         ctl = c.state.terrain_len[i].copy() if c is not None and 0 <= i < c.state.n else np.zeros(0)
@@ -659,38 +687,33 @@ def _quietly(fn: Callable[[], Any]) -> None:
         pass
 
 
-def _apply(sim: Simulation, key: tuple, value, compare: bool) -> None:
-    kind = key[0]
-    if kind == "g":
-        sim.params.set(key[1], value)
-    elif kind == "p":
-        sim.set_profile(key[1], **{key[2]: value})
-    elif kind == "w":
-        sim.set_weight(key[1], key[2], value)
-    elif kind == "m" and not compare:
-        sim.set_method(value)
+def _apply(sim: Simulation, key: OverrideKey, value, compare: bool) -> None:
+    match key:
+        case GlobalKey(name):
+            sim.params.set(name, value)
+        case ProfileKey(pid, field):
+            sim.set_profile(pid, **{field: value})
+        case WeightKey(pid, tid):
+            sim.set_weight(pid, tid, value)
+        case MethodKey() if not compare:
+            sim.set_method(value)
 
 
-def _check(scene: Scene | None, key: tuple, value) -> None:
+def _check(scene: Scene | None, key: OverrideKey, value) -> None:
     """Check a live change before any simulation exists (the engine's own checks, on a throw-away table)."""
-    if key[0] == "m":
+    if isinstance(key, MethodKey):
         if value not in IMPLEMENTED:
             raise InputError([_problem("method", f"unknown or unavailable method {value!r} (available: "
                                                  f"{', '.join(IMPLEMENTED)})")])
         return
     probe = SimParams(scene if scene is not None else Scene.empty())
-    if key[0] == "g":
-        probe.set(key[1], value)
-    elif key[0] == "p":
-        probe.set_profile(key[1], **{key[2]: value})
-    elif key[0] == "w":
-        probe.set_weight(key[1], key[2], value)
-
-
-def _copy_params(src: Simulation, dst: Simulation) -> None:
-    dst.params.gvec[:] = src.params.gvec
-    dst.params.prof[:] = src.params.prof
-    dst.params.weights[:] = src.params.weights
+    match key:
+        case GlobalKey(name):
+            probe.set(name, value)
+        case ProfileKey(pid, field):
+            probe.set_profile(pid, **{field: value})
+        case WeightKey(pid, tid):
+            probe.set_weight(pid, tid, value)
 
 
 def _changed(a: Scene, b: Scene, fields: tuple[str, ...]) -> bool:
@@ -705,8 +728,8 @@ def _ids_changed(a: Scene, b: Scene) -> bool:
 
 def _coalesce(batch: list[Command]) -> list[Command]:
     """Drop scene edits superseded later in the same batch (only the last scene matters)."""
-    last = max((k for k, c in enumerate(batch) if c.name == "scene"), default=-1)
-    return [c for k, c in enumerate(batch) if c.name != "scene" or k == last]
+    last = max((k for k, c in enumerate(batch) if isinstance(c, SceneEdit)), default=-1)
+    return [c for k, c in enumerate(batch) if not isinstance(c, SceneEdit) or k == last]
 
 
 def _problem(path: str, message: str):

@@ -1,8 +1,8 @@
 """What crosses between the UI thread and the simulation threads: commands in, immutable snapshots out.
 
-Commands are small frozen records the UI puts on a queue; the worker applies them between steps. Everything the
-worker hands back is a frozen record of arrays it copied (napari's request/response: no array is shared with a
-simulation that is still stepping). Arrays are float64 scene units unless stated.
+Commands (``.commands``) are small frozen records the UI puts on a queue; the worker applies them between steps.
+Everything the worker hands back is a frozen record of arrays it copied (napari's request/response: no array is
+shared with a simulation that is still stepping). Arrays are float64 scene units unless stated.
 """
 
 from __future__ import annotations
@@ -12,34 +12,8 @@ from typing import Any
 
 import numpy as np
 
-# ----- commands (UI -> worker) -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Command:
-    """A command: ``name`` and its arguments. Names and arguments:
-
-    - ``load(scene)``: build the navmesh and the simulation of a scene (progress, cancellable);
-    - ``scene(scene)``: the edited scene; profiles and settings apply live, geometry on the next reset;
-    - ``play``, ``pause``, ``step(n)``, ``reset``, ``speed(factor)`` (simulated s per wall s, 0 = fastest);
-    - ``param(name, value)`` a global parameter (core.sim.GLOBAL_NAMES); ``profile(pid, field, value)``;
-      ``weight(pid, tid, value)``; ``method(name)``;
-    - ``select(index)`` the traced agent (-1: none); ``overlays(names)`` what the UI draws;
-    - ``preview(on)`` the ghost preview; ``compare(method or None)`` side by side;
-    - ``add_agents(n, seed, profile)``; ``export(path, fmt)`` with fmt ``json``, ``csv``, ``pedpy``, ``jupedsim`` or
-      ``geojson``; ``ecm(resolution)``; ``recording``: publish the run recorded so far (a core.sim.replay.Replay);
-    - ``warmup(scene or None)``: compile what the scene's first step needs, then the rest in the background;
-      ``stop``.
-    """
-
-    name: str
-    args: tuple = ()
-
-
-def cmd(name: str, *args: Any) -> Command:
-    """A command record (``cmd("param", "c_s", 3.0)``)."""
-    return Command(name, tuple(args))
-
+# Commands (UI -> worker) are one frozen record a command, in .commands; re-exported here for the worker.
+from .commands import Command, cmd
 
 # ----- snapshots (worker -> UI) ----------------------------------------------------------------------------------
 

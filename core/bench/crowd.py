@@ -2,10 +2,11 @@
 
 The experiment of IRM section 6: N characters placed at random in the city, each walking to a random goal and
 given a new one on arrival (``respawn``), dt = 0.1 s, Verlet for IRM (its section 6) and Euler for MIRAN (its
-section 5), one core. Routes come from ``planner_for``: terrain-weighted for MIRAN, shortest for IRM. CPU-load = CPU time spent / simulated time (IRM section 6; DESIGN.md), measured in steady
-state: after the first call has compiled or loaded the kernels and after a warm-up of simulated time, over a fixed
-number of steps, counting everything the simulation does in them (the step kernels, replanning of agents pushed
-out of sight of their routes, the new errands of arrived agents: their route planning and IRM corridors).
+section 5), one core. Routes come from ``planner_for``: terrain-weighted for MIRAN, shortest for IRM. CPU-load = CPU
+time spent / simulated time (IRM section 6; DESIGN.md), measured in steady state: after the first call has compiled or
+loaded the kernels and after a warm-up of simulated time, over a fixed number of steps, counting everything the
+simulation does in them (the step kernels, replanning of agents pushed out of sight of their routes, the new errands of
+arrived agents: their route planning and IRM corridors).
 
 The setup (planning N routes) is not counted; it is reported as seconds per agent. CPU time is that of the calling
 thread (``time.thread_time``), so other processes sharing the machine disturb the figures less.

@@ -52,8 +52,8 @@ def run(quick: bool) -> list[Record]:
         g = geoms[name]
         meshes[name] = build.build_navmesh(scene, g)
         m = meshes[name]
-        tb = median_time(lambda: build.build_navmesh(scene, g), 1 if quick else 5)
-        tg = median_time(lambda: build_geometry(scene), 1 if quick else 3)
+        tb = median_time(lambda scene=scene, g=g: build.build_navmesh(scene, g), 1 if quick else 5)
+        tg = median_time(lambda scene=scene: build_geometry(scene), 1 if quick else 3)
         out.append(_rec(f"triangles {name}", int(m.n_triangles), "triangles",
                         f"{m.xtriangles.shape[0]} with obstacle interiors, {len(m.vertices)} vertices"))
         out.append(_rec(f"build {name}", 1e3 * tb, "ms",

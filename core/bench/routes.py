@@ -4,9 +4,9 @@ shortest path (visibility graph).
 Each planner answers the same random queries (both ends in the free space) through ``plan_route`` with a shared
 PlannerContext, so the times include validation, search, post-processing and the clearance measure. Query times
 are CPU time of the calling thread (``time.thread_time``), so other processes on the machine disturb them less;
-building the structures and the first (JIT) call are timed apart (wall time). Niederberger et al. (2004, section 8) report 0.19 ms (loose map)
-to 0.28 ms (dense map) per query on a 1 GHz Pentium III. Lengths are compared with a uniform-weight profile, so the
-weighted planners are not charged for following their terrain preferences.
+building the structures and the first (JIT) call are timed apart (wall time). Niederberger et al. (2004, section 8)
+report 0.19 ms (loose map) to 0.28 ms (dense map) per query on a 1 GHz Pentium III. Lengths are compared with a
+uniform-weight profile, so the weighted planners are not charged for following their terrain preferences.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ import sys
 from core.scene.problems import InputError
 
 # Command name -> module under core.cli that defines add_parser(subparsers) and run(args) -> int.
-COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reproduce", "ecm", "import", "export", "sweep",
-            "sweep-plot"]
+COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reproduce", "ecm", "import", "export",
+            "sweep", "sweep-plot"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -113,7 +113,8 @@ def run(args) -> int:
     radius = _radius(args.radius)
     ids = [p.id for p in scene.profiles]
     if args.profile is not None and args.profile not in ids:
-        raise InputError([Problem("--profile", f"unknown profile {args.profile!r} (valid: {', '.join(ids) or 'none'})")])
+        valid = ", ".join(ids) or "none"
+        raise InputError([Problem("--profile", f"unknown profile {args.profile!r} (valid: {valid})")])
     lines = read_polylines(args.paths)
     mesh = build_navmesh(scene)
     wm = scene.weight_matrix()

@@ -22,7 +22,7 @@ obstacles' vertices (ECM II-B).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .distance import feature_closest, ray_bisector, set_closest
 
@@ -36,7 +36,7 @@ NODE_OPEN = 2       # the end of an edge that the pixels lost (two obstacles clo
 NODE_INEXACT = 3    # a vertex whose exact solve did not converge: the pixel corner is kept
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _add_unique(arr, n, v, cap):
     if v < 0:
         return n
@@ -49,7 +49,7 @@ def _add_unique(arr, n, v, cap):
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _residual(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y):
     """Largest |d_k - d_0| over the sides at (x, y), and the mean distance; inf if (x, y) lies in a side."""
     d0, c0x, c0y, f0 = set_closest(real_ptr, real_edge, xy, ring_next, sides[0], counts[0], x, y)
@@ -66,7 +66,7 @@ def _residual(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y):
     return worst, total / m
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _gauss_newton(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h, scale, ox, oy):
     """Damped Gauss-Newton on d_k - d_0 = 0 from (x, y), staying within 6 pixels of (ox, oy)."""
     best, R = _residual(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y)
@@ -121,7 +121,7 @@ def _gauss_newton(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h,
     return x, y, R, best
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _solve_vertex(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h, scale):
     """The point equidistant from m >= 3 site sets nearest the node corner (x, y): (x, y, R, ok).
 
@@ -150,7 +150,7 @@ def _solve_vertex(sides, counts, m, real_ptr, real_edge, xy, ring_next, x, y, h,
     return bx, by, bR, ok
 
 
-@njit(cache=True, nogil=True)
+@jit
 def solve_nodes(node_ij, node_deg, labels, vb, hb, real_ptr, real_edge, xy, ring_next, x0, y0, h, scale):
     """Exact positions of the nodes where three or more cracks meet.
 
@@ -215,7 +215,7 @@ def solve_nodes(node_ij, node_deg, labels, vb, hb, real_ptr, real_edge, xy, ring
     return node_xy, node_R, node_kind
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _bisector_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, x, y, h):
     """The point near (x, y) where the distances to the two site sets agree (Newton along the gradient)."""
     for it in range(30):
@@ -240,7 +240,7 @@ def _bisector_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, x, y, h):
     return x, y
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _touch_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, x, y, reach, tol):
     """A ring vertex of one side lying on the other side, nearest to (x, y) within ``reach``; (-1, ...) if none."""
     best = reach
@@ -265,7 +265,7 @@ def _touch_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, x, y, reach,
     return bv
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _end_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, cx, cy, h, scale, deg):
     """Exact end of a chain at a node of degree 1 or 2: (x, y, R, kind)."""
     x, y = _bisector_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, cx, cy, h)
@@ -289,7 +289,7 @@ def _end_point(L, nL, Rs, nR, real_ptr, real_edge, xy, ring_next, cx, cy, h, sca
     return x, y, d, NODE_OPEN if deg == 1 else NODE_VERTEX
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _feature_has_vertex(f, v, nv, ring_next):
     if f < 0:
         return False
@@ -299,7 +299,7 @@ def _feature_has_vertex(f, v, nv, ring_next):
     return e == v or ring_next[e] == v
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _arc_pos(f, cx, cy, xy, ring_pos, nv):
     """Arc-length position along its ring of a closest point (cx, cy) on feature f."""
     if f < nv:
@@ -308,12 +308,12 @@ def _arc_pos(f, cx, cy, xy, ring_pos, nv):
     return ring_pos[e] + np.hypot(cx - xy[e, 0], cy - xy[e, 1])
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _ring(f, nv, ring_of):
     return ring_of[f] if f < nv else ring_of[f - nv]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _step_feature(f, forward, nv, ring_next, ring_prev):
     if f < nv:
         return nv + f if forward else nv + ring_prev[f]
@@ -321,7 +321,7 @@ def _step_feature(f, forward, nv, ring_next, ring_prev):
     return ring_next[e] if forward else e
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _ray_event(vx, vy, nx, ny, other, n_other, guess, real_ptr, real_edge, xy, ring_next, normal, reach, scale):
     """Distance t along v + t n where the other side is exactly t away (the event of ECM II-B)."""
     f = guess
@@ -356,7 +356,7 @@ def _ray_event(vx, vy, nx, ny, other, n_other, guess, real_ptr, real_edge, xy, r
     return 0.5 * (lo + hi)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _grow2(a, n):
     if n < a.shape[0]:
         return a
@@ -365,7 +365,7 @@ def _grow2(a, n):
     return b
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _parabola_length(v, e, u0, u1, xy, ring_next, normal, pieces):
     """Length of the bisector of vertex v and edge e between feet at parameters u0 and u1 along e."""
     ax = xy[e, 0]
@@ -395,7 +395,7 @@ def _parabola_length(v, e, u0, u1, xy, ring_next, normal, pieces):
     return total
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _edge_param(e, x, y, xy, ring_next):
     f = ring_next[e]
     dx = xy[f, 0] - xy[e, 0]
@@ -403,7 +403,7 @@ def _edge_param(e, x, y, xy, ring_next):
     return ((x - xy[e, 0]) * dx + (y - xy[e, 1]) * dy) / (dx * dx + dy * dy)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def interval_length(fl, fr, Bx0, By0, Bx1, By1, lx0, ly0, lx1, ly1, rx0, ry0, rx1, ry1, xy, ring_next, normal):
     """Length of the Voronoi edge between two consecutive events with features fl, fr (exact for lines)."""
     nv = xy.shape[0]
@@ -426,7 +426,7 @@ def interval_length(fl, fr, Bx0, By0, Bx1, By1, lx0, ly0, lx1, ly1, rx0, ry0, rx
     return length
 
 
-@njit(cache=True, nogil=True)
+@jit
 def annotate_chains(chain_ptr, pts, lab, chain_nodes, node_ij, node_deg, node_xy, node_R, node_kind,
                     real_ptr, real_edge, xy, ring_next, ring_prev, ring_of, ring_pos, ring_len, normal,
                     x0, y0, h, scale):

@@ -27,7 +27,7 @@ def check_resolution(resolution: int) -> int:
     try:
         r = int(resolution)
     except (TypeError, ValueError):
-        raise InputError([Problem("resolution", f"must be a whole number of pixels, got {resolution!r}")])
+        raise InputError([Problem("resolution", f"must be a whole number of pixels, got {resolution!r}")]) from None
     if r < 16 or r > MAX_RESOLUTION:
         raise InputError([Problem("resolution", f"must be between 16 and {MAX_RESOLUTION} pixels, got {r}")])
     return r

@@ -10,12 +10,12 @@ bounded quad) to the two or three sites that compete there, instead of every sit
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .distance import convex_distance
 
 
-@njit(cache=True, nogil=True)
+@jit
 def site_grid(bbox, x0, y0, size, nx, ny):
     """Bucket grid of site bounding boxes: (ptr (nx*ny+1,) int32, idx (k,) int32) listing the sites per cell."""
     ns = bbox.shape[0]
@@ -44,7 +44,7 @@ def site_grid(bbox, x0, y0, size, nx, ny):
     return ptr, idx
 
 
-@njit(cache=True, nogil=True)
+@jit
 def cull_tiles(width, height, tile, h, bx0, by0, piece_ptr, piece_vert, xy, gx0, gy0, gsize, gnx, gny, gptr, gidx):
     """Candidate sites of every tile: (tiles (k, 4) int32 [i0, j0, i1, j1], sites (k,) int32, reach (k,) float64).
 

@@ -6,12 +6,12 @@ Nothing here draws; ``app`` turns these arrays into pyqtgraph items (one item pe
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .graph import ECM
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _point_on_piece(fl, fr, Bx0, By0, Bx1, By1, lx0, ly0, lx1, ly1, rx0, ry0, rx1, ry1, u, xy, ring_next, normal):
     """The point at fraction u of one piece of a Voronoi edge, exactly on the bisector: (x, y, clearance)."""
     nv = xy.shape[0]
@@ -51,7 +51,7 @@ def _point_on_piece(fl, fr, Bx0, By0, Bx1, By1, lx0, ly0, lx1, ly1, rx0, ry0, rx
     return x, y, R
 
 
-@njit(cache=True, nogil=True)
+@jit
 def sample_edges(edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, xy, ring_next, normal, step):
     """Every edge as a polyline with points at most ``step`` apart along straight chords of its pieces.
 

@@ -9,10 +9,10 @@ two event points (ECM section II-B: line segment or parabolic arc).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 
-@njit(cache=True, nogil=True)
+@jit
 def segment_closest(px, py, ax, ay, bx, by):
     """Closest point of segment ab to p: (squared distance, qx, qy, where) with where 0 = a, 1 = interior, 2 = b.
 
@@ -34,7 +34,7 @@ def segment_closest(px, py, ax, ay, bx, by):
     return dx * dx + dy * dy, qx, qy, w
 
 
-@njit(cache=True, nogil=True)
+@jit
 def convex_distance(piece_ptr, piece_vert, xy, s, px, py):
     """Distance from p to convex site s (0 inside); the quantity the GPU renders for site s."""
     a = piece_ptr[s]
@@ -57,7 +57,7 @@ def convex_distance(piece_ptr, piece_vert, xy, s, px, py):
     return np.sqrt(best)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def site_closest(real_ptr, real_edge, xy, ring_next, s, px, py):
     """Closest point of p on the real (ring) edges of site s: (distance, cx, cy, feature)."""
     nv = xy.shape[0]
@@ -82,7 +82,7 @@ def site_closest(real_ptr, real_edge, xy, ring_next, s, px, py):
     return np.sqrt(best), cx, cy, feat
 
 
-@njit(cache=True, nogil=True)
+@jit
 def set_closest(real_ptr, real_edge, xy, ring_next, sites, n, px, py):
     """Closest point of p on the union of sites ``sites[:n]``: (distance, cx, cy, feature)."""
     best = np.inf
@@ -99,7 +99,7 @@ def set_closest(real_ptr, real_edge, xy, ring_next, sites, n, px, py):
     return best, cx, cy, feat
 
 
-@njit(cache=True, nogil=True)
+@jit
 def feature_closest(xy, ring_next, feat, px, py):
     """Closest point of p on one feature (a vertex, or the whole ring edge): (distance, cx, cy)."""
     nv = xy.shape[0]
@@ -113,7 +113,7 @@ def feature_closest(xy, ring_next, feat, px, py):
     return np.hypot(px - cx, py - cy), cx, cy
 
 
-@njit(cache=True, nogil=True)
+@jit
 def ray_bisector(xy, ring_next, normal, feat, ox, oy, ux, uy):
     """Distance t >= 0 along the ray o + t u (u a unit vector) at which the point is as far from ``feat`` as from o.
 

@@ -27,14 +27,14 @@ the goal point.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .distance import feature_closest, ray_bisector
 
 ARC_STEP = np.deg2rad(10.0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _vertex_at(p, f, xy, nv):
     """Vertex f if f is a vertex feature located exactly at point p, else -1."""
     if f >= 0 and f < nv and xy[f, 0] == p[0] and xy[f, 1] == p[1]:
@@ -42,7 +42,7 @@ def _vertex_at(p, f, xy, nv):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _side_point(bx, by, R, cx, cy, vert, interior, c, c_out):
     """Shrunk boundary point of a disk (B, R) whose closest point on this side is (cx, cy)."""
     if R <= 0.0:
@@ -56,7 +56,7 @@ def _side_point(bx, by, R, cx, cy, vert, interior, c, c_out):
     return cx + rad * ux, cy + rad * uy
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _emit(out, m, lx, ly, rx, ry, bx, by, rad):
     """Append portal (l, r) with its disk (B, rad) to ``out`` (rows [lx, ly, rx, ry, bx, by, rad])."""
     if m >= out.shape[0]:
@@ -73,7 +73,7 @@ def _emit(out, m, lx, ly, rx, ry, bx, by, rad):
     return out, m + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _wrap(a):
     while a > np.pi:
         a -= 2.0 * np.pi
@@ -82,7 +82,7 @@ def _wrap(a):
     return a
 
 
-@njit(cache=True, nogil=True)
+@jit
 def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
     """The portals of the corridor shrunk by c: one per disk and one per added arc point.
 
@@ -179,18 +179,18 @@ def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
     return out[:m].copy()
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _area2(ax, ay, bx, by, cx, cy):
     """Twice the signed area of (a, b, c): positive when c lies left of a -> b."""
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _same(ax, ay, bx, by, eps):
     return abs(ax - bx) <= eps and abs(ay - by) <= eps
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_triangle(px, py, ax, ay, bx, by, cx, cy, eps):
     area = _area2(ax, ay, bx, by, cx, cy)
     if abs(area) <= eps * eps:
@@ -203,7 +203,7 @@ def _in_triangle(px, py, ax, ay, bx, by, cx, cy, eps):
     return d1 <= eps * eps and d2 <= eps * eps and d3 <= eps * eps
 
 
-@njit(cache=True, nogil=True)
+@jit
 def strip_position(L, R, px, py, last, eps):
     """Index k of the strip piece between portals k and k + 1 that holds p (ECM IV's triangles (l_k, r_k, l_k+1) and
     (r_k, l_k+1, r_k+1)): the last such k if ``last``, else the first; -1 if none."""
@@ -217,18 +217,18 @@ def strip_position(L, R, px, py, last, eps):
     return found
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_piece(L, R, k, px, py, eps):
     return (_in_triangle(px, py, L[k, 0], L[k, 1], R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], eps)
             or _in_triangle(px, py, R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], R[k + 1, 0], R[k + 1, 1], eps))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_disk(P, k, px, py, eps):
     return np.hypot(px - P[k, 4], py - P[k, 5]) <= P[k, 6] + eps
 
 
-@njit(cache=True, nogil=True)
+@jit
 def enter_index(P, px, py, eps):
     """The last portal the start p is already past (-1: before the first; ECM IV's triangle (s, l_1, r_1)).
 
@@ -246,7 +246,7 @@ def enter_index(P, px, py, eps):
     return ks
 
 
-@njit(cache=True, nogil=True)
+@jit
 def exit_index(P, px, py, ks, eps):
     """The last portal the path to the goal p crosses, after the start's entry ``ks``: the first portal after ks
     whose disk holds p, or whose strip piece before it does, ends the crossing; the last portal if none."""
@@ -259,7 +259,7 @@ def exit_index(P, px, py, ks, eps):
     return n - 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def corridor_path(P, sx, sy, gx, gy, eps):
     """Shortest path from s to g through the corridor's portals P (rows of ``portals``): s enters after the last
     portal it is past (ECM IV's triangle (s, l_1, r_1) when it is before the first), g leaves after the last portal
@@ -287,7 +287,7 @@ def corridor_path(P, sx, sy, gx, gy, eps):
     return funnel(PL, PR, eps)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def funnel(L, R, eps):
     """Shortest path through the portal sequence (L[k] left, R[k] right end of portal k; first and last portals are
     the start and the goal): the funnel algorithm. Returns (points (p, 2), length)."""

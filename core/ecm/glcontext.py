@@ -42,7 +42,8 @@ def _create():
                 ctx = moderngl.create_standalone_context(require=330, backend=backend)
             return ctx
         except Exception as e:  # noqa: BLE001 - every driver failure means "try the next backend"
-            reasons.append(f"{backend or 'default'}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+            why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            reasons.append(f"{backend or 'default'}: {why}")
     raise GLUnavailableError(reasons)
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
-from .corridor import astar, edge_of_event, explicit_corridor, partial_length, retract
+from .astar import astar
+from .corridor import explicit_corridor
+from .retract import edge_of_event, partial_length, retract
 from .search import corridor_search
 from .funnel import ARC_STEP, corridor_path, portals
 from .graph import ECM
@@ -24,7 +26,7 @@ GOAL_BLOCKED = 2
 NO_CORRIDOR = 3     # no corridor with that clearance connects them
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _plan(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_s, ev_fl, ev_fr,
           adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal, gx0, gy0, gsize, gnx,
           gny, gptr, gidx, bounds, sx, sy, tx, ty, clearance, medial):
@@ -48,15 +50,16 @@ def _plan(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, e
         nodes, edges, found = astar(vert_xy, edge_uv, edge_len, edge_minR, edge_ptr, ev_R, ev_s, adj_ptr, adj_edge,
                                     adj_other, ks, i_s, ss, Rs, kg, i_g, sg, Rg, Sx, Sy, Gx, Gy, clearance)
     else:
-        nodes, edges, found = corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl,
-                                              ev_fr, adj_ptr, adj_edge, adj_other, xy, ring_next, ks, i_s, Sx, Sy, Rs,
-                                              ss, kg, i_g, Gx, Gy, Rg, sg, sx, sy, tx, ty, clearance, 1e-9 * scale)
+        nodes, edges, found = corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R,
+                                              ev_l, ev_r, ev_fl, ev_fr, adj_ptr, adj_edge, adj_other, xy, ring_next,
+                                              ks, i_s, Sx, Sy, Rs, ss, kg, i_g, Gx, Gy, Rg, sg, sx, sy, tx, ty,
+                                              clearance, 1e-9 * scale)
     if not found:
         return NO_CORRIDOR, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, empty, empty
     return OK, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, nodes, edges
 
 
-@njit(cache=True, nogil=True)
+@jit
 def path_kernel(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_s, ev_fl, ev_fr,
                 adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal, gx0, gy0, gsize,
                 gnx, gny, gptr, gidx, bounds, sx, sy, tx, ty, clearance, step, medial):
@@ -75,7 +78,7 @@ def path_kernel(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, e
     return pts, length, OK
 
 
-@njit(cache=True, nogil=True)
+@jit
 def paths_kernel(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_s, ev_fl, ev_fr,
                  adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal, gx0, gy0,
                  gsize, gnx, gny, gptr, gidx, bounds, starts, goals, clearance, step, medial):

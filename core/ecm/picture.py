@@ -11,7 +11,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.scene.atomic import write_bytes_atomic
 
@@ -49,7 +49,7 @@ def png_bytes(rgb: np.ndarray) -> bytes:
     return png
 
 
-@njit(cache=True, nogil=True)
+@jit
 def draw_segments(img, segs, colors, x0, y0, h, width):
     """Draw segments (scene units) into img (row 0 = lowest y) with the given line width in pixels."""
     H = img.shape[0]

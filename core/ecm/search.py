@@ -15,17 +15,17 @@ the paper's medial-axis A*.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.paths import path_between
+from core.kernels.buffers import doubled, reserve
+from core.kernels.geometry import orient
 
-from .corridor import _heap_pop, _heap_push, closest_pair
+from core.kernels.heap import heap_pop, heap_push
+
+from .retract import closest_pair, partial_clearance
 
 
-@njit(cache=True, nogil=True)
-def _cross(ax, ay, bx, by, cx, cy):
-    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-
-
-@njit(cache=True, nogil=True)
+@jit
 def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     """Add a left (side 0) or right (side 1) portal end point to the funnel; returns the new state scalars.
 
@@ -59,13 +59,13 @@ def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
         else:
             qx = ap[0]
             qy = ap[1]
-        if sgn * _cross(qx, qy, C[nc - 1, 0], C[nc - 1, 1], px, py) >= 0.0:
+        if sgn * orient(qx, qy, C[nc - 1, 0], C[nc - 1, 1], px, py) >= 0.0:
             nc -= 1
         else:
             break
     if nc == hc:
         # The chain emptied: the new point may lie beyond the other chain, whose points then join the path.
-        while no > ho and sgn * _cross(ap[0], ap[1], O[ho, 0], O[ho, 1], px, py) > 0.0:
+        while no > ho and sgn * orient(ap[0], ap[1], O[ho, 0], O[ho, 1], px, py) > 0.0:
             apd += np.hypot(O[ho, 0] - ap[0], O[ho, 1] - ap[1])
             ap[0] = O[ho, 0]
             ap[1] = O[ho, 1]
@@ -78,7 +78,7 @@ def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     return apd, hc, nc, ho, no
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     """Length of the shortest path through the funnel to t (the state is not changed).
 
@@ -96,13 +96,13 @@ def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
         else:
             qx = ax
             qy = ay
-        if _cross(qx, qy, Rc[nc - 1, 0], Rc[nc - 1, 1], tx, ty) >= 0.0:
+        if orient(qx, qy, Rc[nc - 1, 0], Rc[nc - 1, 1], tx, ty) >= 0.0:
             nc -= 1
         else:
             break
     if nc == hr:
         ho = hl
-        while ho < nl and _cross(ax, ay, Lc[ho, 0], Lc[ho, 1], tx, ty) > 0.0:
+        while ho < nl and orient(ax, ay, Lc[ho, 0], Lc[ho, 1], tx, ty) > 0.0:
             d += np.hypot(Lc[ho, 0] - ax, Lc[ho, 1] - ay)
             ax = Lc[ho, 0]
             ay = Lc[ho, 1]
@@ -117,14 +117,14 @@ def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     return d + np.hypot(tx - x, ty - y)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _shrunk(bx, by, R, px, py, c):
     if R <= c or R <= 0.0:
         return bx, by
     return px + c * (bx - px) / R, py + c * (by - py) / R
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _edge_portals(k, forward, first, last, edge_ptr, ev_B, ev_R, ev_l, ev_r, c, P, n):
     """Append the shrunk chords of edge k's events first..last (walking order) to P (rows as ``funnel.portals``)."""
     step = 1 if forward else -1
@@ -140,7 +140,7 @@ def _edge_portals(k, forward, first, last, edge_ptr, ev_B, ev_R, ev_l, ev_r, c, 
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
     a, b = _shrunk(bx, by, R, lx, ly, c)
     P[n, 0] = a
@@ -154,31 +154,19 @@ def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
     return n + 1
 
 
-@njit(cache=True, nogil=True)
-def _grow_pool(pool, n):
-    if n <= pool.shape[0]:
-        return pool
-    m = pool.shape[0]
-    while m < n:
-        m *= 2
-    p = np.empty((m, 2))
-    p[: pool.shape[0]] = pool
-    return p
-
-
-@njit(cache=True, nogil=True)
+@jit
 def _in_disk(P, z, px, py, eps):
     return np.hypot(px - P[z, 4], py - P[z, 5]) <= P[z, 6] + eps
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_piece(P, z, px, py, eps):
     """p in the strip piece between portals z and z + 1 of P."""
     return (_in_tri(px, py, P[z, 0], P[z, 1], P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], eps)
             or _in_tri(px, py, P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], P[z + 1, 2], P[z + 1, 3], eps))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, fresh, sx, sy, tx, ty, eps):
     """Push portals k0..k1 of P into the funnel, watching for the goal t before each portal.
 
@@ -216,7 +204,7 @@ def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, fresh, s
     return apd, hl, nl, hr, nr, False, f, has_last, fresh
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
     """min over q on segment [l, r] of |a - q| + |q - t| (reflect t across the segment's line when a and t lie on
     the same side)."""
@@ -248,7 +236,7 @@ def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
     return best
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps):
     """A lower bound on any path from the start through the portals pushed so far to t: the funnel's path to t when
     t lies ahead of the last portal; else (the corridor turns back towards t further on, through portals not seen
@@ -264,20 +252,35 @@ def _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps):
     return _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _in_tri(px, py, ax, ay, bx, by, cx, cy, eps):
-    area = _cross(ax, ay, bx, by, cx, cy)
+    area = orient(ax, ay, bx, by, cx, cy)
     if abs(area) <= eps * eps:
         return False
-    d1 = _cross(ax, ay, bx, by, px, py)
-    d2 = _cross(bx, by, cx, cy, px, py)
-    d3 = _cross(cx, cy, ax, ay, px, py)
+    d1 = orient(ax, ay, bx, by, px, py)
+    d2 = orient(bx, by, cx, cy, px, py)
+    d3 = orient(cx, cy, ax, ay, px, py)
     if area > 0.0:
         return d1 >= -eps * eps and d2 >= -eps * eps and d3 >= -eps * eps
     return d1 <= eps * eps and d2 <= eps * eps and d3 <= eps * eps
 
 
-@njit(cache=True, nogil=True)
+@jit
+def _save_chains(pool, npool, st_chains, target, Lc, hl, nl, Rc, hr, nr):
+    """Append a funnel's live chains Lc[hl:nl] and Rc[hr:nr] to the pool as ``target``'s; returns (pool, npool)."""
+    pool = reserve(pool, npool + (nl - hl) + (nr - hr))
+    st_chains[target, 0] = npool
+    st_chains[target, 1] = nl - hl
+    pool[npool:npool + nl - hl] = Lc[hl:nl]
+    npool += nl - hl
+    st_chains[target, 2] = npool
+    st_chains[target, 3] = nr - hr
+    pool[npool:npool + nr - hr] = Rc[hr:nr]
+    npool += nr - hr
+    return pool, npool
+
+
+@jit
 def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr,
                     adj_ptr, adj_edge, adj_other, xy, ring_next, ks, is_, Sx, Sy, Rs, ss, kg, ig, Gx, Gy, Rg, sg, sx,
                     sy, tx, ty, clearance, eps):
@@ -301,10 +304,7 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
     st_has = np.zeros(nv + 2, dtype=np.bool_)
     st_found = np.zeros(nv + 2, dtype=np.bool_)
     st_fresh = np.zeros(nv + 2, dtype=np.bool_)
-    st_l0 = np.zeros(nv + 2, dtype=np.int64)
-    st_ln = np.zeros(nv + 2, dtype=np.int64)
-    st_r0 = np.zeros(nv + 2, dtype=np.int64)
-    st_rn = np.zeros(nv + 2, dtype=np.int64)
+    st_chains = np.zeros((nv + 2, 4), dtype=np.int64)  # left chain's start in pool and length, then the right's
     pool = np.empty((1024, 2))
     npool = 0
     cap = 4 * (edge_uv.shape[0] + nv) + 16
@@ -328,18 +328,8 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
     b = edge_ptr[ks + 1]
     ga = edge_ptr[kg]
     gb = edge_ptr[kg + 1]
-    min_back = Rs
-    for q in range(a, is_ + 1):
-        min_back = min(min_back, ev_R[q])
-    min_fwd = Rs
-    for q in range(is_ + 1, b):
-        min_fwd = min(min_fwd, ev_R[q])
-    g_back = Rg
-    for q in range(ga, ig + 1):
-        g_back = min(g_back, ev_R[q])
-    g_fwd = Rg
-    for q in range(ig + 1, gb):
-        g_fwd = min(g_fwd, ev_R[q])
+    min_back, min_fwd = partial_clearance(edge_ptr, ev_R, ks, is_, Rs)
+    g_back, g_fwd = partial_clearance(edge_ptr, ev_R, kg, ig, Rg)
     # Seeds: from the start along its edge towards both ends, and directly to the goal on the same edge.
     for end in range(3):
         if end < 2:
@@ -408,18 +398,11 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
             st_has[target] = has
             st_fresh[target] = fresh
             st_last[target] = last
-            pool = _grow_pool(pool, npool + (nl - hl) + (nr - hr))
-            st_l0[target] = npool
-            st_ln[target] = nl - hl
-            pool[npool:npool + nl - hl] = Lc[hl:nl]
-            npool += nl - hl
-            st_r0[target] = npool
-            st_rn[target] = nr - hr
-            pool[npool:npool + nr - hr] = Rc[hr:nr]
-            npool += nr - hr
-            nh = _heap_push(hk, hv, nh, key, target)
+            pool, npool = _save_chains(pool, npool, st_chains, target, Lc, hl, nl, Rc, hr, nr)
+            nh = heap_push(hk, hv, nh, key, target)
     while nh > 0:
-        key, u, nh = _heap_pop(hk, hv, nh)
+        key, u = hk[0], hv[0]
+        nh = heap_pop(hk, hv, nh)
         if closed[u]:
             continue
         closed[u] = True
@@ -465,14 +448,14 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
             else:
                 ap[0] = st_ap[u, 0]
                 ap[1] = st_ap[u, 1]
-                nl = st_ln[u]
-                nr = st_rn[u]
+                nl = st_chains[u, 1]
+                nr = st_chains[u, 3]
                 if Lc.shape[0] < nl + n + 4:
                     Lc = np.empty((2 * (nl + n + 4), 2))
                 if Rc.shape[0] < nr + n + 4:
                     Rc = np.empty((2 * (nr + n + 4), 2))
-                Lc[:nl] = pool[st_l0[u]:st_l0[u] + nl]
-                Rc[:nr] = pool[st_r0[u]:st_r0[u] + nr]
+                Lc[:nl] = pool[st_chains[u, 0]:st_chains[u, 0] + nl]
+                Rc[:nr] = pool[st_chains[u, 2]:st_chains[u, 2] + nr]
                 last[:] = st_last[u]
                 apd, hl, nl, hr, nr, found, f, has, fresh = _extend(P, 0, n - 1, ap, st_d[u], Lc, 0, nl, Rc, 0, nr,
                                                                     last, st_has[u], st_fresh[u], sx, sy, tx, ty,
@@ -493,36 +476,11 @@ def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_
                     st_has[target] = has
                     st_fresh[target] = fresh
                     st_last[target] = last
-                    pool = _grow_pool(pool, npool + (nl - hl) + (nr - hr))
-                    st_l0[target] = npool
-                    st_ln[target] = nl - hl
-                    pool[npool:npool + nl - hl] = Lc[hl:nl]
-                    npool += nl - hl
-                    st_r0[target] = npool
-                    st_rn[target] = nr - hr
-                    pool[npool:npool + nr - hr] = Rc[hr:nr]
-                    npool += nr - hr
+                    pool, npool = _save_chains(pool, npool, st_chains, target, Lc, hl, nl, Rc, hr, nr)
                 if nh >= hk.shape[0]:
-                    nhk = np.empty(2 * hk.shape[0])
-                    nhk[:nh] = hk[:nh]
-                    hk = nhk
-                    nhv = np.empty(2 * hv.shape[0], dtype=np.int64)
-                    nhv[:nh] = hv[:nh]
-                    hv = nhv
-                nh = _heap_push(hk, hv, nh, key, target)
+                    hk, hv = doubled(hk, nh), doubled(hv, nh)
+                nh = heap_push(hk, hv, nh, key, target)
     if not closed[G]:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
-    n = 1
-    w = G
-    while w != S:
-        w = parent[w]
-        n += 1
-    nodes = np.empty(n, dtype=np.int64)
-    edges = np.empty(n, dtype=np.int64)
-    w = G
-    for q in range(n - 1, -1, -1):
-        nodes[q] = w
-        edges[q] = via[w]
-        if w != S:
-            w = parent[w]
+    nodes, edges = path_between(parent, via, S, G)
     return nodes, edges, True

@@ -22,6 +22,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from core.scene.geometry import SceneGeometry, obstacle_polygons
+from core.kernels.geometry import orient_points
 
 #: Vertices whose turn is below this (sine of the turning angle) are dropped as collinear.
 COLLINEAR_SINE = 1e-9
@@ -148,10 +149,6 @@ def _polygons(g: BaseGeometry) -> list[Polygon]:
     return [p for p in out if p.area > 0]
 
 
-def _cross(o, a, b) -> float:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
 def _convex_pieces(xy: np.ndarray, rings: list[np.ndarray], holes: list[tuple[float, float]]) -> list[list[int]]:
     """Counter-clockwise convex pieces (global vertex ids) of one polygon with holes: triangulation + Hertel-Mehlhorn.
 
@@ -213,9 +210,9 @@ def _hertel_mehlhorn(xy: np.ndarray, tris: np.ndarray, eps: float) -> list[list[
         if pa == pb:
             continue
         p1, n1, p2, n2 = prv[h1], nxt[h1], prv[h2], nxt[h2]
-        if _cross(xy[src_l[p1]], xy[u], xy[dst_l[n2]]) < -eps:
+        if orient_points(xy[src_l[p1]], xy[u], xy[dst_l[n2]]) < -eps:
             continue
-        if _cross(xy[src_l[p2]], xy[v], xy[dst_l[n1]]) < -eps:
+        if orient_points(xy[src_l[p2]], xy[v], xy[dst_l[n1]]) < -eps:
             continue
         nxt[p1], prv[n2], nxt[p2], prv[n1] = n2, p1, n1, p2
         parent[pb] = pa

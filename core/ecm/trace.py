@@ -19,7 +19,8 @@ SW = (ci-1, cj-1), SE = (ci-1, cj); its cracks N (between NW and NE), W (NW|SW),
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.buffers import reserve
 
 from .distance import site_closest
 
@@ -31,14 +32,14 @@ SPURIOUS_PIXELS = 0.25
 N, E, S, W = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _coincident(real_ptr, real_edge, xy, ring_next, a, b, px, py, tol):
     da, ax, ay, fa = site_closest(real_ptr, real_edge, xy, ring_next, a, px, py)
     db, bx, by, fb = site_closest(real_ptr, real_edge, xy, ring_next, b, px, py)
     return (ax - bx) * (ax - bx) + (ay - by) * (ay - by) <= tol * tol
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _is_boundary(labels, i0, j0, i1, j1, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
     a = labels[i0, j0]
     b = labels[i1, j1]
@@ -59,7 +60,7 @@ def _is_boundary(labels, i0, j0, i1, j1, real_ptr, real_edge, xy, ring_next, bbo
     return True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def crack_flags(labels, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h):
     """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8).
 
@@ -83,7 +84,7 @@ def crack_flags(labels, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h):
     return vb, hb
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _crack(vb, hb, ci, cj, d):
     """Whether the crack leaving corner (ci, cj) in direction d is a boundary."""
     H = vb.shape[0]
@@ -97,7 +98,7 @@ def _crack(vb, hb, ci, cj, d):
     return cj >= 1 and hb[ci, cj - 1] != 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _visited(vv, hv, ci, cj, d):
     if d == N:
         return vv[ci, cj] != 0
@@ -108,14 +109,14 @@ def _visited(vv, hv, ci, cj, d):
     return hv[ci, cj - 1] != 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _pixel(labels, i, j):
     if i < 0 or j < 0 or i >= labels.shape[0] or j >= labels.shape[1]:
         return -1
     return labels[i, j]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _degree(vb, hb, ci, cj):
     n = 0
     for d in range(4):
@@ -124,7 +125,7 @@ def _degree(vb, hb, ci, cj):
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _saddle(labels, vb, hb, ci, cj):
     """Four cracks between two sites in a checkerboard: two edges touching, not a Voronoi vertex."""
     if _degree(vb, hb, ci, cj) != 4:
@@ -136,7 +137,7 @@ def _saddle(labels, vb, hb, ci, cj):
     return ne == sw and nw == se
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _step(labels, vv, hv, ci, cj, d):
     """Walk the crack out of (ci, cj) in direction d: mark it, return (next ci, next cj, left site, right site)."""
     if d == N:
@@ -152,16 +153,7 @@ def _step(labels, vv, hv, ci, cj, d):
     return ci, cj - 1, _pixel(labels, ci - 1, cj - 1), _pixel(labels, ci, cj - 1)
 
 
-@njit(cache=True, nogil=True)
-def _grow_i(a, n):
-    if n < a.shape[0]:
-        return a
-    b = np.empty((2 * a.shape[0],) + a.shape[1:], dtype=a.dtype)
-    b[: a.shape[0]] = a
-    return b
-
-
-@njit(cache=True, nogil=True)
+@jit
 def trace_chains(labels, vb, hb):
     """Trace every chain of boundary cracks.
 
@@ -187,7 +179,7 @@ def trace_chains(labels, vb, hb):
             if cj >= 1:
                 deg += hb[ci, cj - 1]
             if deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj)):
-                nodes = _grow_i(nodes, nn)
+                nodes = reserve(nodes, nn + 1)
                 nodes[nn] = ci * (Wd + 1) + cj
                 nn += 1
     node_ij = np.empty((nn, 2), dtype=np.int32)
@@ -244,21 +236,21 @@ def trace_chains(labels, vb, hb):
                 if phase == 0:
                     start_node = k
                 else:
-                    extra_ij = _grow_i(extra_ij, n_extra)
+                    extra_ij = reserve(extra_ij, n_extra + 1)
                     extra_ij[n_extra, 0] = si
                     extra_ij[n_extra, 1] = sj
                     start_node = nn + n_extra
                     n_extra += 1
-                chain_ptr = _grow_i(chain_ptr, nc + 1)
-                chain_nodes = _grow_i(chain_nodes, nc)
+                chain_ptr = reserve(chain_ptr, nc + 2)
+                chain_nodes = reserve(chain_nodes, nc + 1)
                 chain_ptr[nc] = npt
                 ci = si
                 cj = sj
                 d = d0
                 end_node = -1
                 while True:
-                    pts = _grow_i(pts, npt)
-                    lab = _grow_i(lab, npt)
+                    pts = reserve(pts, npt + 1)
+                    lab = reserve(lab, npt + 1)
                     pts[npt, 0] = ci
                     pts[npt, 1] = cj
                     ni, nj, left, right = _step(labels, vv, hv, ci, cj, d)
@@ -288,15 +280,15 @@ def trace_chains(labels, vb, hb):
                                 break
                     if nd < 0 or _visited(vv, hv, ci, cj, nd):
                         # A loop closing on a corner that is not its start (cannot happen) ends as a node here.
-                        extra_ij = _grow_i(extra_ij, n_extra)
+                        extra_ij = reserve(extra_ij, n_extra + 1)
                         extra_ij[n_extra, 0] = ci
                         extra_ij[n_extra, 1] = cj
                         end_node = nn + n_extra
                         n_extra += 1
                         break
                     d = nd
-                pts = _grow_i(pts, npt)
-                lab = _grow_i(lab, npt)
+                pts = reserve(pts, npt + 1)
+                lab = reserve(lab, npt + 1)
                 pts[npt, 0] = ci
                 pts[npt, 1] = cj
                 lab[npt, 0] = -1
@@ -305,7 +297,7 @@ def trace_chains(labels, vb, hb):
                 chain_nodes[nc, 0] = start_node
                 chain_nodes[nc, 1] = end_node
                 nc += 1
-    chain_ptr = _grow_i(chain_ptr, nc + 1)
+    chain_ptr = reserve(chain_ptr, nc + 2)
     chain_ptr[nc] = npt
     all_ij = np.empty((nn + n_extra, 2), dtype=np.int32)
     all_ij[:nn] = node_ij

@@ -10,10 +10,6 @@ For other tools (``miran export``): ``trajectories`` writes PedPy's text format,
 and noise-free CSV; ``geojson`` writes paths and scenes as GeoJSON that ``core.importers`` reads back.
 """
 
-from core.jitcache import refresh as _refresh_jit_cache
-
-_refresh_jit_cache()
-
 from .measure import paths_from_simulation
 from .paths import (FORMAT, VERSION, AgentPath, PathsFile, check_paths, parse_paths, paths_to_dict, read_paths,
                     write_paths)

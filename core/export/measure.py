@@ -8,7 +8,7 @@ included), minus the disc radius for disc agents (DESIGN.md).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.clearance import polyline_clearance
 from core.navmesh.kernels.segments import polyline_terrain_lengths
@@ -18,7 +18,7 @@ from core.steering.methods import DISC_MIRAN, IRM, method_name
 from .paths import AgentPath, PathsFile
 
 
-@njit(cache=True, nogil=True)
+@jit
 def ragged_measures(W, C, xy, offsets, lengths, clearance) -> None:
     """For each path ``xy[offsets[i]:offsets[i + 1]]`` ((m, 2) float64): its terrain lengths into ``lengths[i]``
     ((n, T) float64, zeroed first) and its clearance into ``clearance[i]`` ((n,) float64)."""

@@ -22,7 +22,6 @@ import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import shapely

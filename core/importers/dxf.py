@@ -1,9 +1,9 @@
 """DXF (CAD) import with ezdxf: LWPOLYLINE, POLYLINE, CIRCLE, ARC, ELLIPSE, SPLINE, LINE and HATCH entities by
 layer.
 
-Closed entities and hatches (islands inside a boundary are holes) become polygons; open ones (LINE, ARC, open polylines) are lines, which the cleaning step closes
-into polygons per layer with ``shapely.polygonize`` (or keeps as routes on a route layer); an open LWPOLYLINE with
-a constant width is the area it covers. Block references
+Closed entities and hatches (islands inside a boundary are holes) become polygons; open ones (LINE, ARC, open polylines)
+are lines, which the cleaning step closes into polygons per layer with ``shapely.polygonize`` (or keeps as routes on a
+route layer); an open LWPOLYLINE with a constant width is the area it covers. Block references
 (INSERT) are exploded with their transforms. Curves and bulges are flattened to ``ImportOptions.tolerance``.
 Units come from the header's ``$INSUNITS`` (unitless drawings are taken as metres); ``--scale`` overrides.
 A feature's key is its layer name; messages name the layer and the entity's handle.

@@ -33,7 +33,7 @@ Python-level queries (numpy in, numpy out; p, q are (n, 2) arrays or one point; 
 - ``measure.measure_polyline(mesh, pts, weights, radius) -> PolylineMeasure`` (what ``miran measure`` prints).
 - ``debug.mesh_edges(mesh) -> (segments (k,2,2), kind (k,))`` and ``debug.triangle_corners(mesh)`` for overlays.
 
-Numba level (``core.navmesh.kernels``, all ``@njit(cache=True, nogil=True)``, callable from other njit code):
+Numba level (``core.navmesh.kernels``, all ``core.jitcache.jit``, callable from other jitted code):
 walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first, clearance kernels
 ``*mesh.clearance_args()`` = (E, EG, ES, EI). Single queries: ``walk.locate_free(..., x, y) -> int`` (or
 ``walk.locate_status``: -1 obstacle, -2 outside), ``segments.segment_visible(..., px, py, qx, qy) -> bool``,

@@ -50,7 +50,8 @@ def build_navmesh(scene: Scene, geometry: SceneGeometry | None = None,
     _report(progress, 0.5, "terrain")
     # Counter-clockwise orientation and no degenerate triangles.
     p = V[T]
-    area2 = (p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1]) - (p[:, 1, 1] - p[:, 0, 1]) * (p[:, 2, 0] - p[:, 0, 0])
+    area2 = ((p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1])
+             - (p[:, 1, 1] - p[:, 0, 1]) * (p[:, 2, 0] - p[:, 0, 0]))
     # Slivers whose floating-point area rounds to 0 get their orientation from the exact predicate.
     for i in np.flatnonzero(area2 == 0):
         area2[i] = orient(*p[i, 0], *p[i, 1], *p[i, 2])

@@ -375,7 +375,7 @@ def miran_table1(quick: bool = False) -> Experiment:
               "McKenna sigma 1250 has the largest CPU time per step (dt 0.1 s)", "63.33 ms, the most",
               f"{mck[-1]:.1f} us per step vs {mck[0]:.1f} us at sigma 100", mck[-1] >= max(mck)),
     ]
-    md = (f"CPU time of the whole path (one core, kernels compiled before timing), at the scenes' time step of "
+    md = ("CPU time of the whole path (one core, kernels compiled before timing), at the scenes' time step of "
           "0.1 s and at 1 s: the paper does not state its step. This machine is not the paper's.\n\n"
           "| scene | method | sigma | d | paper (ms) | ours dt 0.1 (ms) | ours dt 1 (ms) | us per step (dt 0.1) | "
           "note |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n" + "\n".join(rows) + "\n")

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import triangle as tr
-from numba import njit
+from core.jitcache import jit
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from .freespace import boundary_segments, polygon_parts
+from core.kernels.geometry import orient_points
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,10 +195,6 @@ def trapezoidate(free: BaseGeometry) -> tuple[np.ndarray, list[list[int]]]:
     return np.asarray(verts, dtype=np.float64).reshape(-1, 2), cycles
 
 
-def _cross(o, a, b) -> float:
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-
 def hertel_mehlhorn(vertices: np.ndarray, cells) -> list[list[int]]:
     """Merge convex cells (triangles or trapezoids, counter-clockwise vertex cycles sharing whole edges) into larger
     convex polygons (Hertel-Mehlhorn); returns counter-clockwise vertex cycles."""
@@ -222,9 +219,9 @@ def hertel_mehlhorn(vertices: np.ndarray, cells) -> list[list[int]]:
         a_after_v = A[(ia + 2) % len(A)]
         b_before_v = B[ib - 1]
         b_after_u = B[(ib + 2) % len(B)]
-        if _cross(vertices[a_before_u], vertices[u], vertices[b_after_u]) < -eps:
+        if orient_points(vertices[a_before_u], vertices[u], vertices[b_after_u]) < -eps:
             continue
-        if _cross(vertices[b_before_v], vertices[v], vertices[a_after_v]) < -eps:
+        if orient_points(vertices[b_before_v], vertices[v], vertices[a_after_v]) < -eps:
             continue
         merged = [A[(ia + 1 + k) % len(A)] for k in range(len(A))]  # v, ..., u
         merged += [B[(ib + 2 + k) % len(B)] for k in range(len(B) - 2)]  # after u ... before v
@@ -303,7 +300,7 @@ def _bucket_grid(vertices, poly_ptr, poly_verts):
     return lo.astype(np.float64), float(size), (nx, ny), ptr, np.ascontiguousarray(owners_a[order])
 
 
-@njit(cache=True, nogil=True)
+@jit
 def point_in_convex(vertices, poly_ptr, poly_verts, p, x, tol):
     """Whether x lies in convex cell p, allowing a distance ``tol`` outside its edges."""
     a = poly_ptr[p]
@@ -320,7 +317,7 @@ def point_in_convex(vertices, poly_ptr, poly_verts, p, x, tol):
     return True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def locate_kernel(vertices, poly_ptr, poly_verts, origin, size, nx, ny, ptr, idx, x):
     """The cell holding x (-1 if none); exact test first, then a tolerance of 1e-9 of the bucket size."""
     i = int(np.floor((x[0] - origin[0]) / size))

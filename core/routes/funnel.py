@@ -6,15 +6,11 @@ wholly outside the cone. It is the funnel algorithm for portals of any direction
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.geometry import orient
 
 
-@njit(cache=True, nogil=True)
-def _cross(ox, oy, ax, ay, bx, by):
-    return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
-
-
-@njit(cache=True, nogil=True)
+@jit
 def funnel(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """Shortest path through portals: ``left``/``right`` (n, 2) float64 are each portal's end points on the
     traveller's left and right; portal 0 is the start (left = right = start), portal n - 1 the goal. Returns the
@@ -38,8 +34,8 @@ def funnel(left: np.ndarray, right: np.ndarray) -> np.ndarray:
         pry = right[i, 1]
         restarted = False
         # Narrow the cone from the right.
-        if _cross(ax, ay, rx, ry, prx, pry) >= 0.0:
-            if (ax == rx and ay == ry) or _cross(ax, ay, lx, ly, prx, pry) < 0.0:
+        if orient(ax, ay, rx, ry, prx, pry) >= 0.0:
+            if (ax == rx and ay == ry) or orient(ax, ay, lx, ly, prx, pry) < 0.0:
                 rx, ry, right_i = prx, pry, i
             else:
                 # The portal lies left of the cone: L becomes a waypoint and the cone restarts there.
@@ -55,8 +51,8 @@ def funnel(left: np.ndarray, right: np.ndarray) -> np.ndarray:
                 restarted = True
         if not restarted:
             # Narrow the cone from the left.
-            if _cross(ax, ay, lx, ly, plx, ply) <= 0.0:
-                if (ax == lx and ay == ly) or _cross(ax, ay, rx, ry, plx, ply) > 0.0:
+            if orient(ax, ay, lx, ly, plx, ply) <= 0.0:
+                if (ax == lx and ay == ly) or orient(ax, ay, rx, ry, plx, ply) > 0.0:
                     lx, ly, left_i = plx, ply, i
                 else:
                     # The portal lies right of the cone: R becomes a waypoint.

@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .search import astar_ws, csr_from_edges, new_workspace
 
@@ -24,7 +24,8 @@ class DualGraph:
 
     - ``xy``: (n, 2) float64 node points (cell centre or triangle centroid), scene units.
     - ``terrain``: (n,) int32 terrain type index of each node's cell.
-    - ``indptr``: (n + 1,) int64, ``indices``: (m,) int64 CSR adjacency (neighbours of u: indices[indptr[u]:indptr[u+1]]).
+    - ``indptr``: (n + 1,) int64, ``indices``: (m,) int64 CSR adjacency (neighbours of u:
+      indices[indptr[u]:indptr[u+1]]).
     - ``half_u``, ``half_v``: (m,) float64 lengths of each edge's part in the source and the target cell.
     - ``via``: (m, 2) float64 the crossing point of each edge (NaN where the edge is one straight segment).
     """
@@ -104,7 +105,7 @@ class DualGraph:
         return out[~np.isnan(out[:, 0])]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def edge_slots(indptr, indices, nodes):
     """(k - 1,) int64 CSR slot of each edge nodes[i] -> nodes[i + 1] of a path (-1 where there is none)."""
     out = np.full(max(nodes.shape[0] - 1, 0), -1, dtype=np.int64)

@@ -9,12 +9,12 @@ inside their own njit code.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.predicates import norm2d, orient
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_of(s: np.ndarray, lo: int, hi: int, t: float) -> int:
     """Index j in [lo, hi - 2] of the segment [s[j], s[j+1]] holding arc length t (clamped to the route)."""
     a = lo
@@ -33,7 +33,7 @@ def segment_of(s: np.ndarray, lo: int, hi: int, t: float) -> int:
     return a
 
 
-@njit(cache=True, nogil=True)
+@jit
 def point_at(points: np.ndarray, s: np.ndarray, lo: int, hi: int, t: float) -> np.ndarray:
     """The (2,) point of route [lo, hi) at arc length t, clamped to [0, length]."""
     out = np.empty(2, dtype=np.float64)
@@ -41,7 +41,7 @@ def point_at(points: np.ndarray, s: np.ndarray, lo: int, hi: int, t: float) -> n
     return out
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def point_at_into(points: np.ndarray, s: np.ndarray, lo: int, hi: int, t: float, out: np.ndarray) -> None:
     """Write the point at arc length t into ``out`` (2,) without allocating (for per-agent steering loops)."""
     j = segment_of(s, lo, hi, t)
@@ -57,7 +57,7 @@ def point_at_into(points: np.ndarray, s: np.ndarray, lo: int, hi: int, t: float,
     out[1] = points[j, 1] + u * (points[j + 1, 1] - points[j, 1])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def closest_point(points: np.ndarray, s: np.ndarray, lo: int, hi: int, x: np.ndarray, s0: float,
                   s1: float) -> float:
     """Arc length of the FIRST closest point of route [lo, hi) to x within the window [s0, s1] (MIRAN 3.1).
@@ -103,7 +103,7 @@ def closest_point(points: np.ndarray, s: np.ndarray, lo: int, hi: int, x: np.nda
     return best_t
 
 
-@njit(cache=True, nogil=True)
+@jit
 def cumulative_length(points: np.ndarray) -> np.ndarray:
     """(n,) cumulative arc length of a (n, 2) polyline, starting at 0."""
     n = points.shape[0]
@@ -113,7 +113,7 @@ def cumulative_length(points: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True, nogil=True)
+@jit
 def clean_polyline(points: np.ndarray):
     """Drop every point at zero distance from the last kept one; returns (kept points (k, 2), cumulative arc
     length (k,), all coordinates finite). A step so small that it does not raise the arc length is dropped too."""
@@ -143,7 +143,7 @@ def clean_polyline(points: np.ndarray):
     return out[:k].copy(), s[:k].copy(), finite
 
 
-@njit(cache=True, nogil=True)
+@jit
 def bend_mask(points: np.ndarray) -> np.ndarray:
     """(n,) bool: the vertices a polyline needs, its ends and every vertex that is not exactly on the straight
     piece between its neighbours (exact orientation; a vertex where the polyline turns back is kept). Dropping the

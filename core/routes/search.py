@@ -14,45 +14,12 @@ section 4 asks for weights > 0, not >= 1).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.paths import path_to
+from core.kernels.heap import heap_pop, heap_push
 
 
-@njit(cache=True, nogil=True)
-def _push(hk, hv, size, key, val):
-    i = size
-    hk[i] = key
-    hv[i] = val
-    while i > 0:
-        p = (i - 1) >> 1
-        if hk[p] <= hk[i]:
-            break
-        hk[p], hk[i] = hk[i], hk[p]
-        hv[p], hv[i] = hv[i], hv[p]
-        i = p
-    return size + 1
-
-
-@njit(cache=True, nogil=True)
-def _pop(hk, hv, size):
-    size -= 1
-    hk[0] = hk[size]
-    hv[0] = hv[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[i] <= hk[c]:
-            break
-        hk[c], hk[i] = hk[i], hk[c]
-        hv[c], hv[i] = hv[i], hv[c]
-        i = c
-    return size
-
-
-@njit(cache=True, nogil=True)
+@jit
 def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal):
     """Cheapest start -> goal path; returns (nodes (k,) int64 from first to last graph node, cost).
 
@@ -63,7 +30,7 @@ def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal
     return astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, *ws, 1)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def new_workspace(n, m):
     """Per-node and heap arrays for ``astar_ws``: (g, parent, seen, closed, heap keys, heap values)."""
     cap = m + n + 64
@@ -71,7 +38,7 @@ def new_workspace(n, m):
             np.empty(cap), np.empty(cap, dtype=np.int64))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, g, parent, seen, closed, hk,
              hv, stamp):
     """``astar`` on a reused workspace: node u's ``g`` and ``parent`` count only where ``seen[u] == stamp`` and it
@@ -89,13 +56,13 @@ def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, g
             parent[u] = -1
             dx = xy[u, 0] - gx
             dy = xy[u, 1] - gy
-            size = _push(hk, hv, size, g[u] + hscale * np.sqrt(dx * dx + dy * dy), u)
+            size = heap_push(hk, hv, size, g[u] + hscale * np.sqrt(dx * dx + dy * dy), u)
     best = np.inf
     best_node = -1
     cap = hk.shape[0]
     while size > 0:
         u = hv[0]
-        size = _pop(hk, hv, size)
+        size = heap_pop(hk, hv, size)
         if u == n:
             break  # the virtual goal node: its key is the optimal cost
         if closed[u] == stamp:
@@ -107,7 +74,7 @@ def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, g
                 if c < best:
                     best = c
                     best_node = u
-                    size = _push(hk, hv, size, c, n)
+                    size = heap_push(hk, hv, size, c, n)
         gu = g[u]
         if size + indptr[u + 1] - indptr[u] >= cap:
             break  # cannot happen with the workspace's capacity (m + n + 64); guards the heap arrays
@@ -122,20 +89,10 @@ def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, g
                 parent[v] = u
                 dx = xy[v, 0] - gx
                 dy = xy[v, 1] - gy
-                size = _push(hk, hv, size, nv + hscale * np.sqrt(dx * dx + dy * dy), v)
+                size = heap_push(hk, hv, size, nv + hscale * np.sqrt(dx * dx + dy * dy), v)
     if best_node < 0:
         return np.zeros(0, dtype=np.int64), np.inf
-    k = 0
-    u = best_node
-    while u >= 0:
-        k += 1
-        u = parent[u]
-    out = np.empty(k, dtype=np.int64)
-    u = best_node
-    for i in range(k - 1, -1, -1):
-        out[i] = u
-        u = parent[u]
-    return out, best
+    return path_to(parent, best_node), best
 
 
 def csr_from_edges(n: int, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -74,7 +74,8 @@ def quality_mesh(geometry: SceneGeometry, min_angle: float = MIN_ANGLE) -> TriMe
     V = np.ascontiguousarray(out["vertices"], dtype=np.float64)
     T = np.asarray(out["triangles"], dtype=np.int64)
     p = V[T]
-    area2 = (p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1]) - (p[:, 1, 1] - p[:, 0, 1]) * (p[:, 2, 0] - p[:, 0, 0])
+    area2 = ((p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1])
+             - (p[:, 1, 1] - p[:, 0, 1]) * (p[:, 2, 0] - p[:, 0, 0]))
     T[area2 < 0] = T[area2 < 0][:, ::-1]
     terrain = terrain_at(geometry, V[T].mean(axis=1))
     keep = terrain >= 0

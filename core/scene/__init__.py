@@ -22,7 +22,8 @@ from .problems import InputError, Problem
 
 __all__ = [
     "Agent", "DEFAULT_PLANNER", "INTEGRATORS", "InputError", "METHODS", "Network", "Obstacle", "PLANNERS",
-    "Problem", "Profile", "Route", "Scene", "SceneGeometry", "SimulationSettings", "TerrainPolygon", "TerrainType", "build_geometry",
+    "Problem", "Profile", "Route", "Scene", "SceneGeometry", "SimulationSettings", "TerrainPolygon", "TerrainType",
+    "build_geometry",
     "check_scene", "load_scene", "obstacle_polygons", "parse_scene", "save_scene", "scene_to_dict",
     "terrain_polygons",
 ]

@@ -94,7 +94,8 @@ def parse_json_text(text: str, source: str = "") -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_pairs)
     except json.JSONDecodeError as e:
-        raise InputError([Problem("", f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")], source) from None
+        where = f"line {e.lineno}, column {e.colno}"
+        raise InputError([Problem("", f"malformed JSON at {where}: {e.msg}")], source) from None
     except RecursionError:
         raise InputError([Problem("", "malformed JSON: nested too deeply")], source) from None
     except _DuplicateKey as e:

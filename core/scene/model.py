@@ -6,6 +6,11 @@ Points are ``(x, y)`` tuples of floats so that a Scene compares equal after a lo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 Point = tuple[float, float]
 Ring = list[Point]
@@ -111,7 +116,7 @@ class HeightField:
     cell: float
     heights: list[list[float]]
 
-    def array(self):
+    def array(self) -> npt.NDArray[np.float64]:
         """The heights as a (ny, nx) float64 array."""
         import numpy as np
 
@@ -157,7 +162,7 @@ class Scene:
                 return r
         raise KeyError(route_id)
 
-    def weight_matrix(self):
+    def weight_matrix(self) -> npt.NDArray[np.float64]:
         """The (profile x terrain type) weight matrix as a float64 array, rows in ``profiles`` order."""
         import numpy as np
 

@@ -386,7 +386,8 @@ def _agent(r: FieldReader, path: str, v: Any, profile_ids, route_ids, has_networ
         r.add(join(path, "goal"), f"the same point as the start {fmt_point(start)}: nothing to plan (for a round "
                                   f"trip, give the agent a route that ends where it starts)")
     if "planner" in o and "route" in o:
-        r.add(join(path, "planner"), "a planner applies only to agents with a start and a goal, not to one with a route")
+        r.add(join(path, "planner"),
+              "a planner applies only to agents with a start and a goal, not to one with a route")
     if planner == "network" and not has_networks:
         r.add(join(path, "planner"), "planner 'network' needs an indicative network, and 'networks' is empty")
     if len(r.problems) != n:

@@ -96,13 +96,15 @@ def hole_problems(shell, holes) -> list[tuple[str, str]]:
                 out.append((f"holes[{i}]", f"lies outside its polygon (near {fmt_point(h.exterior.coords[0])})"))
             else:
                 at = shapely.intersection(h.exterior, outer.exterior)
-                where = fmt_point(shapely.get_coordinates(at)[0]) if not at.is_empty else fmt_point(h.exterior.coords[0])
+                first = shapely.get_coordinates(at)[0] if not at.is_empty else h.exterior.coords[0]
+                where = fmt_point(first)
                 out.append((f"holes[{i}]", f"crosses the boundary of its polygon at {where}"))
             continue
         for j in range(i):
             inter = shapely.intersection(h, hp[j])
             if inter.area > 0.0:
-                out.append((f"holes[{i}]", f"overlaps holes[{j}] at {fmt_point(inter.representative_point().coords[0])}"))
+                at = fmt_point(inter.representative_point().coords[0])
+                out.append((f"holes[{i}]", f"overlaps holes[{j}] at {at}"))
                 break
     if not out:
         reason = shapely.is_valid_reason(Polygon(outer.exterior.coords, [p.exterior.coords for p in hp]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,6 @@ class InputError(ValueError):
         return [head + str(p) for p in self.problems]
 
 
-def fmt_point(p) -> str:
+def fmt_point(p: Any) -> str:
     """A point as the messages print it: ``(12.0, 40.5)``."""
     return f"({float(p[0]):.6g}, {float(p[1]):.6g})"

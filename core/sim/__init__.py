@@ -9,10 +9,6 @@ sim.params.set("c_s", 3.0)                 # live: applies on the next step
 ```
 """
 
-from core.jitcache import refresh as _refresh_jit_cache
-
-_refresh_jit_cache()
-
 from .params import GLOBAL_NAMES, PROFILE_FIELDS, SimParams
 from .simulation import IMPLEMENTED, Simulation
 from .state import ARRIVED, LOST, WALKING, AgentState

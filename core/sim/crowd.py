@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.grid import cell_range
 
 from core.navmesh.kernels.predicates import norm2d
 from core.steering.forces import boundary_force, steering_force
@@ -35,7 +35,6 @@ from .params import (
     G_CB,
     G_CN,
     G_CS,
-    G_DT,
     G_FMAX,
     G_INTERACT,
     G_KAPPA,
@@ -53,7 +52,7 @@ from .params import (
 from .state import WALKING
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def crowd_terms(gvec, nb, X) -> tuple:
     """(social, slope): is the personal-space force on (with a neighbour grid), and the slope deflection (with a
     height field)?"""
@@ -64,21 +63,21 @@ def crowd_terms(gvec, nb, X) -> tuple:
     return social, slope
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def crowd_needed(gvec, nb, X, n_irm) -> bool:
     """Has ``crowd_phase`` anything to add: the social force or the slope on, or IRM agents (n_irm of them)?"""
     social, slope = crowd_terms(gvec, nb, X)
     return social or slope or n_irm > 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
     """Add the social, noise and slope terms to ``fnew`` (n, 2) for every walking agent (positions of this step);
     ``wk[13]`` (5, 2) is scratch space (core.sim.kernels.work_buffers)."""
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
     hf_geo, heights, perm, phase = X[0], X[1], X[2], X[3]
-    cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ds = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[12]
+    cB, cR, corr_lo, corr_hi, corr_k, corr_ds = X[4], X[5], X[9], X[10], X[11], X[12]
     grid, cell_start, order = nb
     social, slope = crowd_terms(gvec, nb, X)
     cn = gvec[G_CN]
@@ -118,10 +117,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
         if social:
             f[0] = 0.0
             f[1] = 0.0
-            cx0 = max(int((x[0] - reach - grid[0]) / cell), 0)
-            cx1 = min(int((x[0] + reach - grid[0]) / cell), ncx - 1)
-            cy0 = max(int((x[1] - reach - grid[1]) / cell), 0)
-            cy1 = min(int((x[1] + reach - grid[1]) / cell), ncy - 1)
+            cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
                 for cxx in range(cx0, cx1 + 1):
                     c = cy * ncx + cxx
@@ -159,7 +155,7 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
                 fnew[i, 1] += f[1] - fs[1]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, gvec, bp, out) -> float:
     """IRM eq. 1 for one agent: F_b from b(x) on the corridor disc it lies deepest in (core.steering.irm) into
     ``out`` (2,); returns the depth d_b. An agent outside that disc (others pushed it out of its corridor) is pulled

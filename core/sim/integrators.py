@@ -12,7 +12,7 @@ Both cap the speed at the character's maximum speed and so the displacement at v
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.steering.forces import cap_norm
 
@@ -29,7 +29,7 @@ def integrator_code(name: str) -> int:
         raise ValueError(f"unknown integrator {name!r} (valid: {', '.join(INTEGRATORS)})") from None
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def integrate(code: int, x: np.ndarray, v: np.ndarray, f_prev: np.ndarray, has_prev: bool, f: np.ndarray,
               dt: float, vmax: float, x_out: np.ndarray, v_out: np.ndarray) -> None:
     """One step from position x, velocity v and force f (and the previous force for Verlet).

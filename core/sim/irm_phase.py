@@ -10,7 +10,7 @@ route and corridor (MIRAN 3.5, Simulation's replanning). ``X`` is the extension 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_visible
@@ -43,21 +43,21 @@ _KEPT = 1
 _LOST = 3
 
 
-@njit(cache=True, nogil=True)
+@jit
 def corridor_reach(r: float, depth_gap: float, vmax: float, dt: float) -> float:
     """How far along the route (arc length) the retraction looks ahead of the last disc: the disc's diameter plus
     the agent's distance from its centre and two steps, so a disc the agent has entered is never missed."""
     return 2.0 * r + depth_gap + 2.0 * vmax * dt
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, q) -> int:
     """Choose the disc and attraction point of every walking IRM agent; returns how many became LOST. ``q`` (2,)
     is scratch space."""
     V, T, N, TT, B, G, S = W
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len, min_clear = st
-    cB, cR, cL, cQ, cS, corr_lo, corr_hi, corr_k, corr_ak = X[4], X[5], X[6], X[7], X[8], X[9], X[10], X[11], X[13]
+    cB, cR, cS, corr_lo, corr_hi, corr_k, corr_ak = X[4], X[5], X[8], X[9], X[10], X[11], X[13]
     slot, tsc, tint, tadj, tcand = tr
     dt = gvec[G_DT]
     lost = 0

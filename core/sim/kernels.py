@@ -26,7 +26,8 @@ the progress guarantee's arrays in ``state.PROGRESS_ORDER``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.grid import cell_range
 
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
 from core.navmesh.kernels.crossings import crossing_work
@@ -111,7 +112,7 @@ RECORD_ARRIVALS = 1
 RECORD_ALL = 2
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _begin_choice(i, W, rp, rs, st, prof, rpt) -> tuple:
     """What every MIRAN choice starts with: x's triangle, found from the one it stood in last step (most steps stay
     in it or step next door), the reference point r_i (MIRAN 3.1, its position into ``rpt``) and the window's end:
@@ -128,7 +129,7 @@ def _begin_choice(i, W, rp, rs, st, prof, rpt) -> tuple:
     return tx, s_r, min(s_r + prof[profile[i], P_SIGMA], rs[hi - 1])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q) -> int:
     """Store agent i's choice: r_i and the attraction point, or LOST when no part of its route is visible (MIRAN
     3.5). Returns 1 when the agent became lost."""
@@ -145,7 +146,7 @@ def _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q) -> int:
     return 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, abuf, n_adj, m, code) -> None:
     """The traced agent's choice into its trace row (``tr`` as in ``advance``); ``n_adj`` < 0 for point agents."""
     slot, tsc, tint, tadj, tcand = tr
@@ -176,7 +177,7 @@ def _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, abuf, n_adj, m, c
     row[TS_FALLBACK] = code
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk,
                       rest) -> tuple:
     """The attraction phase's allocation-free pass: every walking point MIRAN agent whose window the shadows decide.
@@ -225,7 +226,7 @@ def attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, 
     return lost, n_rest
 
 
-@njit(cache=True, nogil=True)
+@jit
 def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk, rest,
                     n_rest) -> int:
     """The attraction phase's full pass for the agents in ``rest[:n_rest]``: visible intervals with the exact
@@ -287,7 +288,7 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
     return lost
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
     """F = F_s + F_b + F_o for every walking agent at its current position, into ``fnew`` (n, 2)."""
     E, EG, ES, EI = C
@@ -332,10 +333,7 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
             ri = radius[i]
             d_o = gvec[G_DO] if gvec[G_DO] > 0.0 else vmax * 1.0
             reach = d_o + 2.0 * ri
-            cx0 = max(int((x[0] - reach - grid[0]) / cell), 0)
-            cx1 = min(int((x[0] + reach - grid[0]) / cell), ncx - 1)
-            cy0 = max(int((x[1] - reach - grid[1]) / cell), 0)
-            cy1 = min(int((x[1] + reach - grid[1]) / cell), ncy - 1)
+            cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
                 for cxx in range(cx0, cx1 + 1):
                     c = cy * ncx + cxx
@@ -361,7 +359,7 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
             row[TS_NEAR_Y] = by
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
     """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space and the bounds; a
     disc must keep ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the
@@ -384,7 +382,7 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, wk, pg) -> int:
     """Integrate, guard against obstacles, detect arrival, accumulate lengths, log the positions at time ``t_next``
     (the end of the step): every walker's (``record`` RECORD_ALL), only the arrivals' (RECORD_ARRIVALS) or none
@@ -524,7 +522,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
     return lost
 
 
-@njit(cache=True, nogil=True)
+@jit
 def work_buffers(n_types: int, n_edges: int, n_cands: int, n_agents: int) -> tuple:
     """Scratch arrays the phases share, allocated once per ``advance`` call: visible and disc-adjusted intervals
     (MAX_INTERVALS, 2), points q and r_i (2,), a fallback arc length (1,), an empty trace row (0, 4), four (2,)
@@ -540,7 +538,7 @@ def work_buffers(n_types: int, n_edges: int, n_cands: int, n_agents: int) -> tup
             np.empty(n_agents, dtype=np.int64))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def count_walking(status) -> int:
     """Number of agents still walking."""
     n = 0
@@ -550,7 +548,7 @@ def count_walking(status) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, nb, rec, record, clock, tr,
             scale, X, pg) -> int:
     """Run up to ``n_steps`` steps; returns the number done. ``clock`` (2,) float64 is [time (s), steps] and is

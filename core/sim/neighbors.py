@@ -8,7 +8,7 @@ agents by cell (agents of cell c are ``order[cell_start[c]:cell_start[c + 1]]``)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .state import WALKING
 
@@ -26,7 +26,7 @@ def grid_shape(bounds, cell: float, n_agents: int) -> np.ndarray:
     return np.array([x0, y0, cell, ncx, ncy], dtype=np.float64)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def cell_of(grid: np.ndarray, x: float, y: float) -> int:
     """The cell index of a point (points outside the grid go to the border cells)."""
     ncx = int(grid[3])
@@ -38,7 +38,7 @@ def cell_of(grid: np.ndarray, x: float, y: float) -> int:
     return cy * ncx + cx
 
 
-@njit(cache=True, nogil=True)
+@jit
 def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.ndarray, order: np.ndarray) -> int:
     """Counting-sort the walking agents into the grid cells; returns how many were sorted."""
     ncell = cell_start.shape[0] - 1
@@ -61,7 +61,7 @@ def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.
     return m
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _count_pairs(grid, cell_start, order, pos, reach, out, fill) -> int:
     """Pairs i < j of sorted agents with |pos_i - pos_j| <= reach (requires reach <= cell); writes them into
     ``out`` (2, cap) when ``fill`` and returns how many there are."""

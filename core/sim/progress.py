@@ -27,7 +27,7 @@ prog_a, prog_sa, prog_d, rec_s, rec_u)``.
 
 from __future__ import annotations
 
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.predicates import norm2d
 from core.routes.kernels import point_at_into, segment_of
@@ -43,13 +43,13 @@ HEAD_FOR_ATTRACTION = 0
 ON_THE_ROUTE = 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def stall_time(gvec) -> float:
     """Seconds without progress after which an agent recovers: ``stall_time``, at least MIN_STALL_STEPS steps."""
     return max(gvec[G_STALL], MIN_STALL_STEPS * gvec[G_DT])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def note_progress(i, gvec, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
     """Book agent i's progress at time t, standing at x; start its recovery when it has stalled. Returns True
     when the recovery starts."""
@@ -79,7 +79,7 @@ def note_progress(i, gvec, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def recovery_target(rp, rs, lo, hi, x, attr, s_attr, u, h, out) -> float:
     """Where a recovering agent at x steps next, at most h away, into ``out`` (2,); returns the route arc length
     of that point, or -1 while it is still heading for its attraction point ``attr`` (arc length ``s_attr``).
@@ -106,7 +106,7 @@ def recovery_target(rp, rs, lo, hi, x, attr, s_attr, u, h, out) -> float:
     return u1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def end_recovery(i, t, x, rp, rs, lo, hi, u, s_ref, s_attr, attr, pg) -> None:
     """Agent i stands at x on its route at arc length u, where its recovery ends: its reference and attraction points
     move up to u (never back), and its progress is booked from here."""

@@ -7,10 +7,6 @@
 - ``methods``: the method names and the codes the kernels dispatch on.
 """
 
-from core.jitcache import refresh as _refresh_jit_cache
-
-_refresh_jit_cache()
-
 from .methods import CODES, DISC_MIRAN, IRM, MIRAN, method_code, method_name
 
 __all__ = ["CODES", "DISC_MIRAN", "IRM", "MIRAN", "method_code", "method_name"]

@@ -9,14 +9,14 @@ farthest along the route.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 # Two omegas within this relative distance count as equal (MIRAN 3.3 ties); exact ties are common (all
 # candidates of a straight route weigh the same), and round-off must not turn them into a near-candidate choice.
 TIE_RTOL = 1e-9
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def sample_count(a: float, b: float, d: float) -> int:
     """Number of candidates sampled on the interval [a, b] every d, both ends included (1 when a == b)."""
     span = b - a
@@ -28,7 +28,7 @@ def sample_count(a: float, b: float, d: float) -> int:
     return k + 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def sample_at(a: float, b: float, d: float, k: int, count: int) -> float:
     """Arc length of the k-th of ``count`` samples of [a, b]: ``a + k d`` and, last, exactly ``b``."""
     if k >= count - 1:
@@ -37,7 +37,7 @@ def sample_at(a: float, b: float, d: float, k: int, count: int) -> float:
     return t if t < b else b
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def omega_of(cost: float, d_ij: float) -> float:
     """MIRAN 3.3: omega = cost / d_ij; a candidate at the reference point itself (d_ij = 0) weighs infinity."""
     if d_ij <= 0.0:
@@ -45,7 +45,7 @@ def omega_of(cost: float, d_ij: float) -> float:
     return cost / d_ij
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def better_or_tie(omega: float, best: float) -> bool:
     """True when ``omega`` beats or ties ``best``; called in increasing arc length, so ties go to the farthest."""
     if best == np.inf:
@@ -53,7 +53,7 @@ def better_or_tie(omega: float, best: float) -> bool:
     return omega <= best + TIE_RTOL * abs(best)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def strictly_worse(lower_bound: float, best: float) -> bool:
     """True when a lower bound on a candidate's omega already loses to ``best`` even as a tie (exact pruning)."""
     if best == np.inf:
@@ -61,7 +61,7 @@ def strictly_worse(lower_bound: float, best: float) -> bool:
     return lower_bound > best + 2.0 * TIE_RTOL * abs(best)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def candidate_arcs(intervals: np.ndarray, n_intervals: int, d: float, skip_first: bool, out: np.ndarray) -> int:
     """Write the candidate arc lengths of the visible intervals into ``out`` in route order; return how many.
 
@@ -84,7 +84,7 @@ def candidate_arcs(intervals: np.ndarray, n_intervals: int, d: float, skip_first
     return m
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def pick_best(omegas: np.ndarray, n: int) -> int:
     """Index of the choice among the first n omegas (in route order): the last one within TIE_RTOL of the minimum
     (MIRAN 3.3: minimum weight, ties to the greatest curve length distance); -1 when n == 0 or all are NaN.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_first_block, segment_visible
@@ -29,7 +29,7 @@ _NUDGE_TRIES = 8
 _CLEAR_MARGIN = 1e-6
 
 
-@njit(cache=True, nogil=True)
+@jit
 def rotation_angle(radius: float, dist: float) -> float:
     """Kremyzas eq. 4.3: theta = arccos(1 - (R / |x p|)^2 / 2); NaN when R > 2 |x p| (no such rotation).
 
@@ -40,7 +40,7 @@ def rotation_angle(radius: float, dist: float) -> float:
     return 2.0 * math.asin(0.5 * radius / dist)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def tangent_angle(radius: float, dist: float) -> float:
     """The rotation that makes the ray from x pass p at distance exactly R: arcsin(R / |x p|); NaN when R > |x p|.
 
@@ -53,7 +53,7 @@ def tangent_angle(radius: float, dist: float) -> float:
     return math.asin(radius / dist)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def occluder(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, end, outward, q) -> tuple:
     """The point p where the sight line x -> pi(end) touches an obstacle: the limit of the first obstacle point of
     x -> pi(end + outward * delta) as delta -> 0 (the route beyond the end is hidden). Returns (ok, px, py)."""
@@ -73,7 +73,7 @@ def occluder(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, end, outward, q) -> tuple:
     return False, q[0], q[1]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def ray_to_route(rp, rs, lo, hi, x, ux, uy, s_lo, s_hi, end) -> float:
     """Arc length of the intersection of the ray x + lambda u (lambda > 0) with the route strictly inside
     (s_lo, s_hi) that is closest along the route to ``end``; -1 when the ray misses that part."""
@@ -102,7 +102,7 @@ def ray_to_route(rp, rs, lo, hi, x, ux, uy, s_lo, s_hi, end) -> float:
     return best
 
 
-@njit(cache=True, nogil=True)
+@jit
 def adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, end, a, b, s_r, s1, is_start, q) -> float:
     """The adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas 4.1); -1 when it does not exist."""
     outward = -1.0 if is_start else 1.0
@@ -134,7 +134,7 @@ def adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, end, a, b, s_r, 
     return t
 
 
-@njit(cache=True, nogil=True)
+@jit
 def adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, s_r, s1, intervals, n_int, out, q) -> int:
     """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1)."""
     total = rs[hi - 1]
@@ -164,7 +164,7 @@ def adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, s_r, s1, i
     return m
 
 
-@njit(cache=True, nogil=True)
+@jit
 def farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_lo, s_hi, q) -> float:
     """The farthest arc length t in (s_lo, s_hi] whose route point the disc can sweep to from x, by bisection on
     the boundary between a sweepable and a blocked point (40 halvings); -1 when none is found."""
@@ -185,7 +185,7 @@ def farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_lo, s_hi, q) 
     return found
 
 
-@njit(cache=True, nogil=True)
+@jit
 def disc_fallback(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, r_pt, s_end, s_attr_prev, attr_prev, scale,
                   out_s, q) -> int:
     """Disc MIRAN when no candidate but r_i itself can be swept to (the samples every d lie round a corner the

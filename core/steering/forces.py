@@ -8,13 +8,13 @@ behaves alike in a 20 m room and a 500 m city: a constant ``c`` gives an acceler
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 # Distances below this (scene units) have no direction: the force that needs one is left out.
 _TINY = 1e-12
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def steering_force(x: np.ndarray, alpha: np.ndarray, cs: float, vmax: float, out: np.ndarray) -> None:
     """F_s = c_s (alpha - x) / |alpha - x| (MIRAN 3.4, IRM eq. 3), scaled by vmax; zero when x == alpha."""
     dx = alpha[0] - x[0]
@@ -29,7 +29,7 @@ def steering_force(x: np.ndarray, alpha: np.ndarray, cs: float, vmax: float, out
     out[1] = k * dy
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def boundary_magnitude(d_b: float, r: float, ds: float, kappa: float) -> float:
     """IRM eq. 1's scalar C_b = (d_s + r - d_b) / (d_b - r)^kappa where d_b - r < d_s, else 0.
 
@@ -44,7 +44,7 @@ def boundary_magnitude(d_b: float, r: float, ds: float, kappa: float) -> float:
     return (ds - gap) / gap ** kappa
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def boundary_force(x: np.ndarray, b: np.ndarray, r: float, ds: float, kappa: float, cb: float, vmax: float,
                    fmax: float, out: np.ndarray) -> None:
     """F_b = c_b C_b (x - b(x)) / |x - b(x)| (MIRAN 3.4 with IRM eq. 1), b(x) the nearest obstacle point.
@@ -70,7 +70,7 @@ def boundary_force(x: np.ndarray, b: np.ndarray, r: float, ds: float, kappa: flo
     out[1] = k * dy
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def avoidance_term(x: np.ndarray, o: np.ndarray, r: float, r_o: float, d_o: float, kr: float, vmax: float,
                    fmax: float, out: np.ndarray) -> None:
     """Add one obstacle's (or other character's) push to ``out``: IRM eq. 6, c_o = k_r / (d_i - r_i - r).
@@ -96,7 +96,7 @@ def avoidance_term(x: np.ndarray, o: np.ndarray, r: float, r_o: float, d_o: floa
     out[1] += k * dy
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def cap_norm(v: np.ndarray, vmax: float) -> None:
     """Scale the (2,) vector v in place so that |v| <= vmax (the maximum speed of MIRAN and IRM)."""
     n = np.sqrt(v[0] * v[0] + v[1] * v[1])

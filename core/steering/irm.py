@@ -35,7 +35,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.buffers import doubled
 
 from core.navmesh.kernels.clearance import point_clearance
 from core.navmesh.kernels.predicates import norm2d
@@ -47,7 +48,7 @@ RETRACT_RTOL = 1e-4
 SAMPLE_FRACTION = 0.5
 
 
-@njit(cache=True, nogil=True)
+@jit
 def retract(E, EG, ES, EI, px: float, py: float, scale: float, out: np.ndarray) -> bool:
     """Retract (px, py) onto the medial axis (IRM 3.2). ``out`` (7,) receives [Bx, By, R, c1x, c1y, c2x, c2y]: the
     disc centre, its radius and the two closest obstacle points (c1 the one of p, c2 the one that takes over).
@@ -91,7 +92,7 @@ def retract(E, EG, ES, EI, px: float, py: float, scale: float, out: np.ndarray) 
     return True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def side_points(disc: np.ndarray, tx: float, ty: float, left: np.ndarray, right: np.ndarray) -> None:
     """Sort a retracted disc's closest points into the left and right boundary points, seen along the route
     tangent (tx, ty): left is where cross(tangent, c - B) > 0. Where both lie on one side (the disc sits in a
@@ -123,15 +124,7 @@ def side_points(disc: np.ndarray, tx: float, ty: float, left: np.ndarray, right:
         left[1] = by + r * ny
 
 
-@njit(cache=True, nogil=True)
-def _grow(a: np.ndarray, n: int) -> np.ndarray:
-    shape = (2 * a.shape[0],) + a.shape[1:]
-    b = np.empty(shape, dtype=a.dtype)
-    b[:n] = a[:n]
-    return b
-
-
-@njit(cache=True, nogil=True)
+@jit
 def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max_step: float, scale: float):
     """The corridor of route [lo, hi): arrays (B (m, 2), R (m,), L (m, 2), Q (m, 2), S (m,)) of the retracted
     samples, taken every SAMPLE_FRACTION * R (within [min_step, max_step]) and at every route vertex. Samples that
@@ -153,11 +146,11 @@ def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max
         point_at_into(rp, rs, lo, hi, t, p)
         if retract(E, EG, ES, EI, p[0], p[1], scale, tmp):
             if m == B.shape[0]:
-                B = _grow(B, m)
-                R = _grow(R, m)
-                L = _grow(L, m)
-                Q = _grow(Q, m)
-                S = _grow(S, m)
+                B = doubled(B, m)
+                R = doubled(R, m)
+                L = doubled(L, m)
+                Q = doubled(Q, m)
+                S = doubled(S, m)
             j = segment_of(rs, lo, hi, t)
             tx = rp[j + 1, 0] - rp[j, 0]
             ty = rp[j + 1, 1] - rp[j, 1]
@@ -180,7 +173,7 @@ def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max
     return B[:m].copy(), R[:m].copy(), L[:m].copy(), Q[:m].copy(), S[:m].copy()
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def deepest_disc(cB, cR, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: float) -> int:
     """Retraction of x onto the corridor's backbone: the disc x lies deepest in (largest R_j - |x - B_j|) among the
     discs from k on whose route arc length is within ``reach`` of disc k's; ties go to the later disc."""
@@ -201,7 +194,7 @@ def deepest_disc(cB, cR, cS, clo: int, chi: int, k: int, x: np.ndarray, reach: f
     return best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float, s_from: float,
                        s_to: float) -> float:
     """IRM eq. 4: the largest route arc length s' in [s_from, s_to] whose point lies on the circle of centre
@@ -240,7 +233,7 @@ def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float,
     return -1.0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def disc_stretch(s_from: float, r: float) -> float:
     """The end of the route stretch that eq. 4 searches on a disc of radius r whose sample lies at arc length
     s_from: pi r further on, the length of a half circle, more than any route that crosses the disc once (a
@@ -248,7 +241,7 @@ def disc_stretch(s_from: float, r: float) -> float:
     return s_from + math.pi * r
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def disc_boundary_point(bx: float, by: float, r: float, x: np.ndarray, out: np.ndarray) -> float:
     """b(x) on the boundary of the corridor disc (bx, by, r) that x lies deepest in: the disc's boundary point
     nearest to x, written into ``out`` (2,); returns the depth r - |x - B| (the distance d_b inside the disc,
@@ -265,7 +258,7 @@ def disc_boundary_point(bx: float, by: float, r: float, x: np.ndarray, out: np.n
     return r - g
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def admissible_safe_distance(ds: float, vmax: float, dt: float, r_min: float, r: float) -> float:
     """IRM eq. 2: clamp the safe distance into D = (vmax dt, R_min - r); where D is empty, vmax dt (the lower
     bound, which keeps the step from colliding, matters more than the one against oscillation)."""

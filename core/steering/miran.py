@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
@@ -35,20 +35,20 @@ NOTHING_VISIBLE = 3
 SWEEP_SEARCH = 4
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def reference_point(rp, rs, lo, hi, x, s_ref_prev, s_attr_prev) -> float:
     """MIRAN 3.1: arc length of the first closest route point to x between r_{i-1} and alpha_{i-1}."""
     s1 = s_attr_prev if s_attr_prev > s_ref_prev else s_ref_prev
     return closest_point(rp, rs, lo, hi, x, s_ref_prev, s1)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def same_point(ax, ay, bx, by, scale) -> bool:
     """Are two points equal up to SAME_POINT_RTOL * scale?"""
     return norm2d(ax - bx, ay - by) <= SAME_POINT_RTOL * scale
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
                    disc_radius, disc_need, q, tr_c, cwork, tri, sweep) -> tuple:
     """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
@@ -150,7 +150,7 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     return ts[best], ws[best], total
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def window_box(rp, rs, lo, hi, s0, s1, x, y) -> tuple:
     """(xmin, ymin, xmax, ymax) of the route between arc lengths s0 and s1 and the point (x, y)."""
     xmin = xmax = x
@@ -172,7 +172,7 @@ def window_box(rp, rs, lo, hi, s0, s1, x, y) -> tuple:
     return xmin, ymin, xmax, ymax
 
 
-@njit(cache=True, nogil=True)
+@jit
 def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST for a disc of this radius sweeping p -> q (max-weight rule, ch. 3),
     and +inf ("a very large omega", section 4.1) when the sweep would come closer than ``need`` to an obstacle:
@@ -185,14 +185,14 @@ def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
     return np.inf if c != c else c
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def no_sweep(W, C, px, py, qx, qy, radius, need, w) -> float:
     """``pick_candidate``'s disc cost for point agents, which never ask for one (their radius is 0): no disc can
     pass, as no disc is being swept."""
     return np.inf
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def fallback(V, T, N, TT, B, G, S, x, s_r, r_pt, s_attr_prev, attr_prev, out_s) -> int:
     """No candidate (only possible once other forces pushed the character off its line of sight, MIRAN 3.5):
     keep the previous attraction point if it is still visible, else head for the reference point if visible,

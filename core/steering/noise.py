@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.predicates import norm2d
 
@@ -25,12 +25,12 @@ def permutation(seed: int) -> np.ndarray:
     return np.concatenate([p, p])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _grad(perm: np.ndarray, k: int) -> float:
     return perm[k & (TABLE - 1)] / (TABLE - 1) * 2.0 - 1.0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def perlin1(perm: np.ndarray, u: float) -> float:
     """One-dimensional Perlin noise at u: in [-0.5, 0.5], C^2 in u, 0 at integers."""
     k = math.floor(u)
@@ -44,13 +44,13 @@ def perlin1(perm: np.ndarray, u: float) -> float:
     return a + f * (b - a)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def noise_angle(perm: np.ndarray, t: float, freq: float, phase: float) -> float:
     """IRM 4.4's theta in [-pi/2, pi/2] for an agent with this phase at time t (s)."""
     return math.pi * perlin1(perm, freq * t + phase)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def noise_force(x: np.ndarray, alpha: np.ndarray, theta: float, cn: float, vmax: float, out: np.ndarray) -> None:
     """IRM eq. 5: F_n = c_n R(theta) (alpha - x) / |alpha - x|, scaled by vmax; zero when x == alpha."""
     dx = alpha[0] - x[0]

@@ -17,10 +17,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def height_gradient(hf_geo: np.ndarray, heights: np.ndarray, x: float, y: float, out: np.ndarray) -> float:
     """Bilinear height h(x, y) (returned) and its gradient into ``out`` (2,); zero gradient outside the raster."""
     ny, nx = heights.shape
@@ -53,7 +53,7 @@ def height_gradient(hf_geo: np.ndarray, heights: np.ndarray, x: float, y: float,
     return h
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def deflection(gx: float, gy: float, wx: float, wy: float, max_angle: float, fade: float) -> float:
     """Niederberger eq. 2's signed turn (rad) for the direction (wx, wy) to the waypoint and the gradient (gx, gy):
     positive turns counter-clockwise. Zero when descending, on flat ground, or at the waypoint."""
@@ -71,7 +71,7 @@ def deflection(gx: float, gy: float, wx: float, wy: float, max_angle: float, fad
     return -delta if cross > 0.0 else delta
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def rotate(v: np.ndarray, angle: float) -> None:
     """Rotate the (2,) vector v in place by ``angle`` radians (counter-clockwise)."""
     c = math.cos(angle)

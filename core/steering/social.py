@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.navmesh.kernels.predicates import norm2d
 
@@ -31,7 +31,7 @@ SOCIAL_FLOOR = 0.01
 _TINY = 1e-12
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def ellipse_b(rx: float, ry: float, yx: float, yy: float) -> float:
     """Semi-minor axis b of Helbing and Molnar's ellipse for r = x_alpha - x_beta and y = tau v_beta."""
     a = norm2d(rx, ry)
@@ -41,7 +41,7 @@ def ellipse_b(rx: float, ry: float, yx: float, yy: float) -> float:
     return 0.5 * math.sqrt(q) if q > 0.0 else 0.0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def social_term(x: np.ndarray, e: np.ndarray, o: np.ndarray, vo: np.ndarray, v0: float, sigma: float, tau: float,
                 fmax: float, out: np.ndarray) -> None:
     """Add beta's (at ``o`` with velocity ``vo``) personal-space force on alpha (at ``x``, walking direction ``e``, a
@@ -86,7 +86,7 @@ def social_term(x: np.ndarray, e: np.ndarray, o: np.ndarray, vo: np.ndarray, v0:
     out[1] += fy
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def social_reach(v0: float, sigma: float, tau: float, vmax: float, floor: float) -> float:
     """A distance beyond which the force is below ``floor`` (units/s^2) for any neighbour walking at most vmax:
     b >= (|r| - tau vmax) so V0/sigma exp(-b/sigma) < floor once |r| > tau vmax + sigma ln(V0 / (sigma floor))."""

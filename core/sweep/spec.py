@@ -462,8 +462,8 @@ def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, 
         if not checker.known(r, path, name):
             continue
         if not isinstance(d, dict) or len(d) != 1 or next(iter(d)) not in DISTRIBUTIONS:
-            r.add(path, f"must be one distribution: {{\"uniform\": [lo, hi]}}, {{\"log_uniform\": [lo, hi]}}, "
-                        f"{{\"integers\": [lo, hi]}} or {{\"choice\": [values]}}")
+            r.add(path, "must be one distribution: {\"uniform\": [lo, hi]}, {\"log_uniform\": [lo, hi]}, "
+                        "{\"integers\": [lo, hi]} or {\"choice\": [values]}")
             continue
         kind, arg = next(iter(d.items()))
         dpath = f"{path}.{kind}"

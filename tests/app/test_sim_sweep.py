@@ -9,7 +9,6 @@ from PySide6 import QtWidgets
 from sim_harness import SCENES
 from sim_window import BUILD_WAIT, WAIT, action, built
 
-pytest.importorskip("distributed")
 pytestmark = pytest.mark.usefixtures("jit_warm")
 
 ROAD = SCENES / "mckenna_road.json"

@@ -67,8 +67,6 @@ class Builder:
 
 
 def test_build_mckenna_road_with_the_tools_alone(make_studio, drive, qtbot, tmp_path, monkeypatch):
-    if not TARGET.exists():
-        pytest.skip("scenes/mckenna_road.json is not there")
     goal = load_scene(TARGET)
     coords = [c for o in goal.obstacles for p in o.polygon for c in p]
     coords += [c for t in goal.terrains for p in t.polygon for c in p]
@@ -92,12 +90,12 @@ def test_build_mckenna_road_with_the_tools_alone(make_studio, drive, qtbot, tmp_
     for row, t in enumerate(goal.terrain_types):
         if row > 0:
             QTest.mouseClick(add, QtCore.Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: table.rowCount() == row + 1)
+        qtbot.waitUntil(lambda row=row: table.rowCount() == row + 1)
         if t.id != w.scene.terrain_types[row].id:
             b.edit_cell(table, row, 1, t.id)
-            qtbot.waitUntil(lambda: table.item(row, 1).text() == t.id)
+            qtbot.waitUntil(lambda row=row, t=t: table.item(row, 1).text() == t.id)
         b.edit_cell(table, row, 2, t.name)
-        qtbot.waitUntil(lambda: table.item(row, 2).text() == t.name)
+        qtbot.waitUntil(lambda row=row, t=t: table.item(row, 2).text() == t.name)
         table.selectRow(row)
         monkeypatch.setattr(dialogs, "ask_color", lambda parent, current, c=t.color: c)
         QTest.mouseClick(colour, QtCore.Qt.MouseButton.LeftButton)
@@ -109,8 +107,9 @@ def test_build_mckenna_road_with_the_tools_alone(make_studio, drive, qtbot, tmp_
     (profile,) = goal.profiles
     assert w.scene.profiles[0].id == profile.id
     for t in goal.terrain_types:
-        qtbot.waitUntil(lambda: w.profiles.findChild(QtWidgets.QDoubleSpinBox, f"profiles.weight.{t.id}") is not None)
-        b.type_number(w.profiles.findChild(QtWidgets.QDoubleSpinBox, f"profiles.weight.{t.id}"), profile.weight(t.id))
+        name = f"profiles.weight.{t.id}"
+        qtbot.waitUntil(lambda name=name: w.profiles.findChild(QtWidgets.QDoubleSpinBox, name) is not None)
+        b.type_number(w.profiles.findChild(QtWidgets.QDoubleSpinBox, name), profile.weight(t.id))
     for name in ("radius", "max_speed", "sigma", "d"):
         b.type_number(w.profiles.findChild(QtWidgets.QDoubleSpinBox, f"profiles.{name}"), getattr(profile, name))
 

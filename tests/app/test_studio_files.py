@@ -122,8 +122,6 @@ def test_starting_with_a_bad_file_shows_the_dialog_and_the_welcome_page(make_stu
 @pytest.mark.parametrize("answer", ["cancel", "discard", "save"])
 def test_unsaved_changes_prompt(make_studio, drive, tmp_path, monkeypatch, answer):
     other = REPO / "scenes" / "mckenna.json"
-    if not other.exists():
-        pytest.skip("the shipped scenes are not there")
     w = make_studio(new=(100, 100))
     d = drive(w)
     draw_sample(w, d)
@@ -242,8 +240,6 @@ def test_entry_point_opens_the_scene_and_returns_the_exit_status(qtbot, isolated
     from app import main
 
     scene = REPO / "scenes" / "mckenna.json"
-    if not scene.exists():
-        pytest.skip("the shipped scenes are not there")
     opened = []
 
     def check_and_quit():

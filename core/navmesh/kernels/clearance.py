@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from core.jitcache import jit
 
 from .predicates import norm2d, orient
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def _point_seg(x, y, ax, ay, bx, by):
     """Squared distance from (x, y) to segment a-b and the closest point."""
     dx = bx - ax
@@ -32,7 +32,7 @@ def _point_seg(x, y, ax, ay, bx, by):
     return (x - cx) * (x - cx) + (y - cy) * (y - cy), cx, cy
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def point_clearance(E, EG, ES, EI, x, y):
     """(distance, nearest x, nearest y, edge index) from (x, y) to the nearest obstacle edge; (inf, nan, nan, -1)
     when there is none. Searches rings of cells around the point's cell until no closer edge can exist."""
@@ -82,7 +82,7 @@ def point_clearance(E, EG, ES, EI, x, y):
     return math.sqrt(best), bx, by, be
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def clearance_batch(E, EG, ES, EI, pts, dist, near) -> None:
     """dist (n,) and near (n, 2) for points pts (n, 2): distance to and nearest point on the obstacle edges."""
     for i in range(pts.shape[0]):
@@ -92,7 +92,7 @@ def clearance_batch(E, EG, ES, EI, pts, dist, near) -> None:
         near[i, 1] = cy
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _segments_meet(ax, ay, bx, by, cx, cy, dx, dy) -> bool:
     """Do the closed segments a-b and c-d intersect? (exact)"""
     o1 = orient(ax, ay, bx, by, cx, cy)
@@ -112,7 +112,7 @@ def _segments_meet(ax, ay, bx, by, cx, cy, dx, dy) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_segment_distance(ax, ay, bx, by, cx, cy, dx, dy) -> float:
     """Distance between the closed segments a-b and c-d (0 when they meet)."""
     if _segments_meet(ax, ay, bx, by, cx, cy, dx, dy):
@@ -124,7 +124,7 @@ def segment_segment_distance(ax, ay, bx, by, cx, cy, dx, dy) -> float:
     return math.sqrt(min(min(d1, d2), min(d3, d4)))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_clearance(E, EG, ES, EI, px, py, qx, qy) -> float:
     """Smallest distance between segment p-q and any obstacle edge (0 when it touches or crosses one)."""
     if E.shape[0] == 0:
@@ -163,7 +163,7 @@ def segment_clearance(E, EG, ES, EI, px, py, qx, qy) -> float:
     return best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def polyline_clearance(E, EG, ES, EI, pts) -> float:
     """Smallest distance between the polyline pts (m, 2) and any obstacle edge."""
     if pts.shape[0] == 1:

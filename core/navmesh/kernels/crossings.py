@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .predicates import norm2d, orient
 from .shadows import collect_edges, edge_misses_box
@@ -30,7 +30,7 @@ from .visibility import sort_rows
 MAX_CROSSINGS = 128
 
 
-@njit(cache=True, nogil=True)
+@jit
 def crossing_work(n_edges: int) -> tuple:
     """Work arrays of ``crossing_cost``: the window's edges (n_edges,) int64, the edge stamp (n_edges + 1,) int64
     and the crossings (MAX_CROSSINGS, 3) float64 [t, type left, type entered]. One set per thread."""
@@ -38,13 +38,13 @@ def crossing_work(n_edges: int) -> tuple:
             np.empty((MAX_CROSSINGS, 3), dtype=np.float64))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def window_terrain_edges(TE, TG, TS, TI, xmin, ymin, xmax, ymax, work) -> int:
     """Collect the terrain boundary edges meeting the box into ``work[0]``; returns their number."""
     return collect_edges(TE, TG, TS, TI, xmin, ymin, xmax, ymax, work[0], work[1])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def crossing_cost(TE, TD, nc, x, y, type_x, qx, qy, weights, work) -> float:
     """sum_T w(T) l^T of the visible segment x -> q from its terrain boundary crossings, or NaN where they do not
     decide it (see the module docstring). ``work[0][:nc]`` are the boundary edges that may meet the segment

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .grids import seg_meets_box
 from .segments import segment_cost
@@ -31,7 +31,7 @@ from .walk import in_bounds, locate_any
 _SLACK = 1e-9
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def _halfline(a, b, lo, hi):
     """Restrict [lo, hi] to {s : a s + b >= 0}."""
     if a > 0.0:
@@ -43,7 +43,7 @@ def _halfline(a, b, lo, hi):
     return 1.0, 0.0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def triangle_overlap_interval(V, T, t, px, py, ex, ey, r):
     """(lo, hi): the x-range where the disc centred at p + x e (e unit) meets triangle t; lo > hi when never."""
     lo = math.inf
@@ -96,7 +96,7 @@ def triangle_overlap_interval(V, T, t, px, py, ex, ey, r):
     return lo, hi
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def _seg_point_dist2(x, y, ax, ay, bx, by) -> float:
     dx = bx - ax
     dy = by - ay
@@ -109,7 +109,7 @@ def _seg_point_dist2(x, y, ax, ay, bx, by) -> float:
     return cx * cx + cy * cy
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _add(found, n0, n, t):
     """Append t to found[:n] unless present in found[n0:n]; returns (found, n, added)."""
     for i in range(n0, n):
@@ -123,7 +123,7 @@ def _add(found, n0, n, t):
     return found, n + 1, True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
     """Kremyzas Algorithm 6: append to found[:n] every triangle the closed disc (c, r) meets, walking from
     ``start`` (which contains c) across edges within distance r of c. Returns (found, n, stack); a triangle found
@@ -155,7 +155,7 @@ def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
     return found, n, stack
 
 
-@njit(cache=True, nogil=True)
+@jit
 def triangle_box_walk(V, T, N, start, px, py, ex, ey, length, r, found, n, stack):
     """Kremyzas Algorithm 7: add every triangle meeting the intermediate box [0, L] x [-r, r] (local frame of
     p, e), walking from ``start`` (which meets the box) across edges that meet it. Returns (found, n, stack)."""
@@ -190,7 +190,7 @@ def triangle_box_walk(V, T, N, start, px, py, ex, ey, length, r, found, n, stack
     return found, n, stack
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights):
     """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k)."""
     length = math.hypot(qx - px, qy - py)
@@ -223,7 +223,7 @@ def _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights):
     return iv, ty, k
 
 
-@njit(cache=True, nogil=True)
+@jit
 def disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights) -> float:
     """Traversal cost of a disc of radius r sweeping p -> q under the max-weight rule (Kremyzas Algorithms 2-3).
 
@@ -279,7 +279,7 @@ def disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights) -> float:
     return cost
 
 
-@njit(cache=True, nogil=True)
+@jit
 def disc_intervals(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights, out) -> int:
     """The max-weight overlap intervals of the sweep p -> q (Kremyzas Algorithm 3's list), written to out (k, 3)
     as rows [x_start, x_end, terrain index] (-1 where the disc meets no free triangle), ordered along the sweep
@@ -320,14 +320,14 @@ def disc_intervals(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights, out) -> int
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def disc_cost_batch(V, T, N, TT, B, G, S, p, q, r, weights, out) -> None:
     """``out[i] = disc_cost(p[i], q[i], r, weights)`` for p, q (n, 2) float64, out (n,) float64."""
     for i in range(p.shape[0]):
         out[i] = disc_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], r, weights)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def polyline_disc_cost(V, T, N, TT, B, G, S, pts, r, weights) -> float:
     """Sum of the disc traversal costs of the segments of pts (m, 2); NaN when a point is outside the bounds."""
     total = 0.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .predicates import orient
 
@@ -24,7 +24,7 @@ def grid_meta(bounds: tuple[float, float, float, float], target_cells: int) -> n
     return np.array([x0, y0, w / ncols, h / nrows, ncols, nrows], dtype=np.float64)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def seed_cells(V, T, G, S) -> int:
     """Fill ``S[cell]`` with a triangle of T containing the cell centre (T must tile the grid's rectangle).
 
@@ -58,7 +58,7 @@ def seed_cells(V, T, G, S) -> int:
     return missing
 
 
-@njit(cache=True, nogil=True)
+@jit
 def seg_meets_box(x0, y0, x1, y1, bx0, by0, bx1, by1) -> bool:
     """Does segment (x0,y0)-(x1,y1) meet the closed axis-aligned box [bx0, bx1] x [by0, by1]?"""
     # Clip the segment to the box (Liang-Barsky): if anything remains they meet.
@@ -89,7 +89,7 @@ def seg_meets_box(x0, y0, x1, y1, bx0, by0, bx1, by1) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _edge_cells(E, e, G, pad):
     ncols = int(G[4])
     nrows = int(G[5])
@@ -104,7 +104,7 @@ def _edge_cells(E, e, G, pad):
     return i0, i1, j0, j1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def bin_edges(E, G):
     """CSR lists of the edges E (ne, 4) meeting each cell (with a tiny pad): (start (ncells+1,), items) int32."""
     ncols = int(G[4])

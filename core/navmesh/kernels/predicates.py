@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 _EPS = 2.0**-53
 _SPLITTER = 2.0**27 + 1.0
@@ -19,7 +19,7 @@ _SPLITTER = 2.0**27 + 1.0
 _ERRBOUND_A = (3.0 + 16.0 * _EPS) * _EPS
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def _two_sum(a: float, b: float) -> tuple[float, float]:
     x = a + b
     bv = x - a
@@ -27,7 +27,7 @@ def _two_sum(a: float, b: float) -> tuple[float, float]:
     return x, (a - av) + (b - bv)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def _split(a: float) -> tuple[float, float]:
     c = _SPLITTER * a
     big = c - a
@@ -35,7 +35,7 @@ def _split(a: float) -> tuple[float, float]:
     return hi, a - hi
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def _two_product(a: float, b: float) -> tuple[float, float]:
     x = a * b
     ahi, alo = _split(a)
@@ -44,7 +44,7 @@ def _two_product(a: float, b: float) -> tuple[float, float]:
     return x, alo * blo - err
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _exact_sign(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> int:
     """Sign of (ax-cx)(by-cy) - (ay-cy)(bx-cx) computed exactly with expansions (the slow path)."""
     # Each difference is an exact 2-term expansion; each product of 2-term expansions is 4 exact 2-term products.
@@ -85,7 +85,7 @@ def _exact_sign(ax: float, ay: float, bx: float, by: float, cx: float, cy: float
     return 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> int:
     """Exact sign of the orientation of (a, b, c): +1 counter-clockwise (c left of a->b), -1 clockwise, 0 collinear."""
     detleft = (ax - cx) * (by - cy)
@@ -101,13 +101,13 @@ def orient(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> 
     return _exact_sign(ax, ay, bx, by, cx, cy)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def orient_det(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> float:
     """The floating-point orientation determinant (b - a) x (c - a): twice the signed area, for constructions."""
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def norm2d(x: float, y: float) -> float:
     """sqrt(x^2 + y^2): the length of a vector of scene coordinates (libm's hypot guards against overflow far
     beyond any scene's size and costs five times as much in the step kernels)."""

@@ -7,13 +7,13 @@ float64 arrays, and write into caller-provided outputs so that steering kernels 
 from __future__ import annotations
 
 
-from numba import njit
+from core.jitcache import jit
 
 from .predicates import norm2d
 from .walk import DONE, clip_to_bounds, in_bounds, locate_any, prefer_free, walk_start, walk_step
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_visible(V, T, N, TT, B, G, S, px, py, qx, qy) -> bool:
     """Does the closed segment p -> q lie in the closed free space? (False if it leaves the bounds.)"""
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
@@ -24,14 +24,14 @@ def segment_visible(V, T, N, TT, B, G, S, px, py, qx, qy) -> bool:
     return walk_visible(V, T, N, TT, tri, px, py, qx, qy)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _point_free(V, T, N, TT, tri, x, y) -> bool:
     """Is (x, y), lying in triangle ``tri``, in the closed free space?"""
     t = prefer_free(V, T, N, TT, tri, x, y)
     return t >= 0 and TT[t] >= 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
     """Add the length of p -> q on each terrain type to ``out`` (n_types,); returns the length inside obstacles.
 
@@ -56,7 +56,7 @@ def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
     return walk_terrain_lengths(V, T, N, TT, tri, ax, ay, bx, by, out)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def walk_terrain_lengths(V, T, N, TT, tri, ax, ay, bx, by, out) -> float:
     """``segment_terrain_lengths`` for a -> b inside the bounds, walked from a triangle ``tri`` containing a."""
     length = norm2d(bx - ax, by - ay)
@@ -77,7 +77,7 @@ def walk_terrain_lengths(V, T, N, TT, tri, ax, ay, bx, by, out) -> float:
     return blocked
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def walk_cost_visible(V, T, N, TT, tri, ax, ay, bx, by, weights):
     """(weighted length, visible) of a -> b, both in the closed bounds, walked once from a triangle ``tri``
     containing a: the cost counts the free parts only, visible is False if any part crosses an obstacle."""
@@ -100,14 +100,14 @@ def walk_cost_visible(V, T, N, TT, tri, ax, ay, bx, by, weights):
     return cost * length, vis
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def walk_cost(V, T, N, TT, tri, ax, ay, bx, by, weights) -> float:
     """Weighted length of a -> b, both in the closed bounds, starting from a triangle ``tri`` containing a."""
     c, v = walk_cost_visible(V, T, N, TT, tri, ax, ay, bx, by, weights)
     return c
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
     """Weighted length sum_T w(T) l^T of p -> q (MIRAN 2013, section 3.3) without allocating; obstacles add 0."""
     ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
@@ -125,7 +125,7 @@ def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
     return walk_cost(V, T, N, TT, tri, ax, ay, bx, by, weights)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def walk_visible(V, T, N, TT, tri, px, py, qx, qy) -> bool:
     """Does p -> q (q in the closed bounds) stay in the closed free space? ``tri`` contains p."""
     if px == qx and py == qy:
@@ -142,7 +142,7 @@ def walk_visible(V, T, N, TT, tri, px, py, qx, qy) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def fan_costs(V, T, N, TT, B, G, S, x, y, cands, weights, visible, cost) -> None:
     """From one point x to many candidates cands (k, 2) (MIRAN's candidate attraction points): visible (k,) bool
     and weighted length cost (k,) float64 of each segment x -> cands[j]; x is located once for all of them."""
@@ -157,7 +157,7 @@ def fan_costs(V, T, N, TT, B, G, S, x, y, cands, weights, visible, cost) -> None
             cost[j] = segment_cost(V, T, N, TT, B, G, S, x, y, cx, cy, weights)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_first_block(V, T, N, TT, B, G, S, px, py, qx, qy) -> float:
     """Parameter t in [0, 1] where p -> q first enters an obstacle or leaves the bounds; 2.0 if it never does.
 
@@ -180,14 +180,14 @@ def segment_first_block(V, T, N, TT, B, G, S, px, py, qx, qy) -> float:
     return 2.0 if c1 >= 1.0 else c1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def visible_batch(V, T, N, TT, B, G, S, p, q, out) -> None:
     """``out[i] = segment_visible(p[i], q[i])`` for p, q (n, 2) float64, out (n,) bool."""
     for i in range(p.shape[0]):
         out[i] = segment_visible(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def terrain_lengths_batch(V, T, N, TT, B, G, S, p, q, out) -> None:
     """``out[i, :] = terrain lengths of p[i] -> q[i]`` for p, q (n, 2) float64, out (n, n_types) float64."""
     for i in range(p.shape[0]):
@@ -196,14 +196,14 @@ def terrain_lengths_batch(V, T, N, TT, B, G, S, p, q, out) -> None:
         segment_terrain_lengths(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], out[i])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def cost_batch(V, T, N, TT, B, G, S, p, q, weights, out) -> None:
     """``out[i] = segment_cost(p[i], q[i], weights)`` for p, q (n, 2) float64, out (n,) float64."""
     for i in range(p.shape[0]):
         out[i] = segment_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], weights)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def polyline_terrain_lengths(V, T, N, TT, B, G, S, pts, out) -> float:
     """Add the terrain lengths of the polyline pts (m, 2) to ``out`` (n_types,); returns its length in obstacles."""
     blocked = 0.0
@@ -213,7 +213,7 @@ def polyline_terrain_lengths(V, T, N, TT, B, G, S, pts, out) -> float:
     return blocked
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def polyline_visible(V, T, N, TT, B, G, S, pts) -> bool:
     """Does the polyline pts (m, 2) stay in the closed free space?"""
     if pts.shape[0] == 1:
@@ -224,7 +224,7 @@ def polyline_visible(V, T, N, TT, B, G, S, pts) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def fan_costs_batch(V, T, N, TT, B, G, S, xs, cands, weights, visible, cost) -> None:
     """``fan_costs`` for many agents: xs (n, 2), cands (n, k, 2); visible (n, k) bool, cost (n, k) float64."""
     for i in range(xs.shape[0]):

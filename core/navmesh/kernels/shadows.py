@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .predicates import orient
 from .visibility import (
@@ -48,14 +48,14 @@ DEFER = -1
 NEEDS_EXPANSION = -2
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def edge_misses_box(E, e, xmin, ymin, xmax, ymax) -> bool:
     """Does the bounding box of edge E[e] (x0, y0, x1, y1) miss the box [xmin, xmax] x [ymin, ymax]?"""
     return (max(E[e, 0], E[e, 2]) < xmin or min(E[e, 0], E[e, 2]) > xmax
             or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
     bounding boxes meet the box [xmin, xmax] x [ymin, ymax], into ``cand`` (>= ne,) int64; returns how many.
@@ -86,7 +86,7 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     return k
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
     """Does the bounding box of any edge E[cand[:nc]] meet the box [xmin, xmax] x [ymin, ymax]?"""
     for c in range(nc):
@@ -95,7 +95,7 @@ def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The obstacle edges meeting the box (``collect_edges``) into ``cand``; returns their number, or DEFER when
     one passes through or next to x (see the module docstring)."""
@@ -116,7 +116,7 @@ def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> in
     return k
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) -> int:
     """Visible parts of A-B from x as sorted, disjoint u-intervals [u0, u1] of A + u (B - A) in ``parts`` (k, 2);
     returns k, or DEFER when the exact expansion must decide (see the module docstring).
@@ -221,7 +221,7 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def shadow_work(n_edges: int) -> tuple:
     """Work arrays of ``visible_intervals_by_shadows``: shadows (MAX_SHADOWS, 2), parts (64, 2), the window's
     edges (n_edges,) int64 and the edge stamp (n_edges + 1,) int64. One set per thread: every query writes them."""
@@ -229,7 +229,7 @@ def shadow_work(n_edges: int) -> tuple:
             np.empty(max(n_edges, 1), dtype=np.int64), np.zeros(n_edges + 1, dtype=np.int64))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out, cand, stamp,
                   tri) -> tuple:
     """What both window queries do first: (tri, a, nc, tol, result, s0, s1) with x's free triangle tri, the window's
@@ -268,7 +268,7 @@ def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0,
     return tri, a, nc, tol, 0, s0, s1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _shadow_pieces(E, cand, nc, x, y, rp, rs, i, hi, s0, s1, tol, sh, parts, out, n) -> tuple:
     """Append the visible parts of the window's pieces from piece i on, as far as the shadows decide them:
     (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle expansion; count -1: ``out`` is
@@ -295,7 +295,7 @@ def _shadow_pieces(E, cand, nc, x, y, rp, rs, i, hi, s0, s1, tol, sh, parts, out
     return n, i, True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out, work, tri) -> int:
     """``visible_intervals_by_shadows`` where the shadows decide every piece, else NEEDS_EXPANSION (the caller then
     runs ``visible_intervals_by_shadows``). Allocates nothing, so that the simulation's per-step kernel can run
@@ -313,7 +313,7 @@ def shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, 
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
                                  work, tri) -> int:
     """``visibility.visible_intervals`` with each route piece decided by ``segment_shadow_parts``, or by the exact
@@ -341,7 +341,7 @@ def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, 
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, span, out, n) -> int:
     """Append the visible parts of the piece A-B (arc lengths [sa, sb]) found by the exact triangle expansion;
     returns the new count, or -1 when ``out`` is full."""
@@ -358,7 +358,7 @@ def _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, t
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def visible_intervals_batch(V, T, N, TT, B, G, S, E, EG, ES, EI, xs, rp, rs, offsets, route, s0, s1, out, counts,
                             exact_only) -> None:
     """Visible intervals for many queries on packed routes: query i looks from xs[i] (n, 2) at route

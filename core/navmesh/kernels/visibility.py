@@ -16,7 +16,8 @@ and visible pieces shorter than it are dropped (single grazing points), unless t
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
+from core.kernels.buffers import doubled
 
 from .predicates import orient
 from .segments import segment_first_block, segment_visible
@@ -30,13 +31,13 @@ WINDOW_CHUNK = 62
 SHARED_MIN_SEGMENTS = 16
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def _in_cone(x, y, rx, ry, lx, ly, px, py) -> bool:
     """Is direction x->p in the closed cone from ray x->r counter-clockwise to ray x->l (less than 180 degrees)?"""
     return orient(x, y, rx, ry, px, py) >= 0 and orient(x, y, px, py, lx, ly) >= 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _cone_meet(x, y, r1x, r1y, l1x, l1y, r2x, r2y, l2x, l2y):
     """Intersection of two cones at x (each under 180 degrees): (ok, rx, ry, lx, ly); ok False when it has no
     interior."""
@@ -57,7 +58,7 @@ def _cone_meet(x, y, r1x, r1y, l1x, l1y, r2x, r2y, l2x, l2y):
     return True, rx, ry, lx, ly
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def clip_nonnegative(u0, u1, fa, fb):
     """Keep u in [u0, u1] where the linear function f(u) = fa + u (fb - fa) is >= 0."""
     if fa >= 0.0 and fb >= 0.0:
@@ -70,12 +71,12 @@ def clip_nonnegative(u0, u1, fa, fb):
     return u0, min(u1, r)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def _hp(ax, ay, bx, by, px, py) -> float:
     return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _target_part(V, T, t, x, y, rx, ry, lx, ly, ax, ay, bx, by):
     """The u-range of A + u (B - A) inside triangle t and inside the cone (r, l) at x."""
     u0, u1 = 0.0, 1.0
@@ -92,24 +93,7 @@ def _target_part(V, T, t, x, y, rx, ry, lx, ly, ax, ay, bx, by):
     return clip_nonnegative(u0, u1, _hp(lx, ly, x, y, ax, ay), _hp(lx, ly, x, y, bx, by))
 
 
-@njit(cache=True, nogil=True)
-def _grow_stack(st, sc):
-    n = st.shape[0]
-    st2 = np.empty(2 * n, dtype=st.dtype)
-    sc2 = np.empty((2 * n, 4), dtype=sc.dtype)
-    st2[:n] = st
-    sc2[:n] = sc
-    return st2, sc2
-
-
-@njit(cache=True, nogil=True)
-def _grow_rows(a):
-    b = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
-    b[: a.shape[0]] = a
-    return b
-
-
-@njit(cache=True, nogil=True)
+@jit
 def _start_triangles(V, T, N, TT, tri, x, y, out) -> int:
     """The free triangles containing x (one, two on an edge, a fan around a vertex); returns how many."""
     a, b, c = T[tri, 0], T[tri, 1], T[tri, 2]
@@ -162,7 +146,7 @@ def _start_triangles(V, T, N, TT, tri, x, y, out) -> int:
     return 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts, starts, st, sc):
     """Visible parts of segment A-B from x (x in the closed free space, in triangle ``tri`` of the complete
     triangulation), as u-intervals of A + u (B - A) in ``parts`` (k, 2), unsorted, possibly overlapping.
@@ -182,7 +166,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
     top = 0
     for i in range(ns):
         if top >= st.shape[0]:
-            st, sc = _grow_stack(st, sc)
+            st, sc = doubled(st, st.shape[0]), doubled(sc, sc.shape[0])
         st[top] = starts[i]
         sc[top, 0] = rx
         sc[top, 1] = ry
@@ -200,7 +184,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
         u0, u1 = _target_part(V, T, t, x, y, crx, cry, clx, cly, ax, ay, bx, by)
         if u0 <= u1:
             if n >= parts.shape[0]:
-                parts = _grow_rows(parts)
+                parts = doubled(parts, parts.shape[0])
             parts[n, 0] = u0
             parts[n, 1] = u1
             n += 1
@@ -219,7 +203,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
             if not ok:
                 continue
             if top >= st.shape[0]:
-                st, sc = _grow_stack(st, sc)
+                st, sc = doubled(st, st.shape[0]), doubled(sc, sc.shape[0])
             st[top] = nb
             sc[top, 0] = nrx
             sc[top, 1] = nry
@@ -229,11 +213,11 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
     return n, parts, st, sc
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _push(st, sc, sm, top, t, rx, ry, lx, ly, mask):
     """Push (triangle, cone, segment mask) on the expansion stack; returns (top, st, sc, sm), grown when full."""
     if top >= st.shape[0]:
-        st, sc = _grow_stack(st, sc)
+        st, sc = doubled(st, st.shape[0]), doubled(sc, sc.shape[0])
         sm2 = np.empty(st.shape[0], dtype=np.int64)
         sm2[: sm.shape[0]] = sm
         sm = sm2
@@ -246,17 +230,17 @@ def _push(st, sc, sm, top, t, rx, ry, lx, ly, mask):
     return top + 1, st, sc, sm
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _add_part(parts, n, j, u0, u1):
     if n >= parts.shape[0]:
-        parts = _grow_rows(parts)
+        parts = doubled(parts, parts.shape[0])
     parts[n, 0] = j
     parts[n, 1] = u0
     parts[n, 2] = u1
     return n + 1, parts
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _cross_mask(x, y, segs, cones, sxs, mask, m, px, py, qx, qy, rx, ry, lx, ly) -> int:
     """The segments of ``mask`` still reachable through edge p-q with the narrowed cone (r, l): those with a point
     not wholly behind their line seen from x, whose own cone x-A-B meets (r, l) with an interior."""
@@ -274,7 +258,7 @@ def _cross_mask(x, y, segs, cones, sxs, mask, m, px, py, qx, qy, rx, ry, lx, ly)
     return out
 
 
-@njit(cache=True, nogil=True)
+@jit
 def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts, st, sc, sm):
     """Visible parts of the segments A_j-B_j = segs[j] (m, 4) [ax, ay, bx, by], m <= WINDOW_CHUNK, seen from x (x in
     the closed free space, in triangle ``tri`` of the complete triangulation), by ONE triangular expansion.
@@ -360,19 +344,19 @@ def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts
     return n, parts, st, sc, sm
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _dist(ax, ay, bx, by) -> float:
     return np.hypot(bx - ax, by - ay)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts):
     """x on the line A-B: walk from x along the line each way and keep what is reached before an obstacle."""
     dx = bx - ax
     dy = by - ay
     lab = _dist(ax, ay, bx, by)
     if parts.shape[0] < 2:
-        parts = _grow_rows(parts)
+        parts = doubled(parts, parts.shape[0])
     x_after_a = not _ahead(x, y, ax, ay, dx, dy)  # A is not ahead of x
     x_before_b = not _ahead(bx, by, x, y, dx, dy)  # x is not ahead of B
     if x_after_a and x_before_b:
@@ -404,7 +388,7 @@ def _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts):
     return 0, parts
 
 
-@njit(cache=True, nogil=True, inline="always")
+@jit(inline=True)
 def window_piece(rp, rs, i, s0, s1):
     """The part of route segment i inside the window [s0, s1]: (sa, sb, ax, ay, bx, by), its arc lengths and end
     points (the segment's own vertices where it is not cut); empty (sb <= sa) when the window misses it."""
@@ -422,7 +406,7 @@ def window_piece(rp, rs, i, s0, s1):
     return sa, sb, ax, ay, bx, by
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def sort_rows(a, n) -> None:
     """Stable insertion sort of the rows a[:n] (every column) by their first column, in place and without scratch
     space (n is small: the pieces of one route segment, the crossings of one segment)."""
@@ -434,7 +418,7 @@ def sort_rows(a, n) -> None:
             j -= 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) -> int:
     """The window's intervals from one cone expansion per route segment, from segment ``a`` on (short windows)."""
     parts = np.empty((16, 2), dtype=np.float64)
@@ -457,7 +441,7 @@ def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, ou
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) -> int:
     """The window's intervals from one expansion per WINDOW_CHUNK route segments, from segment ``a`` on."""
     parts = np.empty((16, 3), dtype=np.float64)
@@ -503,7 +487,7 @@ def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) ->
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def append_interval(out, n, u0, u1, tol, span) -> int:
     """Append the arc-length piece [u0, u1] (pieces come in route order) to the n intervals in ``out``: joined to
     the last one across a gap of at most ``tol``, else after it, dropping a last one that is a lone grazing point
@@ -521,7 +505,7 @@ def append_interval(out, n, u0, u1, tol, span) -> int:
     return n + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def drop_last_grazing(out, n, tol, span) -> int:
     """The final count once a last interval that is a lone grazing point is dropped (see ``append_interval``)."""
     if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and span > tol:
@@ -529,7 +513,7 @@ def drop_last_grazing(out, n, tol, span) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri):
     """What every window query does first: (free triangle of x, first route segment a of the clamped window, 0),
     or (-1, 0, result) when the answer is already known (x not in the free space, an empty window, a zero-length
@@ -573,7 +557,7 @@ def visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri):
     return tri, a, 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -> int:
     """Arc-length intervals of the route window [s0, s1] visible from (x, y), written to out (k, 2).
 

@@ -24,7 +24,7 @@ one, else to the triangle on its left; so a segment along an obstacle's outline 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from .predicates import orient
 
@@ -34,12 +34,12 @@ AT_VERTEX = 1  # the segment passes through vertex T[tri, k] at parameter t
 DONE = 2
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def _side(V, v, px, py, qx, qy) -> int:
     return orient(px, py, qx, qy, V[v, 0], V[v, 1])
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def _param(V, v, px, py, qx, qy) -> float:
     """Parameter t of the projection of vertex v on the line p + t (q - p)."""
     dx = qx - px
@@ -47,7 +47,7 @@ def _param(V, v, px, py, qx, qy) -> float:
     return ((V[v, 0] - px) * dx + (V[v, 1] - py) * dy) / (dx * dx + dy * dy)
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def _cross_param(V, u, w, px, py, qx, qy) -> float:
     """Parameter t where the line p + t (q - p) crosses the line through vertices u, w."""
     ex = V[w, 0] - V[u, 0]
@@ -60,7 +60,7 @@ def _cross_param(V, u, w, px, py, qx, qy) -> float:
     return ((V[u, 0] - px) * ey - (V[u, 1] - py) * ex) / den
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def _ahead(ax, ay, bx, by, dx, dy) -> bool:
     """For points a, b on a line with direction d: is b strictly ahead of a? (exact: compares one coordinate)."""
     if abs(dx) >= abs(dy):
@@ -68,7 +68,7 @@ def _ahead(ax, ay, bx, by, dx, dy) -> bool:
     return (by > ay) if dy > 0.0 else (by < ay)
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def _local(T, t, v) -> int:
     """Local index of vertex v in triangle t (-1 if absent)."""
     if T[t, 0] == v:
@@ -80,7 +80,7 @@ def _local(T, t, v) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always", _nrt=False)
+@jit(inline=True, noalloc=True)
 def _edge_owner(TT, left, right) -> int:
     """The triangle a piece along the edge between ``left`` and ``right`` belongs to: a free one if possible."""
     if TT[left] >= 0:
@@ -90,7 +90,7 @@ def _edge_owner(TT, left, right) -> int:
     return left
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _edge_run(V, T, N, TT, left, k_from, px, py, qx, qy, sx, sy, t0):
     """The segment runs along edge ``k_from`` of triangle ``left`` from point s (at parameter t0) towards the
     edge's end vertex ``T[left, (k_from+1) % 3]``. Returns (state, tri, k, t, piece_tri, piece_t0, piece_t1)."""
@@ -106,7 +106,7 @@ def _edge_run(V, T, N, TT, left, k_from, px, py, qx, qy, sx, sy, t0):
     return AT_VERTEX, left, (k_from + 1) % 3, tw, owner, t0, tw
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def walk_start(V, T, N, TT, tri, px, py, qx, qy):
     """Initial walk state for a segment p -> q whose start p lies in the closed triangle ``tri``.
 
@@ -146,7 +146,7 @@ def walk_start(V, T, N, TT, tri, px, py, qx, qy):
     return _edge_run(V, T, N, TT, nb, kk, px, py, qx, qy, px, py, 0.0)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _edge_run_reverse_bounds(V, T, TT, tri, k, px, py, qx, qy):
     """Run along a bounds edge against its direction (only ``tri`` is beside it)."""
     u = T[tri, k]
@@ -156,7 +156,7 @@ def _edge_run_reverse_bounds(V, T, TT, tri, k, px, py, qx, qy):
     return AT_VERTEX, tri, k, tu, tri, 0.0, tu
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy):
     """Advance the walk by one state change; returns (state, tri, k, t, piece_tri, piece_t0, piece_t1)."""
     if state == IN_TRIANGLE:
@@ -237,7 +237,7 @@ def walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy):
     return DONE, tri, 0, t, -1, t, t
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _run_to_vertex_bounds(V, T, cur, kb, px, py, qx, qy, t):
     """Run along bounds edge kb = (b, v) of ``cur`` from v towards b (only ``cur`` is beside it)."""
     b = T[cur, kb]
@@ -247,13 +247,13 @@ def _run_to_vertex_bounds(V, T, cur, kb, px, py, qx, qy, t):
     return AT_VERTEX, cur, kb, tb, cur, t, tb
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def in_bounds(B, x: float, y: float) -> bool:
     """Is (x, y) in the closed bounds rectangle?"""
     return B[0] <= x <= B[2] and B[1] <= y <= B[3]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def locate_any(V, T, N, TT, B, G, S, x: float, y: float) -> int:
     """A triangle of the complete triangulation containing (x, y) (closed); -1 outside the bounds.
 
@@ -277,7 +277,7 @@ def locate_any(V, T, N, TT, B, G, S, x: float, y: float) -> int:
     return pt if pt >= 0 else tri
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _contains(V, T, t, x, y) -> bool:
     """Does triangle t (counter-clockwise) contain (x, y), boundary included? Exact signs."""
     a, b, c = T[t, 0], T[t, 1], T[t, 2]
@@ -286,7 +286,7 @@ def _contains(V, T, t, x, y) -> bool:
             and orient(V[c, 0], V[c, 1], V[a, 0], V[a, 1], x, y) >= 0)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def locate_near(V, T, N, TT, B, G, S, hint: int, x: float, y: float) -> int:
     """``locate_any`` for a point that moved a little since it was located in triangle ``hint`` (-1: unknown):
     the hint or one of its neighbours when they contain (x, y), else a full location."""
@@ -300,7 +300,7 @@ def locate_near(V, T, N, TT, B, G, S, hint: int, x: float, y: float) -> int:
     return locate_any(V, T, N, TT, B, G, S, x, y)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def _edge_side(V, T, tri, k, x, y) -> int:
     """Orientation of (x, y) against edge k of triangle tri (+1 inside, 0 on it)."""
     u = T[tri, k]
@@ -308,7 +308,7 @@ def _edge_side(V, T, tri, k, x, y) -> int:
     return orient(V[u, 0], V[u, 1], V[w, 0], V[w, 1], x, y)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def prefer_free(V, T, N, TT, tri: int, x: float, y: float) -> int:
     """Given a triangle containing (x, y), a free triangle containing it if one exists, else ``tri``."""
     if tri < 0 or TT[tri] >= 0:
@@ -338,7 +338,7 @@ def prefer_free(V, T, N, TT, tri: int, x: float, y: float) -> int:
     return tri
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def locate_free(V, T, N, TT, B, G, S, x: float, y: float) -> int:
     """The free triangle containing (x, y) (closed free space), or -1 inside an obstacle or outside the bounds."""
     tri = locate_any(V, T, N, TT, B, G, S, x, y)
@@ -352,7 +352,7 @@ OUTSIDE = -2  # locate_status: outside the bounds (or not a finite point)
 IN_OBSTACLE = -1  # locate_status: strictly inside an obstacle
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def locate_status(V, T, N, TT, B, G, S, x: float, y: float) -> int:
     """The free triangle containing (x, y); IN_OBSTACLE (-1) inside an obstacle, OUTSIDE (-2) outside the bounds."""
     tri = locate_any(V, T, N, TT, B, G, S, x, y)
@@ -362,14 +362,14 @@ def locate_status(V, T, N, TT, B, G, S, x: float, y: float) -> int:
     return tri if TT[tri] >= 0 else IN_OBSTACLE
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def locate_batch(V, T, N, TT, B, G, S, pts, out) -> None:
     """``out[i] = locate_status(pts[i])`` for pts (n, 2) float64, out (n,) int32 (-1 obstacle, -2 outside)."""
     for i in range(pts.shape[0]):
         out[i] = locate_status(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@jit(noalloc=True)
 def clip_to_bounds(B, px, py, qx, qy):
     """Clip segment p -> q to the bounds (Liang-Barsky); returns (ok, t0, t1) with the kept parameter range.
 

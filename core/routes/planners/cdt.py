@@ -1,9 +1,9 @@
 """``cdt``: A* on the weighted dual graph of the constrained triangulation (MIRAN section 4, Figure 6).
 
 A node per free triangle of the quality constrained triangulation (core.routes.trimesh: obstacle outlines, bounds
-and terrain boundaries are constraints, so every triangle has one terrain type), at its centroid. Two triangles sharing an edge are
-joined by the dual edge e_uv = centroid(T_u) -> midpoint of the shared edge -> centroid(T_v); the midpoint p is
-where the underlying triangle changes, so e_u and e_v each lie in one triangle and
+and terrain boundaries are constraints, so every triangle has one terrain type), at its centroid. Two triangles sharing
+an edge are joined by the dual edge e_uv = centroid(T_u) -> midpoint of the shared edge -> centroid(T_v); the midpoint p
+is where the underlying triangle changes, so e_u and e_v each lie in one triangle and
 
     w(e_uv) = w(T_u) |e_u| + w(T_v) |e_v|
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from ..graph import DualGraph
 from ..trimesh import TriMesh, quality_mesh
@@ -42,7 +42,7 @@ def dual_graph(mesh) -> DualGraph:
     return DualGraph.from_edges(cent, mesh.tri_terrain, u, v, half_u, half_v, via=mid)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def midpoint_route(indptr, indices, via, terrain, nodes, s1, g1, w):
     """(k + 1, 2) route s1 -> midpoints of the shared edges of the triangle path ``nodes`` (k,) -> g1, and its
     weighted length: piece i lies in triangle nodes[i] and costs w[terrain[nodes[i]]] times its length."""

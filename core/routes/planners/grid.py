@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from core.scene.problems import InputError, Problem
 
@@ -51,7 +51,7 @@ def cell_size_problem(bounds, h: float) -> str | None:
     return None
 
 
-@njit(cache=True, nogil=True)
+@jit
 def capped_clearance(segments, origin, h, nx, ny, cap):
     """(nx * ny,) distance from each cell centre to the nearest segment [x0, y0, x1, y1], or ``cap`` when none
     lies within ``cap``: each segment visits only the cells of its bounding box grown by ``cap``."""

@@ -140,7 +140,7 @@ class NetworkPlanner:
             who = "start" if js is None else "goal"
             pt = start if js is None else goal
             raise InputError([Problem(who, f"no point of the indicative network is visible from {fmt_point(pt)}")])
-        (es, ts, ps), (eg, tg, pg) = js, jg
+        (es, _, ps), (eg, _, pg) = js, jg
         w = np.asarray(weights, dtype=np.float64)
         ecost = self.edge_costs(w)
         na, nb = self.edges[es]

@@ -15,16 +15,17 @@ centre of each piece of a portal cut to a maximal width ("Width 1/3", "Width 1/1
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from core.jitcache import jit
 
 from ..convex import ConvexDecomposition, decompose
 from ..funnel import funnel
 from ..graph import DualGraph
-from ..search import _pop, _push
+from core.kernels.heap import heap_pop, heap_push
+from core.kernels.paths import path_to
 from .base import Leg, join_point
 
 
-@njit(cache=True, nogil=True)
+@jit
 def place(x, ax, ay, bx, by, goal):
     """Position of a node on portal [a, b] reached from x: greedy towards the goal, lazy away from it."""
     ex = bx - ax
@@ -73,7 +74,7 @@ def place(x, ax, ay, bx, by, goal):
     return ax + t * ex, ay + t * ey
 
 
-@njit(cache=True, nogil=True)
+@jit
 def _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, poly, came, x, gx0, parent_state, goal,
             g, pos, parent, closed, hk, hv, size):
     """Relax every portal of cell ``poly`` (except ``came``) from position x with cost-so-far gx0."""
@@ -95,11 +96,11 @@ def _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, poly, came, x, gx0,
             pos[s, 1] = py
             parent[s] = parent_state
             h = np.sqrt((px - goal[0]) ** 2 + (py - goal[1]) ** 2)
-            size = _push(hk, hv, size, ng + h, s)
+            size = heap_push(hk, hv, size, ng + h, s)
     return size
 
 
-@njit(cache=True, nogil=True)
+@jit
 def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, ps, pg):
     """Niederberger's modified A* from cell ps to cell pg; returns (states (k,) int64, cost), empty/inf if none.
 
@@ -121,7 +122,7 @@ def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, p
     x = np.empty(2)
     while size > 0:
         u = hv[0]
-        size = _pop(hk, hv, size)
+        size = heap_pop(hk, hv, size)
         if u == S:
             break
         if closed[u]:
@@ -137,24 +138,14 @@ def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, p
             if c < best:
                 best = c
                 best_s = u
-                size = _push(hk, hv, size, c, S)
+                size = heap_push(hk, hv, size, c, S)
         if size + (pp_ptr[into + 1] - pp_ptr[into]) >= cap:
             continue
         size = _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, into, k, x, g[u], u, goal,
                        g, pos, parent, closed, hk, hv, size)
     if best_s < 0:
         return np.zeros(0, dtype=np.int64), np.inf
-    n = 0
-    u = best_s
-    while u >= 0:
-        n += 1
-        u = parent[u]
-    out = np.empty(n, dtype=np.int64)
-    u = best_s
-    for i in range(n - 1, -1, -1):
-        out[i] = u
-        u = parent[u]
-    return out, best
+    return path_to(parent, best_s), best
 
 
 def channel(dec: ConvexDecomposition, start: np.ndarray, goal: np.ndarray, states: np.ndarray

@@ -26,7 +26,7 @@ from core.export.trajectories import paths_csv_text, pedpy_text, to_frames, writ
 from core.scene.io import load_scene
 from core.scene.problems import InputError
 
-pedpy = pytest.importorskip("pedpy")
+import pedpy
 ROOT = Path(__file__).resolve().parents[3]
 DT = 0.1
 

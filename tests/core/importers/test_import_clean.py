@@ -128,8 +128,8 @@ _ring = st.lists(st.tuples(_coord, _coord), min_size=3, max_size=7)
                 max_size=8))
 def test_any_drawing_gives_a_valid_scene_or_names_the_element(shapes):
     """Random rings (self-intersecting, overlapping, degenerate) on obstacle and terrain layers, loose lines on a
-    terrain layer and routes: the result validates, or the import fails naming a source element (a route through an obstacle) or saying nothing is
-    left."""
+    terrain layer and routes: the result validates, or the import fails naming a source element (a route through an
+    obstacle) or saying nothing is left."""
     feats = []
     for k, (pts, layer) in enumerate(shapes):
         geom = LineString(pts) if layer in ("route", "hedge") else Polygon(pts)   # hedge: loose lines to close

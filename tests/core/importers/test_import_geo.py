@@ -19,7 +19,7 @@ from core.scene.problems import InputError
 
 from importcheck import assert_valid, obstacle_area, painted_areas
 
-pyproj = pytest.importorskip("pyproj")
+import pyproj
 GEOD = pyproj.Geod(ellps="WGS84")
 LON, LAT = 6.9578, 50.9413          # a square near Cologne cathedral
 D = 0.0004                          # about 28 m east-west, 44 m north-south
@@ -113,7 +113,8 @@ def test_geojson_round_trip(result, tmp_path):
 
 
 def test_shapefile_and_geopackage_through_pyogrio(tmp_path):
-    pyogrio = pytest.importorskip("pyogrio")
+    import pyogrio
+
     polys = [Polygon(sq(0, 0, 3, 3)), Polygon(sq(3, 4, 7, 5))]
     shp = tmp_path / "blocks.shp"
     pyogrio.raw.write(str(shp), shapely.to_wkb(np.array(polys, dtype=object)),

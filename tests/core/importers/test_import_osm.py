@@ -16,8 +16,8 @@ from core.scene.problems import InputError
 
 from importcheck import assert_valid, obstacle_area, painted_areas
 
-osmium = pytest.importorskip("osmium")
-pyproj = pytest.importorskip("pyproj")
+import osmium
+import pyproj
 GEOD = pyproj.Geod(ellps="WGS84")
 LON, LAT = 13.4050, 52.5200
 D = 0.0002                       # about 13.6 m east-west, 22.2 m north-south

@@ -134,9 +134,9 @@ def shapely_terrain_lengths(g, lines: np.ndarray) -> np.ndarray:
         mid = 0.5 * (c[0] + c[-1])
         halves = shapely.linestrings([[c[0], mid], [mid, c[-1]]])
         for attempt in (
-            lambda r: shapely.intersection(r, lines[i]).length,
-            lambda r: shapely.intersection(lines[i], r, grid_size=1e-11).length,
-            lambda r: shapely.length(shapely.intersection(halves, r)).sum(),
+            lambda r, line=lines[i]: shapely.intersection(r, line).length,
+            lambda r, line=lines[i]: shapely.intersection(line, r, grid_size=1e-11).length,
+            lambda r, halves=halves: shapely.length(shapely.intersection(halves, r)).sum(),
         ):
             row = np.array([attempt(r) for r in g.regions])
             if consistent(row, i):

@@ -18,7 +18,8 @@ from shapely.geometry import box
 from core.cli.main import main
 from core.reproduce import EXPERIMENTS, experiments
 from core.reproduce.verdict import REPRODUCED, check, verdict
-from core.routes.convex import _cross, hertel_mehlhorn, trapezoidate, triangulate_free
+from core.kernels.geometry import orient_points
+from core.routes.convex import hertel_mehlhorn, trapezoidate, triangulate_free
 
 
 def test_verdict_is_reproduced_only_when_every_check_holds():
@@ -88,8 +89,8 @@ def test_trapezoid_cuts_among_convex_obstacles_are_essential():
     for u, w in shared:
         A, B = cells[owner[(u, w)]], cells[owner[(w, u)]]
         ia, ib = A.index(u), B.index(w)
-        reflex_u = _cross(v[A[ia - 1]], v[u], v[B[(ib + 2) % len(B)]]) < 0
-        reflex_w = _cross(v[B[ib - 1]], v[w], v[A[(ia + 2) % len(A)]]) < 0
+        reflex_u = orient_points(v[A[ia - 1]], v[u], v[B[(ib + 2) % len(B)]]) < 0
+        reflex_w = orient_points(v[B[ib - 1]], v[w], v[A[(ia + 2) % len(A)]]) < 0
         essential += reflex_u or reflex_w
     assert essential >= len(shared) - 4          # the bounds' four corners are the only convex vertices
     assert len(hertel_mehlhorn(v, cells)) >= len(cells) - 4

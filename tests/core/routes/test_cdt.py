@@ -27,7 +27,8 @@ def dual_reference_cost(mesh, weights, start, goal) -> float:
             if u < 0:
                 continue
             mid = 0.5 * (V[T[t, k]] + V[T[t, (k + 1) % 3]])
-            edges.append((t, u, weights[terr[t]] * math.dist(cent[t], mid) + weights[terr[u]] * math.dist(mid, cent[u])))
+            w = weights[terr[t]] * math.dist(cent[t], mid) + weights[terr[u]] * math.dist(mid, cent[u])
+            edges.append((t, u, w))
     tris = shapely.polygons(V[T])
 
     def where(p):

@@ -86,7 +86,8 @@ def test_clearance_is_kept_where_the_free_space_allows(planner):
         if res is None:
             continue
         assert_valid(res, ctx.geometry, s, g, clearance=C)
-        same_part = [c for c in shapely.get_parts(eroded) if c.contains(shapely.Point(s)) and c.contains(shapely.Point(g))]
+        parts = shapely.get_parts(eroded)
+        same_part = [c for c in parts if c.contains(shapely.Point(s)) and c.contains(shapely.Point(g))]
         if same_part:
             # Both ends keep C and lie in one part of the eroded free space: the route keeps C everywhere.
             assert res.clearance_ok and res.clearance_used == C and res.narrowest >= C - 1e-7

@@ -58,7 +58,8 @@ def test_funnel_is_the_shortest_path_through_a_corridor():
     left = np.array([[0, 0], [2, 1], [4, 3], [6, 1], [8, 3], [10, 2]], float)
     right = np.array([[0, 0], [2, -1], [4, 1], [6, -1], [8, 1], [10, 2]], float)
     assert np.allclose(funnel(left, right), [[0, 0], [4, 1], [6, 1], [10, 2]])
-    straight = funnel(np.array([[0, 0], [1, 5], [2, 5], [3, 0]], float), np.array([[0, 0], [1, -5], [2, -5], [3, 0]], float))
+    left = np.array([[0, 0], [1, 5], [2, 5], [3, 0]], float)
+    straight = funnel(left, np.array([[0, 0], [1, -5], [2, -5], [3, 0]], float))
     assert np.allclose(straight, [[0, 0], [3, 0]])
 
 

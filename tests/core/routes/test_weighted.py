@@ -4,7 +4,6 @@ section 4, Figure 1). Terrain lengths are measured with shapely on the scene's r
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import shapely
 
@@ -63,5 +62,6 @@ def test_forest_adult_and_child_take_different_branches(planner):
     # Each profile's own route is cheaper for it than the other's.
     _, wa = ctx.weights("adult")
     _, wc = ctx.weights("child")
-    cost = lambda L, w: sum(w[k] * L[t.id] for k, t in enumerate(scene.terrain_types))
+    def cost(L, w):
+        return sum(w[k] * L[t.id] for k, t in enumerate(scene.terrain_types))
     assert cost(la, wa) < cost(lc, wa) and cost(lc, wc) < cost(la, wc)

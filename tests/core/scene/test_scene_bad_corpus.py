@@ -33,4 +33,5 @@ def test_bad_file_reports_exactly_its_problems(name):
 def test_problem_lines_name_file_and_path():
     with pytest.raises(InputError) as info:
         load_scene(BAD / "self_intersecting.json")
-    assert info.value.lines() == [f"{BAD / 'self_intersecting.json'}: obstacles[0].polygon: self-intersecting at (50, 50)"]
+    where = BAD / "self_intersecting.json"
+    assert info.value.lines() == [f"{where}: obstacles[0].polygon: self-intersecting at (50, 50)"]

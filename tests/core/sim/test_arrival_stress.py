@@ -139,7 +139,7 @@ def test_a_sketched_route_through_an_obstacle_is_walked_round(method):
     """MIRAN 3.5 on a route drawn through a box: the character walks the sketch up to the box, round it, and
     rejoins the sketch after it; the validator warns about the piece."""
     from core.routes.advice import route_warnings
-    from core.scene.model import Agent, Obstacle, Route
+    from core.scene.model import Agent, Route
 
     scene = sg._scene("box", 100.0, 100.0, [shapely.box(40, 40, 60, 60)])
     scene.routes = [Route("through", [(10.0, 50.0), (90.0, 50.0)])]

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed")
 
 import core.sweep as sweep  # noqa: E402
 from core.cli.main import main  # noqa: E402
@@ -113,7 +112,8 @@ def _stop(procs: list[subprocess.Popen]) -> None:
 
 
 def test_a_scheduler_and_two_workers_started_apart_give_the_same_table(reference, tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     spec, ref = reference
     sched_file = tmp_path / "scheduler.json"
     log = open(tmp_path / "dask.log", "w")
@@ -314,7 +314,6 @@ def test_character_rows_carry_the_status_and_a_discs_clearance_once(tmp_path):
     """Each character's status and lost reason come from the simulation, and a disc's min_clearance (disc MIRAN or
     IRM) is its centre's smallest distance to an obstacle minus its radius, measured independently with shapely at
     the positions the simulation walked."""
-    import numpy as np
     import shapely
 
     from core.scene.io import load_scene

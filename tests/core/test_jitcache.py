@@ -1,0 +1,114 @@
+"""core.jitcache: the cache key covers kernels called across files, NUMBA_CACHE_DIR is honoured, nothing is deleted,
+and processes that start together on an empty cache all get correct kernels.
+
+Each check runs fresh interpreters on a small package written to a temporary directory, so it sees exactly what a
+new process sees: numba's cache on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+HELPER = """
+from core.jitcache import jit
+
+OFFSET = {offset}
+
+@jit(inline=True, noalloc=True)
+def bump(x):
+    return x + OFFSET
+"""
+
+CALLER = """
+from core.jitcache import jit
+from pkgx.helper import bump
+
+@jit
+def twice(x):
+    return 2 * bump(x)
+"""
+
+PROBE = """
+import json, sys
+import pkgx.caller as c
+value = c.twice(1)
+hits = sum(c.twice.stats.cache_hits.values())
+misses = sum(c.twice.stats.cache_misses.values())
+from core.jitcache import source_stamp
+print(json.dumps({"value": int(value), "hits": hits, "misses": misses,
+                  "stamp": source_stamp("pkgx.caller", c.__file__)}))
+"""
+
+
+def _package(tmp: Path, offset: int = 1) -> None:
+    pkg = tmp / "pkgx"
+    pkg.mkdir(exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helper.py").write_text(textwrap.dedent(HELPER.format(offset=offset)))
+    (pkg / "caller.py").write_text(textwrap.dedent(CALLER))
+    (pkg / "unrelated.py").write_text("X = 1\n")
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp), str(Path(__file__).resolve().parents[2])])
+    env["NUMBA_CACHE_DIR"] = str(tmp / "cache")
+    return env
+
+
+def _probe(tmp: Path) -> dict:
+    out = subprocess.run([sys.executable, "-c", PROBE], env=_env(tmp), capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_change_in_a_called_kernels_file_recompiles_the_caller(tmp_path):
+    _package(tmp_path, offset=1)
+    first = _probe(tmp_path)
+    assert first["value"] == 4 and first["misses"] == 1 and first["hits"] == 0
+    again = _probe(tmp_path)
+    assert again["value"] == 4 and again["hits"] == 1 and again["misses"] == 0, "the cached code is reused"
+    # numba's own per-file stamp would keep the inlined OFFSET = 1 here and answer 4.
+    (tmp_path / "pkgx" / "helper.py").write_text(textwrap.dedent(HELPER.format(offset=5)))
+    changed = _probe(tmp_path)
+    assert changed["value"] == 12 and changed["misses"] == 1 and changed["stamp"] != first["stamp"]
+    # An unrelated module of the package is not part of the key.
+    (tmp_path / "pkgx" / "unrelated.py").write_text("X = 2\n")
+    assert _probe(tmp_path)["hits"] == 1
+    # The same bytes back give the same key: the entry written for them is valid again (content, not mtime).
+    (tmp_path / "pkgx" / "helper.py").write_text(textwrap.dedent(HELPER.format(offset=1)))
+    back = _probe(tmp_path)
+    assert back["value"] == 4 and back["stamp"] == first["stamp"]
+
+
+def test_the_cache_lives_in_numba_cache_dir_and_nothing_is_left_half_written(tmp_path):
+    _package(tmp_path)
+    _probe(tmp_path)
+    cached = list((tmp_path / "cache").rglob("*"))
+    assert any(p.suffix == ".nbi" for p in cached) and any(p.suffix == ".nbc" for p in cached)
+    assert not list((tmp_path / "pkgx").rglob("*.nb[ic]")), "nothing cached beside the sources"
+    assert not [p for p in cached if ".tmp." in p.name]
+
+
+@pytest.mark.parametrize("n", [4])
+def test_processes_starting_together_on_an_empty_cache_all_succeed(tmp_path, n):
+    _package(tmp_path)
+    procs = [subprocess.Popen([sys.executable, "-c", PROBE], env=_env(tmp_path), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(n)]
+    results = []
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    assert [r["value"] for r in results] == [4] * n
+    assert len({r["stamp"] for r in results}) == 1
+    assert not [p for p in (tmp_path / "cache").rglob("*") if ".tmp." in p.name]
+    # Whatever order they wrote in, the index and data left behind are whole: a new process loads them.
+    later = _probe(tmp_path)
+    assert later["value"] == 4 and later["hits"] == 1 and later["misses"] == 0
