@@ -81,7 +81,8 @@ def legend_strip(width: int, top: float) -> np.ndarray:
     sw, gap, pad = 4 * GLYPH_H * scale // 2, 3 * scale, 3 * scale
     row_h = GLYPH_H * scale + 2 * pad
     items = [(None, "clearance:")] + [(CLEARANCE_RGB[i], text) for i, (_, text) in enumerate(legend_entries(top))]
-    rows, x = [[]], pad
+    rows: list[list[tuple]] = [[]]
+    x = pad
     for colour, text in items:
         w = (sw + gap if colour is not None else 0) + text_width(text, scale) + 3 * gap
         if x + w > width and rows[-1]:

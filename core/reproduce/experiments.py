@@ -599,7 +599,7 @@ def ecm_timings(quick: bool = False) -> Experiment:
     counts, and shortest minimum-clearance path queries timed per stage."""
     from core.ecm.build import build_ecm
     from core.ecm.glcontext import renderer
-    from core.ecm.smooth import PathSmoother
+    from core.sim.smooth import PathSmoother
     from core.routes import PlannerContext
     from core.sim.population import random_free_points
 
@@ -629,7 +629,7 @@ def ecm_timings(quick: bool = False) -> Experiment:
     st = _ecm_stages(ecm, pts[0::2], pts[1::2], ECM_CLEARANCE, paths)
     data["queries"] = len(st["total"])
     data["query_ms"] = {k: float(np.mean(v)) for k, v in st.items()}
-    # ECM section V's smoothing: each shortest path the control path of an IRM character (core.ecm.smooth), timed
+    # ECM section V's smoothing: each shortest path the control path of an IRM character (core.sim.smooth), timed
     # in CPU time after one smoothing that compiled the kernels; the first paths of the queries above.
     smoother = PathSmoother(scene, ctx.mesh)
     smoother.smooth(paths[0])
@@ -693,7 +693,7 @@ def ecm_timings(quick: bool = False) -> Experiment:
           "per query the corridor 1.19 ms, shrinking 0.54 ms, triangulation and path 1.83 ms (3.56 ms in all, "
           "4.14 ms with smoothing: the path as the control path of IRM, section V). Ours: builds timed warm (best "
           "of the builds after the first, whose time includes compiling or loading the kernels, reported apart); "
-          "queries timed per stage in CPU time after a warm-up; smoothing is core.ecm.smooth, the engine's IRM "
+          "queries timed per stage in CPU time after a warm-up; smoothing is core.sim.smooth, the engine's IRM "
           "steering (Verlet, dt 0.1 s, 2 m/s as section VI's character, no noise) with the path as its route, "
           "timed on the first paths of the queries.\n\n| | paper | ours |\n|---|---:|---:|\n"
           f"| build ({res} px, warm) | 600 ms | {data['build_ms']:.0f} ms |\n"
@@ -729,7 +729,7 @@ def ecm_fig8(quick: bool = False) -> Experiment:
     the shortest path through it (the corridor's triangle strip and the funnel), with the query's time."""
     from core.ecm.build import build_ecm
     from core.ecm.path import corridor, shortest_path_status
-    from core.ecm.smooth import PathSmoother
+    from core.sim.smooth import PathSmoother
     from core.scene.geometry import build_geometry
 
     scene = _scene("city")
@@ -748,7 +748,7 @@ def ecm_fig8(quick: bool = False) -> Experiment:
     obstacles = build_geometry(scene).obstacles
     walls = shapely.box(*scene.bounds).exterior
     clear = _clearance(cor.path, obstacles, walls)
-    # Section V: the path as the control path of a character of radius 0.4 m (core.ecm.smooth).
+    # Section V: the path as the control path of a character of radius 0.4 m (core.sim.smooth).
     smooth = PathSmoother(scene, radius=ECM_FIG8["radius"]).smooth(cor.path)
     data = {"ok": cor.ok, "length": cor.length, "disks": int(len(cor.R)), "portals": int(len(cor.left)),
             "query_ms": float(np.median(times)), "path_clearance": clear, "resolution": res,
@@ -794,7 +794,7 @@ def ecm_fig8(quick: bool = False) -> Experiment:
           "cl_min = 2.25 m, triangulated and fed to the funnel algorithm; where the corridor is narrower than "
           "cl_min the paper's path runs on the Voronoi edge, while this engine's search does not enter such a "
           "corridor (README: departures from the papers); the query took 2.77 ms. The smooth path is section V's: "
-          "the shortest path as the control path of IRM for a character of radius 0.4 m (core.ecm.smooth)."
+          "the shortest path as the control path of IRM for a character of radius 0.4 m (core.sim.smooth)."
           "\n\n| | paper | ours |\n|---|---:|---:|\n"
           f"| path length (m) | - | {cor.length:.1f} |\n| corridor disks | - | {data['disks']} |\n"
           f"| portals of the shrunk corridor | - | {data['portals']} |\n"

@@ -10,6 +10,8 @@ obstacle discs of 0.4 m set 0.3 m off its medial axis on the straight stretches.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
 
@@ -83,7 +85,9 @@ def irm_fig1(quick: bool = False):
     ends[-1, 0] -= 1.0
     B = corridor(mesh, Route.from_points(ends), 0.25, scale)[0]
     backbone = Route.from_points(B)
-    paths, free, data = {}, {}, {}
+    paths: dict[str, np.ndarray] = {}
+    free: dict[str, Any] = {}
+    data: dict[str, dict[str, Any]] = {}
     for method in ("cmm", "irm"):
         paths[method] = walk(method, mesh, backbone, OBSTACLES, scene, who)
         free[method] = walk(method, mesh, backbone, OBSTACLES[:0], scene, who)

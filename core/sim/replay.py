@@ -9,7 +9,7 @@ file both become one; every query is a few vectorised searches over all agents a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,6 +30,8 @@ class Replay:
     xy: np.ndarray
     offsets: np.ndarray
     dt: float
+    _key: np.ndarray = field(init=False, repr=False)
+    _span: float = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         n = len(self.ids)

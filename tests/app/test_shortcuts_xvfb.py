@@ -80,7 +80,8 @@ def xcb_run(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env["MIRAN_STUDIO_CONFIG_DIR"] = str(tmp_path_factory.mktemp("config"))
     proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-c", SCRIPT,
-                           str(SCENE), str(Path(__file__).parent)], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+                           str(SCENE), str(Path(__file__).parent)], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     return out, proc.stderr

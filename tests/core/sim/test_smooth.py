@@ -1,4 +1,4 @@
-"""ECM section V's smoothing (core.ecm.smooth): a shortest path with a sharp corner becomes a C1 path that keeps the
+"""ECM section V's smoothing (core.sim.smooth): a shortest path with a sharp corner becomes a C1 path that keeps the
 character's radius from the obstacles (shapely), stays near the control path and ends at its end."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from core.ecm.smooth import PathSmoother
+from core.sim.smooth import PathSmoother
 from core.scene.model import Obstacle, Profile, Scene, TerrainType
 
 
