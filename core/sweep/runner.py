@@ -197,7 +197,10 @@ def _on_client(client, todo: list[RunTask], texts: dict[str, str], done: Callabl
     distributed = require("distributed", "running a sweep on Dask")
     if not todo:
         return
-    # each scene's text goes to every worker once, not with each task
+    if not client.nthreads():
+        # a cluster whose workers start later (a Slurm job waiting in its queue): scattering needs one
+        client.wait_for_workers(1)
+    # each scene's text goes to every worker once (and from a worker to one that joins later), not with each task
     scattered = {sha: client.scatter(texts[sha], broadcast=True, hash=False) for sha in {t.scene_sha for t in todo}}
     threads = _ThreadCount(client)
     sizer = BatchSizer(threads(), batch)
