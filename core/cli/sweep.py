@@ -31,7 +31,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="the run table, .parquet or .csv (default: <spec name>.parquet); "
                                                  "the character table goes beside it")
     p.add_argument("--batch", metavar="N",
-                   help="runs per Dask task (default: sized so that a task lasts about half a second; the tables "
+                   help="runs per Dask task (default: sized so that a task lasts about a second; the tables "
                         "are the same whatever it is)")
     p.add_argument("--resume", action="store_true", help="keep the runs already in --out and run the others")
     p.add_argument("--keep-paths", action="store_true",

@@ -18,9 +18,9 @@ from core.scene.problems import InputError, Problem
 from .spec import RunTask
 from .task import run_task
 
-# A batch is sized to last about this long in its worker: the per-task cost is then under 1 % of the work, and the
-# progress bar and Ctrl+C still answer within a second.
-TARGET_SECONDS = 0.5
+# A batch is sized to last about this long in its worker: the per-task cost (a few ms, more on a loaded machine) is
+# then under 1 % of the work, the progress bar still moves every second, and a kill loses about a second per worker.
+TARGET_SECONDS = 1.0
 # Never more than 1 / (GUIDED x worker threads) of the runs not yet submitted in one batch (guided self-scheduling:
 # batches shrink towards the end, so that all workers finish together).
 GUIDED = 2

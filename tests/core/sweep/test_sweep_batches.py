@@ -33,7 +33,7 @@ def test_a_fixed_batch_holds_that_many_runs_and_the_last_what_is_left():
 
 
 def test_batches_last_about_the_target_and_shrink_towards_the_end():
-    per_run = 0.01                      # 50 runs make the 0.5 s target
+    per_run = 0.01                      # TARGET_SECONDS / per_run runs make a batch
     sizer = BatchSizer(2)
     sizes = _drain(sizer, 1000, per_run)
     assert sizes[0] == 1                # nothing measured yet
