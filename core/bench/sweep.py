@@ -5,10 +5,10 @@
 The workload: the forest scene with its adult and child and 8 random characters planned on each run, a grid over the
 adult's sigma and the method, several seeds (48 runs; 8 with ``--quick``). Every measurement is made in this one
 call, against its baseline: the bare runs (the same tasks' Simulations built and run one after the other in this
-process) and the 1-worker sweep. No timed run compiles: numba's kernels are loaded in this process first and each
-worker is warmed (kernels loaded, scene built) before it is timed. The rounds alternate 1 and 2 workers (3 rounds,
-1 with ``--quick``), each on a fresh LocalCluster, and the sweeps run batched (several runs per Dask task, the
-default) and, for comparison, one run per task.
+process) and the 1-worker sweep. No timed run compiles or loads a kernel: the bare runs are done once untimed, and
+each worker first runs every parameter combination to its end (kernels loaded from numba's cache, scene built). The
+rounds alternate 1 and 2 workers (3 rounds, 1 with ``--quick``), each on a fresh LocalCluster, and the sweeps run
+batched (several runs per Dask task, the default) and, for comparison, one run per task.
 
 Wall-clock figures share the machine with whatever else runs: read them beside the machine reference, the
 speed-up a plain process pool gets at the same time. The CPU-time figures do not depend on the neighbours as much:
@@ -125,13 +125,25 @@ def _timed(client, spec, batch: int | None) -> Sweep:
     return Sweep(wall, sum(w1[k] - w0[k] for k in w1) / n, client_cpu / n)
 
 
+def _warm_runs(tasks, texts: dict[str, str]) -> None:
+    """Run ``tasks`` to their end in this process (a worker): every kernel a whole run calls is then loaded from
+    numba's cache (a 2-step warm-up leaves some to the first long run, tens of ms each) and the scene built."""
+    from core.sweep.task import run_task
+
+    for t in tasks:
+        run_task(t, texts[t.scene_sha])
+
+
 def _round(spec, workers: int) -> tuple[Sweep, Sweep]:
     """(batched sweep, one-run-per-task sweep) on a fresh LocalCluster of ``workers`` processes, each worker first
-    warmed (kernels loaded from numba's cache, scene built) so that no timed run pays for a start."""
+    warmed by a whole run of each parameter combination, so that no timed run loads a kernel or builds the scene."""
     import core.sweep as sweep
 
+    first = {}
+    for t in spec.tasks():
+        first.setdefault(t.params, t)
     with sweep.local_client(workers) as client:
-        client.run(sweep.warm, spec.tasks(), spec.scene_texts())
+        client.run(_warm_runs, list(first.values()), spec.scene_texts())
         return _timed(client, spec, None), _timed(client, spec, 1)
 
 
@@ -149,6 +161,7 @@ def run(quick: bool) -> list[Record]:
     n = spec.n_runs
     rounds = 1 if quick else 3
     sweep.warm(spec.tasks(), spec.scene_texts())
+    _bare(spec)
     bare = _best(lambda: _bare(spec), 1 if quick else 2)
     bare_cpu = min(_thread_cpu(lambda: _bare(spec)) for _ in range(1 if quick else 2)) / n
     in_process = _best(lambda: sweep.run(spec), 1)
