@@ -10,12 +10,12 @@ each worker first runs every parameter combination to its end (kernels loaded fr
 rounds alternate 1 and 2 workers (3 rounds, 1 with ``--quick``), each on a fresh LocalCluster, and the sweeps run
 batched (several runs per Dask task, the default) and, for comparison, one run per task.
 
-Wall-clock figures share the machine with whatever else runs: read them beside the machine reference, the
-speed-up a plain process pool gets at the same time. The CPU-time figures do not depend on the neighbours as much:
-the CPU seconds of the worker processes per run and of the calling process (Dask client, scheduler and nannies,
-journal, tables) per run. From them, the speed-up 2 workers would give on an idle two-core machine: one worker
-takes max(w1, c1) per run (it and the caller each on a core), two take max((w2 + c2) / 2, c2) (the two cores
-shared by the workers' w2 and the caller's c2 per run).
+Wall-clock figures share the machine with whatever else runs: read them beside the machine reference, the speed-up a
+plain process pool gets, measured before each round, and their quotient per round. The CPU-time figures do not
+depend on the neighbours as much: the CPU seconds of the worker processes per run and of the calling process (Dask
+client, scheduler and nannies, journal, tables) per run. From them, the speed-up 2 workers would give on an idle
+two-core machine: one worker takes max(w1, c1) per run (it and the caller each on a core), two take max((w2 + c2) /
+2, c2) (the two cores shared by the workers' w2 and the caller's c2 per run).
 """
 
 from __future__ import annotations
@@ -165,16 +165,17 @@ def run(quick: bool) -> list[Record]:
     bare = _best(lambda: _bare(spec), 1 if quick else 2)
     bare_cpu = min(_thread_cpu(lambda: _bare(spec)) for _ in range(1 if quick else 2)) / n
     in_process = _best(lambda: sweep.run(spec), 1)
-    loads = []
+    loads, pools = [], []
     batched: dict[int, list[Sweep]] = {1: [], 2: []}
     single: dict[int, list[Sweep]] = {1: [], 2: []}
     for _ in range(rounds):
+        pools.append(_pool_speedup(1))
         for workers in (1, 2):
             loads.append(os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
             b, s = _round(spec, workers)
             batched[workers].append(b)
             single[workers].append(s)
-    pool = _pool_speedup(2 if quick else 3)
+    pool = max(pools)
 
     def best(xs: list[Sweep]) -> Sweep:
         """The round of smallest wall time (the least disturbed by the neighbours)."""
@@ -183,6 +184,8 @@ def run(quick: bool) -> list[Record]:
     one, two = best(batched[1]), best(batched[2])
     one_s, two_s = best(single[1]), best(single[2])
     ratios = [a.wall / b.wall for a, b in zip(batched[1], batched[2])]
+    # what the sweep got of what the machine gave two processes in the same round
+    shares = [r / p for r, p in zip(ratios, pools)]
     cpu_ratios = [_idle_speedup(a, b) for a, b in zip(batched[1], batched[2])]
     where = (f"{n} forest runs, 10 characters each; {cpus} CPUs, load average {min(loads):.1f} to {max(loads):.1f} "
              f"while measured")
@@ -199,7 +202,11 @@ def run(quick: bool) -> list[Record]:
         _rec("speed-up 2 workers vs 1, one run per task", one_s.wall / two_s.wall, "x",
              f"wall-clock, best rounds, --batch 1 (no batching); {where}"),
         _rec("machine reference: plain process pool speed-up 2 vs 1", pool, "x",
-             "2 pure-Python CPU jobs on 1 vs 2 processes, measured beside the sweep: the most 2 workers could give"),
+             "2 pure-Python CPU jobs on 1 vs 2 processes, measured before each round (best; per round "
+             + ", ".join(f"{p:.2f}" for p in pools) + "): the most 2 workers could give"),
+        _rec("speed-up 2 workers vs 1 over the machine reference", statistics.median(shares), "",
+             "median over rounds of the sweep's wall-clock speed-up divided by the process pool's in the same round "
+             "(per round " + ", ".join(f"{x:.2f}" for x in shares) + "); 1 = all the parallelism the machine gave"),
         _rec("runs per worker CPU-second 1 worker", 1 / statistics.median(s.worker_cpu for s in batched[1]),
              "runs/s", "CPU of the worker process (all its threads), median over rounds"),
         _rec("runs per worker CPU-second 2 workers", 1 / statistics.median(s.worker_cpu for s in batched[2]),
