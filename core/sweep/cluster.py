@@ -19,7 +19,7 @@ from .deps import require
 
 
 # Dask's housekeeping that a sweep does not need, off or slowed down in a LocalCluster: measured idle, it took 3 % of a
-# core in the calling process (scheduler, nannies) and 2.4 % in each worker process, 0.6 % and 0.3 % with these
+# core in the calling process (scheduler, nannies) and 2.4 % in each worker process, 0.8 % and 0.3 % with these
 # (2 workers, 10 s); busy, the profiler samples the run's stack every 10 ms in each worker.
 QUIET_DASK = {
     "distributed.worker.profile.enabled": False,           # the workers' statistical profiler (dashboard only)
