@@ -169,7 +169,7 @@ def run(quick: bool) -> list[Record]:
     batched: dict[int, list[Sweep]] = {1: [], 2: []}
     single: dict[int, list[Sweep]] = {1: [], 2: []}
     for _ in range(rounds):
-        pools.append(_pool_speedup(1))
+        pools.append(_pool_speedup(2))
         for workers in (1, 2):
             loads.append(os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
             b, s = _round(spec, workers)
