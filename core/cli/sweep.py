@@ -1,9 +1,10 @@
 """``miran sweep SPEC``: run a parameter sweep on Dask and write its results table (core.sweep).
 
 A LocalCluster of ``--workers`` processes by default (one per CPU; ``--workers 0`` runs in this process without
-Dask), or the workers of a running scheduler (``--scheduler tcp://host:8786``). Finished runs stream to a journal
-beside ``--out`` with a progress bar and ETA; the run table goes to ``--out`` (.parquet or .csv) and the character
-table beside it. ``--resume`` skips the runs already there; Ctrl+C keeps what finished (exit 130).
+Dask), or the workers of a running scheduler (``--scheduler tcp://host:8786``); ``--batch`` runs per Dask task
+(sized automatically by default). Finished runs stream to a journal beside ``--out`` with a progress bar and ETA;
+the run table goes to ``--out`` (.parquet or .csv) and the character table beside it. ``--resume`` skips the runs
+already there; Ctrl+C keeps what finished (exit 130).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS", help="use a running Dask scheduler (tcp://host:8786) instead")
     p.add_argument("--out", metavar="FILE", help="the run table, .parquet or .csv (default: <spec name>.parquet); "
                                                  "the character table goes beside it")
+    p.add_argument("--batch", metavar="N",
+                   help="runs per Dask task (default: sized so that a task lasts about a second; the tables "
+                        "are the same whatever it is)")
     p.add_argument("--resume", action="store_true", help="keep the runs already in --out and run the others")
     p.add_argument("--keep-paths", action="store_true",
                    help="write each run's walked paths (miran-paths) into <out stem>.paths/")
@@ -47,6 +51,21 @@ def _workers(args) -> int | None:
     except ValueError:
         raise InputError([Problem("--workers", f"expected a whole number from 0 to 4096, got {args.workers!r}")]
                          ) from None
+
+
+def _batch(args) -> int | None:
+    from core.sweep.batches import MAX_BATCH
+
+    if args.batch is None:
+        return None
+    try:
+        n = int(args.batch)
+        if n < 1 or n > MAX_BATCH:
+            raise ValueError
+        return n
+    except ValueError:
+        raise InputError([Problem("--batch", f"expected a whole number of runs per task from 1 to {MAX_BATCH}, "
+                                             f"got {args.batch!r}")]) from None
 
 
 # A scheduler address: [protocol://]host:port.
@@ -75,6 +94,9 @@ def run(args) -> int:
     workers = _workers(args)
     if args.scheduler is not None and workers is not None:
         raise InputError([Problem("--scheduler", "give --scheduler or --workers, not both")])
+    batch = _batch(args)
+    if batch is not None and workers == 0:
+        raise InputError([Problem("--batch", "batches are Dask tasks: --workers 0 runs in this process without Dask")])
     try:
         spec = sweep.load_spec(args.spec)
         out = sweep.table.check_out_path(args.out or f"{spec.name}.parquet")
@@ -87,14 +109,14 @@ def run(args) -> int:
         if args.scheduler is not None:
             with _connected(sweep, args.scheduler) as client:
                 where = f"the scheduler at {args.scheduler}"
-                tables = sweep.run(spec, client, warm_cache=True, **options)
+                tables = sweep.run(spec, client, warm_cache=True, batch=batch, **options)
         elif workers == 0:
             tables = sweep.run(spec, None, **options)
         else:
             n = workers or sweep.default_workers()
             where = f"a LocalCluster of {n} worker{'s' if n != 1 else ''}"
             with sweep.local_client(n) as client:
-                tables = sweep.run(spec, client, warm_cache=True, **options)
+                tables = sweep.run(spec, client, warm_cache=True, batch=batch, **options)
     except sweep.MissingExtra as e:
         raise InputError([Problem("", str(e))]) from None
     except sweep.SweepInterrupted as e:

@@ -1,5 +1,6 @@
-"""Running a sweep: the tasks go to a Dask client (or run in this process), results stream to the journal as they
-finish, and the tables are written in run order at the end, every ``flush_seconds`` and on Ctrl+C.
+"""Running a sweep: the runs go to a Dask client in batches (several runs per task, core.sweep.batches) or run in
+this process; each finished run streams to the journal as its own line (fsynced once per batch), and the tables
+are written in run order at the end, every ``flush_seconds`` and on Ctrl+C.
 
 Deterministic whatever ran it: every run is seeded by the spec alone, and the tables are sorted by run index, so
 the same spec gives the same tables on one process, a LocalCluster or a cluster's scheduler (``cpu_time`` aside).
@@ -8,6 +9,7 @@ the same spec gives the same tables on one process, a LocalCluster or a cluster'
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import sys
@@ -18,14 +20,16 @@ from typing import Any, Callable
 
 from core.scene.problems import InputError, Problem
 
+from .batches import MAX_BATCH, BatchSizer, batch_error, run_batch
 from .deps import require
 from .spec import RunTask, SweepSpec, load_spec, parse_spec
 from .table import Journal, SweepTables, frames, journal_path, paths_dir, read_tables, results_from_tables, \
     write_tables
 from .task import run_task, warm
 
-# Tasks in flight per worker thread: enough to keep workers busy, few enough that Ctrl+C stops at once.
-IN_FLIGHT_PER_WORKER = 4
+# Batches in flight per worker thread: one running and one waiting, so that a worker never waits for the round
+# trip; few enough that the batch sizes follow the measured run time and Ctrl+C stops at once.
+IN_FLIGHT_PER_WORKER = 2
 
 
 class SweepInterrupted(Exception):
@@ -50,7 +54,8 @@ def as_spec(spec: SweepSpec | str | os.PathLike | dict) -> SweepSpec:
 def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: str | os.PathLike | None = None,
         resume: bool = False, keep_paths: bool = False, progress: bool = False,
         on_result: Callable[[int, int], None] | None = None, flush_seconds: float = 30.0,
-        warm_cache: bool = False, should_stop: Callable[[], bool] | None = None) -> SweepTables:
+        warm_cache: bool = False, should_stop: Callable[[], bool] | None = None,
+        batch: int | None = None) -> SweepTables:
     """Run every run of ``spec`` and return its tables (pandas DataFrames, run order).
 
     ``client``: a ``distributed.Client`` (a LocalCluster's or a scheduler's) to run the tasks on; None runs them one
@@ -59,13 +64,18 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     sweep left) and run only the others. ``keep_paths`` writes each run's walked paths (miran-paths) into
     ``<out stem>.paths/``. ``progress`` shows a tqdm bar with the ETA on stderr; ``on_result(done, total)`` is
     called after each run. ``warm_cache`` first runs every kernel once in this process (numba's cache, see
-    ``task.warm``). Ctrl+C, or ``should_stop()`` turning true (checked after each run; for a caller in another
-    thread, e.g. the app), raises SweepInterrupted after writing what finished.
+    ``task.warm``). Ctrl+C, or ``should_stop()`` turning true (checked between runs, on Dask between batches; for a
+    caller in another thread, e.g. the app), raises SweepInterrupted after writing what finished. ``batch``: runs
+    per Dask task (None: sized from the measured run time, see core.sweep.batches); it changes no value of the
+    tables.
     """
     require("pandas", "the sweep's tables")
     spec = as_spec(spec)
     if keep_paths and out is None:
         raise InputError([Problem("keep_paths", "keeping paths needs an output table to write them beside")])
+    if batch is not None and not (isinstance(batch, int) and 1 <= batch <= MAX_BATCH):
+        raise InputError([Problem("batch", f"expected a whole number of runs per task from 1 to {MAX_BATCH}, "
+                                           f"got {batch!r}")])
     tasks = spec.tasks(keep_paths)
     texts = spec.scene_texts()
     results: dict[str, dict[str, Any]] = {}
@@ -84,6 +94,7 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     state = {"flushed": time.monotonic()}
 
     def done(res: dict[str, Any]) -> None:
+        """One finished run: journalled (flushed, not yet fsynced), counted, the tables rewritten when due."""
         results[res["run"]["run_id"]] = res
         if journal is not None:
             journal.append(res)
@@ -99,18 +110,21 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
             bar.update(1)
         if on_result is not None:
             on_result(len(results), len(tasks))
-        if should_stop is not None and should_stop():
-            raise KeyboardInterrupt
+
+    def stop_asked() -> bool:
+        return should_stop is not None and should_stop()
 
     try:
         if client is None:
             with _stop_between_runs() as stop:
                 for t in todo:
-                    if stop() or (should_stop is not None and should_stop()):
+                    if stop() or stop_asked():
                         raise KeyboardInterrupt
                     done(run_task(t, texts[t.scene_sha]))
+                    if journal is not None:
+                        journal.sync()
         else:
-            _on_client(client, todo, texts, done)
+            _on_client(client, todo, texts, done, journal.sync if journal is not None else None, batch, stop_asked)
     except KeyboardInterrupt:
         _finish(out, journal, results, bar)
         raise SweepInterrupted(len(results), len(tasks), str(out) if out is not None else None) from None
@@ -175,35 +189,70 @@ def _bar(total: int, initial: int, show: bool):
     return tqdm(total=total, initial=initial, unit="run", file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
 
 
-def _on_client(client, todo: list[RunTask], texts: dict[str, str], done: Callable[[dict], None]) -> None:
-    """Submit the tasks to ``client`` a window at a time and hand each result to ``done`` as it finishes."""
+def _on_client(client, todo: list[RunTask], texts: dict[str, str], done: Callable[[dict], None],
+               synced: Callable[[], None] | None, batch: int | None, stop_asked: Callable[[], bool]) -> None:
+    """Submit the runs to ``client`` in batches (core.sweep.batches), a window at a time, and hand each finished
+    run to ``done``; ``synced()`` after each batch's runs (the journal's fsync). A batch's InputError, or
+    ``stop_asked()`` (as KeyboardInterrupt), is raised after its finished runs are handed over."""
     distributed = require("distributed", "running a sweep on Dask")
     if not todo:
         return
-    scattered = {sha: client.scatter(text, broadcast=True, hash=False) for sha, text in texts.items()
-                 if any(t.scene_sha == sha for t in todo)}
-    nthreads = sum(client.nthreads().values()) or 1
-    window = IN_FLIGHT_PER_WORKER * nthreads
-    pending = iter(todo)
+    if not client.nthreads():
+        # a cluster whose workers start later (a Slurm job waiting in its queue): scattering needs one
+        client.wait_for_workers(1)
+    # each scene's text goes to every worker once (and from a worker to one that joins later), not with each task
+    scattered = {sha: client.scatter(texts[sha], broadcast=True, hash=False) for sha in {t.scene_sha for t in todo}}
+    threads = _ThreadCount(client)
+    sizer = BatchSizer(threads(), batch)
+    pending = list(reversed(todo))
 
     def submit():
-        t = next(pending, None)
-        if t is None:
+        sizer.nthreads = threads()
+        n = sizer.next(len(pending))
+        if n == 0:
             return None
-        return client.submit(run_task, t, scattered[t.scene_sha], key=f"miran-run-{t.index}-{t.run_id}",
+        chunk = tuple(pending.pop() for _ in range(n))
+        shas = {t.scene_sha: scattered[t.scene_sha] for t in chunk}
+        return client.submit(run_batch, chunk, shas, key=f"miran-runs-{chunk[0].index}-{n}-{chunk[0].run_id}",
                              pure=False)
 
-    first = [f for f in (submit() for _ in range(window)) if f is not None]
+    first = [f for f in (submit() for _ in range(IN_FLIGHT_PER_WORKER * threads())) if f is not None]
     # with_results: the results come back with the completion notices, not one request per result
     ac = distributed.as_completed(first, loop=client.loop, with_results=True)
     try:
         for fut, res in ac:
             fut.release()
-            done(res)
-            nxt = submit()
-            if nxt is not None:
-                ac.add(nxt)
+            sizer.observe(len(res["results"]), res["seconds"])
+            for r in res["results"]:
+                done(r)
+            if synced is not None:
+                synced()
+            error = batch_error(res)
+            if error is not None:
+                raise error
+            if stop_asked():
+                raise KeyboardInterrupt
+            # keep the window full, wider when workers joined (a cluster that scales up)
+            while pending and ac.count() < IN_FLIGHT_PER_WORKER * threads():
+                ac.add(submit())
     except BaseException:
         for f in list(ac.futures):
             f.cancel()
         raise
+
+
+class _ThreadCount:
+    """The worker threads of a client's cluster, asked of the scheduler at most once a second (workers come and go:
+    a Slurm cluster's jobs start later); at least 1."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.value = 1
+        self.asked = -math.inf
+
+    def __call__(self) -> int:
+        now = time.monotonic()
+        if now - self.asked >= 1.0:
+            self.value = max(1, sum(self.client.nthreads().values()))
+            self.asked = now
+        return self.value

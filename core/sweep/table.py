@@ -147,19 +147,26 @@ def _plain(row: dict) -> dict:
 
 
 class Journal:
-    """Finished runs appended as JSON lines and flushed to disk one by one, so that a killed sweep loses at most
-    the run being written; a truncated last line is skipped on reading."""
+    """Finished runs appended as JSON lines, each handed to the operating system as it is written (``append``),
+    so that a killed sweep loses at most the line being written (a truncated last line is skipped on reading);
+    ``sync`` forces them to the disk (fsync), which a crash of the whole machine needs: the sweep calls it once per
+    Dask batch, so such a crash loses at most the batches since, which --resume runs again."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
         self._f = None
 
     def append(self, result: dict[str, Any]) -> None:
+        """Write one finished run's line and flush it to the operating system (no fsync: see ``sync``)."""
         if self._f is None:
             self._f = open(self.path, "a", encoding="utf-8")
         self._f.write(json.dumps({"run": result["run"], "characters": result["characters"]}) + "\n")
         self._f.flush()
-        os.fsync(self._f.fileno())
+
+    def sync(self) -> None:
+        """Force the lines written so far to the disk."""
+        if self._f is not None:
+            os.fsync(self._f.fileno())
 
     def read(self) -> list[dict[str, Any]]:
         out = []

@@ -15,6 +15,7 @@ import pytest
 
 
 import core.sweep as sweep  # noqa: E402
+from core.scene.problems import InputError  # noqa: E402
 from core.cli.main import main  # noqa: E402
 from core.sweep.table import journal_path, read_tables, same_tables  # noqa: E402
 from core.sweep.task import scenes_built  # noqa: E402
@@ -46,6 +47,12 @@ def long_spec(tmp_path: Path) -> Path:
     path = tmp_path / "long.sweep.json"
     path.write_text(json.dumps(doc))
     return path
+
+
+@pytest.fixture(scope="module")
+def long_reference(tmp_path_factory):
+    """The long sweep run in this process, once for the tests that kill and resume it."""
+    return sweep.run(long_spec(tmp_path_factory.mktemp("long")))
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +95,36 @@ def test_a_local_cluster_of_two_processes_gives_the_in_process_tables(reference)
     assert list(built.values()) == [1, 1], built
     # numba's cache was warmed before the workers ran: each loaded the step kernel, none compiled it
     assert len(compiled) == 2 and all(v == (True, 0) for v in compiled.values()), compiled
+
+
+def fail_spec(tmp_path: Path) -> Path:
+    """Two runs of the McKenna road scene, the second of which cannot plan its random character (no network)."""
+    doc = {"format": "miran-sweep", "version": 1, "name": "fail", "scenes": [str(SCENES / "mckenna_road.json")],
+           "grid": {"planner": ["cdt", "network"]}, "agents": 1, "limit": {"steps": 20}}
+    path = tmp_path / "fail.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_batching_leaves_the_tables_unchanged(reference, tmp_path):
+    """One run per Dask task, five, or sized from the run time: the same tables as in-process; the batches are
+    the Dask tasks; a batch that fails part-way keeps the runs it finished."""
+    from distributed import get_task_stream
+
+    spec, ref = reference
+    with sweep.local_client(2) as client:
+        for batch, tasks in ((1, 16), (5, 4), (None, None)):
+            with get_task_stream(client) as ts:
+                got = sweep.run(spec, client, batch=batch, warm_cache=True)
+            keys = [str(t["key"]) for t in ts.data if str(t["key"]).startswith("miran-runs-")]
+            assert same_tables(ref, got), batch
+            if tasks is not None:
+                assert len(keys) == tasks, keys
+        out = tmp_path / "fail.csv"
+        with pytest.raises(InputError) as e:
+            sweep.run(fail_spec(tmp_path), client, out=out, batch=2)
+    assert "run 1 (mckenna_road, seed=0, agents=1, planner=network)" in str(e.value)
+    assert list(read_tables(out).runs["planner"]) == ["cdt"]
 
 
 def _kernels_compiled_here() -> tuple[bool, int]:
@@ -157,7 +194,7 @@ def _wait_for_runs(path: Path, n: int, proc: subprocess.Popen) -> int:
     raise AssertionError("the sweep did not start in time")
 
 
-def test_resume_after_a_killed_sweep_redoes_nothing_finished(tmp_path):
+def test_resume_after_a_killed_sweep_redoes_nothing_finished(tmp_path, long_reference):
     spec = long_spec(tmp_path)
     out = tmp_path / "r.csv"
     p = _cli("sweep", str(spec), "--workers", "0", "--out", str(out))
@@ -183,8 +220,32 @@ def test_resume_after_a_killed_sweep_redoes_nothing_finished(tmp_path):
     # and a resume of a finished sweep runs nothing
     assert main(["sweep", str(spec), "--workers", "0", "--out", str(out), "--resume"]) == 0
     assert list(read_tables(out).runs["cpu_time"]) == list(t.runs["cpu_time"])
-    fresh = sweep.run(spec)
-    assert same_tables(t, fresh)
+    assert same_tables(t, long_reference)
+
+
+def test_resume_after_a_killed_batched_sweep_redoes_only_the_unfinished_batches(tmp_path, long_reference):
+    """Killed (SIGKILL, workers too) while a LocalCluster runs batches of 3: the runs journalled before are kept as
+    they were, the batches in flight are run again, and the tables are the in-process ones."""
+    spec = long_spec(tmp_path)
+    out = tmp_path / "r.parquet"
+    p = _cli("sweep", str(spec), "--workers", "2", "--batch", "3", "--out", str(out), start_new_session=True)
+    try:
+        _wait_for_runs(journal_path(out), 3, p)
+        os.killpg(p.pid, signal.SIGKILL)
+    finally:
+        p.wait(timeout=STOP_TIMEOUT)
+    assert p.returncode == -signal.SIGKILL
+    before = {r["run"]["run_id"]: r["run"] for r in sweep.table.Journal(journal_path(out)).read()}
+    assert 3 <= len(before) < 30 and not out.exists()
+    r = _cli("sweep", str(spec), "--workers", "2", "--batch", "3", "--out", str(out), "--resume", "--json")
+    stdout, stderr = r.communicate(timeout=600)
+    assert r.returncode == 0, stderr
+    summary = json.loads(stdout)
+    assert summary["skipped"] == len(before) and summary["ran"] == 30 - len(before)
+    t = read_tables(out)
+    kept = t.runs.set_index("run_id").loc[list(before)]
+    assert list(kept["cpu_time"]) == [before[k]["cpu_time"] for k in before]
+    assert same_tables(t, long_reference)
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])
@@ -259,11 +320,20 @@ def test_the_bench_section_reports_runs_per_second_ratio_and_overhead(capsys):
     records = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert {"runs per second 1 worker", "runs per second 2 workers", "speed-up 2 workers vs 1",
             "overhead per task 1 worker", "overhead per task in-process", "bare Simulation build + run per run",
-            "machine reference: plain process pool speed-up 2 vs 1"} <= set(records)
+            "machine reference: plain process pool speed-up 2 vs 1",
+            "speed-up 2 workers vs 1 from CPU time, idle 2-core machine", "speed-up 2 workers vs 1, one run per task",
+            "runs per worker CPU-second 1 worker", "runs per worker CPU-second 2 workers",
+            "overhead per task CPU, calling process", "calling process CPU per run 2 workers",
+            "calling process CPU per run, one run per task",
+            "speed-up 2 workers vs 1 over the machine reference"} <= set(records)
     assert all(r["section"] == "sweep" and math.isfinite(r["value"]) for r in records.values())
     one, two = records["runs per second 1 worker"]["value"], records["runs per second 2 workers"]["value"]
     assert one > 0 and two > 0 and records["speed-up 2 workers vs 1"]["value"] == pytest.approx(two / one)
     assert records["speed-up 2 workers vs 1"]["unit"] == "x"
+    for name in ("runs per worker CPU-second 1 worker", "runs per worker CPU-second 2 workers"):
+        assert 0 < records[name]["value"] and records[name]["unit"] == "runs/s"
+    assert records["overhead per task CPU, calling process"]["value"] > 0
+    assert 0 < records["speed-up 2 workers vs 1 from CPU time, idle 2-core machine"]["value"] <= 2.5
 
 
 def test_the_example_spec_the_readme_shows_runs(tmp_path):
@@ -285,11 +355,8 @@ def test_the_example_spec_the_readme_shows_runs(tmp_path):
 
 
 def test_a_run_that_fails_is_named_and_the_finished_runs_are_kept(tmp_path, capsys):
-    doc = {"format": "miran-sweep", "version": 1, "name": "fail", "scenes": [str(SCENES / "mckenna_road.json")],
-           "grid": {"planner": ["cdt", "network"]}, "agents": 1, "limit": {"steps": 20}}
-    (tmp_path / "fail.json").write_text(json.dumps(doc))
     out = tmp_path / "r.csv"
-    assert main(["sweep", str(tmp_path / "fail.json"), "--workers", "0", "--out", str(out)]) == 2
+    assert main(["sweep", str(fail_spec(tmp_path)), "--workers", "0", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert "run 1 (mckenna_road, seed=0, agents=1, planner=network): agents: found routes for only 0" in err
     assert "Traceback" not in err

@@ -146,7 +146,13 @@ def test_the_cli_refuses_bad_options(tmp_path, capsys):
     assert main(["sweep", str(tmp_path / "s.json"), "--out", str(tmp_path / "r.xlsx")]) == 2
     assert main(["sweep", str(tmp_path / "s.json"), "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"]) == 2
     assert main(["sweep", str(tmp_path / "s.json"), "--scheduler", "localhost"]) == 2
+    assert main(["sweep", str(tmp_path / "s.json"), "--batch", "0"]) == 2
+    assert main(["sweep", str(tmp_path / "s.json"), "--batch", "3.5"]) == 2
+    assert main(["sweep", str(tmp_path / "s.json"), "--workers", "0", "--batch", "4"]) == 2
     err = capsys.readouterr().err
+    assert "--batch: expected a whole number of runs per task from 1 to 10000, got '0'" in err
+    assert "--batch: expected a whole number of runs per task from 1 to 10000, got '3.5'" in err
+    assert "--batch: batches are Dask tasks: --workers 0 runs in this process without Dask" in err
     assert "--scheduler: expected an address such as tcp://host:8786, got 'localhost'" in err
     assert "--workers: expected a whole number" in err
     assert "--out: r.xlsx: the table is written as .parquet or .csv" in err
