@@ -132,8 +132,8 @@ def test_measurement_tools_and_density_heatmap(make_studio, recording, qtbot):
     d.drag([(8.0, 2.0), (16.0, 10.0)])
     assert w.state.measure_area == [(8.0, 2.0), (16.0, 2.0), (16.0, 10.0), (8.0, 10.0)]
     d.tool("measure_line")
-    d.drag([(20.0, 1.0), (20.0, 12.0)])
-    assert w.state.measure_line == [(20.0, 1.0), (20.0, 12.0)]
+    d.drag([(20.0, 4.0), (20.0, 12.0)])
+    assert w.state.measure_line == [(20.0, 4.0), (20.0, 12.0)]
     qtbot.waitUntil(lambda: hasattr(w.sim.plots, "flow_plot") and hasattr(w.sim.plots, "density_plot"),
                     timeout=WAIT)
     # Agent "a" crosses x = 20 once during the run; the line's N(t) ends at 1.
