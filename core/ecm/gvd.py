@@ -18,11 +18,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.scene.problems import InputError, Problem
+
 from . import glcontext
 from .cull import cull_tiles, site_grid
 from .sites import Sites
 
 TILE = 16  # pixels per culling tile side
+
+# A software renderer (Mesa's llvmpipe, 2 cores) shades about 6 us per culled (tile, site) quad: 4 million quads
+# are about 25 s of rendering. Scenes whose obstacle features are far below a pixel (a 20,000-vertex comb with
+# teeth 4.5 mm apart: 5.9 million quads at 4096 px, 37 s; 15.9 million at 8192, 130 s) are refused there with
+# the resolution that fits; the shipped city needs 0.3 million at 8192. A hardware GPU has no such limit.
+MAX_SOFTWARE_QUADS = 4_000_000
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "swiftshader", "lavapipe")
 
 _VERTEX = """
 #version 330
@@ -192,6 +201,7 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
 
     with glcontext.LOCK:
         ctx = glcontext.get_context()
+        check_render_budget(len(tsites), resolution, str(ctx.info.get("GL_RENDERER", "")))
         with ctx:
             labels, dist, t_render, t_read, blocks = _draw(ctx, sites, tiles, tsites, treach, width, height, h,
                                                            max_block)
@@ -202,6 +212,18 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     labels[rows, :] = -1
     timings = {"cull": t_cull, "render": t_render, "readback": t_read}
     return GVD(labels, dist, np.array([x0, y0]), h, timings, int(len(tsites)), blocks)
+
+
+def check_render_budget(quads: int, resolution: int, renderer: str) -> None:
+    """Refuse a GVD a software renderer would take minutes to draw, naming the resolution that fits."""
+    if quads <= MAX_SOFTWARE_QUADS or not any(n in renderer.lower() for n in SOFTWARE_RENDERERS):
+        return
+    # Quads grow at most with the pixel count (with resolution squared): this resolution surely fits.
+    fits = max(16, int(resolution * np.sqrt(MAX_SOFTWARE_QUADS / quads)) // 64 * 64)
+    raise InputError([Problem("resolution", (
+        f"{resolution} px needs {quads:,} tile-site quads, over the {MAX_SOFTWARE_QUADS:,} a software renderer "
+        f"({renderer}) draws in reasonable time (about 6 us each): the obstacles have features far below a pixel; "
+        f"use --resolution {fits} or less, or a machine with a GPU"))])
 
 
 def real_edge_masks(sites: Sites) -> np.ndarray:

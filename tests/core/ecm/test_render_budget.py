@@ -1,0 +1,40 @@
+"""A GVD a software renderer would take minutes to draw is refused before drawing, naming the resolution that fits;
+a hardware renderer and ordinary scenes are never limited."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.cli.main import main
+from core.ecm import glcontext
+from core.ecm.gvd import MAX_SOFTWARE_QUADS, SOFTWARE_RENDERERS, check_render_budget
+from core.scene import save_scene
+from core.scene.problems import InputError
+
+from ecmgen import comb_scene
+
+
+def test_budget_applies_to_software_renderers_only():
+    check_render_budget(MAX_SOFTWARE_QUADS, 4096, "llvmpipe (LLVM 15.0.6, 256 bits)")
+    check_render_budget(10 * MAX_SOFTWARE_QUADS, 4096, "NVIDIA H100 80GB HBM3/PCIe/SSE2")
+    with pytest.raises(InputError) as err:
+        check_render_budget(4 * MAX_SOFTWARE_QUADS, 4096, "llvmpipe (LLVM 15.0.6, 256 bits)")
+    problem = err.value.problems[0]
+    assert problem.path == "resolution"
+    # Quads grow at most with the pixel count: 4x the budget at 4096 px fits at half the resolution.
+    assert "--resolution 2048 or less" in problem.message
+
+
+def test_a_comb_of_sub_pixel_teeth_is_refused_at_4096_px(tmp_path, capsys):
+    try:
+        renderer = glcontext.renderer()
+    except InputError:
+        pytest.skip("no OpenGL context here")
+    if not any(n in renderer.lower() for n in SOFTWARE_RENDERERS):
+        pytest.skip(f"a hardware renderer ({renderer}) draws it")
+    path = tmp_path / "comb.json"
+    save_scene(comb_scene(20000), path)
+    assert main(["ecm", str(path), "--resolution", "4096", "--out", str(tmp_path / "ecm.json")]) == 2
+    err = capsys.readouterr().err
+    assert "resolution" in err and "--resolution" in err and "Traceback" not in err
+    assert not (tmp_path / "ecm.json").exists()
