@@ -10,14 +10,10 @@ import numpy as np
 from .base import Preview, Tool, ToolEvent, as_array, dist
 
 
-class MeasureAreaTool(Tool):
-    """Drag a rectangle: press at one corner, release at the other; Esc while dragging drops it."""
+class _DragTool(Tool):
+    """A measurement drawn by one drag from press to release; Esc while dragging drops it."""
 
-    name = "measure_area"
-    title = "Measurement Area"
     cursor = "cross"
-    hint = "Drag a rectangle: its density (classic and Voronoi) is plotted over time. Esc while dragging drops it."
-    shortcut = "M"
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -34,14 +30,13 @@ class MeasureAreaTool(Tool):
     def release(self, ev: ToolEvent) -> None:
         if self.start is None:
             return
-        (x0, y0), (x1, y1) = self.start, ev.pos
+        a = self.start
         self.start = self.end = None
-        if abs(x1 - x0) <= ev.tol or abs(y1 - y0) <= ev.tol:
-            self.ctx.message("The measurement area needs a width and a height: drag from corner to corner.")
-            return
-        lo_x, hi_x, lo_y, hi_y = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
-        self.ctx.state.set("measure_area", [(lo_x, lo_y), (hi_x, lo_y), (hi_x, hi_y), (lo_x, hi_y)])
-        self.ctx.message(f"Measurement area {hi_x - lo_x:.1f} x {hi_y - lo_y:.1f}: see the Plots panel.")
+        self.dragged(a, ev.pos, ev.tol)
+
+    def dragged(self, a: tuple[float, float], b: tuple[float, float], tol: float) -> None:
+        """The drag from a to b ended (tol: the snapping tolerance in scene units)."""
+        raise NotImplementedError
 
     def reset(self) -> bool:
         had = self.start is not None
@@ -50,6 +45,27 @@ class MeasureAreaTool(Tool):
 
     def busy(self) -> bool:
         return self.start is not None
+
+    def status(self) -> str:
+        return self.hint
+
+
+class MeasureAreaTool(_DragTool):
+    """Drag a rectangle: press at one corner, release at the other; Esc while dragging drops it."""
+
+    name = "measure_area"
+    title = "Measurement Area"
+    hint = "Drag a rectangle: its density (classic and Voronoi) is plotted over time. Esc while dragging drops it."
+    shortcut = "M"
+
+    def dragged(self, a: tuple[float, float], b: tuple[float, float], tol: float) -> None:
+        (x0, y0), (x1, y1) = a, b
+        if abs(x1 - x0) <= tol or abs(y1 - y0) <= tol:
+            self.ctx.message("The measurement area needs a width and a height: drag from corner to corner.")
+            return
+        lo_x, hi_x, lo_y, hi_y = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+        self.ctx.state.set("measure_area", [(lo_x, lo_y), (hi_x, lo_y), (hi_x, hi_y), (lo_x, hi_y)])
+        self.ctx.message(f"Measurement area {hi_x - lo_x:.1f} x {hi_y - lo_y:.1f}: see the Plots panel.")
 
     def preview(self) -> Preview:
         if self.start is None or self.end is None:
@@ -57,55 +73,24 @@ class MeasureAreaTool(Tool):
         (x0, y0), (x1, y1) = self.start, self.end
         return Preview(rect=(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
 
-    def status(self) -> str:
-        return self.hint
 
-
-class MeasureLineTool(Tool):
+class MeasureLineTool(_DragTool):
     """Drag a line: the agents crossing it give the flow (PedPy's N(t) and flow)."""
 
     name = "measure_line"
     title = "Measurement Line"
-    cursor = "cross"
     hint = "Drag a line: the agents crossing it are counted over time (flow). Esc while dragging drops it."
     shortcut = "L"
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.start: tuple[float, float] | None = None
-        self.end: tuple[float, float] | None = None
-
-    def press(self, ev: ToolEvent) -> None:
-        self.start = self.end = ev.pos
-
-    def move(self, ev: ToolEvent, dragging: bool) -> None:
-        if self.start is not None and dragging:
-            self.end = ev.pos
-
-    def release(self, ev: ToolEvent) -> None:
-        if self.start is None:
-            return
-        a, b = self.start, ev.pos
-        self.start = self.end = None
-        if dist(a, b) <= ev.tol:
+    def dragged(self, a: tuple[float, float], b: tuple[float, float], tol: float) -> None:
+        if dist(a, b) <= tol:
             self.ctx.message("The measurement line needs a length: drag from one end to the other.")
             return
         self.ctx.state.set("measure_line", [a, b])
         self.ctx.message(f"Measurement line of {dist(a, b):.1f}: its flow is in the Plots panel.")
-
-    def reset(self) -> bool:
-        had = self.start is not None
-        self.start = self.end = None
-        return had
-
-    def busy(self) -> bool:
-        return self.start is not None
 
     def preview(self) -> Preview:
         if self.start is None or self.end is None:
             return Preview()
         pts = as_array([self.start, self.end])
         return Preview(lines=pts, handles=np.asarray(pts))
-
-    def status(self) -> str:
-        return self.hint
