@@ -55,7 +55,7 @@ def test_real_edges_are_ring_edges_with_free_space_on_the_right(seed):
 
 def _list_hertel_mehlhorn(xy, tris, eps):
     """The reference: Hertel-Mehlhorn on explicit vertex lists, each merge copying both pieces."""
-    from core.ecm.sites import _cross
+    from core.kernels.geometry import orient_points
 
     polys = {i: [int(u), int(v), int(w)] for i, (u, v, w) in enumerate(tris)}
     owner = {}
@@ -71,9 +71,9 @@ def _list_hertel_mehlhorn(xy, tris, eps):
             continue
         A, B = polys[pa], polys[pb]
         ia, ib = A.index(u), B.index(v)
-        if _cross(xy[A[ia - 1]], xy[u], xy[B[(ib + 2) % len(B)]]) < -eps:
+        if orient_points(xy[A[ia - 1]], xy[u], xy[B[(ib + 2) % len(B)]]) < -eps:
             continue
-        if _cross(xy[B[ib - 1]], xy[v], xy[A[(ia + 2) % len(A)]]) < -eps:
+        if orient_points(xy[B[ib - 1]], xy[v], xy[A[(ia + 2) % len(A)]]) < -eps:
             continue
         merged = [A[(ia + 1 + j) % len(A)] for j in range(len(A))]
         merged += [B[(ib + 2 + j) % len(B)] for j in range(len(B) - 2)]
