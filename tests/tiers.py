@@ -24,4 +24,7 @@ SLOW = {
     "core/scene/test_scene_cli.py",
     "core/export/test_trajectory_exports.py::test_miran_export_writes_every_format_and_refuses_bad_input",
     "core/ecm/test_annotation.py::test_every_exact_medial_axis_point_is_near_the_map",
+    "core/importers/test_import_clean.py::test_any_drawing_gives_a_valid_scene_or_names_the_element",
+    "core/ecm/test_sites.py::test_a_comb_at_the_vertex_limit_is_cut_into_convex_pieces_that_tile_it",
+    "core/ecm/test_render_budget.py::test_a_comb_of_sub_pixel_teeth_is_refused_at_4096_px",
 }
