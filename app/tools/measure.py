@@ -5,12 +5,14 @@ and line)."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 from .base import Preview, Tool, ToolEvent, as_array, dist
 
 
-class _DragTool(Tool):
+class _DragTool(Tool, ABC):
     """A measurement drawn by one drag from press to release; Esc while dragging drops it."""
 
     cursor = "cross"
@@ -34,9 +36,9 @@ class _DragTool(Tool):
         self.start = self.end = None
         self.dragged(a, ev.pos, ev.tol)
 
+    @abstractmethod
     def dragged(self, a: tuple[float, float], b: tuple[float, float], tol: float) -> None:
         """The drag from a to b ended (tol: the snapping tolerance in scene units)."""
-        raise NotImplementedError
 
     def reset(self) -> bool:
         had = self.start is not None
