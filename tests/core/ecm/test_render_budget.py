@@ -3,6 +3,8 @@ a hardware renderer and ordinary scenes are never limited."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from core.cli.main import main
@@ -21,8 +23,8 @@ def test_budget_applies_to_software_renderers_only():
         check_render_budget(4 * MAX_SOFTWARE_QUADS, 4096, "llvmpipe (LLVM 15.0.6, 256 bits)")
     problem = err.value.problems[0]
     assert problem.path == "resolution"
-    # Quads grow at most with the pixel count: 4x the budget at 4096 px fits at half the resolution.
-    assert "--resolution 2048 or less" in problem.message
+    # Quads grow faster than the resolution: 4x the budget at 4096 px fits at a quarter of it.
+    assert "--resolution 1024 or less" in problem.message
 
 
 def test_a_comb_of_sub_pixel_teeth_is_refused_at_4096_px(tmp_path, capsys):
@@ -38,3 +40,7 @@ def test_a_comb_of_sub_pixel_teeth_is_refused_at_4096_px(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "resolution" in err and "--resolution" in err and "Traceback" not in err
     assert not (tmp_path / "ecm.json").exists()
+    # The resolution it names is built.
+    fits = re.search(r"--resolution (\d+) or less", err).group(1)
+    assert main(["ecm", str(path), "--resolution", fits, "--out", str(tmp_path / "ecm.json")]) == 0
+    assert (tmp_path / "ecm.json").exists()
