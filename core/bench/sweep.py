@@ -26,9 +26,12 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .record import Record
+
+if TYPE_CHECKING:
+    from core.sweep.spec import RunTask, SweepSpec
 
 SECTION = "sweep"
 SCENES_DIR = Path(__file__).resolve().parents[2] / "scenes"
@@ -134,12 +137,12 @@ def _warm_runs(tasks, texts: dict[str, str]) -> None:
         run_task(t, texts[t.scene_sha])
 
 
-def _round(spec, workers: int) -> tuple[Sweep, Sweep]:
+def _round(spec: SweepSpec, workers: int) -> tuple[Sweep, Sweep]:
     """(batched sweep, one-run-per-task sweep) on a fresh LocalCluster of ``workers`` processes, each worker first
     warmed by a whole run of each parameter combination, so that no timed run loads a kernel or builds the scene."""
     import core.sweep as sweep
 
-    first = {}
+    first: dict[Any, RunTask] = {}
     for t in spec.tasks():
         first.setdefault(t.params, t)
     with sweep.local_client(workers) as client:

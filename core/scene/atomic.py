@@ -142,16 +142,16 @@ def is_stale_temp(entry: os.DirEntry | Path, now: float | None = None) -> bool:
     age = (time.time() if now is None else now) - st.st_mtime
     if age < FRESH_SECONDS:
         return False
-    if legacy or age > STALE_SECONDS:
+    if m is None or age > STALE_SECONDS:
         return True
     return not pid_alive(int(m.group("pid")))
 
 
 def remove_stale_temps(directory: str | os.PathLike, name: str | None = None) -> list[Path]:
     """Remove the stale temporary files in a folder (only those of ``name`` when given); the paths removed."""
-    removed = []
+    removed: list[Path] = []
     try:
-        entries = list(os.scandir(directory))
+        entries = list(os.scandir(os.fspath(directory)))
     except OSError:
         return removed
     prefix = f".{name}." if name is not None else "."

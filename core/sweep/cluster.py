@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from typing import Iterator
+from typing import Any, Iterator
 
 from .deps import require
 
@@ -30,7 +30,7 @@ QUIET_DASK = {
 
 
 @contextlib.contextmanager
-def local_client(workers: int) -> Iterator[object]:
+def local_client(workers: int) -> Iterator[Any]:
     """A ``distributed.Client`` of a LocalCluster of ``workers`` single-threaded processes, closed on exit (Dask's
     housekeeping quieted: ``QUIET_DASK``)."""
     distributed = require("distributed", "running a sweep on a LocalCluster")

@@ -79,8 +79,9 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     tasks = spec.tasks(keep_paths)
     texts = spec.scene_texts()
     results: dict[str, dict[str, Any]] = {}
-    journal = Journal(journal_path(out)) if out is not None else None
+    journal: Journal | None = None
     if out is not None:
+        journal = Journal(journal_path(out))
         if resume:
             results = finished_runs(out, tasks)
         else:
@@ -96,7 +97,7 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     def done(res: dict[str, Any]) -> None:
         """One finished run: journalled (flushed, not yet fsynced), counted, the tables rewritten when due."""
         results[res["run"]["run_id"]] = res
-        if journal is not None:
+        if journal is not None and out is not None:
             journal.append(res)
             if res.get("paths") is not None:
                 from core.scene.jsonio import write_json_atomic
@@ -143,7 +144,8 @@ def _finish(out, journal: Journal | None, results: dict, bar) -> SweepTables:
     if out is None or not results:
         return frames(results.values())
     tables = write_tables(out, results.values())
-    journal.remove()
+    if journal is not None:
+        journal.remove()
     return tables
 
 

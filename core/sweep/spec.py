@@ -35,7 +35,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -115,7 +115,7 @@ class SweepSpec:
 
     def tasks(self, keep_paths: bool = False) -> list[RunTask]:
         """Every run of the sweep, numbered in run order."""
-        out = []
+        out: list[RunTask] = []
         keys = list(self.grid)
         points = [dict(zip(keys, combo)) for combo in itertools.product(*(self.grid[k] for k in keys))]
         samples = self.samples or [{}]
@@ -202,8 +202,8 @@ def parse_spec(data: Any, base_dir: str | os.PathLike = ".", source: str = "") -
         r.add("name", "must be a non-blank string")
         name = "sweep"
     scenes = _scenes(r, data.get("scenes"), Path(base_dir))
-    parsed = [_parse_scene(r, f"scenes[{i}]", s) for i, s in enumerate(scenes)]
-    parsed = [(s, sc) for s, sc in zip(scenes, parsed) if sc is not None]
+    loaded = [_parse_scene(r, f"scenes[{i}]", s) for i, s in enumerate(scenes)]
+    parsed = [(s, sc) for s, sc in zip(scenes, loaded) if sc is not None]
     checker = _ValueChecker([sc for _, sc in parsed])
 
     fixed = _mapping(r, data, "fixed")
@@ -265,7 +265,7 @@ class _Reader:
         self.problems.append(Problem(path, message))
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
 

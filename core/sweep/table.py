@@ -22,7 +22,7 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple, TextIO
 
 from core.scene.problems import InputError, Problem
 
@@ -154,7 +154,7 @@ class Journal:
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
-        self._f = None
+        self._f: TextIO | None = None
 
     def append(self, result: dict[str, Any]) -> None:
         """Write one finished run's line and flush it to the operating system (no fsync: see ``sync``)."""
@@ -169,7 +169,7 @@ class Journal:
             os.fsync(self._f.fileno())
 
     def read(self) -> list[dict[str, Any]]:
-        out = []
+        out: list[dict[str, Any]] = []
         try:
             lines = self.path.read_text(encoding="utf-8").splitlines()
         except FileNotFoundError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pedpy  # the test extra installs it: the reference, never skipped
 import pytest
 import shapely
 
@@ -12,7 +13,6 @@ from core.analysis.density import (classic_density, classic_heatmap, density_ser
                                    voronoi_density, voronoi_heatmap)
 from core.analysis.flow import cumulative_count, first_crossings, flow_rate
 
-pedpy = pytest.importorskip("pedpy")
 
 # A 20 x 10 m room with a pillar: the walkable area is not convex, so some Voronoi cells are clipped.
 WALKABLE = shapely.box(0, 0, 20, 10).difference(shapely.box(9, 3, 11, 7))

@@ -14,15 +14,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import dask_jobqueue as jobqueue  # the test extra installs it: a missing one is an error, not a skip
 import pytest
 
-pytest.importorskip("distributed")
-jobqueue = pytest.importorskip("dask_jobqueue")
-
-import core.sweep as sweep  # noqa: E402
-from core.cli.main import main  # noqa: E402
-from core.cli.sweep import ADDRESS  # noqa: E402
-from core.sweep.table import read_tables, same_tables  # noqa: E402
+import core.sweep as sweep
+from core.cli.main import main
+from core.cli.sweep import ADDRESS
+from core.sweep.table import read_tables, same_tables
 
 ROOT = Path(__file__).resolve().parents[3]
 # The README's sizes, and what the test runs instead on a small machine (8 x 4 would start 32 worker processes).
