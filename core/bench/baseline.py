@@ -26,7 +26,9 @@ from .record import Record
 SECTION = "baseline"
 ROOT = Path(__file__).resolve().parents[2]
 # Units whose smaller values are better (times, CPU-load); for the others (ratios, rates) larger is better.
-LOWER_IS_BETTER = {"s", "ms", "us", "%"}
+LOWER_IS_BETTER = {"s", "ms", "us", "%", "fraction"}
+# First calls time numba loading its cache or compiling, not the kernels: left out of the comparison.
+SKIPPED_PREFIX = "jit first"
 Side = Callable[[Path], list[dict]]
 
 
@@ -81,9 +83,12 @@ def best(runs: list[list[dict]]) -> dict[tuple[str, str], dict]:
 
 def compare(base: dict[tuple[str, str], dict], head: dict[tuple[str, str], dict], ref: str,
             rounds: int) -> list[Record]:
-    """One ratio record (this tree over base) per record both trees report with the same unit and a value > 0."""
+    """One ratio record (this tree over base) per record both trees report with the same unit and a value > 0 (first
+    calls left out)."""
     out = []
     for key, h in head.items():
+        if key[1].startswith(SKIPPED_PREFIX):
+            continue
         b = base.get(key)
         if b is None or b["unit"] != h["unit"] or not b["value"] > 0 or not h["value"] >= 0:
             continue

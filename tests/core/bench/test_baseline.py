@@ -28,18 +28,20 @@ def test_export_writes_the_commits_files(tmp_path):
 
 
 def test_best_keeps_the_smallest_time_and_the_largest_rate():
-    runs = [[rec("t", 3.0), rec("rate", 5.0, "runs/s"), rec("load", 20.0, "%")],
-            [rec("t", 2.0), rec("rate", 7.0, "runs/s"), rec("load", 30.0, "%")],
-            [rec("t", 4.0), rec("rate", 6.0, "runs/s"), rec("load", 25.0, "%")]]
+    runs = [[rec("t", 3.0), rec("rate", 5.0, "runs/s"), rec("load", 0.2, "fraction")],
+            [rec("t", 2.0), rec("rate", 7.0, "runs/s"), rec("load", 0.3, "fraction")],
+            [rec("t", 4.0), rec("rate", 6.0, "runs/s"), rec("load", 0.25, "fraction")]]
     kept = best(runs)
     assert kept[("s", "t")]["value"] == 2.0
     assert kept[("s", "rate")]["value"] == 7.0
-    assert kept[("s", "load")]["value"] == 20.0
+    assert kept[("s", "load")]["value"] == 0.2
 
 
 def test_compare_gives_this_tree_over_base_for_records_both_report_alike():
-    base = best([[rec("t", 2.0), rec("gone", 1.0), rec("unit changed", 1.0, "ms"), rec("zero", 0.0)]])
-    head = best([[rec("t", 1.0), rec("new", 1.0), rec("unit changed", 1.0, "s"), rec("zero", 1.0)]])
+    base = best([[rec("t", 2.0), rec("gone", 1.0), rec("unit changed", 1.0, "ms"), rec("zero", 0.0),
+                  rec("jit first call t", 9.0, "s")]])
+    head = best([[rec("t", 1.0), rec("new", 1.0), rec("unit changed", 1.0, "s"), rec("zero", 1.0),
+                  rec("jit first call t", 1.0, "s")]])
     out = compare(base, head, "abc123", 3)
     assert [(r.name, r.value, r.unit) for r in out] == [("s: t", 0.5, "x")]
     assert "abc123" in out[0].reference and "lower is better" in out[0].reference
