@@ -104,6 +104,14 @@ def _edge_cells(E, e, G, pad):
     return i0, i1, j0, j1
 
 
+@jit(inline=True)
+def _meets_cell(E, e, G, pad, i, j) -> bool:
+    """Whether edge ``e`` meets cell (i, j) grown by ``pad`` on every side."""
+    bx0 = G[0] + i * G[2] - pad
+    by0 = G[1] + j * G[3] - pad
+    return seg_meets_box(E[e, 0], E[e, 1], E[e, 2], E[e, 3], bx0, by0, bx0 + G[2] + 2 * pad, by0 + G[3] + 2 * pad)
+
+
 @jit
 def bin_edges(E, G):
     """CSR lists of the edges E (ne, 4) meeting each cell (with a tiny pad): (start (ncells+1,), items) int32."""
@@ -116,10 +124,7 @@ def bin_edges(E, G):
         i0, i1, j0, j1 = _edge_cells(E, e, G, pad)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
-                bx0 = G[0] + i * G[2] - pad
-                by0 = G[1] + j * G[3] - pad
-                if seg_meets_box(E[e, 0], E[e, 1], E[e, 2], E[e, 3], bx0, by0,
-                                 bx0 + G[2] + 2 * pad, by0 + G[3] + 2 * pad):
+                if _meets_cell(E, e, G, pad, i, j):
                     count[j * ncols + i + 1] += 1
     for c in range(ncell):
         count[c + 1] += count[c]
@@ -129,10 +134,7 @@ def bin_edges(E, G):
         i0, i1, j0, j1 = _edge_cells(E, e, G, pad)
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
-                bx0 = G[0] + i * G[2] - pad
-                by0 = G[1] + j * G[3] - pad
-                if seg_meets_box(E[e, 0], E[e, 1], E[e, 2], E[e, 3], bx0, by0,
-                                 bx0 + G[2] + 2 * pad, by0 + G[3] + 2 * pad):
+                if _meets_cell(E, e, G, pad, i, j):
                     c = j * ncols + i
                     items[fill[c]] = e
                     fill[c] += 1
