@@ -21,7 +21,7 @@ import triangle as tr
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from core.scene.geometry import SceneGeometry, obstacle_polygons
+from core.scene.geometry import SceneGeometry, obstacle_polygons, polygon_parts
 from core.kernels.geometry import orient_points
 
 #: Vertices whose turn is below this (sine of the turning angle) are dropped as collinear.
@@ -139,14 +139,7 @@ def _clean(coords: np.ndarray) -> np.ndarray:
 
 
 def _polygons(g: BaseGeometry) -> list[Polygon]:
-    if g.is_empty:
-        return []
-    if isinstance(g, Polygon):
-        return [g]
-    out: list[Polygon] = []
-    for sub in getattr(g, "geoms", []):
-        out.extend(_polygons(sub))
-    return [p for p in out if p.area > 0]
+    return [p for p in polygon_parts(g) if p.area > 0]
 
 
 def _convex_pieces(xy: np.ndarray, rings: list[np.ndarray], holes: list[tuple[float, float]]) -> list[list[int]]:

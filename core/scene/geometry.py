@@ -70,24 +70,25 @@ def build_geometry(scene: Scene) -> SceneGeometry:
     pieces[scene.terrain_index(scene.default_terrain)].append(remaining)
     regions = tuple(_polygonal(shapely.union_all(p)) if p else MultiPolygon() for p in pieces)
     areas = np.array([r.area for r in regions], dtype=np.float64)
-    comps = sorted(_parts(free), key=lambda g: -g.area)
+    comps = sorted(polygon_parts(free), key=lambda g: -g.area)
     return SceneGeometry(box, obst, free, regions, areas, float(free.area), tuple(comps))
 
 
 def _polygonal(g: BaseGeometry) -> BaseGeometry:
     """Keep only the areal part of a geometry (intersections can leave stray lines and points)."""
-    parts = [p for p in _parts(g) if p.area > 0]
+    parts = [p for p in polygon_parts(g) if p.area > 0]
     if not parts:
         return MultiPolygon()
     return parts[0] if len(parts) == 1 else MultiPolygon(parts)
 
 
-def _parts(g: BaseGeometry) -> list[Polygon]:
+def polygon_parts(g: BaseGeometry) -> list[Polygon]:
+    """The polygons of a geometry, collections and multi-parts flattened (empty parts dropped, zero-area kept)."""
     if g.is_empty:
         return []
     if isinstance(g, Polygon):
         return [g]
     out: list[Polygon] = []
     for sub in getattr(g, "geoms", []):
-        out.extend(_parts(sub))
+        out.extend(polygon_parts(sub))
     return out
