@@ -271,11 +271,10 @@ def _window_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWo
 
 
 @jit(noalloc=True)
-def _shadow_pieces(M: MeshArrays, work: ShadowWork, nc, x, y, R: RouteSpan, i, s0, s1, tol, out, n) -> tuple:
-    """Append the visible parts of the window's pieces from piece i on, as far as the shadows decide them:
-    (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle expansion; count -1: ``out`` is
-    full."""
-    E = M.E
+def _shadow_pieces(E, work: ShadowWork, nc, x, y, R: RouteSpan, i, s0, s1, tol, out, n) -> tuple:
+    """Append the visible parts of the window's pieces from piece i on, as far as the shadows decide them, with the
+    obstacle edges ``E`` (``M.E``): (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle
+    expansion; count -1: ``out`` is full."""
     rp, rs, hi = R.rp, R.rs, R.hi
     sh, parts, cand = work.sh, work.parts, work.cand
     while i < hi - 1 and rs[i] <= s1:
@@ -308,7 +307,7 @@ def shadow_intervals(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: Shado
     tri, a, nc, tol, code, s0, s1 = _window_start(M, x, y, R, s0, s1, out, work, tri)
     if tri < 0:
         return code
-    n, _, done = _shadow_pieces(M, work, nc, x, y, R, a, s0, s1, tol, out, 0)
+    n, _, done = _shadow_pieces(M.E, work, nc, x, y, R, a, s0, s1, tol, out, 0)
     if n < 0:
         return -1
     if not done:
@@ -328,7 +327,7 @@ def visible_intervals_by_shadows(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out,
     n = 0
     i = a
     while True:
-        n, i, done = _shadow_pieces(M, work, nc, x, y, R, i, s0, s1, tol, out, n)
+        n, i, done = _shadow_pieces(M.E, work, nc, x, y, R, i, s0, s1, tol, out, n)
         if n < 0:
             return -1
         if done:

@@ -495,7 +495,7 @@ def _shared(M: MeshArrays, x, y, tri, R: RouteSpan, a, s0, s1, tol, out) -> int:
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@jit
+@jit(noalloc=True)
 def append_interval(out, n, u0, u1, tol, span) -> int:
     """Append the arc-length piece [u0, u1] (pieces come in route order) to the n intervals in ``out``: joined to
     the last one across a gap of at most ``tol``, else after it, dropping a last one that is a lone grazing point
@@ -513,7 +513,7 @@ def append_interval(out, n, u0, u1, tol, span) -> int:
     return n + 1
 
 
-@jit
+@jit(noalloc=True)
 def drop_last_grazing(out, n, tol, span) -> int:
     """The final count once a last interval that is a lone grazing point is dropped (see ``append_interval``)."""
     if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and span > tol:
@@ -521,7 +521,7 @@ def drop_last_grazing(out, n, tol, span) -> int:
     return n
 
 
-@jit
+@jit(noalloc=True)
 def visible_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, tri):
     """What every window query does first: (free triangle of x, first route segment a of the clamped window, 0),
     or (-1, 0, result) when the answer is already known (x not in the free space, an empty window, a zero-length
