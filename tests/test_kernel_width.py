@@ -36,25 +36,6 @@ KNOWN_WIDE = {
     "core/navmesh/kernels/disc.py::_overlaps",  # 13
     "core/navmesh/kernels/disc.py::disc_cost",  # 13
     "core/navmesh/kernels/disc.py::disc_intervals",  # 14
-    "core/navmesh/kernels/segments.py::fan_costs",  # 13
-    "core/navmesh/kernels/shadows.py::_window_start",  # 23
-    "core/navmesh/kernels/shadows.py::_shadow_pieces",  # 16
-    "core/navmesh/kernels/shadows.py::shadow_intervals",  # 22
-    "core/navmesh/kernels/shadows.py::visible_intervals_by_shadows",  # 22
-    "core/navmesh/kernels/shadows.py::_append_expansion",  # 20
-    "core/navmesh/kernels/shadows.py::visible_intervals_batch",  # 21
-    "core/navmesh/kernels/visibility.py::_target_part",  # 13
-    "core/navmesh/kernels/visibility.py::segment_visible_parts",  # 18
-    "core/navmesh/kernels/visibility.py::_cross_mask",  # 15
-    "core/navmesh/kernels/visibility.py::window_visible_parts",  # 17
-    "core/navmesh/kernels/visibility.py::_collinear_parts",  # 14
-    "core/navmesh/kernels/visibility.py::_per_segment",  # 18
-    "core/navmesh/kernels/visibility.py::_shared",  # 18
-    "core/navmesh/kernels/visibility.py::visible_start",  # 17
-    "core/navmesh/kernels/visibility.py::visible_intervals",  # 16
-    "core/navmesh/kernels/walk.py::_edge_run",  # 13
-    "core/routes/planners/portal.py::_expand",  # 18
-    "core/routes/search.py::astar_ws",  # 17
     "core/sim/kernels.py::_trace_choice",  # 13
     "core/sim/kernels.py::attraction_points",  # 15
     "core/sim/kernels.py::attraction_rest",  # 16
@@ -65,8 +46,6 @@ KNOWN_WIDE = {
     "core/steering/disc_miran.py::adjust_intervals",  # 19
     "core/steering/disc_miran.py::farthest_sweepable",  # 13
     "core/steering/disc_miran.py::disc_fallback",  # 18
-    "core/steering/miran.py::pick_candidate",  # 23
-    "core/steering/miran.py::fallback",  # 13
 }
 
 

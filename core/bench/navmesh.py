@@ -160,10 +160,10 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
         ("weighted cost 50 m", ks.cost_batch, lambda: ks.cost_batch(*args, p50, q50, w, cost), n, "50 m segment",
          "sum w(T) l^T (MIRAN 3.3)"),
         ("visible intervals sigma 40 m window", ksh.visible_intervals_batch,
-         lambda: ksh.visible_intervals_batch(*args, *cargs, vx, rp, rs, offsets, vr, s0, s1, iv, counts, False),
+         lambda: ksh.visible_intervals_batch(mesh.arrays, vx, rp, rs, offsets, vr, s0, s1, iv, counts, False),
          nvis, "query", "MIRAN 3.2, x within ~3 m of the route; obstacle edges' shadows"),
         ("visible intervals sigma 40 m window, triangle expansion", ksh.visible_intervals_batch,
-         lambda: ksh.visible_intervals_batch(*args, *cargs, vx, rp, rs, offsets, vr, s0, s1, iv, counts, True),
+         lambda: ksh.visible_intervals_batch(mesh.arrays, vx, rp, rs, offsets, vr, s0, s1, iv, counts, True),
          nvis, "query", "the exact expansion alone, which the shadows defer to in degenerate cases"),
         ("disc cost r 0.25 m, 10 m", kd.disc_cost_batch,
          lambda: kd.disc_cost_batch(*args, p10, q10, 0.25, w, cost), n, "10 m segment",
@@ -172,7 +172,7 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
          "nearest obstacle edge"),
     ]
     cases.append((f"fan of {CANDIDATES} candidates within {SIGMA:g} m", ks.fan_costs_batch,
-                  lambda: ks.fan_costs_batch(*args, fan_x, fan_c, w, fvis, fcost), nfan * CANDIDATES, "candidate",
+                  lambda: ks.fan_costs_batch(mesh.arrays, fan_x, fan_c, w, fvis, fcost), nfan * CANDIDATES, "candidate",
                   "visibility + weighted cost in one walk, one location per agent"))
     out: list[Record] = []
     # First calls (JIT) of every kernel before any steady-state timing.

@@ -35,13 +35,16 @@ Python-level queries (numpy in, numpy out; p, q are (n, 2) arrays or one point; 
 
 Numba level (``core.navmesh.kernels``, all ``core.jitcache.jit``, callable from other jitted code):
 walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first, clearance kernels
-``*mesh.clearance_args()`` = (E, EG, ES, EI). Single queries: ``walk.locate_free(..., x, y) -> int`` (or
+``*mesh.clearance_args()`` = (E, EG, ES, EI); the visibility, fan and MIRAN kernels take both as one named
+structure, ``mesh.arrays`` (``kernels.arrays.MeshArrays``, built once), a route as ``RouteSpan(rp, rs, lo, hi)``
+and the shadows' work arrays as ``ShadowWork`` (``shadows.shadow_work(ne)``). Single queries:
+``walk.locate_free(..., x, y) -> int`` (or
 ``walk.locate_status``: -1 obstacle, -2 outside), ``segments.segment_visible(..., px, py, qx, qy) -> bool``,
 ``segments.segment_terrain_lengths(..., out)``,
-``segments.segment_cost(..., weights) -> float``, ``segments.fan_costs(..., x, y, cands (k,2), weights,
+``segments.segment_cost(..., weights) -> float``, ``segments.fan_costs(mesh.arrays, x, y, cands (k,2), weights,
 visible (k,), cost (k,))`` (one location for all of MIRAN's candidates), ``clearance.point_clearance(..., x, y)
--> (d, nx, ny, edge)``, ``visibility.visible_intervals(..., x, y, rp, rs, lo, hi, s0, s1, out) -> int`` (triangle
-expansion) and ``shadows.visible_intervals_by_shadows(V..S, E..EI, x, y, rp, rs, lo, hi, s0, s1, out, work)``
+-> (d, nx, ny, edge)``, ``visibility.visible_intervals(mesh.arrays, x, y, route, s0, s1, out) -> int`` (triangle
+expansion) and ``shadows.visible_intervals_by_shadows(mesh.arrays, x, y, route, s0, s1, out, work, tri)``
 (obstacle edges' shadows, the expansion where they are ill-conditioned; what the simulation uses),
 ``disc.disc_cost(..., px, py, qx, qy, r, weights) -> float``. Batch forms: ``walk.locate_batch``,
 ``segments.visible_batch``, ``terrain_lengths_batch``, ``cost_batch``, ``fan_costs_batch``,

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
+
+from .kernels.arrays import MeshArrays
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,6 +105,12 @@ class NavMesh:
         """The arrays the walk kernels take first, in order: (V, T, N, TT, B, G, S); see ``kernels.walk``."""
         return (self.vertices, self.xtriangles, self.xneighbors, self.xterrain, self.bounds_arr,
                 self.locate_grid, self.locate_seed)
+
+    @cached_property
+    def arrays(self) -> MeshArrays:
+        """The walk and obstacle-edge arrays as one named structure, built once: what the visibility, fan and
+        MIRAN kernels take (``kernels.arrays.MeshArrays``)."""
+        return MeshArrays(*self.kernel_args(), *self.clearance_args())
 
     def clearance_args(self) -> tuple:
         """The arrays the clearance kernels take first, in order: (E, EG, ES, EI); see ``kernels.clearance``."""

@@ -9,6 +9,7 @@ from .kernels import disc as kd
 from .kernels import segments as ks
 from .kernels import shadows as ksh
 from .kernels import walk as kw
+from .kernels.arrays import RouteSpan
 from .mesh import NavMesh
 
 
@@ -127,8 +128,8 @@ def visible_intervals(mesh: NavMesh, x, route_pts, route_s, s0: float, s1: float
     out = np.empty((max(8, 2 * len(rp)), 2), dtype=np.float64)
     work = ksh.shadow_work(mesh.obstacle_edges.shape[0])
     while True:
-        n = ksh.visible_intervals_by_shadows(*mesh.kernel_args(), *mesh.clearance_args(), xy[0], xy[1], rp, rs, 0,
-                                             len(rp), float(s0), float(s1), out, work, -1)
+        n = ksh.visible_intervals_by_shadows(mesh.arrays, xy[0], xy[1], RouteSpan(rp, rs, 0, len(rp)), float(s0),
+                                             float(s1), out, work, -1)
         if n >= 0:
             return out[:n].copy()
         out = np.empty((2 * len(out), 2), dtype=np.float64)

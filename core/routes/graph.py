@@ -83,7 +83,7 @@ class DualGraph:
         return astar_ws(self.indptr, self.indices, self.costs(w), self.xy, hscale,
                         np.asarray(src, dtype=np.int64), np.asarray(src_cost, dtype=np.float64),
                         np.asarray(dst, dtype=np.int64), np.asarray(dst_cost, dtype=np.float64),
-                        np.asarray(goal, dtype=np.float64), *ws, stamp)
+                        np.asarray(goal, dtype=np.float64), ws, stamp)
 
     def _workspace(self) -> tuple[tuple, int]:
         """This thread's search workspace and a fresh stamp (queries reuse the arrays; threads never share)."""

@@ -18,6 +18,8 @@ from core.jitcache import jit
 from core.kernels.paths import path_to
 from core.kernels.heap import heap_pop, heap_push
 
+from .search_arrays import SearchWork
+
 
 @jit
 def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal):
@@ -27,23 +29,23 @@ def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal
     workspace; ``astar_ws`` reuses one across queries.
     """
     ws = new_workspace(indptr.shape[0] - 1, indices.shape[0])
-    return astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, *ws, 1)
+    return astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, ws, 1)
 
 
 @jit
-def new_workspace(n, m):
-    """Per-node and heap arrays for ``astar_ws``: (g, parent, seen, closed, heap keys, heap values)."""
+def new_workspace(n, m) -> SearchWork:
+    """Per-node and heap arrays for ``astar_ws`` (``SearchWork``) of a graph of n nodes and m edges."""
     cap = m + n + 64
-    return (np.empty(n), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.empty(cap), np.empty(cap, dtype=np.int64))
+    return SearchWork(np.empty(n), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                      np.zeros(n, dtype=np.int64), np.empty(cap), np.empty(cap, dtype=np.int64))
 
 
 @jit
-def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, g, parent, seen, closed, hk,
-             hv, stamp):
-    """``astar`` on a reused workspace: node u's ``g`` and ``parent`` count only where ``seen[u] == stamp`` and it
-    is closed where ``closed[u] == stamp``, so a query costs what it visits, not the size of the graph. ``stamp``
-    must differ from every stamp used before on this workspace (and be > 0)."""
+def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, ws: SearchWork, stamp):
+    """``astar`` on a reused workspace ``ws``: node u's ``g`` and ``parent`` count only where ``seen[u] == stamp``
+    and it is closed where ``closed[u] == stamp``, so a query costs what it visits, not the size of the graph.
+    ``stamp`` must differ from every stamp used before on this workspace (and be > 0)."""
+    g, parent, seen, closed, hk, hv = ws
     n = indptr.shape[0] - 1
     size = 0
     gx = goal[0]

@@ -29,6 +29,7 @@ import numpy as np
 from core.jitcache import jit
 from core.kernels.grid import cell_range
 
+from core.navmesh.kernels.arrays import RouteSpan, mesh_of
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
 from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.predicates import norm2d
@@ -36,6 +37,7 @@ from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_
 from core.navmesh.kernels.shadows import shadow_intervals, shadow_work, visible_intervals_by_shadows
 from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import closest_point, point_at_into
+from core.steering.choice import ChoiceParams, ChoiceWork
 from core.steering.disc_miran import adjust_intervals, disc_fallback
 from core.steering.forces import avoidance_term, boundary_force, steering_force
 from core.steering.methods import DISC_MIRAN, IRM
@@ -203,8 +205,7 @@ def attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, 
         lo = route_lo[i]
         hi = route_hi[i]
         tx, s_r, s1 = _begin_choice(i, W, rp, rs, st, prof, rpt)
-        n_int = shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x[0], x[1], rp, rs, lo, hi, s_r, s1, ibuf,
-                                 vwork, tx)
+        n_int = shadow_intervals(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf, vwork, tx)
         if n_int < 0:
             rest[n_rest] = i
             n_rest += 1
@@ -213,12 +214,12 @@ def attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, 
         skip_first = n_int > 0 and ibuf[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
-        best_s, _, m = pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, ibuf, n_int, prof[p, P_D], weights[p],
-                                      wstat[p, 0], wstat[p, 1] > 0.0, skip_first, 0.0, 0.0, q, tc, cwork, tx,
-                                      no_sweep)
+        best_s, _, m = pick_candidate(mesh_of(W, C), TX, RouteSpan(rp, rs, lo, hi), x, s_r, ibuf, n_int,
+                                      ChoiceParams(prof[p, P_D], weights[p], wstat[p, 0], wstat[p, 1] > 0.0,
+                                                   skip_first, 0.0, 0.0), ChoiceWork(q, tc, cwork), tx, no_sweep)
         code = CHOSEN
         if best_s < 0.0:
-            code = fallback(V, T, N, TT, B, G, S, x, s_r, rpt, st[6][i], st[4][i], wk[4])
+            code = fallback(mesh_of(W, C), x, s_r, rpt, st[6][i], st[4][i], wk[4])
             best_s = wk[4][0]
         lost += _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q)
         if k >= 0:
@@ -254,13 +255,13 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
             c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
             need = min(rad, c0) * (1.0 - 1e-9)
         tx, s_r, s1 = _begin_choice(i, W, rp, rs, st, prof, rpt)
-        n_int = visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x[0], x[1], rp, rs, lo, hi, s_r,
-                                             s1, ibuf, vwork, tx)
+        n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf,
+                                             vwork, tx)
         while n_int < 0:
             ibuf = np.empty((4 * ibuf.shape[0], 2), dtype=np.float64)
             abuf = np.empty((ibuf.shape[0], 2), dtype=np.float64)
-            n_int = visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x[0], x[1], rp, rs, lo, hi,
-                                                 s_r, s1, ibuf, vwork, tx)
+            n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1,
+                                                 ibuf, vwork, tx)
         ints = ibuf
         n_use = n_int
         if rad > 0.0:
@@ -269,8 +270,9 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
         skip_first = n_use > 0 and ints[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
-        best_s, _, m = pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, ints, n_use, prof[p, P_D], w, wstat[p, 0],
-                                      wstat[p, 1] > 0.0, skip_first, rad, need, q, tc, cwork, tx, sweep_cost)
+        best_s, _, m = pick_candidate(mesh_of(W, C), TX, RouteSpan(rp, rs, lo, hi), x, s_r, ints, n_use,
+                                      ChoiceParams(prof[p, P_D], w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first, rad,
+                                                   need), ChoiceWork(q, tc, cwork), tx, sweep_cost)
         code = CHOSEN
         if rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
             best_s = -1.0  # only r_i itself (omega infinite) was left: the disc needs a point it can sweep to
@@ -280,7 +282,7 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
                 code = disc_fallback(W, C, rp, rs, lo, hi, x, rad, need, w, s_r, rpt, s_end, s_attr[i], attr[i],
                                      scale, outs, q)
             else:
-                code = fallback(V, T, N, TT, B, G, S, x, s_r, rpt, s_attr[i], attr[i], outs)
+                code = fallback(mesh_of(W, C), x, s_r, rpt, s_attr[i], attr[i], outs)
             best_s = outs[0]
         lost += _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q)
         if k >= 0:

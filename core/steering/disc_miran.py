@@ -16,6 +16,7 @@ import math
 
 from core.jitcache import jit
 
+from core.navmesh.kernels.arrays import mesh_of
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_first_block, segment_visible
 from core.routes.kernels import point_at_into, segment_of
@@ -209,4 +210,4 @@ def disc_fallback(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, r_pt, s_end, s_
             and sweep_cost(W, C, x[0], x[1], r_pt[0], r_pt[1], radius, need, w) < math.inf):
         out_s[0] = s_r
         return TO_REFERENCE
-    return fallback(V, T, N, TT, B, G, S, x, s_r, r_pt, s_attr_prev, attr_prev, out_s)
+    return fallback(mesh_of(W, C), x, s_r, r_pt, s_attr_prev, attr_prev, out_s)

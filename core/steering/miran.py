@@ -13,6 +13,7 @@ import math
 import numpy as np
 from core.jitcache import jit
 
+from core.navmesh.kernels.arrays import MeshArrays, RouteSpan
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
 from core.navmesh.kernels.disc import disc_cost
@@ -23,6 +24,7 @@ from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import closest_point, point_at_into
 
 from .candidates import omega_of, pick_best, sample_at, sample_count, strictly_worse
+from .choice import ChoiceParams, ChoiceWork
 
 # Two points closer than this, relative to the scene's size, are "the same point" (x_i = r_i in MIRAN 3.2).
 SAME_POINT_RTOL = 1e-9
@@ -49,9 +51,11 @@ def same_point(ax, ay, bx, by, scale) -> bool:
 
 
 @jit(inline=True)
-def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_min, uniform, skip_first,
-                   disc_radius, disc_need, q, tr_c, cwork, tri, sweep) -> tuple:
-    """Sample the intervals every d and return (best arc length, its omega, number of candidates) (MIRAN 3.2-3.3).
+def pick_candidate(M: MeshArrays, TX, R: RouteSpan, x, s_r, intervals, n_int, cp: ChoiceParams, cw: ChoiceWork,
+                   tri, sweep) -> tuple:
+    """Sample the intervals every ``cp.d`` and return (best arc length, its omega, number of candidates) (MIRAN
+    3.2-3.3). ``M`` is the mesh, ``R`` the agent's route; ``cp`` the choice's parameters and ``cw`` its work arrays
+    (``choice``: ``q``, ``trace`` named ``tr_c`` below, ``cands`` named ``cwork``).
 
     omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate: from the segment's crossings
     of terrain boundaries (``crossings.crossing_cost``; ``TX`` is (TE, TD, TG, TS, TI, work) of the mesh's
@@ -71,6 +75,9 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
     route order. Best is -1 when there is no candidate. ``cwork`` (2, m) float64 holds the candidates' arc lengths
     and omegas (m at least sigma / d + 2 n_int + 2); ``tri`` is a triangle containing x (-1 when unknown).
     """
+    d, w, w_min, uniform, skip_first, disc_radius, disc_need = cp
+    q, tr_c, cwork = cw
+    rp, rs, lo, hi = R
     tracing = tr_c.shape[0] > 0
     total = 0
     for j in range(n_int):
@@ -83,7 +90,9 @@ def pick_candidate(W, C, TX, rp, rs, lo, hi, x, s_r, intervals, n_int, d, w, w_m
         total = cwork.shape[1]  # work_buffers sizes cwork for sigma / d: only past MAX_INTERVALS intervals
     ts = cwork[0]
     ws = cwork[1]
-    V, T, N, TT, B, G, S = W
+    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
+    W = (V, T, N, TT, B, G, S)
+    C = (M.E, M.EG, M.ES, M.EI)
     start = -1
     nc = -1
     TE, TD, TG, TS, TI, xwork = TX
@@ -193,10 +202,11 @@ def no_sweep(W, C, px, py, qx, qy, radius, need, w) -> float:
 
 
 @jit(noalloc=True)
-def fallback(V, T, N, TT, B, G, S, x, s_r, r_pt, s_attr_prev, attr_prev, out_s) -> int:
+def fallback(M: MeshArrays, x, s_r, r_pt, s_attr_prev, attr_prev, out_s) -> int:
     """No candidate (only possible once other forces pushed the character off its line of sight, MIRAN 3.5):
     keep the previous attraction point if it is still visible, else head for the reference point if visible,
     else report NOTHING_VISIBLE (the route must be replanned). Writes the arc length into ``out_s[0]``."""
+    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
     if s_attr_prev >= s_r and segment_visible(V, T, N, TT, B, G, S, x[0], x[1], attr_prev[0], attr_prev[1]):
         out_s[0] = s_attr_prev
         return KEPT_PREVIOUS

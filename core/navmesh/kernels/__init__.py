@@ -12,5 +12,6 @@
 - ``grids``: building the location and edge grids.
 
 Walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first; clearance kernels take
-``*mesh.clearance_args()`` = (E, EG, ES, EI). See ``walk`` and ``clearance`` for the arrays.
+``*mesh.clearance_args()`` = (E, EG, ES, EI). See ``walk`` and ``clearance`` for the arrays. The visibility and fan
+kernels take both as one ``arrays.MeshArrays`` (``NavMesh.arrays``), routes as ``arrays.RouteSpan``.
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from core.jitcache import jit
 
+from .arrays import MeshArrays
 from .predicates import norm2d
 from .walk import DONE, clip_to_bounds, in_bounds, locate_any, prefer_free, walk_start, walk_step
 
@@ -143,9 +144,10 @@ def walk_visible(V, T, N, TT, tri, px, py, qx, qy) -> bool:
 
 
 @jit(noalloc=True)
-def fan_costs(V, T, N, TT, B, G, S, x, y, cands, weights, visible, cost) -> None:
+def fan_costs(M: MeshArrays, x, y, cands, weights, visible, cost) -> None:
     """From one point x to many candidates cands (k, 2) (MIRAN's candidate attraction points): visible (k,) bool
     and weighted length cost (k,) float64 of each segment x -> cands[j]; x is located once for all of them."""
+    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
     start = locate_any(V, T, N, TT, B, G, S, x, y)
     for j in range(cands.shape[0]):
         cx = cands[j, 0]
@@ -225,7 +227,7 @@ def polyline_visible(V, T, N, TT, B, G, S, pts) -> bool:
 
 
 @jit(noalloc=True)
-def fan_costs_batch(V, T, N, TT, B, G, S, xs, cands, weights, visible, cost) -> None:
+def fan_costs_batch(M: MeshArrays, xs, cands, weights, visible, cost) -> None:
     """``fan_costs`` for many agents: xs (n, 2), cands (n, k, 2); visible (n, k) bool, cost (n, k) float64."""
     for i in range(xs.shape[0]):
-        fan_costs(V, T, N, TT, B, G, S, xs[i, 0], xs[i, 1], cands[i], weights, visible[i], cost[i])
+        fan_costs(M, xs[i, 0], xs[i, 1], cands[i], weights, visible[i], cost[i])

@@ -25,6 +25,7 @@ import math
 import numpy as np
 from core.jitcache import jit
 
+from .arrays import MeshArrays, RouteSpan, ShadowWork
 from .predicates import orient
 from .visibility import (
     MERGE_TOL,
@@ -222,23 +223,24 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
 
 
 @jit
-def shadow_work(n_edges: int) -> tuple:
+def shadow_work(n_edges: int) -> ShadowWork:
     """Work arrays of ``visible_intervals_by_shadows``: shadows (MAX_SHADOWS, 2), parts (64, 2), the window's
     edges (n_edges,) int64 and the edge stamp (n_edges + 1,) int64. One set per thread: every query writes them."""
-    return (np.empty((MAX_SHADOWS, 2), dtype=np.float64), np.empty((64, 2), dtype=np.float64),
-            np.empty(max(n_edges, 1), dtype=np.int64), np.zeros(n_edges + 1, dtype=np.int64))
+    return ShadowWork(np.empty((MAX_SHADOWS, 2), dtype=np.float64), np.empty((64, 2), dtype=np.float64),
+                      np.empty(max(n_edges, 1), dtype=np.int64), np.zeros(n_edges + 1, dtype=np.int64))
 
 
 @jit(noalloc=True)
-def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out, cand, stamp,
-                  tri) -> tuple:
+def _window_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri) -> tuple:
     """What both window queries do first: (tri, a, nc, tol, result, s0, s1) with x's free triangle tri, the window's
-    first piece a, the nc obstacle edges (into ``cand``; DEFER when one runs through x) of the window's bounding box
-    with x and the window clamped to the route. tri < 0 when ``result`` already answers the query (an empty route,
-    ``visible_start``, or a box that meets no edge: the whole window is visible)."""
+    first piece a, the nc obstacle edges (into ``work.cand``; DEFER when one runs through x) of the window's
+    bounding box with x and the window clamped to the route. tri < 0 when ``result`` already answers the query (an
+    empty route, ``visible_start``, or a box that meets no edge: the whole window is visible)."""
+    rp, rs, lo, hi = R
+    B = M.B
     if hi - lo < 1:
         return -1, 0, 0, 0.0, 0, s0, s1
-    tri, a, code = visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri)
+    tri, a, code = visible_start(M, x, y, R, s0, s1, out, tri)
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
     if tri < 0:
@@ -257,7 +259,7 @@ def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0,
             ymin = min(ymin, ay, by)
             ymax = max(ymax, ay, by)
         i += 1
-    nc = window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp)
+    nc = window_edges(M.E, M.EG, M.ES, M.EI, x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp)
     if nc == 0:
         # x is free and no obstacle outline meets the box: every sight line to the window stays in it.
         if out.shape[0] < 1:
@@ -269,10 +271,12 @@ def _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0,
 
 
 @jit(noalloc=True)
-def _shadow_pieces(E, cand, nc, x, y, rp, rs, i, hi, s0, s1, tol, sh, parts, out, n) -> tuple:
-    """Append the visible parts of the window's pieces from piece i on, as far as the shadows decide them:
-    (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle expansion; count -1: ``out`` is
-    full."""
+def _shadow_pieces(E, work: ShadowWork, nc, x, y, R: RouteSpan, i, s0, s1, tol, out, n) -> tuple:
+    """Append the visible parts of the window's pieces from piece i on, as far as the shadows decide them, with the
+    obstacle edges ``E`` (``M.E``): (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle
+    expansion; count -1: ``out`` is full."""
+    rp, rs, hi = R.rp, R.rs, R.hi
+    sh, parts, cand = work.sh, work.parts, work.cand
     while i < hi - 1 and rs[i] <= s1:
         sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
         if sb > sa:
@@ -296,16 +300,14 @@ def _shadow_pieces(E, cand, nc, x, y, rp, rs, i, hi, s0, s1, tol, sh, parts, out
 
 
 @jit(noalloc=True)
-def shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out, work, tri) -> int:
+def shadow_intervals(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri) -> int:
     """``visible_intervals_by_shadows`` where the shadows decide every piece, else NEEDS_EXPANSION (the caller then
     runs ``visible_intervals_by_shadows``). Allocates nothing, so that the simulation's per-step kernel can run
     without numba's reference counting."""
-    sh, parts, cand, stamp = work
-    tri, a, nc, tol, code, s0, s1 = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1,
-                                                  out, cand, stamp, tri)
+    tri, a, nc, tol, code, s0, s1 = _window_start(M, x, y, R, s0, s1, out, work, tri)
     if tri < 0:
         return code
-    n, _, done = _shadow_pieces(E, cand, nc, x, y, rp, rs, a, hi, s0, s1, tol, sh, parts, out, 0)
+    n, _, done = _shadow_pieces(M.E, work, nc, x, y, R, a, s0, s1, tol, out, 0)
     if n < 0:
         return -1
     if not done:
@@ -314,27 +316,23 @@ def shadow_intervals(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, 
 
 
 @jit
-def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1, out,
-                                 work, tri) -> int:
+def visible_intervals_by_shadows(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri) -> int:
     """``visibility.visible_intervals`` with each route piece decided by ``segment_shadow_parts``, or by the exact
     triangle expansion where that defers: the same contract (intervals sorted, disjoint, written to ``out``
-    (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(E.shape[0])``; ``tri`` a triangle containing x
-    (-1 when unknown)."""
-    sh, parts, cand, stamp = work
-    tri, a, nc, tol, code, s0, s1 = _window_start(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, rs, lo, hi, s0, s1,
-                                                  out, cand, stamp, tri)
+    (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(M.E.shape[0])``; ``tri`` a triangle containing
+    x (-1 when unknown)."""
+    tri, a, nc, tol, code, s0, s1 = _window_start(M, x, y, R, s0, s1, out, work, tri)
     if tri < 0:
         return code
     n = 0
     i = a
     while True:
-        n, i, done = _shadow_pieces(E, cand, nc, x, y, rp, rs, i, hi, s0, s1, tol, sh, parts, out, n)
+        n, i, done = _shadow_pieces(M.E, work, nc, x, y, R, i, s0, s1, tol, out, n)
         if n < 0:
             return -1
         if done:
             break
-        sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
-        n = _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, s1 - s0, out, n)
+        n = _append_expansion(M, x, y, tri, window_piece(R.rp, R.rs, i, s0, s1), tol, s1 - s0, out, n)
         if n < 0:
             return -1
         i += 1
@@ -342,14 +340,15 @@ def visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, x, y, rp, 
 
 
 @jit
-def _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, tol, span, out, n) -> int:
-    """Append the visible parts of the piece A-B (arc lengths [sa, sb]) found by the exact triangle expansion;
-    returns the new count, or -1 when ``out`` is full."""
+def _append_expansion(M: MeshArrays, x, y, tri, piece, tol, span, out, n) -> int:
+    """Append the visible parts of the window piece (sa, sb, ax, ay, bx, by) (``window_piece``: A-B at arc lengths
+    [sa, sb]) found by the exact triangle expansion; returns the new count, or -1 when ``out`` is full."""
+    sa, sb, ax, ay, bx, by = piece
     parts = np.empty((16, 2), dtype=np.float64)
     starts = np.empty(64, dtype=np.int64)
     st = np.empty(64, dtype=np.int64)
     sc = np.empty((64, 4), dtype=np.float64)
-    k, parts, st, sc = segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts, starts, st, sc)
+    k, parts, st, sc = segment_visible_parts(M, x, y, tri, ax, ay, bx, by, parts, starts, st, sc)
     sort_rows(parts, k)
     for j in range(k):
         n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol, span)
@@ -359,8 +358,7 @@ def _append_expansion(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, sa, sb, t
 
 
 @jit
-def visible_intervals_batch(V, T, N, TT, B, G, S, E, EG, ES, EI, xs, rp, rs, offsets, route, s0, s1, out, counts,
-                            exact_only) -> None:
+def visible_intervals_batch(M: MeshArrays, xs, rp, rs, offsets, route, s0, s1, out, counts, exact_only) -> None:
     """Visible intervals for many queries on packed routes: query i looks from xs[i] (n, 2) at route
     ``route[i]`` (points rp[offsets[r]:offsets[r+1]], arc lengths rs likewise) in the window [s0[i], s1[i]], by
     shadows (``visible_intervals_by_shadows``) or, with ``exact_only``, by the triangle expansion alone
@@ -370,15 +368,14 @@ def visible_intervals_batch(V, T, N, TT, B, G, S, E, EG, ES, EI, xs, rp, rs, off
     int64; counts[i] = -1 when more than K intervals were visible (out[i] then holds the first K)."""
     K = out.shape[1]
     buf = np.empty((K + 1, 2))
-    work = shadow_work(E.shape[0])
+    work = shadow_work(M.E.shape[0])
     for i in range(xs.shape[0]):
         r = route[i]
+        R = RouteSpan(rp, rs, offsets[r], offsets[r + 1])
         if exact_only:
-            k = visible_intervals(V, T, N, TT, B, G, S, xs[i, 0], xs[i, 1], rp, rs, offsets[r], offsets[r + 1],
-                                  s0[i], s1[i], buf)
+            k = visible_intervals(M, xs[i, 0], xs[i, 1], R, s0[i], s1[i], buf)
         else:
-            k = visible_intervals_by_shadows(V, T, N, TT, B, G, S, E, EG, ES, EI, xs[i, 0], xs[i, 1], rp, rs,
-                                             offsets[r], offsets[r + 1], s0[i], s1[i], buf, work, -1)
+            k = visible_intervals_by_shadows(M, xs[i, 0], xs[i, 1], R, s0[i], s1[i], buf, work, -1)
         if k < 0 or k > K:
             counts[i] = -1
             k = K

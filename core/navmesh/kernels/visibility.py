@@ -19,6 +19,7 @@ import numpy as np
 from core.jitcache import jit
 from core.kernels.buffers import doubled
 
+from .arrays import MeshArrays, RouteSpan
 from .predicates import orient
 from .segments import segment_first_block, segment_visible
 from .walk import _ahead, locate_any, prefer_free
@@ -77,8 +78,9 @@ def _hp(ax, ay, bx, by, px, py) -> float:
 
 
 @jit
-def _target_part(V, T, t, x, y, rx, ry, lx, ly, ax, ay, bx, by):
-    """The u-range of A + u (B - A) inside triangle t and inside the cone (r, l) at x."""
+def _target_part(V, T, t, x, y, cone, ax, ay, bx, by):
+    """The u-range of A + u (B - A) inside triangle t and inside the cone (rx, ry, lx, ly) at x."""
+    rx, ry, lx, ly = cone
     u0, u1 = 0.0, 1.0
     for k in range(3):
         p = T[t, k]
@@ -147,16 +149,17 @@ def _start_triangles(V, T, N, TT, tri, x, y, out) -> int:
 
 
 @jit
-def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts, starts, st, sc):
+def segment_visible_parts(M: MeshArrays, x, y, tri, ax, ay, bx, by, parts, starts, st, sc):
     """Visible parts of segment A-B from x (x in the closed free space, in triangle ``tri`` of the complete
     triangulation), as u-intervals of A + u (B - A) in ``parts`` (k, 2), unsorted, possibly overlapping.
 
     ``starts`` (>= 64,) int64, ``st`` (m,) int64 and ``sc`` (m, 4) float64 are work arrays. Returns
     (count, parts, st, sc); ``parts`` and the stack arrays are reallocated when they fill up."""
+    V, T, N, TT = M.V, M.T, M.N, M.TT
     n = 0
     o = orient(x, y, ax, ay, bx, by)
     if o == 0:
-        k, parts = _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts)
+        k, parts = _collinear_parts(M, x, y, ax, ay, bx, by, parts)
         return k, parts, st, sc
     if o > 0:
         rx, ry, lx, ly = ax, ay, bx, by
@@ -181,7 +184,7 @@ def segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts
         top -= 1
         t = st[top]
         crx, cry, clx, cly = sc[top, 0], sc[top, 1], sc[top, 2], sc[top, 3]
-        u0, u1 = _target_part(V, T, t, x, y, crx, cry, clx, cly, ax, ay, bx, by)
+        u0, u1 = _target_part(V, T, t, x, y, (crx, cry, clx, cly), ax, ay, bx, by)
         if u0 <= u1:
             if n >= parts.shape[0]:
                 parts = doubled(parts, parts.shape[0])
@@ -241,9 +244,12 @@ def _add_part(parts, n, j, u0, u1):
 
 
 @jit
-def _cross_mask(x, y, segs, cones, sxs, mask, m, px, py, qx, qy, rx, ry, lx, ly) -> int:
-    """The segments of ``mask`` still reachable through edge p-q with the narrowed cone (r, l): those with a point
-    not wholly behind their line seen from x, whose own cone x-A-B meets (r, l) with an interior."""
+def _cross_mask(x, y, segs, cones, sxs, mask, m, edge, cone) -> int:
+    """The segments of ``mask`` still reachable through edge p-q = (px, py, qx, qy) with the narrowed cone
+    (rx, ry, lx, ly): those with a point not wholly behind their line seen from x, whose own cone x-A-B meets the
+    narrowed cone with an interior."""
+    px, py, qx, qy = edge
+    rx, ry, lx, ly = cone
     out = 0
     for j in range(m):
         if not (mask >> j) & 1:
@@ -259,7 +265,7 @@ def _cross_mask(x, y, segs, cones, sxs, mask, m, px, py, qx, qy, rx, ry, lx, ly)
 
 
 @jit
-def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts, st, sc, sm):
+def window_visible_parts(M: MeshArrays, x, y, tri, segs, m, parts, starts, st, sc, sm):
     """Visible parts of the segments A_j-B_j = segs[j] (m, 4) [ax, ay, bx, by], m <= WINDOW_CHUNK, seen from x (x in
     the closed free space, in triangle ``tri`` of the complete triangulation), by ONE triangular expansion.
 
@@ -270,6 +276,7 @@ def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts
     [j, u0, u1] (u along A_j + u (B_j - A_j)), unsorted, possibly overlapping. ``starts`` (>= 64,) int64 and
     ``st`` (c,) int64, ``sc`` (c, 4) float64, ``sm`` (c,) int64 are work arrays. Returns (count, parts, st, sc,
     sm); ``parts`` and the stack arrays are reallocated when they fill up."""
+    V, T, N, TT = M.V, M.T, M.N, M.TT
     n = 0
     cones = np.empty((m, 4), dtype=np.float64)
     sxs = np.empty(m, dtype=np.int64)
@@ -279,7 +286,7 @@ def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts
         o = orient(x, y, ax, ay, bx, by)
         sxs[j] = o  # side of x w.r.t. the line A-B (orient is cyclic): edges wholly beyond it are not crossed
         if o == 0:
-            k, cp = _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, np.empty((2, 2), dtype=np.float64))
+            k, cp = _collinear_parts(M, x, y, ax, ay, bx, by, np.empty((2, 2), dtype=np.float64))
             for i in range(k):
                 n, parts = _add_part(parts, n, j, cp[i, 0], cp[i, 1])
             continue
@@ -297,7 +304,7 @@ def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts
         t = starts[i]
         for j in range(m):
             if (full >> j) & 1:
-                u0, u1 = _target_part(V, T, t, x, y, cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3],
+                u0, u1 = _target_part(V, T, t, x, y, (cones[j, 0], cones[j, 1], cones[j, 2], cones[j, 3]),
                                       segs[j, 0], segs[j, 1], segs[j, 2], segs[j, 3])
                 if u0 <= u1:
                     n, parts = _add_part(parts, n, j, u0, u1)
@@ -310,7 +317,7 @@ def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts
             px, py, qx, qy = V[p, 0], V[p, 1], V[q, 0], V[q, 1]
             if orient(px, py, qx, qy, x, y) <= 0:
                 continue
-            mask = _cross_mask(x, y, segs, cones, sxs, full, m, px, py, qx, qy, px, py, qx, qy)
+            mask = _cross_mask(x, y, segs, cones, sxs, full, m, (px, py, qx, qy), (px, py, qx, qy))
             if mask != 0:
                 top, st, sc, sm = _push(st, sc, sm, top, nb, px, py, qx, qy, mask)
     for _ in range(1 << 24):
@@ -322,7 +329,7 @@ def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts
         mask = sm[top]
         for j in range(m):
             if (mask >> j) & 1:
-                u0, u1 = _target_part(V, T, t, x, y, crx, cry, clx, cly, segs[j, 0], segs[j, 1], segs[j, 2],
+                u0, u1 = _target_part(V, T, t, x, y, (crx, cry, clx, cly), segs[j, 0], segs[j, 1], segs[j, 2],
                                       segs[j, 3])
                 if u0 <= u1:
                     n, parts = _add_part(parts, n, j, u0, u1)
@@ -338,7 +345,7 @@ def window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts
             ok, nrx, nry, nlx, nly = _cone_meet(x, y, crx, cry, clx, cly, px, py, qx, qy)
             if not ok:
                 continue
-            nmask = _cross_mask(x, y, segs, cones, sxs, mask, m, px, py, qx, qy, nrx, nry, nlx, nly)
+            nmask = _cross_mask(x, y, segs, cones, sxs, mask, m, (px, py, qx, qy), (nrx, nry, nlx, nly))
             if nmask != 0:
                 top, st, sc, sm = _push(st, sc, sm, top, nb, nrx, nry, nlx, nly, nmask)
     return n, parts, st, sc, sm
@@ -350,8 +357,9 @@ def _dist(ax, ay, bx, by) -> float:
 
 
 @jit
-def _collinear_parts(V, T, N, TT, B, G, S, x, y, ax, ay, bx, by, parts):
+def _collinear_parts(M: MeshArrays, x, y, ax, ay, bx, by, parts):
     """x on the line A-B: walk from x along the line each way and keep what is reached before an obstacle."""
+    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
     dx = bx - ax
     dy = by - ay
     lab = _dist(ax, ay, bx, by)
@@ -419,8 +427,9 @@ def sort_rows(a, n) -> None:
 
 
 @jit
-def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) -> int:
+def _per_segment(M: MeshArrays, x, y, tri, R: RouteSpan, a, s0, s1, tol, out) -> int:
     """The window's intervals from one cone expansion per route segment, from segment ``a`` on (short windows)."""
+    rp, rs, hi = R.rp, R.rs, R.hi
     parts = np.empty((16, 2), dtype=np.float64)
     starts = np.empty(64, dtype=np.int64)
     st = np.empty(64, dtype=np.int64)
@@ -430,8 +439,7 @@ def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, ou
     while i < hi - 1 and rs[i] <= s1:
         sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
         if sb > sa:
-            k, parts, st, sc = segment_visible_parts(V, T, N, TT, B, G, S, x, y, tri, ax, ay, bx, by, parts,
-                                                     starts, st, sc)
+            k, parts, st, sc = segment_visible_parts(M, x, y, tri, ax, ay, bx, by, parts, starts, st, sc)
             sort_rows(parts, k)
             for j in range(k):
                 n = append_interval(out, n, sa + parts[j, 0] * (sb - sa), sa + parts[j, 1] * (sb - sa), tol, s1 - s0)
@@ -442,8 +450,9 @@ def _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, ou
 
 
 @jit
-def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) -> int:
+def _shared(M: MeshArrays, x, y, tri, R: RouteSpan, a, s0, s1, tol, out) -> int:
     """The window's intervals from one expansion per WINDOW_CHUNK route segments, from segment ``a`` on."""
+    rp, rs, hi = R.rp, R.rs, R.hi
     parts = np.empty((16, 3), dtype=np.float64)
     starts = np.empty(64, dtype=np.int64)
     st = np.empty(64, dtype=np.int64)
@@ -468,8 +477,7 @@ def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) ->
                 break
             continue
         # One expansion for the collected segments, then their parts in route order into ``out``.
-        k, parts, st, sc, sm = window_visible_parts(V, T, N, TT, B, G, S, x, y, tri, segs, m, parts, starts,
-                                                    st, sc, sm)
+        k, parts, st, sc, sm = window_visible_parts(M, x, y, tri, segs, m, parts, starts, st, sc, sm)
         key = np.empty(k, dtype=np.float64)
         for j in range(k):
             key[j] = 4.0 * parts[j, 0] + parts[j, 1]  # segment index first, then u0 in [0, 1]
@@ -487,7 +495,7 @@ def _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out) ->
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@jit
+@jit(noalloc=True)
 def append_interval(out, n, u0, u1, tol, span) -> int:
     """Append the arc-length piece [u0, u1] (pieces come in route order) to the n intervals in ``out``: joined to
     the last one across a gap of at most ``tol``, else after it, dropping a last one that is a lone grazing point
@@ -505,7 +513,7 @@ def append_interval(out, n, u0, u1, tol, span) -> int:
     return n + 1
 
 
-@jit
+@jit(noalloc=True)
 def drop_last_grazing(out, n, tol, span) -> int:
     """The final count once a last interval that is a lone grazing point is dropped (see ``append_interval``)."""
     if n > 0 and out[n - 1, 1] - out[n - 1, 0] <= tol and span > tol:
@@ -513,12 +521,14 @@ def drop_last_grazing(out, n, tol, span) -> int:
     return n
 
 
-@jit
-def visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri):
+@jit(noalloc=True)
+def visible_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, tri):
     """What every window query does first: (free triangle of x, first route segment a of the clamped window, 0),
     or (-1, 0, result) when the answer is already known (x not in the free space, an empty window, a zero-length
     window, whose single point is written to ``out``: result 1, 0, or -1 when ``out`` is too small). ``tri`` is a
     triangle containing x when the caller knows one, else -1."""
+    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
+    rp, rs, lo, hi = R
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
     if not (s1 >= s0):
@@ -558,15 +568,17 @@ def visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, tri):
 
 
 @jit
-def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -> int:
+def visible_intervals(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out) -> int:
     """Arc-length intervals of the route window [s0, s1] visible from (x, y), written to out (k, 2).
 
-    The route is rp[lo:hi] (points, (m, 2) float64) with cumulative arc lengths rs[lo:hi]; the window is clamped
-    to the route. Returns the number of intervals (sorted, disjoint), or -1 when ``out`` is too small (call again
-    with a larger one). Nothing is visible from a point outside the closed free space."""
+    The route is R.rp[lo:hi] (points, (m, 2) float64) with cumulative arc lengths R.rs[lo:hi]; the window is
+    clamped to the route. Returns the number of intervals (sorted, disjoint), or -1 when ``out`` is too small (call
+    again with a larger one). Nothing is visible from a point outside the closed free space."""
+    rp, rs, lo, hi = R
+    B = M.B
     if hi - lo < 1:
         return 0
-    tri, a, code = visible_start(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out, -1)
+    tri, a, code = visible_start(M, x, y, R, s0, s1, out, -1)
     if tri < 0:
         return code
     s0 = max(s0, rs[lo])
@@ -582,5 +594,5 @@ def visible_intervals(V, T, N, TT, B, G, S, x, y, rp, rs, lo, hi, s0, s1, out) -
         else:
             b = mid
     if e - a + 1 < SHARED_MIN_SEGMENTS:
-        return _per_segment(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out)
-    return _shared(V, T, N, TT, B, G, S, x, y, tri, rp, rs, a, hi, s0, s1, tol, out)
+        return _per_segment(M, x, y, tri, R, a, s0, s1, tol, out)
+    return _shared(M, x, y, tri, R, a, s0, s1, tol, out)

@@ -91,9 +91,9 @@ def _edge_owner(TT, left, right) -> int:
 
 
 @jit(noalloc=True)
-def _edge_run(V, T, N, TT, left, k_from, px, py, qx, qy, sx, sy, t0):
-    """The segment runs along edge ``k_from`` of triangle ``left`` from point s (at parameter t0) towards the
-    edge's end vertex ``T[left, (k_from+1) % 3]``. Returns (state, tri, k, t, piece_tri, piece_t0, piece_t1)."""
+def _edge_run(V, T, N, TT, left, k_from, px, py, qx, qy, t0):
+    """The segment p -> q runs along edge ``k_from`` of triangle ``left`` from parameter t0 towards the edge's end
+    vertex ``T[left, (k_from+1) % 3]``. Returns (state, tri, k, t, piece_tri, piece_t0, piece_t1)."""
     w = T[left, (k_from + 1) % 3]
     right = N[left, k_from]
     owner = _edge_owner(TT, left, right)
@@ -139,11 +139,11 @@ def walk_start(V, T, N, TT, tri, px, py, qx, qy):
         return IN_TRIANGLE, nb, 0, 0.0, -1, 0.0, 0.0
     # q on the edge's line: run along the edge towards u or w.
     if _ahead(px, py, V[w, 0], V[w, 1], qx - px, qy - py):
-        return _edge_run(V, T, N, TT, tri, k, px, py, qx, qy, px, py, 0.0)
+        return _edge_run(V, T, N, TT, tri, k, px, py, qx, qy, 0.0)
     if nb < 0:
         return _edge_run_reverse_bounds(V, T, TT, tri, k, px, py, qx, qy)
     kk = _local(T, nb, w)  # in the neighbour the edge runs w -> u, so edge kk goes towards u
-    return _edge_run(V, T, N, TT, nb, kk, px, py, qx, qy, px, py, 0.0)
+    return _edge_run(V, T, N, TT, nb, kk, px, py, qx, qy, 0.0)
 
 
 @jit(noalloc=True)
@@ -219,13 +219,13 @@ def walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy):
                 if sa < 0 and sb > 0:
                     return IN_TRIANGLE, cur, 0, t, -1, t, t
                 if sa == 0 and _ahead(vx, vy, V[a, 0], V[a, 1], dx, dy):
-                    return _edge_run(V, T, N, TT, cur, kc, px, py, qx, qy, vx, vy, t)
+                    return _edge_run(V, T, N, TT, cur, kc, px, py, qx, qy, t)
                 if sb == 0 and _ahead(vx, vy, V[b, 0], V[b, 1], dx, dy):
                     # Edge (b, v) of cur runs backwards; the triangle on the left of v -> b is the neighbour.
                     nb = N[cur, (kc + 2) % 3]
                     if nb < 0:
                         return _run_to_vertex_bounds(V, T, cur, (kc + 2) % 3, px, py, qx, qy, t)
-                    return _edge_run(V, T, N, TT, nb, _local(T, nb, v), px, py, qx, qy, vx, vy, t)
+                    return _edge_run(V, T, N, TT, nb, _local(T, nb, v), px, py, qx, qy, t)
                 nxt = N[cur, (kc + 2) % 3] if direction == 0 else N[cur, kc]
                 if nxt < 0:
                     break

@@ -20,6 +20,7 @@ from core.jitcache import jit
 from ..convex import ConvexDecomposition, decompose
 from ..funnel import funnel
 from ..graph import DualGraph
+from ..search_arrays import PortalCells, PortalStates
 from core.kernels.heap import heap_pop, heap_push
 from core.kernels.paths import path_to
 from .base import Leg, join_point
@@ -75,9 +76,11 @@ def place(x, ax, ay, bx, by, goal):
 
 
 @jit
-def _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, poly, came, x, gx0, parent_state, goal,
-            g, pos, parent, closed, hk, hv, size):
-    """Relax every portal of cell ``poly`` (except ``came``) from position x with cost-so-far gx0."""
+def _expand(P: PortalCells, poly, came, x, gx0, parent_state, goal, st: PortalStates, size):
+    """Relax every portal of cell ``poly`` (except ``came``) from position x with cost-so-far gx0; returns the
+    heap's new size."""
+    vertices, portals, portal_polys, pp_ptr, pp_idx = P
+    g, pos, parent, closed, hk, hv = st
     for e in range(pp_ptr[poly], pp_ptr[poly + 1]):
         q = pp_idx[e]
         if q == came:
@@ -115,8 +118,9 @@ def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, p
     cap = 2 * pp_idx.shape[0] + S + 8
     hk = np.empty(cap)
     hv = np.empty(cap, dtype=np.int64)
-    size = _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, ps, -1, start, 0.0, -1, goal,
-                   g, pos, parent, closed, hk, hv, 0)
+    P = PortalCells(vertices, portals, portal_polys, pp_ptr, pp_idx)
+    st = PortalStates(g, pos, parent, closed, hk, hv)
+    size = _expand(P, ps, -1, start, 0.0, -1, goal, st, 0)
     best = np.inf
     best_s = -1
     x = np.empty(2)
@@ -141,8 +145,7 @@ def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, p
                 size = heap_push(hk, hv, size, c, S)
         if size + (pp_ptr[into + 1] - pp_ptr[into]) >= cap:
             continue
-        size = _expand(vertices, portals, portal_polys, pp_ptr, pp_idx, into, k, x, g[u], u, goal,
-                       g, pos, parent, closed, hk, hv, size)
+        size = _expand(P, into, k, x, g[u], u, goal, st, size)
     if best_s < 0:
         return np.zeros(0, dtype=np.int64), np.inf
     return path_to(parent, best_s), best

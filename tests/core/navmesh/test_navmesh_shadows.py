@@ -8,6 +8,7 @@ import shapely
 from core.navmesh import locate
 from core.navmesh.kernels import shadows as ksh
 from core.navmesh.kernels import visibility as kv
+from core.navmesh.kernels.arrays import RouteSpan
 
 from scenegen import ALL_CASES, case
 
@@ -49,14 +50,13 @@ def test_shadows_agree_with_the_exact_expansion(name):
     c = np.empty((256, 2))
     deferred = 0
     for x, pts, s, s0, s1 in _queries(scene, m, rng, 300):
-        na = kv.visible_intervals(*m.kernel_args(), x[0], x[1], pts, s, 0, len(pts), s0, s1, a)
-        nb = ksh.visible_intervals_by_shadows(*m.kernel_args(), *m.clearance_args(), x[0], x[1], pts, s, 0,
-                                              len(pts), s0, s1, b, work, -1)
+        R = RouteSpan(pts, s, 0, len(pts))
+        na = kv.visible_intervals(m.arrays, x[0], x[1], R, s0, s1, a)
+        nb = ksh.visible_intervals_by_shadows(m.arrays, x[0], x[1], R, s0, s1, b, work, -1)
         assert na == nb, (x.tolist(), pts.tolist(), s0, s1, a[:na].tolist(), b[:nb].tolist())
         assert np.allclose(a[:na], b[:nb], rtol=0, atol=1e-7 * size)
         # Without the expansion: the same intervals, or the request for it.
-        nf = ksh.shadow_intervals(*m.kernel_args(), *m.clearance_args(), x[0], x[1], pts, s, 0, len(pts), s0, s1, c,
-                                  work, -1)
+        nf = ksh.shadow_intervals(m.arrays, x[0], x[1], R, s0, s1, c, work, -1)
         if nf == ksh.NEEDS_EXPANSION:
             deferred += 1
         else:
@@ -78,8 +78,8 @@ def test_shadows_agree_with_shapely(name):
             continue  # a point on an edge that shapely's rounding puts inside the obstacle (the test above has it)
         work = ksh.shadow_work(m.obstacle_edges.shape[0])
         out = np.empty((64, 2))
-        n = ksh.visible_intervals_by_shadows(*m.kernel_args(), *m.clearance_args(), x[0], x[1], pts, s, 0, len(pts),
-                                             s0, s1, out, work, -1)
+        n = ksh.visible_intervals_by_shadows(m.arrays, x[0], x[1], RouteSpan(pts, s, 0, len(pts)), s0, s1, out,
+                                             work, -1)
         iv = out[:n]
         ss = np.linspace(s0, s1, 600)
         sample = np.column_stack([np.interp(ss, s, pts[:, 0]), np.interp(ss, s, pts[:, 1])])
@@ -102,8 +102,7 @@ def test_shadows_agree_with_shapely(name):
     for exact in (False, True):
         out = np.zeros((len(qs), 16, 2))
         counts = np.empty(len(qs), dtype=np.int64)
-        ksh.visible_intervals_batch(*m.kernel_args(), *m.clearance_args(), xs, rp, rs, offsets, route, s0, s1, out,
-                                    counts, exact)
+        ksh.visible_intervals_batch(m.arrays, xs, rp, rs, offsets, route, s0, s1, out, counts, exact)
         got.append((out, counts))
     assert np.array_equal(got[0][1], got[1][1])
     assert np.allclose(got[0][0], got[1][0], rtol=0, atol=1e-7 * max(scene.bounds[2], scene.bounds[3]))

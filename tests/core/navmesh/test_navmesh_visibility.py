@@ -142,8 +142,7 @@ def test_visible_intervals_batch_matches_single_queries():
     for K in (16, 1):
         out = np.zeros((n, K, 2))
         counts = np.zeros(n, dtype=np.int64)
-        visible_intervals_batch(*m.kernel_args(), *m.clearance_args(), xs, rp, rs, offsets, which, s0, s1, out, counts,
-                                False)
+        visible_intervals_batch(m.arrays, xs, rp, rs, offsets, which, s0, s1, out, counts, False)
         for i in range(n):
             r = which[i]
             ref = visible_intervals(m, xs[i], routes[r], _arc(routes[r]), s0[i], s1[i])

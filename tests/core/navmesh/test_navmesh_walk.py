@@ -173,7 +173,7 @@ def test_fan_costs_match_single_queries(name):
             cands = np.round(cands)
         vis = np.empty(10, dtype=bool)
         cost = np.empty(10)
-        fan_costs(*m.kernel_args(), x[0], x[1], cands, w, vis, cost)
+        fan_costs(m.arrays, x[0], x[1], cands, w, vis, cost)
         np.testing.assert_array_equal(vis, segment_visible(m, x, cands))
         np.testing.assert_allclose(cost, segment_cost(m, x, cands, w), rtol=1e-12, atol=1e-12)
 
