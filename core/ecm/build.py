@@ -13,6 +13,7 @@ from core.scene.problems import InputError, Problem
 
 from .annotate import annotate_chains, solve_nodes, split_four_way
 from .graph import ECM, assemble
+from .kernel_views import PixelGrid, real_edges
 from .gvd import render_gvd
 from .sites import Sites, build_sites, obstacle_union
 from .trace import crack_flags, trace_chains
@@ -57,14 +58,14 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
         sites = build_sites(geometry.obstacles if geometry is not None else obstacle_union(scene), scene.bounds)
     t_sites = time.perf_counter() - t
     _report(progress, 0.1, "render")
-    gvd = render_gvd(sites, resolution, max_block=max_block)
+    gvd = render_gvd(sites, resolution, max_block=max_block, with_dist=keep_gvd)
     _report(progress, 0.6, "tracing")
     h = gvd.h
     x0, y0 = float(gvd.origin[0]), float(gvd.origin[1])
     t = time.perf_counter()
-    vb, hb = crack_flags(gvd.labels, sites.real_ptr, sites.real_edge, sites.ring_xy, sites.ring_next,
-                         sites.piece_bbox, x0, y0, h)
-    node_ij, node_deg, chain_ptr, pts, lab, chain_nodes = trace_chains(gvd.labels, vb, hb)
+    vb, hb, cracks = crack_flags(gvd.labels, real_edges(sites), PixelGrid(int(gvd.shape[1]), int(gvd.shape[0]), h,
+                                                                           x0, y0))
+    node_ij, node_deg, chain_ptr, pts, lab, chain_nodes = trace_chains(gvd.labels, vb, hb, cracks)
     t_trace = time.perf_counter() - t
     _report(progress, 0.8, "annotation")
     t = time.perf_counter()
