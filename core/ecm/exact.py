@@ -91,8 +91,8 @@ def _closest(sites: Sites, feat: np.ndarray, p: np.ndarray) -> np.ndarray:
     a = xy[e]
     d = xy[sites.ring_next[e]] - a
     t = np.einsum("ij,ij->i", p - a, d) / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
-    q = np.where((t <= 0.0)[:, None], a, np.where((t >= 1.0)[:, None], a + d, a + t[:, None] * d))
-    q = np.where((t >= 1.0)[:, None], xy[sites.ring_next[e]], q)
+    # The ends exactly (not a + 1.0 * d), as distance.segment_closest.
+    q = np.where((t <= 0.0)[:, None], a, np.where((t >= 1.0)[:, None], xy[sites.ring_next[e]], a + t[:, None] * d))
     return np.where(is_edge[:, None], q, a)
 
 
@@ -134,58 +134,127 @@ def _chains(n_vert: int, start: np.ndarray, end: np.ndarray) -> tuple[list[list[
 
 
 @jit
-def _arc_lengths(ev, ev_f, ev_ptr, xy, ring_next, normal):
-    """Fill ev[:, 7] with the arc length from each chain's first event (``annotate.interval_length`` per piece)."""
-    for c in range(ev_ptr.shape[0] - 1):
-        a = ev_ptr[c]
-        ev[a, 7] = 0.0
-        for q in range(a + 1, ev_ptr[c + 1]):
-            ev[q, 7] = ev[q - 1, 7] + interval_length(ev_f[q - 1, 0], ev_f[q - 1, 1], ev[q - 1, 0], ev[q - 1, 1],
-                                                      ev[q, 0], ev[q, 1], ev[q - 1, 3], ev[q - 1, 4], ev[q, 3],
-                                                      ev[q, 4], ev[q - 1, 5], ev[q - 1, 6], ev[q, 5], ev[q, 6], xy,
-                                                      ring_next, normal)
-
-
-def _minimum(sites: Sites, fl: int, fr: int, e0: np.ndarray, e1: np.ndarray, tol: float):
-    """The clearance minimum strictly inside the piece between event rows e0 and e1 (features fl, fr), or None.
+def _minimum(xy, ring_next, normal, fl, fr, e0, e1, tol, out):
+    """Write into ``out`` (7) the clearance minimum strictly inside the piece between event rows e0 and e1 with
+    features fl, fr, and return whether there is one (as ``annotate`` inserts it on the GPU path).
 
     Two vertices: the midpoint between them; a vertex and an edge: the parabola's apex (half the vertex's height
     over the edge's line), where its foot lies inside the piece; two edges: the minimum is at an end.
     """
-    xy = sites.ring_xy
-    nv = len(xy)
+    nv = xy.shape[0]
+    if fl < 0 or fr < 0:
+        return False
     if fl < nv and fr < nv:
-        m = 0.5 * (xy[fl] + xy[fr])
-        d = e1[0:2] - e0[0:2]
-        dd = float(np.hypot(*d))
+        mx = 0.5 * (xy[fl, 0] + xy[fr, 0])
+        my = 0.5 * (xy[fl, 1] + xy[fr, 1])
+        dx = e1[0] - e0[0]
+        dy = e1[1] - e0[1]
+        dd = np.hypot(dx, dy)
         if dd <= 0.0:
-            return None
-        u = float(np.dot(m - e0[0:2], d)) / dd
-        if not tol < u < dd - tol:
-            return None
-        return [m[0], m[1], 0.5 * float(np.hypot(*(xy[fl] - xy[fr]))), *xy[fl], *xy[fr]]
+            return False
+        u = ((mx - e0[0]) * dx + (my - e0[1]) * dy) / dd
+        if not (u > tol and u < dd - tol):
+            return False
+        out[0] = mx
+        out[1] = my
+        out[2] = 0.5 * np.hypot(xy[fl, 0] - xy[fr, 0], xy[fl, 1] - xy[fr, 1])
+        out[3] = xy[fl, 0]
+        out[4] = xy[fl, 1]
+        out[5] = xy[fr, 0]
+        out[6] = xy[fr, 1]
+        return True
     if (fl < nv) == (fr < nv):
-        return None
-    v, e, side = (fl, fr - nv, 1) if fl < nv else (fr, fl - nv, 0)
-    n = sites.edge_normal[e]
-    hgt = float(np.dot(n, xy[v] - xy[e]))
+        return False
+    if fl < nv:
+        v = fl
+        e = fr - nv
+        col = 5
+    else:
+        v = fr
+        e = fl - nv
+        col = 3
+    nx = normal[e, 0]
+    ny = normal[e, 1]
+    hgt = nx * (xy[v, 0] - xy[e, 0]) + ny * (xy[v, 1] - xy[e, 1])
     if hgt <= 0.0:
-        return None
-    d = xy[sites.ring_next[e]] - xy[e]
-    elen2 = float(np.dot(d, d))
-    foot = xy[v] - hgt * n
-
-    def par(p):
-        return float(np.dot(p - xy[e], d)) / elen2
-
-    col = 5 if side == 1 else 3
-    ua, ub = par(e0[col:col + 2]), par(e1[col:col + 2])
-    uf = par(foot)
+        return False
+    f = ring_next[e]
+    dx = xy[f, 0] - xy[e, 0]
+    dy = xy[f, 1] - xy[e, 1]
+    elen2 = dx * dx + dy * dy
+    fx = xy[v, 0] - hgt * nx
+    fy = xy[v, 1] - hgt * ny
+    ua = ((e0[col] - xy[e, 0]) * dx + (e0[col + 1] - xy[e, 1]) * dy) / elen2
+    ub = ((e1[col] - xy[e, 0]) * dx + (e1[col + 1] - xy[e, 1]) * dy) / elen2
+    uf = ((fx - xy[e, 0]) * dx + (fy - xy[e, 1]) * dy) / elen2
     elen = np.sqrt(elen2)
-    if not min(ua, ub) + tol / elen < uf < max(ua, ub) - tol / elen:
-        return None
-    mx, my = xy[v] - 0.5 * hgt * n
-    return [mx, my, 0.5 * hgt, *(xy[v] if fl < nv else foot), *(foot if fl < nv else xy[v])]
+    if not (uf > min(ua, ub) + tol / elen and uf < max(ua, ub) - tol / elen):
+        return False
+    out[0] = xy[v, 0] - 0.5 * hgt * nx
+    out[1] = xy[v, 1] - 0.5 * hgt * ny
+    out[2] = 0.5 * hgt
+    if fl < nv:
+        out[3] = xy[v, 0]
+        out[4] = xy[v, 1]
+        out[5] = fx
+        out[6] = fy
+    else:
+        out[3] = fx
+        out[4] = fy
+        out[5] = xy[v, 0]
+        out[6] = xy[v, 1]
+    return True
+
+
+@jit
+def _events(loc, loc_f, cptr, xy, ring_next, normal, tol):
+    """Event rows of every chain from its diagram vertices ``loc[cptr[c]:cptr[c+1]]`` (9 columns, features in
+    ``loc_f``): coincident inner rows merged, each piece's clearance minimum inserted, arc lengths filled in.
+
+    Returns ``(ev_ptr (nc+1,), ev (n, 9), ev_f (n, 2) int32, ok (nc,) bool)`` as ``annotate.annotate_chains``.
+    """
+    nc = cptr.shape[0] - 1
+    n = loc.shape[0]
+    ev = np.zeros((2 * n, 9), dtype=np.float64)
+    ev_f = np.empty((2 * n, 2), dtype=np.int32)
+    ev_ptr = np.zeros(nc + 1, dtype=np.int64)
+    ok = np.zeros(nc, dtype=np.bool_)
+    mn = np.empty(7, dtype=np.float64)
+    m = 0
+    for c in range(nc):
+        first = m
+        a = cptr[c]
+        b = cptr[c + 1]
+        for q in range(a, b):
+            if q > a and q < b - 1 and np.hypot(loc[q, 0] - ev[m - 1, 0], loc[q, 1] - ev[m - 1, 1]) <= tol:
+                ev_f[m - 1, 0] = loc_f[q, 0]
+                ev_f[m - 1, 1] = loc_f[q, 1]
+                continue
+            for z in range(7):
+                ev[m, z] = loc[q, z]
+            ev_f[m, 0] = loc_f[q, 0]
+            ev_f[m, 1] = loc_f[q, 1]
+            m += 1
+            if q == b - 1:
+                break
+            if _minimum(xy, ring_next, normal, loc_f[q, 0], loc_f[q, 1], loc[q], loc[q + 1], tol, mn):
+                for z in range(7):
+                    ev[m, z] = mn[z]
+                ev_f[m, 0] = loc_f[q, 0]
+                ev_f[m, 1] = loc_f[q, 1]
+                m += 1
+        if m - first < 2:
+            m = first
+        else:
+            ok[c] = True
+            ev[first, 7] = 0.0
+            for q in range(first + 1, m):
+                ev[q, 7] = ev[q - 1, 7] + interval_length(ev_f[q - 1, 0], ev_f[q - 1, 1], ev[q - 1, 0], ev[q - 1, 1],
+                                                          ev[q, 0], ev[q, 1], ev[q - 1, 3], ev[q - 1, 4], ev[q, 3],
+                                                          ev[q, 4], ev[q - 1, 5], ev[q - 1, 6], ev[q, 5], ev[q, 6],
+                                                          xy, ring_next, normal)
+        ev_ptr[c + 1] = m
+    return ev_ptr, ev[:m].copy(), ev_f[:m].copy(), ok
 
 
 def exact_chains(sites: Sites):
@@ -214,57 +283,39 @@ def exact_chains(sites: Sites):
     s_loc = inv[: len(h)]
     e_loc = inv[len(h):]
     chains, deg = _chains(len(used), s_loc, e_loc)
-    tol = 1e-9 * sites.scale
-    rows: list[list[float]] = []
-    rows_f: list[tuple[int, int]] = []
-    ev_ptr = [0]
-    chain_nodes = []
+    nc = len(chains)
+    # One row per diagram vertex along each chain: the chain's start, then the end of every step.
+    steps = np.fromiter((s for ch in chains for s in ch), dtype=np.int64)
+    m_c = np.fromiter((len(ch) for ch in chains), dtype=np.int64, count=nc)
+    sptr = np.concatenate([[0], np.cumsum(m_c)])
+    cptr = sptr + np.arange(nc + 1)
+    k = np.where(steps >= 0, steps, ~steps)
+    fwd = steps >= 0
+    rows = len(steps) + nc
+    chain_of_row = np.repeat(np.arange(nc), m_c + 1)
+    pos = np.arange(rows) - cptr[chain_of_row]
+    step_of_row = sptr[chain_of_row] + np.minimum(pos, m_c[chain_of_row] - 1)
+    verts = np.where(pos == 0, np.where(fwd, s_loc[k], e_loc[k])[step_of_row],
+                     np.where(fwd, e_loc[k], s_loc[k])[sptr[chain_of_row] + np.maximum(pos - 1, 0)])
+    lf = np.where(fwd, fl[k], fr[k])[step_of_row]
+    rf = np.where(fwd, fr[k], fl[k])[step_of_row]
+    B = node_xy[verts]
+    L = _closest(sites, lf, B)
+    R = _closest(sites, rf, B)
+    clear = np.hypot(B[:, 0] - L[:, 0], B[:, 1] - L[:, 1])
+    loc = np.column_stack([B, clear, L, R, np.zeros(rows), np.zeros(rows)])
+    loc_f = np.column_stack([lf, rf]).astype(np.int32)
+    last = cptr[1:] - 1
+    loc_f[last] = -1
     node_R = np.zeros(len(used))
-    for steps in chains:
-        k = np.array([s if s >= 0 else ~s for s in steps])
-        fwd = np.array([s >= 0 for s in steps])
-        verts = np.concatenate([[s_loc[k[0]] if fwd[0] else e_loc[k[0]]], np.where(fwd, e_loc[k], s_loc[k])])
-        lf = np.where(fwd, fl[k], fr[k])
-        rf = np.where(fwd, fr[k], fl[k])
-        lf_at = np.concatenate([lf, lf[-1:]])
-        rf_at = np.concatenate([rf, rf[-1:]])
-        B = node_xy[verts]
-        L = _closest(sites, lf_at, B)
-        R = _closest(sites, rf_at, B)
-        clear = np.hypot(*(B - L).T)
-        node_R[verts[0]] = clear[0]
-        node_R[verts[-1]] = clear[-1]
-        loc = np.column_stack([B, clear, L, R, np.zeros(len(B)), np.zeros(len(B))])
-        loc_f = np.column_stack([lf_at, rf_at])
-        loc_f[-1] = -1
-        first = len(rows)
-        for q in range(len(loc)):
-            if q > 0 and q < len(loc) - 1 and np.hypot(*(loc[q, :2] - rows[-1][:2])) <= tol:
-                rows_f[-1] = (int(loc_f[q, 0]), int(loc_f[q, 1]))
-                continue
-            rows.append(loc[q].tolist())
-            rows_f.append((int(loc_f[q, 0]), int(loc_f[q, 1])))
-            if q == len(loc) - 1:
-                break
-            mn = _minimum(sites, int(loc_f[q, 0]), int(loc_f[q, 1]), loc[q], loc[q + 1], tol)
-            if mn is not None:
-                rows.append([*mn, 0.0, 0.0])
-                rows_f.append((int(loc_f[q, 0]), int(loc_f[q, 1])))
-        if len(rows) - first < 2:
-            del rows[first:]
-            del rows_f[first:]
-            continue
-        ev_ptr.append(len(rows))
-        chain_nodes.append((int(verts[0]), int(verts[-1])))
-    ev = np.array(rows, dtype=np.float64).reshape(-1, 9)
-    ev_f = np.array(rows_f, dtype=np.int32).reshape(-1, 2)
-    ev_ptr_a = np.array(ev_ptr, dtype=np.int64)
-    _arc_lengths(ev, ev_f, ev_ptr_a, sites.ring_xy, sites.ring_next, sites.edge_normal)
-    nc = len(chain_nodes)
+    node_R[verts[cptr[:-1]]] = clear[cptr[:-1]]
+    node_R[verts[last]] = clear[last]
+    tol = 1e-9 * sites.scale
+    ev_ptr, ev, ev_f, ok = _events(loc, loc_f, cptr, sites.ring_xy, sites.ring_next, sites.edge_normal, tol)
+    chain_nodes = np.column_stack([verts[cptr[:-1]], verts[last]]).astype(np.int32).reshape(-1, 2)
     node_kind = np.where((deg == 1) & (node_R <= tol), NODE_TOUCH, NODE_VERTEX).astype(np.int32)
     # graph.assemble drops short chains only at NODE_OPEN ends, which this backend never has.
-    chain_ptr = np.cumsum(np.concatenate([[0], np.diff(ev_ptr_a) + 1])).astype(np.int64)
+    chain_ptr = cptr.astype(np.int64)
     stats = {"diagram_vertices": int(len(vx)), "diagram_edges": int(len(E) // 2), "free_edges": int(len(h)),
              "voronoi_seconds": t_diagram}
-    return (chain_ptr, np.array(chain_nodes, dtype=np.int32).reshape(-1, 2), node_xy, node_R, node_kind,
-            ev_ptr_a, ev, ev_f, np.ones(nc, dtype=bool), stats)
+    return chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, stats
