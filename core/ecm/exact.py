@@ -39,6 +39,34 @@ class ExactUnavailableError(InputError):
         super().__init__([Problem("backend", "the exact ECM backend needs pyvoronoi (`pip install pyvoronoi`)")])
 
 
+def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The diagram's input segments: (start vertex, end vertex, ring edge) per segment.
+
+    Every ring edge is one segment, except that a wall is cut at the obstacle vertices lying on it (an obstacle
+    touching the bounds): Boost.Polygon's segments may meet only at their end points.
+    """
+    xy = sites.ring_xy
+    nv = len(xy)
+    w0 = int(sites.ring_ptr[-2])
+    seg_a = list(range(w0))
+    seg_b = sites.ring_next[:w0].tolist()
+    seg_edge = list(range(w0))
+    tol = 1e-9 * sites.scale
+    obst = xy[:w0]
+    for e in range(w0, nv):
+        f = int(sites.ring_next[e])
+        d = xy[f] - xy[e]
+        ll = float(np.dot(d, d))
+        t = (obst - xy[e]) @ d / ll
+        off = np.abs((obst[:, 0] - xy[e, 0]) * d[1] - (obst[:, 1] - xy[e, 1]) * d[0]) / np.sqrt(ll)
+        on = np.flatnonzero((off <= tol) & (t > tol) & (t < 1.0 - tol))
+        cut = [e, *on[np.argsort(t[on])].tolist(), f]
+        seg_a.extend(cut[:-1])
+        seg_b.extend(cut[1:])
+        seg_edge.extend([e] * (len(cut) - 1))
+    return np.array(seg_a, dtype=np.int64), np.array(seg_b, dtype=np.int64), np.array(seg_edge, dtype=np.int64)
+
+
 def _diagram(sites: Sites):
     """Boost.Polygon's Voronoi diagram of the ring edges: (vertex xy (n, 2), edge arrays, cell feature codes)."""
     try:
@@ -49,10 +77,11 @@ def _diagram(sites: Sites):
     nv = len(xy)
     ox, oy = float(sites.bounds[0]), float(sites.bounds[1])
     ext = max(float(sites.bounds[2]) - ox, float(sites.bounds[3]) - oy)
+    seg_a, seg_b, seg_edge = _input_segments(sites)
     pv = pyvoronoi.Pyvoronoi(INPUT_RANGE / ext)
-    a = (xy - (ox, oy)).tolist()
-    b = (xy[sites.ring_next] - (ox, oy)).tolist()
-    for i in range(nv):
+    a = (xy[seg_a] - (ox, oy)).tolist()
+    b = (xy[seg_b] - (ox, oy)).tolist()
+    for i in range(len(a)):
         pv.AddSegment([a[i], b[i]])
     pv.Construct()
     vx = np.array([(v.X, v.Y) for v in pv.GetVertices()], dtype=np.float64).reshape(-1, 2) + (ox, oy)
@@ -61,8 +90,8 @@ def _diagram(sites: Sites):
     cells = np.array([(c.site, c.source_category, c.contains_segment) for c in pv.GetCells()],
                      dtype=np.int64).reshape(-1, 3)
     # Feature of each cell: a ring vertex (segment start 1, end 2) or ring edge nv + i (Boost's source categories).
-    feat = np.where(cells[:, 2] != 0, nv + cells[:, 0],
-                    np.where(cells[:, 1] == 2, sites.ring_next[cells[:, 0]], cells[:, 0]))
+    site = cells[:, 0]
+    feat = np.where(cells[:, 2] != 0, nv + seg_edge[site], np.where(cells[:, 1] == 2, seg_b[site], seg_a[site]))
     return vx, edges, feat
 
 
