@@ -26,6 +26,7 @@ from core.jitcache import jit
 from core.scene.problems import InputError, Problem
 
 from .annotate import NODE_TOUCH, NODE_VERTEX, interval_length
+from .distance import feature_closest, ray_bisector
 from .sites import Sites
 
 #: Largest input coordinate after scaling (Boost.Polygon's input is 32-bit integers).
@@ -236,6 +237,48 @@ def _minimum(xy, ring_next, normal, fl, fr, e0, e1, tol, out):
 
 
 @jit
+def _on_normal(xy, ring_next, normal, f0, f1):
+    """The (vertex, edge) of a change of closest feature f0 -> f1 between a ring vertex and an edge ending there,
+    or (-1, -1): the event then lies on the edge's normal line through the vertex (ECM section II-B)."""
+    nv = xy.shape[0]
+    if f0 < 0 or f1 < 0 or (f0 < nv) == (f1 < nv):
+        return -1, -1
+    v = f0 if f0 < nv else f1
+    e = (f1 if f0 < nv else f0) - nv
+    if e != v and ring_next[e] != v:
+        return -1, -1
+    return v, e
+
+
+@jit
+def _refine_events(loc, loc_f, cptr, xy, ring_next, normal):
+    """Move the inner rows where one side's feature changes onto that vertex's normal line, at the distance where
+    the other side's feature is as far (``distance.ray_bisector``, closed form): exact to rounding, instead of
+    Boost's vertices from the integer input. Closest points and clearance follow."""
+    for c in range(cptr.shape[0] - 1):
+        for q in range(cptr[c] + 1, cptr[c + 1] - 1):
+            for side in range(2):
+                v, e = _on_normal(xy, ring_next, normal, loc_f[q - 1, side], loc_f[q, side])
+                other = loc_f[q, 1 - side]
+                if v < 0 or other != loc_f[q - 1, 1 - side]:
+                    continue
+                t = ray_bisector(xy, ring_next, normal, other, xy[v, 0], xy[v, 1], normal[e, 0], normal[e, 1])
+                if not np.isfinite(t) or t < 0.0:
+                    continue
+                bx = xy[v, 0] + t * normal[e, 0]
+                by = xy[v, 1] + t * normal[e, 1]
+                d, ox, oy = feature_closest(xy, ring_next, other, bx, by)
+                loc[q, 0] = bx
+                loc[q, 1] = by
+                loc[q, 2] = t
+                loc[q, 3 + 2 * side] = xy[v, 0]
+                loc[q, 4 + 2 * side] = xy[v, 1]
+                loc[q, 5 - 2 * side] = ox
+                loc[q, 6 - 2 * side] = oy
+                break
+
+
+@jit
 def _events(loc, loc_f, cptr, xy, ring_next, normal, tol):
     """Event rows of every chain from its diagram vertices ``loc[cptr[c]:cptr[c+1]]`` (9 columns, features in
     ``loc_f``): coincident inner rows merged, each piece's clearance minimum inserted, arc lengths filled in.
@@ -340,6 +383,7 @@ def exact_chains(sites: Sites):
     node_R[verts[cptr[:-1]]] = clear[cptr[:-1]]
     node_R[verts[last]] = clear[last]
     tol = 1e-9 * sites.scale
+    _refine_events(loc, loc_f, cptr, sites.ring_xy, sites.ring_next, sites.edge_normal)
     ev_ptr, ev, ev_f, ok = _events(loc, loc_f, cptr, sites.ring_xy, sites.ring_next, sites.edge_normal, tol)
     chain_nodes = np.column_stack([verts[cptr[:-1]], verts[last]]).astype(np.int32).reshape(-1, 2)
     node_kind = np.where((deg == 1) & (node_R <= tol), NODE_TOUCH, NODE_VERTEX).astype(np.int32)

@@ -1,0 +1,98 @@
+"""The exact backend (Boost.Polygon's segment Voronoi diagram) against the GPU backend: the same map up to a pixel.
+
+On the shipped scenes and on random ones: vertices within a pixel of each other, the same edges between matched
+vertices where no feature is below the pixel size, and the same shortest paths.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.spatial import cKDTree
+
+from core.cli.main import main
+from core.ecm import build_ecm, shortest_path
+from core.scene import build_geometry, load_scene, save_scene
+
+from ecmgen import random_scene
+from test_paths import _points
+
+SCENES = Path(__file__).resolve().parents[3] / "scenes"
+
+
+def _maps(scene, resolution):
+    geometry = build_geometry(scene)
+    gpu = build_ecm(scene, resolution, geometry=geometry, backend="gpu")
+    exact = build_ecm(scene, resolution, geometry=geometry, backend="exact")
+    assert gpu.stats["backend"] == "gpu" and exact.stats["backend"] == "exact"
+    return geometry, gpu, exact
+
+
+def _same_map(gpu, exact, tol):
+    """Vertices matched both ways within ``tol``, the same edges between them, the same lengths and events."""
+    d_eg, to_gpu = cKDTree(gpu.vert_xy).query(exact.vert_xy)
+    d_ge, _ = cKDTree(exact.vert_xy).query(gpu.vert_xy)
+    assert d_eg.max() <= tol and d_ge.max() <= tol
+    assert np.allclose(exact.vert_R, gpu.vert_R[to_gpu], atol=tol)
+    assert np.array_equal(np.sort(exact.vert_kind), np.sort(gpu.vert_kind))
+    exact_edges = sorted(tuple(sorted(map(int, to_gpu[uv]))) for uv in exact.edge_uv)
+    gpu_edges = sorted(tuple(sorted(map(int, uv))) for uv in gpu.edge_uv)
+    assert exact_edges == gpu_edges
+    assert exact.n_events == gpu.n_events
+    assert abs(exact.edge_len.sum() - gpu.edge_len.sum()) <= tol * gpu.n_edges
+    d_ev, _ = cKDTree(gpu.ev_B).query(exact.ev_B)
+    assert d_ev.max() <= tol
+
+
+@pytest.mark.parametrize("name", ["city", "mckenna", "hills", "mckenna_road"])
+def test_shipped_scenes_same_map(name):
+    # The annotation of both is exact, so the maps agree far below the pixel: Boost's integer input (2**30 over the
+    # scene) leaves a few 1e-9 of the scene's size.
+    scene = load_scene(SCENES / f"{name}.json")
+    _, gpu, exact = _maps(scene, 2048)
+    _same_map(gpu, exact, 1e-8 * exact.sites.scale)
+
+
+def test_forest_same_map_up_to_the_pixel():
+    # The forest's round trees have vertices a fraction of a pixel apart: they match within the pixel size, and
+    # their counts and total length agree.
+    _, gpu, exact = _maps(load_scene(SCENES / "forest.json"), 2048)
+    assert (exact.n_vertices, exact.n_edges, exact.n_events) == (gpu.n_vertices, gpu.n_edges, gpu.n_events)
+    d, _ = cKDTree(gpu.vert_xy).query(exact.vert_xy)
+    assert d.max() <= gpu.pixel
+    assert abs(exact.edge_len.sum() - gpu.edge_len.sum()) <= gpu.pixel * gpu.n_edges * 0.01
+
+
+@pytest.mark.parametrize("seed", [201, 202, 203, 204, 205, 207])
+def test_random_scenes_same_map_and_paths(seed):
+    scene = random_scene(seed)
+    geometry, gpu, exact = _maps(scene, 320)
+    _same_map(gpu, exact, 1e-8 * exact.sites.scale)
+    pts = _points(geometry, 20, seed)
+    for a, b in zip(pts[0::2], pts[1::2]):
+        for clearance in (0.0, 0.5):
+            pg, lg, okg = shortest_path(gpu, a, b, clearance=clearance)
+            pe, le, oke = shortest_path(exact, a, b, clearance=clearance)
+            assert okg == oke
+            if okg:
+                assert abs(lg - le) <= 1e-6 * exact.sites.scale
+
+
+def test_cli_exact_backend(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    save_scene(random_scene(204), path)
+    out = tmp_path / "e.json"
+    png = tmp_path / "e.png"
+    assert main(["ecm", str(path), "--backend", "exact", "--json", "--out", str(out), "--png", str(png),
+                 "--resolution", "256"]) == 0
+    import json
+
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["backend"] == "exact" and summary["backend_reason"] == "requested"
+    assert set(summary["seconds"]) == {"sites", "voronoi", "annotation", "total"}
+    doc = json.loads(out.read_text())
+    assert len(doc["vertices"]) == summary["counts"]["vertices"] > 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["ecm", str(path), "--backend", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "error: backend: must be one of auto, gpu, exact, got 'cpu'" in err and "Traceback" not in err
