@@ -22,7 +22,7 @@ import numpy as np
 from core.jitcache import jit
 from core.kernels.buffers import reserve
 
-from .distance import site_closest
+from .distance import segment_closest, site_closest
 
 #: Closest points of two sites nearer than this (in pixels) at a pixel centre beside a crack count as one point:
 #: the GPU's rounding blurs the side of a shared vertex's normal cone by a few hundredths of a pixel.
@@ -40,15 +40,61 @@ def _coincident(edges, a, b, px, py, tol):
 
 
 @jit
-def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol):
+def _segments_near(ax, ay, bx, by, cx, cy, dx, dy, tol):
+    """Whether segments ab and cd come within ``tol`` of each other (they cross, or an end is that near)."""
+    d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+    d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    if ((d1 > 0.0) != (d2 > 0.0)) and ((d3 > 0.0) != (d4 > 0.0)):
+        return True
+    t2 = tol * tol
+    return (segment_closest(ax, ay, cx, cy, dx, dy)[0] <= t2 or segment_closest(bx, by, cx, cy, dx, dy)[0] <= t2
+            or segment_closest(cx, cy, ax, ay, bx, by)[0] <= t2 or segment_closest(dx, dy, ax, ay, bx, by)[0] <= t2)
+
+
+@jit
+def _sites_touch(edges, a, b, tol):
+    """Whether the real edges of sites a and b come within ``tol``: only then can they share a closest point."""
+    xy = edges.xy
+    for p in range(edges.ptr[a], edges.ptr[a + 1]):
+        e = edges.edge[p]
+        f = edges.ring_next[e]
+        for q in range(edges.ptr[b], edges.ptr[b + 1]):
+            g = edges.edge[q]
+            k = edges.ring_next[g]
+            if _segments_near(xy[e, 0], xy[e, 1], xy[f, 0], xy[f, 1], xy[g, 0], xy[g, 1], xy[k, 0], xy[k, 1], tol):
+                return True
+    return False
+
+
+@jit
+def _touch_cached(edges, a, b, tol, cache):
+    """``_sites_touch`` through a direct-mapped cache of site pairs (``cache`` (K, 2) int64: key, answer + 1)."""
+    lo = min(a, b)
+    hi = max(a, b)
+    key = lo * (edges.ptr.shape[0] - 1) + hi
+    slot = (key * 2654435761) % cache.shape[0]
+    if cache[slot, 0] == key:
+        return cache[slot, 1] == 2
+    touch = _sites_touch(edges, lo, hi, tol)
+    cache[slot, 0] = key
+    cache[slot, 1] = 2 if touch else 1
+    return touch
+
+
+@jit
+def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol, cache):
     a = labels[i0, j0]
     b = labels[i1, j1]
     if a < 0 or b < 0 or a == b:
         return False
-    # Two sites can share a closest point only where they touch.
+    # Two sites can share a closest point only where their real edges touch.
     bbox = edges.bbox
     if (bbox[a, 0] > bbox[b, 2] + tol or bbox[b, 0] > bbox[a, 2] + tol
             or bbox[a, 1] > bbox[b, 3] + tol or bbox[b, 1] > bbox[a, 3] + tol):
+        return True
+    if not _touch_cached(edges, a, b, tol, cache):
         return True
     h = pix.h
     pax = pix.x0 + (j0 + 0.5) * h
@@ -63,6 +109,36 @@ def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol):
 
 
 @jit
+def _differing(labels, count_only, out):
+    """Pixel pairs of two different sites (obstacle pixels skipped): their count, and with ``count_only`` False
+    the rows [0, i, j] (pixels (i, j-1) | (i, j)) then [1, i, j] (pixels (i-1, j) | (i, j)) written to ``out``.
+    A tight scan without calls: the exact tests run on the list afterwards."""
+    H, Wd = labels.shape
+    n = 0
+    for i in range(H):
+        for j in range(1, Wd):
+            a = labels[i, j - 1]
+            b = labels[i, j]
+            if a != b and a >= 0 and b >= 0:
+                if not count_only:
+                    out[n, 0] = 0
+                    out[n, 1] = i
+                    out[n, 2] = j
+                n += 1
+    for i in range(1, H):
+        for j in range(Wd):
+            a = labels[i - 1, j]
+            b = labels[i, j]
+            if a != b and a >= 0 and b >= 0:
+                if not count_only:
+                    out[n, 0] = 1
+                    out[n, 1] = i
+                    out[n, 2] = j
+                n += 1
+    return n
+
+
+@jit
 def crack_flags(labels, edges, pix):
     """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8, cracks (k, 3) int32).
 
@@ -74,28 +150,23 @@ def crack_flags(labels, edges, pix):
     tol = SPURIOUS_PIXELS * pix.h
     vb = np.zeros((H, Wd + 1), dtype=np.uint8)
     hb = np.zeros((H + 1, Wd), dtype=np.uint8)
-    cracks = np.empty((1024, 3), dtype=np.int32)
+    cand = np.empty((_differing(labels, True, np.empty((0, 3), dtype=np.int32)), 3), dtype=np.int32)
+    _differing(labels, False, cand)
+    cracks = np.empty_like(cand)
+    cache = np.full((4096, 2), -1, dtype=np.int64)
     n = 0
-    for i in range(H):
-        for j in range(1, Wd):
-            if labels[i, j - 1] != labels[i, j]:
-                if _is_boundary(labels, i, j - 1, i, j, edges, pix, tol):
-                    vb[i, j] = 1
-                    cracks = reserve(cracks, n + 1)
-                    cracks[n, 0] = 0
-                    cracks[n, 1] = i
-                    cracks[n, 2] = j
-                    n += 1
-    for i in range(1, H):
-        for j in range(Wd):
-            if labels[i - 1, j] != labels[i, j]:
-                if _is_boundary(labels, i - 1, j, i, j, edges, pix, tol):
-                    hb[i, j] = 1
-                    cracks = reserve(cracks, n + 1)
-                    cracks[n, 0] = 1
-                    cracks[n, 1] = i
-                    cracks[n, 2] = j
-                    n += 1
+    for q in range(cand.shape[0]):
+        i = cand[q, 1]
+        j = cand[q, 2]
+        if cand[q, 0] == 0:
+            if _is_boundary(labels, i, j - 1, i, j, edges, pix, tol, cache):
+                vb[i, j] = 1
+                cracks[n] = cand[q]
+                n += 1
+        elif _is_boundary(labels, i - 1, j, i, j, edges, pix, tol, cache):
+            hb[i, j] = 1
+            cracks[n] = cand[q]
+            n += 1
     return vb, hb, cracks[:n].copy()
 
 
