@@ -134,9 +134,9 @@ def _build_exact(sites: Sites, resolution: int, progress) -> ECM:
     """The ECM from the exact segment Voronoi diagram (``exact``); timings ``voronoi`` and ``annotation``."""
     _report(progress, 0.1, "voronoi")
     t = time.perf_counter()
-    *chains, info = exact_chains(sites)
+    chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, info = exact_chains(sites)
     height, width, h = image_shape(sites.bounds, resolution)
-    ecm = assemble(sites, *chains, h, resolution)
+    ecm = assemble(sites, chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, h, resolution)
     t_annot = time.perf_counter() - t - info["voronoi_seconds"]
     ecm.timings.update({"voronoi": info["voronoi_seconds"], "annotation": t_annot})
     ecm.stats.update({"sites": sites.n_sites, "obstacle_vertices": sites.n_obstacle_vertices,

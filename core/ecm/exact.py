@@ -329,7 +329,7 @@ def _events(loc, loc_f, cptr, xy, ring_next, normal, tol):
     return ev_ptr, ev[:m].copy(), ev_f[:m].copy(), ok
 
 
-def exact_chains(sites: Sites):
+def exact_chains(sites: Sites) -> tuple:
     """The annotated chains of the exact diagram, in ``graph.assemble``'s input form.
 
     Returns ``(chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, stats)``; ``chain_ptr``
