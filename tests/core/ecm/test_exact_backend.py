@@ -78,6 +78,20 @@ def test_random_scenes_same_map_and_paths(seed):
                 assert abs(lg - le) <= 1e-6 * exact.sites.scale
 
 
+def test_random_scene_200_gpu_artefact():
+    """The GPU map of seed 200 has one chain more: from an obstacle vertex along its own edge's normal and back,
+    clearance 0 at both ends (no Voronoi edge does that); the rest is the exact map."""
+    _, gpu, exact = _maps(random_scene(200), 320)
+    d, to_exact = cKDTree(exact.vert_xy).query(gpu.vert_xy)
+    extra = np.flatnonzero(d > 1e-6 * exact.sites.scale)
+    assert len(extra) == 2 and np.all(gpu.vert_R[extra] == 0.0)
+    assert np.allclose(gpu.vert_xy[extra[0]], gpu.vert_xy[extra[1]])
+    loop = [k for k in range(gpu.n_edges) if set(gpu.edge_uv[k]) == set(extra)]
+    assert len(loop) == 1 and gpu.n_edges == exact.n_edges + 1
+    d_eg, _ = cKDTree(gpu.vert_xy).query(exact.vert_xy)
+    assert d_eg.max() <= 1e-8 * exact.sites.scale
+
+
 def test_cli_exact_backend(tmp_path, capsys):
     path = tmp_path / "s.json"
     save_scene(random_scene(204), path)
