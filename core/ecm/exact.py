@@ -44,7 +44,8 @@ def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The diagram's input segments: (start vertex, end vertex, ring edge) per segment.
 
     Every ring edge is one segment, except that a wall is cut at the obstacle vertices lying on it (an obstacle
-    touching the bounds): Boost.Polygon's segments may meet only at their end points.
+    touching the bounds) and loses the pieces an obstacle's edge covers (an obstacle clipped by the bounds):
+    Boost.Polygon's segments may meet only at their end points.
     """
     xy = sites.ring_xy
     nv = len(xy)
@@ -54,6 +55,7 @@ def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seg_edge = list(range(w0))
     tol = 1e-9 * sites.scale
     obst = xy[:w0]
+    along = {(tuple(xy[i]), tuple(xy[sites.ring_next[i]])) for i in range(w0)}
     for e in range(w0, nv):
         f = int(sites.ring_next[e])
         d = xy[f] - xy[e]
@@ -62,9 +64,14 @@ def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         off = np.abs((obst[:, 0] - xy[e, 0]) * d[1] - (obst[:, 1] - xy[e, 1]) * d[0]) / np.sqrt(ll)
         on = np.flatnonzero((off <= tol) & (t > tol) & (t < 1.0 - tol))
         cut = [e, *on[np.argsort(t[on])].tolist(), f]
-        seg_a.extend(cut[:-1])
-        seg_b.extend(cut[1:])
-        seg_edge.extend([e] * (len(cut) - 1))
+        for u, v in zip(cut[:-1], cut[1:]):
+            # A piece along an obstacle clipped by the bounds is that obstacle's edge too: Boost.Polygon's
+            # segments may not overlap, and the obstacle's edge bounds the free space there.
+            if (tuple(xy[u]), tuple(xy[v])) in along or (tuple(xy[v]), tuple(xy[u])) in along:
+                continue
+            seg_a.append(u)
+            seg_b.append(v)
+            seg_edge.append(e)
     return np.array(seg_a, dtype=np.int64), np.array(seg_b, dtype=np.int64), np.array(seg_edge, dtype=np.int64)
 
 
@@ -107,9 +114,10 @@ def _free_side(sites: Sites, feat: np.ndarray, m: np.ndarray) -> np.ndarray:
     right_of_next = (b[:, 0] - a[:, 0]) * (m[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (m[:, 0] - a[:, 0]) < 0.0
     p = xy[sites.ring_prev[e]]
     right_of_prev = (a[:, 0] - p[:, 0]) * (m[:, 1] - p[:, 1]) - (a[:, 1] - p[:, 1]) * (m[:, 0] - p[:, 0]) < 0.0
-    # An edge's cell: its own side; a vertex's: right of either incident edge (its free normal cone, or outside
-    # the obstacle's concave corner).
-    return np.where(is_edge, right_of_next, right_of_next | right_of_prev)
+    # An edge's cell: its own side. A vertex's: only a convex vertex (a left turn, the obstacle being on the left)
+    # owns free space, its normal cone, right of either incident edge; a concave one's cell lies in the obstacle.
+    convex = (a[:, 0] - p[:, 0]) * (b[:, 1] - a[:, 1]) - (a[:, 1] - p[:, 1]) * (b[:, 0] - a[:, 0]) > 0.0
+    return np.where(is_edge, right_of_next, convex & (right_of_next | right_of_prev))
 
 
 def _closest(sites: Sites, feat: np.ndarray, p: np.ndarray) -> np.ndarray:

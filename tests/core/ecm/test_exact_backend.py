@@ -4,6 +4,7 @@ On the shipped scenes and on random ones: vertices within a pixel of each other,
 vertices where no feature is below the pixel size, and the same shortest paths.
 """
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,8 +14,9 @@ from scipy.spatial import cKDTree
 from core.cli.main import main
 from core.ecm import build_ecm, shortest_path
 from core.scene import build_geometry, load_scene, save_scene
+from core.scene.model import Obstacle
 
-from ecmgen import random_scene
+from ecmgen import random_scene, rect
 from test_paths import _points
 
 SCENES = Path(__file__).resolve().parents[3] / "scenes"
@@ -76,6 +78,15 @@ def test_random_scenes_same_map_and_paths(seed):
             assert okg == oke
             if okg:
                 assert abs(lg - le) <= 1e-6 * exact.sites.scale
+
+
+def test_obstacles_clipped_by_the_bounds():
+    """Obstacles crossing the bounds (clipped: an edge along a wall) and one over a corner of the bounds, overlapping
+    a random obstacle: Boost.Polygon gets no overlapping segments, and the map is the GPU's."""
+    base = random_scene(201)
+    obstacles = [*base.obstacles, Obstacle("cross", rect(-5, 20, 6, 30)), Obstacle("corner", rect(90, 60, 105, 75))]
+    _, gpu, exact = _maps(replace(base, obstacles=obstacles), 320)
+    _same_map(gpu, exact, 1e-8 * exact.sites.scale)
 
 
 def test_random_scene_200_gpu_artefact():
