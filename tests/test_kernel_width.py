@@ -21,7 +21,6 @@ KNOWN_WIDE = {
     "core/ecm/corridor.py::_push_disk",  # 15
     "core/ecm/corridor.py::_walk_edge",  # 16
     "core/ecm/corridor.py::explicit_corridor",  # 24
-    "core/ecm/cull.py::cull_tiles",  # 16
     "core/ecm/debug.py::_point_on_piece",  # 18
     "core/ecm/path.py::_plan",  # 36
     "core/ecm/path.py::path_kernel",  # 37
@@ -31,7 +30,6 @@ KNOWN_WIDE = {
     "core/ecm/search.py::_extend",  # 19
     "core/ecm/search.py::_bound",  # 13
     "core/ecm/search.py::corridor_search",  # 35
-    "core/ecm/trace.py::_is_boundary",  # 14
     "core/navmesh/kernels/disc.py::triangle_box_walk",  # 13
     "core/navmesh/kernels/disc.py::_overlaps",  # 13
     "core/navmesh/kernels/disc.py::disc_cost",  # 13

@@ -1,11 +1,14 @@
 """Benchmark section ``ecm``: building the Explicit Corridor Map of the city and querying it (ECM section VI).
 
-Build: the city at 1024, 2048 and 4096 pixels (``--quick``: 512 and 1024), per phase (sites, cull, render,
-readback, tracing, annotation), wall time (the GPU or llvmpipe's threads work outside the calling thread), the
-median of three builds after one warm-up build; creating the OpenGL context and the first build (numba's cache
-load or compilation) are reported apart. Beside them: the paper's 0.60 s (4,000 x 4,000 pixels, GeForce 8800 GTX)
-and an exact segment Voronoi diagram of the same free space built in the same run (Boost.Polygon through
-pyvoronoi, a test-only dependency; the record says so when it is missing).
+Build, GPU backend: the city at 1024, 2048 and 4096 pixels (``--quick``: 512 and 1024), per phase (sites, cull,
+render, readback, tracing, annotation), wall time (the GPU or llvmpipe's threads work outside the calling thread),
+the median of three builds after one warm-up build, and the process's CPU time; creating the OpenGL context and the
+first builds (numba's cache load or compilation) are reported apart. Beside them: the paper's 0.60 s (4,000 x 4,000
+pixels, GeForce 8800 GTX), and, as the render's baseline in the same run, the GVD with every tile shaded and the
+distance image read back (the render before the culling's settled tiles were filled).
+
+Build, exact backend: the same map from Boost.Polygon's segment Voronoi diagram (pyvoronoi) on the CPU, median of
+seven, beside the GPU build at 2048 px of the same run.
 
 Queries: random pairs in the free space at least 1 m from obstacles; corridor + shrink (1 m, as the paper) +
 funnel, CPU time of the calling thread per query (median, and mean), and the three parts apart; path length over
@@ -53,32 +56,93 @@ def _pairs(geometry, n: int, clearance: float, seed: int) -> tuple[np.ndarray, n
     return out[0::2].copy(), out[1::2].copy()
 
 
-def _voronoi_seconds(free) -> float | None:
-    """Seconds to build the exact segment Voronoi diagram of the free space's boundary (None without pyvoronoi)."""
-    try:
-        import pyvoronoi
-    except ImportError:
-        return None
-    import shapely
+def _median_build(scene, geometry, sites, res: int, repeat: int, backend: str):
+    """``repeat`` builds after a warm-up: (median timings per phase (wall), median process CPU seconds, last ECM);
+    ``sites`` None builds them each time (the ``sites`` phase counts)."""
+    from core.ecm.build import build_ecm
 
-    segs = []
-    for poly in getattr(free, "geoms", [free]):
-        poly = shapely.geometry.polygon.orient(poly, 1.0)
-        for ring in [poly.exterior, *poly.interiors]:
-            c = np.asarray(ring.coords)
-            segs.extend(zip(c[:-1].tolist(), c[1:].tolist()))
-    t0 = time.perf_counter()
-    pv = pyvoronoi.Pyvoronoi(100)
-    for a, b in segs:
-        pv.AddSegment([a, b])
-    pv.Construct()
-    pv.GetEdges()
-    pv.GetVertices()
-    return time.perf_counter() - t0
+    build_ecm(scene, res, geometry=geometry, sites=sites, backend=backend)
+    runs = []
+    cpu = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        runs.append(build_ecm(scene, res, geometry=geometry, sites=sites, backend=backend))
+        cpu.append(time.process_time() - t0)
+    phases = {ph: float(np.median([r.timings[ph] for r in runs])) for ph in runs[0].timings}
+    return phases, float(np.median(cpu)), runs[-1]
+
+
+def _render_cpu(sites, res: int, repeat: int) -> tuple[float, float]:
+    """Median process CPU seconds of the GVD as the build renders it (settled tiles filled, labels only) and with
+    every tile shaded and the distance image read back too (the render before the fill): (build's, baseline)."""
+    from core.ecm.gvd import render_gvd
+
+    out = []
+    for with_dist in (False, True):
+        render_gvd(sites, res, with_dist=with_dist)
+        cpu = []
+        for _ in range(repeat):
+            t0 = time.process_time()
+            render_gvd(sites, res, with_dist=with_dist)
+            cpu.append(time.process_time() - t0)
+        out.append(float(np.median(cpu)))
+    return out[0], out[1]
+
+
+def _gpu_build_records(scene, geometry, sites, quick: bool):
+    """GPU backend on the city per resolution: phases, CPU, the full-shading baseline; returns (records, ECM)."""
+    records: list[Record] = []
+    ecm = None
+    resolutions = (512, 1024) if quick else (1024, 2048, 4096)
+    repeat = 1 if quick else 3
+    for res in resolutions:
+        phases, cpu, last = _median_build(scene, geometry, None, res, repeat, "gpu")
+        for ph in PHASES:
+            ref = f"wall time, median of {repeat}"
+            if ph == "total":
+                ref = PAPER_BUILD + ("; must show <= 0.6 s on llvmpipe" if res == 4096 else "")
+            records.append(_rec(f"city build {res} px: {ph}", phases[ph], "s", ref))
+        records.append(_rec(f"city build {res} px: process CPU", cpu, "s",
+                            "all threads of this process (llvmpipe's rasteriser threads included), median"))
+        done, full = _render_cpu(sites, res, repeat)
+        records.append(_rec(f"city build {res} px: GVD render, process CPU", done, "s",
+                            f"cull + render + readback as the build draws it ({last.stats['quads']} quads), median"))
+        records.append(_rec(f"city build {res} px: GVD render, every tile shaded (baseline), process CPU", full, "s",
+                            f"same run: the build's render takes {done / max(full, 1e-9):.2f} of it"))
+        st = last.stats
+        records.append(_rec(f"city build {res} px: vertices / edges / events", st["vertices"], "count",
+                            f"{st['edges']} edges, {st['events']} event points, {st['bytes']} bytes; paper's city: "
+                            "1439 vertices, 1618 edges, 6322 events"))
+        if res == 2048 or ecm is None:
+            ecm = last
+    return records, ecm
+
+
+def _exact_build_records(scene, geometry, sites, gpu_ecm, quick: bool) -> list[Record]:
+    """Exact backend (Boost.Polygon segment Voronoi diagram) on the city, beside the GPU build of the same run."""
+    from core.ecm.exact import ExactUnavailableError
+
+    repeat = 3 if quick else 7
+    try:
+        phases, cpu, ecm = _median_build(scene, geometry, None, gpu_ecm.resolution, repeat, "exact")
+    except ExactUnavailableError as e:
+        return [_rec("exact backend build", 0, "missing", "; ".join(e.lines()))]
+    gpu_total = gpu_ecm.timings["total"]
+    same = (ecm.n_vertices, ecm.n_edges, ecm.n_events) == (gpu_ecm.n_vertices, gpu_ecm.n_edges, gpu_ecm.n_events)
+    out = [_rec(f"exact backend build: {ph}", phases[ph], "s", f"wall time, median of {repeat}")
+           for ph in ("sites", "voronoi", "annotation")]
+    out.append(_rec("exact backend build: total", phases["total"], "s",
+                    f"must show <= 0.1 s; the GPU build at {gpu_ecm.resolution} px in this run: {gpu_total:.3f} s"))
+    out.append(_rec("exact backend build: process CPU", cpu, "s", "median (no OpenGL; one thread)"))
+    out.append(_rec("exact backend: vertices / edges / events", ecm.n_vertices, "count",
+                    f"{ecm.n_edges} edges, {ecm.n_events} events; "
+                    + ("the same counts as the GPU map" if same else
+                       f"GPU map: {gpu_ecm.n_vertices} / {gpu_ecm.n_edges} / {gpu_ecm.n_events}")))
+    return out
 
 
 def run(quick: bool = False) -> list[Record]:
-    """Build times per phase and resolution, the exact Voronoi build, query times and path length excess."""
+    """Build times per phase and resolution (GPU and exact backends), query times and path length excess."""
     from core.ecm import glcontext
     from core.ecm.build import build_ecm
     from core.ecm.glcontext import GLUnavailableError
@@ -87,6 +151,7 @@ def run(quick: bool = False) -> list[Record]:
 
     scene = load_scene(CITY)
     geometry = build_geometry(scene)
+    sites = build_sites(geometry, scene.bounds)
     records: list[Record] = []
     try:
         t0 = time.perf_counter()
@@ -97,38 +162,13 @@ def run(quick: bool = False) -> list[Record]:
     records.append(_rec("OpenGL context creation (once per process)", ctx_s, "s",
                         f"renderer {glcontext.renderer()}; excluded from build times"))
     t0 = time.perf_counter()
-    build_ecm(scene, 256, geometry=geometry)
-    records.append(_rec("first build at 256 px (numba cache load or JIT)", time.perf_counter() - t0, "s",
-                        "excluded from the steady-state build times"))
-    resolutions = (512, 1024) if quick else (1024, 2048, 4096)
-    repeat = 1 if quick else 3
-    ecm = None
-    for res in resolutions:
-        build_ecm(scene, res, geometry=geometry)
-        runs = [build_ecm(scene, res, geometry=geometry) for _ in range(repeat)]
-        for ph in PHASES:
-            v = float(np.median([r.timings[ph] for r in runs]))
-            if ph == "total":
-                ref = PAPER_BUILD
-                if res == 2048:
-                    ref += "; must show <= 1.5 s on llvmpipe, target 0.6 s"
-            else:
-                ref = "wall time, median of %d" % repeat
-            records.append(_rec(f"city build {res} px: {ph}", v, "s", ref))
-        st = runs[-1].stats
-        records.append(_rec(f"city build {res} px: vertices / edges / events", st["vertices"], "count",
-                            f"{st['edges']} edges, {st['events']} event points, {st['bytes']} bytes; paper's city: "
-                            "1439 vertices, 1618 edges, 6322 events"))
-        if res == 2048 or ecm is None:
-            ecm = runs[-1]
-    sites = build_sites(geometry, scene.bounds)
-    vs = _voronoi_seconds(geometry.free)
-    if vs is None:
-        records.append(_rec("exact segment Voronoi build (pyvoronoi)", 0, "missing",
-                            "pyvoronoi is not installed (it is in the test extra): no exact build measured"))
-    else:
-        records.append(_rec("exact segment Voronoi build (pyvoronoi, Boost.Polygon)", vs, "s",
-                            f"same run, {sites.n_obstacle_vertices + 4} segments; CPU, exact arithmetic"))
+    build_ecm(scene, 256, geometry=geometry, backend="gpu")
+    build_ecm(scene, 256, geometry=geometry, backend="exact")
+    records.append(_rec("first builds at 256 px, gpu and exact (numba cache load or JIT)", time.perf_counter() - t0,
+                        "s", "excluded from the steady-state build times"))
+    gpu_records, ecm = _gpu_build_records(scene, geometry, sites, quick)
+    records.extend(gpu_records)
+    records.extend(_exact_build_records(scene, geometry, sites, ecm, quick))
     records.extend(_queries(scene, geometry, ecm, 100 if quick else 1000, 50 if quick else 1000))
     return records
 

@@ -1,4 +1,4 @@
-"""``miran ecm SCENE [--resolution N] [--out ecm.json] [--png ecm.png] [--json]``: the GVD on the GPU and the ECM."""
+"""``miran ecm SCENE [--backend auto|gpu|exact] [--resolution N] [--out ecm.json] [--png ecm.png] [--json]``."""
 
 from __future__ import annotations
 
@@ -7,15 +7,23 @@ import argparse
 from core.cli.output import check_destination, json_bytes, print_json, write_result
 from core.scene.io import load_scene
 
+SECONDS = {"gpu": ("sites", "cull", "render", "readback", "tracing", "annotation", "total"),
+           "exact": ("sites", "voronoi", "annotation", "total")}
+
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("ecm", help="build the GVD on the GPU and the Explicit Corridor Map",
+    p = sub.add_parser("ecm", help="build the Explicit Corridor Map (GVD on the GPU, or exact on the CPU)",
                        description="Render the scene's Generalized Voronoi Diagram with OpenGL (Mesa's llvmpipe "
                                    "where there is no GPU), trace its vertices and edges and annotate the edges "
-                                   "with exact event points and closest points (Geraerts 2010).")
+                                   "with exact event points and closest points (Geraerts 2010); or read the same "
+                                   "map off the exact segment Voronoi diagram (Boost.Polygon, --backend exact).")
     p.add_argument("scene", metavar="SCENE")
+    p.add_argument("--backend", default="auto", metavar="B",
+                   help="gpu (OpenGL GVD), exact (CPU segment Voronoi diagram, no OpenGL) or auto (default: gpu "
+                        "where an OpenGL context can be made, else exact; the output says which)")
     p.add_argument("--resolution", default="2048", metavar="N",
-                   help="pixels along the longer side of the bounds (default 2048)")
+                   help="pixels along the longer side of the bounds (default 2048; with --backend exact only the "
+                        "--png picture's size)")
     p.add_argument("--out", metavar="ECM_JSON", help="write the map: vertices (x, y, clearance) and edges with "
                                                       "their event points (B, R, l, r)")
     p.add_argument("--png", metavar="PNG", help="draw the medial axis coloured by clearance over the scene, with "
@@ -25,35 +33,41 @@ def add_parser(sub) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from core.ecm.build import build_ecm, check_resolution
+    from core.ecm.build import build_ecm, check_resolution, resolve_backend
     from core.ecm.ecmfile import ecm_to_dict
     from core.ecm.glcontext import renderer
     from core.ecm.colours import clearance_top, legend_entries
     from core.ecm.debug import medial_axis_segments
+    from core.ecm.obstacle_raster import obstacle_labels
     from core.ecm.picture import ecm_picture, png_bytes
 
     resolution = check_resolution(args.resolution)
+    backend, why = resolve_backend(args.backend)
     check_destination(args.out, "--out")
     check_destination(args.png, "--png")
     scene = load_scene(args.scene)
-    ecm = build_ecm(scene, resolution, keep_gvd=bool(args.png))
+    ecm = build_ecm(scene, resolution, keep_gvd=bool(args.png), backend=backend)
     if args.out:
         write_result(args.out, "--out", json_bytes(ecm_to_dict(ecm, scene.name, scene.units), indent=None))
     legend = None
+    st = ecm.stats
     if args.png:
-        write_result(args.png, "--png", png_bytes(ecm_picture(ecm, ecm.gvd.labels)))
+        labels = ecm.gvd.labels if backend == "gpu" else obstacle_labels(ecm.sites, st["height"], st["width"],
+                                                                          ecm.pixel)
+        write_result(args.png, "--png", png_bytes(ecm_picture(ecm, labels)))
         legend = [{"colour": c, "clearance": text}
                   for c, text in legend_entries(clearance_top(medial_axis_segments(ecm)[1]))]
     t = ecm.timings
-    st = ecm.stats
     summary = {
         "scene": scene.name,
+        "backend": backend,
+        "backend_reason": why,
         "resolution": resolution,
         "image": [st["width"], st["height"]],
         "pixel_size": ecm.pixel,
-        "renderer": renderer(),
+        "renderer": renderer() if backend == "gpu" else "none (exact CPU backend: Boost.Polygon segment Voronoi)",
         "counts": {k: st[k] for k in ("sites", "obstacle_vertices", "vertices", "edges", "events")},
-        "seconds": {k: t[k] for k in ("sites", "cull", "render", "readback", "tracing", "annotation", "total")},
+        "seconds": {k: t[k] for k in SECONDS[backend]},
         "bytes": st["bytes"],
         **({"png_legend": legend} if legend is not None else {}),
     }
@@ -62,12 +76,14 @@ def run(args) -> int:
         return 0
     c = summary["counts"]
     s = summary["seconds"]
-    print(f"{scene.name}: ECM at {st['width']} x {st['height']} px ({ecm.pixel:.4g} {scene.units} per pixel, "
-          f"{summary['renderer']})")
+    if backend == "gpu":
+        print(f"{scene.name}: ECM at {st['width']} x {st['height']} px ({ecm.pixel:.4g} {scene.units} per pixel, "
+              f"{summary['renderer']}; backend gpu, {why})")
+    else:
+        print(f"{scene.name}: ECM from the exact segment Voronoi diagram (backend exact, {why})")
     print(f"  {c['vertices']} vertices, {c['edges']} edges, {c['events']} event points "
           f"({c['sites']} sites from {c['obstacle_vertices']} obstacle vertices)")
-    print(f"  built in {s['total']:.3f} s: sites {s['sites']:.3f}, cull {s['cull']:.3f}, render {s['render']:.3f}, "
-          f"readback {s['readback']:.3f}, tracing {s['tracing']:.3f}, annotation {s['annotation']:.3f}")
+    print(f"  built in {s['total']:.3f} s: " + ", ".join(f"{k} {v:.3f}" for k, v in s.items() if k != "total"))
     if args.out:
         print(f"  wrote {args.out}")
     if args.png:

@@ -3,21 +3,25 @@
 Build once per scene, query many times::
 
     from core.ecm import build_ecm, shortest_path
-    ecm = build_ecm(scene, resolution=2048)              # GLUnavailableError (an InputError) without OpenGL
+    ecm = build_ecm(scene, resolution=2048)              # backend="auto": gpu, or exact without OpenGL
                                                          # progress=(fraction, stage) -> False cancels
     pts, length, ok = shortest_path(ecm, (5, 5), (195, 190), clearance=0.5)
 
 Build (``build.build_ecm``, timed per phase in ``ecm.timings``):
 
 1. ``sites``: the obstacle union's rings, cut into convex pieces (triangle + Hertel-Mehlhorn), and the four walls.
-2. ``gvd``: every site drawn over the screen tiles it may own (``cull``); a fragment shader computes the exact
-   distance to the site, the depth test keeps the nearest; an integer id buffer and a float distance buffer are
-   read back (ECM II-A, after Hoff et al.). Larger images than the driver allows are rendered in blocks.
+2. ``gvd``: every site drawn over the screen tiles it may own (``cull``, coarse blocks then tiles); a fragment
+   shader computes the exact distance to the site, the depth test keeps the nearest (ECM II-A, after Hoff et al.).
+   Tiles one site settles are filled without drawing; the rest are drawn into a compact atlas and read back.
 3. ``trace``: Voronoi edges are the chains of cracks between pixels of different sites; nodes where three or more
    chains meet are the Voronoi vertices (ECM II-B).
 4. ``annotate``: vertices, event points and closest points computed exactly from the obstacles' geometry: event
    points where the Voronoi edge crosses the normal half-lines of obstacle vertices, plus each piece's clearance
    minimum; ``graph.assemble`` gives the flat arrays of ``graph.ECM``.
+
+Backends (``build_ecm(backend=)``): ``gpu`` (steps 2-4 below), ``exact`` (``exact``: the same map read off
+Boost.Polygon's segment Voronoi diagram on the CPU, through pyvoronoi; no OpenGL), ``auto`` (gpu where an OpenGL
+context can be made, else exact; ``ecm.stats["backend"]`` says which).
 
 Queries (``path``; all numba kernels over ``ECM.kernel_args()``):
 

@@ -3,8 +3,9 @@
 Every site is drawn as quads over the screen tiles it may own (``cull``); the fragment shader computes the exact
 Euclidean distance from the pixel centre to the site (a convex polygon, or a wall segment) and writes it as the
 depth, so the depth test keeps the nearest site. Two colour attachments receive the site id (a 32-bit integer
-buffer; -1 inside an obstacle) and the distance (a 32-bit float buffer); both are read back. Images larger than
-the driver's maximum framebuffer are rendered block by block into one array.
+buffer; -1 inside an obstacle) and the distance (a 32-bit float buffer); both are read back. Only the screen tiles whose
+owner the culling cannot settle are drawn, packed into a small atlas framebuffer (``atlas``); the rest of the image
+is filled with its one site.
 
 Sites that share a vertex get bit-identical distances where that vertex is nearest (the shader returns the
 vertex itself, not ``a + 1.0 * (b - a)``), and the depth test ``LESS`` keeps the first drawn, lower site id on such
@@ -21,7 +22,9 @@ import numpy as np
 from core.scene.problems import InputError, Problem
 
 from . import glcontext
-from .cull import cull_tiles, site_grid
+from .atlas import fill_rects, scatter_tiles
+from .cull import COARSE_BLOCKS, cull_tiles, site_grid
+from .kernel_views import PixelGrid, SiteBuckets, convex_pieces
 from .sites import Sites
 
 TILE = 16  # pixels per culling tile side
@@ -117,14 +120,15 @@ class GVD:
 
     - ``labels`` (H, W) int32: the nearest site of each pixel, -1 where the pixel centre lies in an obstacle or
       outside the bounds. Row i, column j is the pixel centred at (x0 + (j + 0.5) h, y0 + (i + 0.5) h).
-    - ``dist`` (H, W) float32: the distance from the pixel centre to that site (scene units; 0 in obstacles).
+    - ``dist`` (H, W) float32: the distance from the pixel centre to that site (scene units; 0 in obstacles);
+      None when rendered ``with_dist=False``.
     - ``origin`` (2,) float64: (x0, y0), the bounds' lower-left corner; ``h``: pixel size (scene units).
     - ``timings``: seconds spent culling, rendering and reading back; ``instances``: quads drawn;
-      ``blocks``: framebuffer blocks used.
+      ``blocks``: atlas passes drawn.
     """
 
     labels: np.ndarray
-    dist: np.ndarray
+    dist: np.ndarray | None
     origin: np.ndarray
     h: float
     timings: dict = field(default_factory=dict)
@@ -174,11 +178,14 @@ def _renderer(ctx) -> _Renderer:
     return r
 
 
-def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile: int = TILE) -> GVD:
+def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile: int = TILE,
+               with_dist: bool = True) -> GVD:
     """Render the GVD of ``sites`` with ``resolution`` pixels along the bounds' longer side.
 
-    ``max_block`` caps the framebuffer side (default: the driver's limit, at most 8192); larger images are rendered
-    in blocks. Raises ``glcontext.GLUnavailableError`` where no OpenGL context can be created.
+    ``max_block`` caps the framebuffer side (default: the driver's limit, at most 8192); more tiles than one
+    framebuffer holds are drawn in passes. ``with_dist`` False leaves ``dist`` None and shades only the tiles whose
+    owner the culling could not settle (the ECM build needs the labels only). Raises
+    ``glcontext.GLUnavailableError`` where no OpenGL context can be created.
     """
     if resolution < 8:
         raise ValueError("resolution must be at least 8 pixels")
@@ -190,8 +197,11 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     gnx = int(np.floor((x1 - x0) / gsize)) + 1
     gny = int(np.floor((y1 - y0) / gsize)) + 1
     gptr, gidx = site_grid(sites.piece_bbox, x0, y0, gsize, gnx, gny)
-    tiles, tsites, treach = cull_tiles(width, height, tile, h, x0, y0, sites.piece_ptr, sites.piece_vert,
-                                       sites.ring_xy, x0, y0, gsize, gnx, gny, gptr, gidx)
+    pix = PixelGrid(width, height, h, x0, y0)
+    ntiles = (max(width, height) + tile - 1) // tile
+    sub = max(1, -(-ntiles // COARSE_BLOCKS))
+    tiles, tsites, treach, fills, fill_sites = cull_tiles(
+        pix, tile, sub, convex_pieces(sites), SiteBuckets(x0, y0, gsize, gnx, gny, gptr, gidx), not with_dist)
     # Within a tile, lower site ids first: ties (shared vertices) then always go to the same site.
     order = np.lexsort((tsites, tiles[:, 1], tiles[:, 0]))
     tiles = tiles[order]
@@ -199,17 +209,21 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     treach = treach[order]
     t_cull = time.perf_counter() - t0
 
+    labels = np.empty((height, width), dtype=np.int32)
+    dist = np.empty((height, width), dtype=np.float32) if with_dist else None
     with glcontext.LOCK:
         ctx = glcontext.get_context()
         check_render_budget(len(tsites), resolution, str(ctx.info.get("GL_RENDERER", "")))
         with ctx:
-            labels, dist, t_render, t_read, blocks = _draw(ctx, sites, tiles, tsites, treach, width, height, h,
-                                                           max_block)
+            t_render, t_read, blocks = _draw(ctx, sites, tiles, tsites, treach, h, tile, max_block, labels, dist)
+    t = time.perf_counter()
+    fill_rects(labels, fills, fill_sites)
     # Pixel centres beyond the far edges of the bounds (when the sides are not whole pixels) lie outside.
     cols = x0 + (np.arange(width) + 0.5) * h > x1
     rows = y0 + (np.arange(height) + 0.5) * h > y1
     labels[:, cols] = -1
     labels[rows, :] = -1
+    t_read += time.perf_counter() - t
     timings = {"cull": t_cull, "render": t_render, "readback": t_read}
     return GVD(labels, dist, np.array([x0, y0]), h, timings, int(len(tsites)), blocks)
 
@@ -251,12 +265,26 @@ def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return hi, lo
 
 
-def _draw(ctx, sites: Sites, tiles, tsites, treach, width, height, h, max_block):
+def _draw(ctx, sites: Sites, tiles, tsites, treach, h, tile, max_block, labels, dist):
+    """Shade the (tile, site) quads into an atlas of tile slots, pass by pass; copy the slots into the images."""
     import moderngl
 
     r = _renderer(ctx)
-    block = r.max_block if max_block is None else max(TILE, min(int(max_block), r.max_block))
+    block = r.max_block if max_block is None else max(tile, min(int(max_block), r.max_block))
     x0, y0 = float(sites.bounds[0]), float(sites.bounds[1])
+    # Slot of every quad: the quads are sorted by tile, so a tile's quads are one run.
+    new = np.ones(len(tiles), dtype=bool)
+    if len(tiles) > 1:
+        new[1:] = np.any(tiles[1:] != tiles[:-1], axis=1)
+    slot = np.cumsum(new) - 1
+    rects = np.ascontiguousarray(tiles[new])
+    nslots = len(rects)
+    if nslots == 0:
+        return 0.0, 0.0, 0
+    cols = max(1, min(nslots, block // tile))
+    per_pass = cols * max(1, block // tile)
+    pass_rows = -(-min(nslots, per_pass) // cols)
+    aw, ah = cols * tile, pass_rows * tile
     pv = sites.ring_xy[sites.piece_vert] - np.array([x0, y0])
     hi, lo = _split(pv)
     tw = 4096  # the shader addresses texel i as (i & 4095, i >> 12)
@@ -272,76 +300,72 @@ def _draw(ctx, sites: Sites, tiles, tsites, treach, width, height, h, max_block)
     prog = r.prog
     prog["u_verts"].value = 0
     prog["u_h"].value = float(h)
-    labels = np.empty((height, width), dtype=np.int32)
-    dist = np.empty((height, width), dtype=np.float32)
+    prog["u_size"].value = (float(aw), float(ah))
+    atlas_id = np.empty((ah, aw), dtype=np.int32)
+    atlas_d = np.empty((ah, aw), dtype=np.float32)
+    rb_id = ctx.renderbuffer((aw, ah), components=1, dtype="i4")
+    rb_d = ctx.renderbuffer((aw, ah), components=1, dtype="f4") if dist is not None else None
+    depth = ctx.depth_renderbuffer((aw, ah))
+    fbo = ctx.framebuffer([rb_id] if rb_d is None else [rb_id, rb_d], depth)
     t_render = 0.0
     t_read = 0.0
-    nblocks = 0
+    npass = 0
     try:
-        for bi in range(0, height, block):
-            for bj in range(0, width, block):
-                t = time.perf_counter()
-                bh = min(block, height - bi)
-                bw = min(block, width - bj)
-                sel = (tiles[:, 0] < bi + bh) & (tiles[:, 2] > bi) & (tiles[:, 1] < bj + bw) & (tiles[:, 3] > bj)
-                s = tsites[sel]
-                inst = np.empty(len(s), dtype=[("rect", "f4", 4), ("origin", "f4", 4), ("site", "i4", 3),
-                                               ("mask", "i4", 2), ("inv_depth", "f4")])
-                inst["rect"][:, 0] = tiles[sel, 1] - bj
-                inst["rect"][:, 1] = tiles[sel, 0] - bi
-                inst["rect"][:, 2] = tiles[sel, 3] - bj
-                inst["rect"][:, 3] = tiles[sel, 2] - bi
-                ohx, olx = _split(tiles[sel, 1].astype(np.float64) * h)
-                ohy, oly = _split(tiles[sel, 0].astype(np.float64) * h)
-                inst["origin"] = np.column_stack([ohx, ohy, olx, oly])
-                inst["site"] = np.column_stack([s, starts[s], counts[s]])
-                inst["mask"] = masks[s]
-                # Depth is normalised per tile: only fragments of one tile are ever compared.
-                inst["inv_depth"] = 1.0 / np.maximum(treach[sel], 1e-30)
-                rb_id = ctx.renderbuffer((bw, bh), components=1, dtype="i4")
-                rb_d = ctx.renderbuffer((bw, bh), components=1, dtype="f4")
-                depth = ctx.depth_renderbuffer((bw, bh))
-                fbo = ctx.framebuffer([rb_id, rb_d], depth)
-                ibuf = ctx.buffer(inst.tobytes()) if len(s) else None
-                try:
-                    fbo.use()
-                    ctx.viewport = (0, 0, bw, bh)
-                    # Depth only: every pixel lies in a tile whose nearest site is one of its candidates, so both
-                    # colour attachments are overwritten everywhere.
-                    fbo.clear(depth=1.0)
-                    ctx.enable_only(moderngl.DEPTH_TEST)
-                    ctx.depth_func = "<"
-                    if ibuf is not None:
-                        prog["u_size"].value = (float(bw), float(bh))
-                        tex.use(0)
-                        vao = ctx.vertex_array(prog, [(r.corners, "2f", "in_corner"),
-                                                      (ibuf, "4f 4f 3i 2i 1f/i", "in_rect", "in_origin", "in_site",
-                                                       "in_mask", "in_inv_depth")])
-                        vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=len(s))
-                        vao.release()
-                    ctx.finish()
-                    t_render += time.perf_counter() - t
-                    t = time.perf_counter()
-                    if bw == width:
-                        # Whole rows: read straight into the output arrays.
-                        fbo.read_into(labels[bi:bi + bh], components=1, attachment=0, dtype="i4")
-                        fbo.read_into(dist[bi:bi + bh], components=1, attachment=1, dtype="f4")
-                    else:
-                        ids = np.empty((bh, bw), dtype=np.int32)
-                        ds = np.empty((bh, bw), dtype=np.float32)
-                        fbo.read_into(ids, components=1, attachment=0, dtype="i4")
-                        fbo.read_into(ds, components=1, attachment=1, dtype="f4")
-                        labels[bi:bi + bh, bj:bj + bw] = ids
-                        dist[bi:bi + bh, bj:bj + bw] = ds
-                    t_read += time.perf_counter() - t
-                finally:
-                    if ibuf is not None:
-                        ibuf.release()
-                    fbo.release()
-                    rb_id.release()
-                    rb_d.release()
-                    depth.release()
-                nblocks += 1
+        for a in range(0, nslots, per_pass):
+            t = time.perf_counter()
+            b = min(nslots, a + per_pass)
+            q0, q1 = np.searchsorted(slot, [a, b])
+            sel = slice(int(q0), int(q1))
+            s = tsites[sel]
+            local = slot[sel] - a
+            ax = (local % cols) * tile
+            ay = (local // cols) * tile
+            inst = np.empty(len(s), dtype=[("rect", "f4", 4), ("origin", "f4", 4), ("site", "i4", 3),
+                                           ("mask", "i4", 2), ("inv_depth", "f4")])
+            inst["rect"][:, 0] = ax
+            inst["rect"][:, 1] = ay
+            inst["rect"][:, 2] = ax + (tiles[sel, 3] - tiles[sel, 1])
+            inst["rect"][:, 3] = ay + (tiles[sel, 2] - tiles[sel, 0])
+            ohx, olx = _split(tiles[sel, 1].astype(np.float64) * h)
+            ohy, oly = _split(tiles[sel, 0].astype(np.float64) * h)
+            inst["origin"] = np.column_stack([ohx, ohy, olx, oly])
+            inst["site"] = np.column_stack([s, starts[s], counts[s]])
+            inst["mask"] = masks[s]
+            # Depth is normalised per tile: only fragments of one tile are ever compared.
+            inst["inv_depth"] = 1.0 / np.maximum(treach[sel], 1e-30)
+            ibuf = ctx.buffer(inst.tobytes())
+            try:
+                fbo.use()
+                ctx.viewport = (0, 0, aw, ah)
+                # Depth only: every pixel of a used slot lies in a tile whose nearest site is one of its candidates,
+                # so the colour attachments are overwritten there; unused slots are never copied.
+                fbo.clear(depth=1.0)
+                ctx.enable_only(moderngl.DEPTH_TEST)
+                ctx.depth_func = "<"
+                tex.use(0)
+                vao = ctx.vertex_array(prog, [(r.corners, "2f", "in_corner"),
+                                              (ibuf, "4f 4f 3i 2i 1f/i", "in_rect", "in_origin", "in_site",
+                                               "in_mask", "in_inv_depth")])
+                vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=len(s))
+                vao.release()
+                ctx.finish()
+            finally:
+                ibuf.release()
+            t_render += time.perf_counter() - t
+            t = time.perf_counter()
+            used = -(-(b - a) // cols) * tile
+            fbo.read_into(atlas_id, viewport=(0, 0, aw, used), components=1, attachment=0, dtype="i4")
+            scatter_tiles(labels, atlas_id, rects, a, b - a, tile, cols)
+            if dist is not None:
+                fbo.read_into(atlas_d, viewport=(0, 0, aw, used), components=1, attachment=1, dtype="f4")
+                scatter_tiles(dist, atlas_d, rects, a, b - a, tile, cols)
+            t_read += time.perf_counter() - t
+            npass += 1
     finally:
+        fbo.release()
+        rb_id.release()
+        if rb_d is not None:
+            rb_d.release()
+        depth.release()
         tex.release()
-    return labels, dist, t_render, t_read, nblocks
+    return t_render, t_read, npass

@@ -22,7 +22,7 @@ import numpy as np
 from core.jitcache import jit
 from core.kernels.buffers import reserve
 
-from .distance import site_closest
+from .distance import segment_closest, site_closest
 
 #: Closest points of two sites nearer than this (in pixels) at a pixel centre beside a crack count as one point:
 #: the GPU's rounding blurs the side of a shared vertex's normal cone by a few hundredths of a pixel.
@@ -33,55 +33,141 @@ N, E, S, W = 0, 1, 2, 3
 
 
 @jit
-def _coincident(real_ptr, real_edge, xy, ring_next, a, b, px, py, tol):
-    da, ax, ay, fa = site_closest(real_ptr, real_edge, xy, ring_next, a, px, py)
-    db, bx, by, fb = site_closest(real_ptr, real_edge, xy, ring_next, b, px, py)
+def _coincident(edges, a, b, px, py, tol):
+    da, ax, ay, fa = site_closest(edges.ptr, edges.edge, edges.xy, edges.ring_next, a, px, py)
+    db, bx, by, fb = site_closest(edges.ptr, edges.edge, edges.xy, edges.ring_next, b, px, py)
     return (ax - bx) * (ax - bx) + (ay - by) * (ay - by) <= tol * tol
 
 
 @jit
-def _is_boundary(labels, i0, j0, i1, j1, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
+def _segments_near(ax, ay, bx, by, cx, cy, dx, dy, tol):
+    """Whether segments ab and cd come within ``tol`` of each other (they cross, or an end is that near)."""
+    d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+    d2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+    d3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+    d4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+    if ((d1 > 0.0) != (d2 > 0.0)) and ((d3 > 0.0) != (d4 > 0.0)):
+        return True
+    t2 = tol * tol
+    return (segment_closest(ax, ay, cx, cy, dx, dy)[0] <= t2 or segment_closest(bx, by, cx, cy, dx, dy)[0] <= t2
+            or segment_closest(cx, cy, ax, ay, bx, by)[0] <= t2 or segment_closest(dx, dy, ax, ay, bx, by)[0] <= t2)
+
+
+@jit
+def _sites_touch(edges, a, b, tol):
+    """Whether the real edges of sites a and b come within ``tol``: only then can they share a closest point."""
+    xy = edges.xy
+    for p in range(edges.ptr[a], edges.ptr[a + 1]):
+        e = edges.edge[p]
+        f = edges.ring_next[e]
+        for q in range(edges.ptr[b], edges.ptr[b + 1]):
+            g = edges.edge[q]
+            k = edges.ring_next[g]
+            if _segments_near(xy[e, 0], xy[e, 1], xy[f, 0], xy[f, 1], xy[g, 0], xy[g, 1], xy[k, 0], xy[k, 1], tol):
+                return True
+    return False
+
+
+@jit
+def _touch_cached(edges, a, b, tol, cache):
+    """``_sites_touch`` through a direct-mapped cache of site pairs (``cache`` (K, 2) int64: key, answer + 1)."""
+    lo = min(a, b)
+    hi = max(a, b)
+    key = lo * (edges.ptr.shape[0] - 1) + hi
+    slot = (key * 2654435761) % cache.shape[0]
+    if cache[slot, 0] == key:
+        return cache[slot, 1] == 2
+    touch = _sites_touch(edges, lo, hi, tol)
+    cache[slot, 0] = key
+    cache[slot, 1] = 2 if touch else 1
+    return touch
+
+
+@jit
+def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol, cache):
     a = labels[i0, j0]
     b = labels[i1, j1]
     if a < 0 or b < 0 or a == b:
         return False
-    # Two sites can share a closest point only where they touch.
+    # Two sites can share a closest point only where their real edges touch.
+    bbox = edges.bbox
     if (bbox[a, 0] > bbox[b, 2] + tol or bbox[b, 0] > bbox[a, 2] + tol
             or bbox[a, 1] > bbox[b, 3] + tol or bbox[b, 1] > bbox[a, 3] + tol):
         return True
-    pax = x0 + (j0 + 0.5) * h
-    pay = y0 + (i0 + 0.5) * h
-    pbx = x0 + (j1 + 0.5) * h
-    pby = y0 + (i1 + 0.5) * h
-    if _coincident(real_ptr, real_edge, xy, ring_next, a, b, pax, pay, tol):
+    if not _touch_cached(edges, a, b, tol, cache):
+        return True
+    h = pix.h
+    pax = pix.x0 + (j0 + 0.5) * h
+    pay = pix.y0 + (i0 + 0.5) * h
+    pbx = pix.x0 + (j1 + 0.5) * h
+    pby = pix.y0 + (i1 + 0.5) * h
+    if _coincident(edges, a, b, pax, pay, tol):
         return False
-    if _coincident(real_ptr, real_edge, xy, ring_next, a, b, pbx, pby, tol):
+    if _coincident(edges, a, b, pbx, pby, tol):
         return False
     return True
 
 
 @jit
-def crack_flags(labels, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h):
-    """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8).
-
-    ``vb[i, j]``: the vertical crack between pixels (i, j-1) and (i, j); ``hb[i, j]``: the horizontal crack
-    between pixels (i-1, j) and (i, j).
-    """
+def _differing(labels, count_only, out):
+    """Pixel pairs of two different sites (obstacle pixels skipped): their count, and with ``count_only`` False
+    the rows [0, i, j] (pixels (i, j-1) | (i, j)) then [1, i, j] (pixels (i-1, j) | (i, j)) written to ``out``.
+    A tight scan without calls: the exact tests run on the list afterwards."""
     H, Wd = labels.shape
-    tol = SPURIOUS_PIXELS * h
-    vb = np.zeros((H, Wd + 1), dtype=np.uint8)
-    hb = np.zeros((H + 1, Wd), dtype=np.uint8)
+    n = 0
     for i in range(H):
         for j in range(1, Wd):
-            if labels[i, j - 1] != labels[i, j]:
-                if _is_boundary(labels, i, j - 1, i, j, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
-                    vb[i, j] = 1
+            a = labels[i, j - 1]
+            b = labels[i, j]
+            if a != b and a >= 0 and b >= 0:
+                if not count_only:
+                    out[n, 0] = 0
+                    out[n, 1] = i
+                    out[n, 2] = j
+                n += 1
     for i in range(1, H):
         for j in range(Wd):
-            if labels[i - 1, j] != labels[i, j]:
-                if _is_boundary(labels, i - 1, j, i, j, real_ptr, real_edge, xy, ring_next, bbox, x0, y0, h, tol):
-                    hb[i, j] = 1
-    return vb, hb
+            a = labels[i - 1, j]
+            b = labels[i, j]
+            if a != b and a >= 0 and b >= 0:
+                if not count_only:
+                    out[n, 0] = 1
+                    out[n, 1] = i
+                    out[n, 2] = j
+                n += 1
+    return n
+
+
+@jit
+def crack_flags(labels, edges, pix):
+    """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8, cracks (k, 3) int32).
+
+    ``vb[i, j]``: the vertical crack between pixels (i, j-1) and (i, j); ``hb[i, j]``: the horizontal crack
+    between pixels (i-1, j) and (i, j). ``cracks`` lists them as rows [0, i, j] (vertical, in row-major order),
+    then [1, i, j] (horizontal), so that tracing visits the boundaries only, not the whole image.
+    """
+    H, Wd = labels.shape
+    tol = SPURIOUS_PIXELS * pix.h
+    vb = np.zeros((H, Wd + 1), dtype=np.uint8)
+    hb = np.zeros((H + 1, Wd), dtype=np.uint8)
+    cand = np.empty((_differing(labels, True, np.empty((0, 3), dtype=np.int32)), 3), dtype=np.int32)
+    _differing(labels, False, cand)
+    cracks = np.empty_like(cand)
+    cache = np.full((4096, 2), -1, dtype=np.int64)
+    n = 0
+    for q in range(cand.shape[0]):
+        i = cand[q, 1]
+        j = cand[q, 2]
+        if cand[q, 0] == 0:
+            if _is_boundary(labels, i, j - 1, i, j, edges, pix, tol, cache):
+                vb[i, j] = 1
+                cracks[n] = cand[q]
+                n += 1
+        elif _is_boundary(labels, i - 1, j, i, j, edges, pix, tol, cache):
+            hb[i, j] = 1
+            cracks[n] = cand[q]
+            n += 1
+    return vb, hb, cracks[:n].copy()
 
 
 @jit
@@ -154,8 +240,16 @@ def _step(labels, vv, hv, ci, cj, d):
 
 
 @jit
-def trace_chains(labels, vb, hb):
-    """Trace every chain of boundary cracks.
+def _walked(vv, hv, cracks, q):
+    """Whether crack q of the ``crack_flags`` list has been walked."""
+    if cracks[q, 0] == 0:
+        return vv[cracks[q, 1], cracks[q, 2]] != 0
+    return hv[cracks[q, 1], cracks[q, 2]] != 0
+
+
+@jit
+def trace_chains(labels, vb, hb, cracks):
+    """Trace every chain of boundary cracks (``cracks``: the list of ``crack_flags``).
 
     Returns ``(node_ij (nn, 2) int32, node_deg (nn,) int32, chain_ptr (nc+1,) int64, pts (np, 2) int32 corners,
     lab (np, 2) int32 left/right sites of the crack from point k to k+1 (-1 on a chain's last point),
@@ -164,24 +258,28 @@ def trace_chains(labels, vb, hb):
     H, Wd = labels.shape
     vv = np.zeros((H, Wd + 1), dtype=np.uint8)
     hv = np.zeros((H + 1, Wd), dtype=np.uint8)
-    # Nodes: corners with 1, 3 or 4 boundary cracks (saddles excepted), in scan order (sorted linear index).
+    # Nodes: corners with 1, 3 or 4 boundary cracks (saddles excepted), in scan order (sorted linear index); only
+    # the ends of boundary cracks can be nodes.
+    ends = np.empty(2 * cracks.shape[0], dtype=np.int64)
+    for k in range(cracks.shape[0]):
+        i = cracks[k, 1]
+        j = cracks[k, 2]
+        ends[2 * k] = i * (Wd + 1) + j
+        ends[2 * k + 1] = (i + 1) * (Wd + 1) + j if cracks[k, 0] == 0 else i * (Wd + 1) + j + 1
+    ends.sort()
     nodes = np.empty(1024, dtype=np.int64)
     nn = 0
-    for ci in range(H + 1):
-        for cj in range(Wd + 1):
-            deg = 0
-            if ci < H:
-                deg += vb[ci, cj]
-            if ci >= 1:
-                deg += vb[ci - 1, cj]
-            if cj < Wd:
-                deg += hb[ci, cj]
-            if cj >= 1:
-                deg += hb[ci, cj - 1]
-            if deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj)):
-                nodes = reserve(nodes, nn + 1)
-                nodes[nn] = ci * (Wd + 1) + cj
-                nn += 1
+    for k in range(ends.shape[0]):
+        lin = ends[k]
+        if k > 0 and ends[k - 1] == lin:
+            continue
+        ci = lin // (Wd + 1)
+        cj = lin % (Wd + 1)
+        deg = _degree(vb, hb, ci, cj)
+        if deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj)):
+            nodes = reserve(nodes, nn + 1)
+            nodes[nn] = lin
+            nn += 1
     node_ij = np.empty((nn, 2), dtype=np.int32)
     node_deg = np.empty(nn, dtype=np.int32)
     for k in range(nn):
@@ -205,28 +303,16 @@ def trace_chains(labels, vb, hb):
         else:
             # Cracks not yet walked belong to closed loops: start at the lower or left end of each.
             cnt = 0
-            for i in range(H):
-                for j in range(Wd + 1):
-                    if vb[i, j] != 0 and vv[i, j] == 0:
-                        cnt += 1
-            for i in range(H + 1):
-                for j in range(Wd):
-                    if hb[i, j] != 0 and hv[i, j] == 0:
-                        cnt += 1
+            for q in range(cracks.shape[0]):
+                if not _walked(vv, hv, cracks, q):
+                    cnt += 1
             starts = np.empty((cnt, 2), dtype=np.int32)
             cnt = 0
-            for i in range(H):
-                for j in range(Wd + 1):
-                    if vb[i, j] != 0 and vv[i, j] == 0:
-                        starts[cnt, 0] = i
-                        starts[cnt, 1] = j
-                        cnt += 1
-            for i in range(H + 1):
-                for j in range(Wd):
-                    if hb[i, j] != 0 and hv[i, j] == 0:
-                        starts[cnt, 0] = i
-                        starts[cnt, 1] = j
-                        cnt += 1
+            for q in range(cracks.shape[0]):
+                if not _walked(vv, hv, cracks, q):
+                    starts[cnt, 0] = cracks[q, 1]
+                    starts[cnt, 1] = cracks[q, 2]
+                    cnt += 1
         for k in range(starts.shape[0]):
             si = starts[k, 0]
             sj = starts[k, 1]

@@ -1,5 +1,7 @@
 """The GPU GVD against a brute-force nearest site on the CPU; block rendering; the missing-OpenGL message."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -57,6 +59,21 @@ def test_blocks_give_the_same_image():
     assert np.allclose(whole.dist, tiled.dist, atol=1e-5 * s.scale)
 
 
+@pytest.mark.parametrize("seed", [0, 3, 203])
+def test_filled_tiles_give_the_fully_shaded_labels(seed):
+    """Tiles the culling settles (one site, clear of its boundary) are filled, not drawn: same labels as drawing
+    every tile; coarse blocks of several tiles at 1024 px."""
+    g = build_geometry(random_scene(seed))
+    s = build_sites(g.obstacles, g.box.bounds)
+    for res in (200, 1024):
+        full = render_gvd(s, res, with_dist=True)
+        fast = render_gvd(s, res, with_dist=False)
+        assert fast.dist is None and fast.instances <= full.instances
+        if res == 1024:
+            assert fast.instances < 0.8 * full.instances
+        assert np.array_equal(full.labels, fast.labels)
+
+
 def test_no_opengl_gives_a_clear_error_and_exit_2(monkeypatch, tmp_path, capsys):
     import moderngl
 
@@ -74,6 +91,11 @@ def test_no_opengl_gives_a_clear_error_and_exit_2(monkeypatch, tmp_path, capsys)
 
     path = tmp_path / "s.json"
     save_scene(random_scene(1), path)
-    assert main(["ecm", str(path), "--resolution", "64"]) == 2
+    assert main(["ecm", str(path), "--resolution", "64", "--backend", "gpu"]) == 2
     err = capsys.readouterr().err
     assert "error: opengl: could not create an OpenGL context" in err and "Traceback" not in err
+    # The default backend falls back to the exact one and says why.
+    assert main(["ecm", str(path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["backend"] == "exact" and "no OpenGL context" in summary["backend_reason"]
+    assert "eglGetDisplay failed" in summary["backend_reason"] and summary["counts"]["vertices"] > 0
