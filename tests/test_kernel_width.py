@@ -32,10 +32,6 @@ KNOWN_WIDE = {
     "core/ecm/search.py::_bound",  # 13
     "core/ecm/search.py::corridor_search",  # 35
     "core/ecm/trace.py::_is_boundary",  # 14
-    "core/navmesh/kernels/disc.py::triangle_box_walk",  # 13
-    "core/navmesh/kernels/disc.py::_overlaps",  # 13
-    "core/navmesh/kernels/disc.py::disc_cost",  # 13
-    "core/navmesh/kernels/disc.py::disc_intervals",  # 14
     "core/navmesh/kernels/segments.py::fan_costs",  # 13
     "core/navmesh/kernels/shadows.py::_window_start",  # 23
     "core/navmesh/kernels/shadows.py::_shadow_pieces",  # 16

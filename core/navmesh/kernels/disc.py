@@ -19,16 +19,28 @@ cost is the integral of that rate over x in [0, L]. For r = 0 this is the point 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from core.jitcache import jit
 
+from .disc_work import DISC_WORK_TRIANGLES, DiscWork, disc_work
 from .grids import seg_meets_box
 from .segments import segment_cost
 from .walk import in_bounds, locate_any
 
 # Relative slack of the walks' overlap tests (finding an extra triangle is harmless: its interval is exact).
 _SLACK = 1e-9
+
+
+class SweepFrame(NamedTuple):
+    """The local frame of a sweep p -> q (Kremyzas 3.2): origin p, unit primary axis e, length L = |q - p|."""
+
+    px: float
+    py: float
+    ex: float
+    ey: float
+    length: float
 
 
 @jit(inline=True)
@@ -156,9 +168,10 @@ def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
 
 
 @jit
-def triangle_box_walk(V, T, N, start, px, py, ex, ey, length, r, found, n, stack):
-    """Kremyzas Algorithm 7: add every triangle meeting the intermediate box [0, L] x [-r, r] (local frame of
-    p, e), walking from ``start`` (which meets the box) across edges that meet it. Returns (found, n, stack)."""
+def triangle_box_walk(V, T, N, start, frame, r, found, n, stack):
+    """Kremyzas Algorithm 7: add every triangle meeting the intermediate box [0, L] x [-r, r] of the SweepFrame
+    ``frame``, walking from ``start`` (which meets the box) across edges that meet it. Returns (found, n, stack)."""
+    px, py, ex, ey, length = frame
     n0 = n
     found, n, added = _add(found, n0, n, start)
     top = 0
@@ -191,21 +204,27 @@ def triangle_box_walk(V, T, N, start, px, py, ex, ey, length, r, found, n, stack
 
 
 @jit
-def _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights):
-    """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k)."""
+def _overlaps(W, px, py, qx, qy, r, weights, work: DiscWork):
+    """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k).
+
+    iv and ty are ``work``'s arrays, or larger copies where the sweep meets more triangles than the work holds."""
+    V, T, N, TT, B, G, S = W
     length = math.hypot(qx - px, qy - py)
     ex = (qx - px) / length
     ey = (qy - py) / length
-    found = np.empty(32, dtype=np.int64)
-    stack = np.empty(32, dtype=np.int64)
+    found = work.found
+    stack = work.stack
     n = 0
     ts = locate_any(V, T, N, TT, B, G, S, px, py)
     tg = locate_any(V, T, N, TT, B, G, S, qx, qy)
     found, n, stack = triangle_disc_walk(V, T, N, ts, px, py, r, found, n, stack)
-    found, n, stack = triangle_box_walk(V, T, N, ts, px, py, ex, ey, length, r, found, n, stack)
+    found, n, stack = triangle_box_walk(V, T, N, ts, SweepFrame(px, py, ex, ey, length), r, found, n, stack)
     found, n, stack = triangle_disc_walk(V, T, N, tg, qx, qy, r, found, n, stack)
-    iv = np.empty((n, 3))
-    ty = np.empty(n, dtype=np.int64)
+    iv = work.iv
+    ty = work.ty
+    if n > iv.shape[0]:
+        iv = np.empty((n, 3))
+        ty = np.empty(n, dtype=np.int64)
     k = 0
     for i in range(n):
         t = found[i]
@@ -223,21 +242,40 @@ def _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights):
     return iv, ty, k
 
 
+@jit(inline=True)
+def _heaviest_first(iv, k, order) -> None:
+    """order[:k] = the rows of iv[:k] by decreasing weight, equal weights in row order (a stable sort, as
+    ``np.argsort(-w, kind="mergesort")``), by insertion: k is tens of rows."""
+    for i in range(k):
+        w = iv[i, 2]
+        j = i
+        while j > 0 and iv[order[j - 1], 2] < w:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
 @jit
-def disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights) -> float:
-    """Traversal cost of a disc of radius r sweeping p -> q under the max-weight rule (Kremyzas Algorithms 2-3).
+def disc_cost_work(W, px, py, qx, qy, r, weights, work: DiscWork) -> float:
+    """Traversal cost of a disc of radius r sweeping p -> q under the max-weight rule (Kremyzas Algorithms 2-3),
+    with ``work``'s scratch (``disc_work``), so that repeated queries allocate nothing in the usual case.
 
     NaN when p or q is outside the bounds; 0 for p == q. r == 0 gives the point cost (one segment walk)."""
+    V, T, N, TT, B, G, S = W
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
         return math.nan
     if px == qx and py == qy:
         return 0.0
     if r <= 0.0:
         return segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights)
-    iv, ty, k = _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights)
+    iv, ty, k = _overlaps(W, px, py, qx, qy, r, weights, work)
+    order = work.order
+    cov = work.cov
+    if k > order.shape[0]:
+        order = np.empty(k, dtype=np.int64)
+        cov = np.empty((k + 1, 2))
     # Heaviest first: each interval pays its weight on the part no heavier interval covered yet.
-    order = np.argsort(-iv[:k, 2], kind="mergesort")
-    cov = np.empty((k + 1, 2))
+    _heaviest_first(iv, k, order)
     m = 0
     cost = 0.0
     for oi in range(k):
@@ -280,14 +318,21 @@ def disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights) -> float:
 
 
 @jit
-def disc_intervals(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights, out) -> int:
+def disc_cost(W, px, py, qx, qy, r, weights) -> float:
+    """``disc_cost_work`` with a scratch work of its own (one allocation per call): for single queries."""
+    return disc_cost_work(W, px, py, qx, qy, r, weights, disc_work(DISC_WORK_TRIANGLES))
+
+
+@jit
+def disc_intervals(W, px, py, qx, qy, r, weights, out) -> int:
     """The max-weight overlap intervals of the sweep p -> q (Kremyzas Algorithm 3's list), written to out (k, 3)
     as rows [x_start, x_end, terrain index] (-1 where the disc meets no free triangle), ordered along the sweep
     and covering [0, L]. Returns k, or -1 when ``out`` is too small (0 for p == q or outside the bounds)."""
+    B = W[4]
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)) or (px == qx and py == qy):
         return 0
     length = math.hypot(qx - px, qy - py)
-    iv, ty, k = _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, max(r, 0.0), weights)
+    iv, ty, k = _overlaps(W, px, py, qx, qy, max(r, 0.0), weights, disc_work(DISC_WORK_TRIANGLES))
     xs = np.empty(2 * k + 2)
     xs[0] = 0.0
     xs[1] = length
@@ -321,16 +366,18 @@ def disc_intervals(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights, out) -> int
 
 
 @jit
-def disc_cost_batch(V, T, N, TT, B, G, S, p, q, r, weights, out) -> None:
+def disc_cost_batch(W, p, q, r, weights, out) -> None:
     """``out[i] = disc_cost(p[i], q[i], r, weights)`` for p, q (n, 2) float64, out (n,) float64."""
+    work = disc_work(DISC_WORK_TRIANGLES)
     for i in range(p.shape[0]):
-        out[i] = disc_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], r, weights)
+        out[i] = disc_cost_work(W, p[i, 0], p[i, 1], q[i, 0], q[i, 1], r, weights, work)
 
 
 @jit
-def polyline_disc_cost(V, T, N, TT, B, G, S, pts, r, weights) -> float:
+def polyline_disc_cost(W, pts, r, weights) -> float:
     """Sum of the disc traversal costs of the segments of pts (m, 2); NaN when a point is outside the bounds."""
+    work = disc_work(DISC_WORK_TRIANGLES)
     total = 0.0
     for i in range(pts.shape[0] - 1):
-        total += disc_cost(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1], r, weights)
+        total += disc_cost_work(W, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1], r, weights, work)
     return total
