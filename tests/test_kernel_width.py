@@ -56,11 +56,6 @@ KNOWN_WIDE = {
     "core/sim/kernels.py::attraction_rest",  # 16
     "core/sim/kernels.py::move_phase",  # 14
     "core/sim/kernels.py::advance",  # 19
-    "core/steering/disc_miran.py::occluder",  # 15
-    "core/steering/disc_miran.py::adjust_end",  # 20
-    "core/steering/disc_miran.py::adjust_intervals",  # 19
-    "core/steering/disc_miran.py::farthest_sweepable",  # 13
-    "core/steering/disc_miran.py::disc_fallback",  # 18
     "core/steering/miran.py::pick_candidate",  # 23
     "core/steering/miran.py::fallback",  # 13
 }

@@ -1,0 +1,50 @@
+"""Named structures of disc MIRAN's kernels (``disc_miran``): the agent's route span, its query this step, and the
+scratch arrays of its candidate choice. Built by the simulation's attraction phase; read by field name."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from core.jitcache import jit
+from core.navmesh.kernels.disc_work import DISC_WORK_TRIANGLES, DiscWork, disc_work
+
+
+class RouteSpan(NamedTuple):
+    """One agent's route in the packed route arrays of core.routes.kernels: points rp[lo:hi] (N, 2) float64 and
+    their arc lengths rs[lo:hi] (N,) float64."""
+
+    rp: np.ndarray
+    rs: np.ndarray
+    lo: int
+    hi: int
+
+
+class DiscQuery(NamedTuple):
+    """A disc character's attraction-point query this step (Kremyzas 2014, 4.1-4.2)."""
+
+    x: np.ndarray  # (2,) float64: its position
+    radius: float  # R, the disc's radius
+    need: float  # the clearance every sweep must keep: R, or less where the disc already stands closer
+    weights: np.ndarray  # (n_terrain_types,) float64: its profile's terrain weights
+    w_min: float  # the smallest of them
+    s_r: float  # arc length of the reference point r_i (MIRAN 3.1)
+    s1: float  # arc length of the window's end sigma_i
+    r_pt: np.ndarray  # (2,) float64: the reference point
+    scale: float  # the scene's size, for relative tolerances
+
+
+class ChoiceWork(NamedTuple):
+    """Scratch of ``disc_miran.pick_disc_candidate``, allocated once per simulation step."""
+
+    q: np.ndarray  # (2,) float64: a route point
+    bound: np.ndarray  # (m,) float64: each candidate's lower bound on omega
+    order: np.ndarray  # (m,) int64: candidates by increasing bound
+    disc: DiscWork  # the disc traversal cost's scratch
+
+
+@jit
+def choice_work(m: int) -> ChoiceWork:
+    """A ChoiceWork for up to m candidates (the capacity of the attraction phase's candidate buffer)."""
+    return ChoiceWork(np.empty(2), np.empty(m), np.empty(m, dtype=np.int64), disc_work(DISC_WORK_TRIANGLES))
