@@ -121,27 +121,26 @@ def _seg_point_dist2(x, y, ax, ay, bx, by) -> float:
     return cx * cx + cy * cy
 
 
-@jit
-def _add(found, n0, n, t):
-    """Append t to found[:n] unless present in found[n0:n]; returns (found, n, added)."""
+@jit(inline=True)
+def _has(found, n0, n, t) -> bool:
+    """Is t in found[n0:n]? (A walk's own finds only: tens of triangles, a scan beats a mark array.)"""
     for i in range(n0, n):
         if found[i] == t:
-            return found, n, False
-    if n >= found.shape[0]:
-        f2 = np.empty(2 * found.shape[0], dtype=found.dtype)
-        f2[:n] = found[:n]
-        found = f2
-    found[n] = t
-    return found, n + 1, True
+            return True
+    return False
 
 
-@jit
-def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
+@jit(noalloc=True)
+def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack) -> int:
     """Kremyzas Algorithm 6: append to found[:n] every triangle the closed disc (c, r) meets, walking from
-    ``start`` (which contains c) across edges within distance r of c. Returns (found, n, stack); a triangle found
-    by an earlier walk may appear again."""
+    ``start`` (which contains c) across edges within distance r of c; a triangle found by an earlier walk may appear
+    again. Returns the new n, or -1 when ``found`` is full (``stack`` is at least as long; the caller retries with
+    longer arrays and gets the same triangles in the same order)."""
     n0 = n
-    found, n, added = _add(found, n0, n, start)
+    if n >= found.shape[0]:
+        return -1
+    found[n] = start
+    n += 1
     top = 0
     stack[top] = start
     top += 1
@@ -155,25 +154,27 @@ def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
                 continue
             a = T[t, k]
             b = T[t, (k + 1) % 3]
-            if _seg_point_dist2(cx, cy, V[a, 0], V[a, 1], V[b, 0], V[b, 1]) <= lim:
-                found, n, added = _add(found, n0, n, nb)
-                if added:
-                    if top >= stack.shape[0]:
-                        s2 = np.empty(2 * stack.shape[0], dtype=stack.dtype)
-                        s2[:top] = stack[:top]
-                        stack = s2
-                    stack[top] = nb
-                    top += 1
-    return found, n, stack
+            if _seg_point_dist2(cx, cy, V[a, 0], V[a, 1], V[b, 0], V[b, 1]) <= lim and not _has(found, n0, n, nb):
+                if n >= found.shape[0]:
+                    return -1
+                found[n] = nb
+                n += 1
+                stack[top] = nb
+                top += 1
+    return n
 
 
-@jit
-def triangle_box_walk(V, T, N, start, frame, r, found, n, stack):
-    """Kremyzas Algorithm 7: add every triangle meeting the intermediate box [0, L] x [-r, r] of the SweepFrame
-    ``frame``, walking from ``start`` (which meets the box) across edges that meet it. Returns (found, n, stack)."""
+@jit(noalloc=True)
+def triangle_box_walk(V, T, N, start, frame, r, found, n, stack) -> int:
+    """Kremyzas Algorithm 7: append every triangle meeting the intermediate box [0, L] x [-r, r] of the SweepFrame
+    ``frame``, walking from ``start`` (which meets the box) across edges that meet it. Returns the new n, or -1 when
+    ``found`` is full (as ``triangle_disc_walk``)."""
     px, py, ex, ey, length = frame
     n0 = n
-    found, n, added = _add(found, n0, n, start)
+    if n >= found.shape[0]:
+        return -1
+    found[n] = start
+    n += 1
     top = 0
     stack[top] = start
     top += 1
@@ -191,16 +192,14 @@ def triangle_box_walk(V, T, N, start, frame, r, found, n, stack):
             ay = ex * (V[a, 1] - py) - ey * (V[a, 0] - px)
             bx = (V[b, 0] - px) * ex + (V[b, 1] - py) * ey
             by = ex * (V[b, 1] - py) - ey * (V[b, 0] - px)
-            if seg_meets_box(ax, ay, bx, by, -pad, -r - pad, length + pad, r + pad):
-                found, n, added = _add(found, n0, n, nb)
-                if added:
-                    if top >= stack.shape[0]:
-                        s2 = np.empty(2 * stack.shape[0], dtype=stack.dtype)
-                        s2[:top] = stack[:top]
-                        stack = s2
-                    stack[top] = nb
-                    top += 1
-    return found, n, stack
+            if seg_meets_box(ax, ay, bx, by, -pad, -r - pad, length + pad, r + pad) and not _has(found, n0, n, nb):
+                if n >= found.shape[0]:
+                    return -1
+                found[n] = nb
+                n += 1
+                stack[top] = nb
+                top += 1
+    return n
 
 
 @jit
@@ -214,12 +213,19 @@ def _overlaps(W, px, py, qx, qy, r, weights, work: DiscWork):
     ey = (qy - py) / length
     found = work.found
     stack = work.stack
-    n = 0
     ts = locate_any(V, T, N, TT, B, G, S, px, py)
     tg = locate_any(V, T, N, TT, B, G, S, qx, qy)
-    found, n, stack = triangle_disc_walk(V, T, N, ts, px, py, r, found, n, stack)
-    found, n, stack = triangle_box_walk(V, T, N, ts, SweepFrame(px, py, ex, ey, length), r, found, n, stack)
-    found, n, stack = triangle_disc_walk(V, T, N, tg, qx, qy, r, found, n, stack)
+    frame = SweepFrame(px, py, ex, ey, length)
+    while True:
+        n = triangle_disc_walk(V, T, N, ts, px, py, r, found, 0, stack)
+        if n >= 0:
+            n = triangle_box_walk(V, T, N, ts, frame, r, found, n, stack)
+        if n >= 0:
+            n = triangle_disc_walk(V, T, N, tg, qx, qy, r, found, n, stack)
+        if n >= 0:
+            break
+        found = np.empty(2 * found.shape[0], dtype=np.int64)
+        stack = np.empty(found.shape[0], dtype=np.int64)
     iv = work.iv
     ty = work.ty
     if n > iv.shape[0]:

@@ -21,7 +21,7 @@ class DiscWork(NamedTuple):
     the max-weight cover (Kremyzas 2014, Algorithms 2-4)."""
 
     found: np.ndarray  # (k,) int64: triangles the sweep meets (walk output)
-    stack: np.ndarray  # (k,) int64: the walks' depth-first stack
+    stack: np.ndarray  # (k,) int64: the walks' depth-first stack (as long as found)
     iv: np.ndarray  # (k, 3) float64: overlap intervals [lo, hi, weight] of the free triangles met
     ty: np.ndarray  # (k,) int64: terrain index of each interval
     order: np.ndarray  # (k,) int64: the intervals, heaviest first
