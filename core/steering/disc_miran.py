@@ -29,7 +29,7 @@ from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import point_at_into, segment_of
 
 from .candidates import omega_of, pick_best, sample_at, sample_count, strictly_worse
-from .disc_query import ChoiceWork, DiscQuery, RouteSpan
+from .disc_query import ChoiceBatch, ChoiceWork, DiscQuery, RouteSpan, choice_work
 from .miran import KEPT_PREVIOUS, SWEEP_SEARCH, TO_REFERENCE, fallback
 
 # Arc-length nudges, relative to the route length (plus 1), used to step just outside / inside an interval end.
@@ -251,12 +251,13 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
 
 @jit
 def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
-                        work: ChoiceWork) -> tuple:
+                        work: ChoiceWork, every: bool = False) -> tuple:
     """Disc MIRAN's candidate choice (Kremyzas 4.2, MIRAN 3.3's rule): the same (arc length, number of candidates)
     as ``miran.pick_candidate`` with the sweep cost, evaluating the disc traversal cost only for candidates that
     can win: in increasing order of a lower bound on omega (the point cost, ``_candidate_bounds``), stopping once
     the bound loses to the best exact omega even as a tie (exact pruning). Arc length -1 when there is none.
-    cwork (2, m) receives the arc lengths and omegas (NaN: never evaluated, or the disc cannot pass)."""
+    cwork (2, m) receives the arc lengths and omegas (NaN: never evaluated, or the disc cannot pass). ``every``
+    evaluates every candidate (the unpruned reference the bench compares with)."""
     total = _candidate_bounds(W, R, Q, intervals, n_int, d, skip_first, cwork, work)
     if total <= 0:
         return -1.0, total
@@ -279,7 +280,7 @@ def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, s
     best_w = np.inf
     for n in range(total):
         i = order[n]
-        if strictly_worse(bound[i], best_w):
+        if not every and strictly_worse(bound[i], best_w):
             break  # every later candidate's bound is at least as large
         point_at_into(rp, rs, lo, hi, ts[i], q)
         cost = sweep_from(W, C, Q, q[0], q[1], work)
@@ -293,6 +294,32 @@ def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, s
     if best < 0:
         return -1.0, total
     return ts[best], total
+
+
+@jit
+def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
+    """``pick_disc_candidate`` for each agent of ``batch``: out[i] = [arc length, candidates, candidates given an
+    exact (finite) omega] (out (n, 3) float64), with one ChoiceWork for all; ``every`` as there."""
+    cap = 16
+    for i in range(batch.x.shape[0]):
+        for j in range(batch.n_int[i]):
+            cap += sample_count(batch.intervals[i, j, 0], batch.intervals[i, j, 1], batch.d[i])
+    cwork = np.empty((2, cap))
+    work = choice_work(cap)
+    for i in range(batch.x.shape[0]):
+        w = batch.weights[i]
+        R = RouteSpan(batch.rp, batch.rs, batch.lo[i], batch.hi[i])
+        Q = DiscQuery(batch.x[i], batch.radius[i], batch.need[i], w, w.min(), batch.s_r[i], batch.s1[i],
+                      batch.r_pt[i], batch.scale)
+        t, m = pick_disc_candidate(W, C, R, Q, batch.intervals[i], batch.n_int[i], batch.d[i], batch.skip_first[i],
+                                   cwork, work, every)
+        evaluated = 0
+        for k in range(m):
+            if cwork[1, k] == cwork[1, k]:
+                evaluated += 1
+        out[i, 0] = t
+        out[i, 1] = m
+        out[i, 2] = evaluated
 
 
 @jit

@@ -1,5 +1,6 @@
-"""Named structures of disc MIRAN's kernels (``disc_miran``): the agent's route span, its query this step, and the
-scratch arrays of its candidate choice. Built by the simulation's attraction phase; read by field name."""
+"""Named structures of disc MIRAN's kernels (``disc_miran``): the agent's route span, its query this step, the
+scratch arrays of its candidate choice, and many agents' queries in flat arrays (``ChoiceBatch``, for the bench and
+the tests). Built by the simulation's attraction phase; read by field name."""
 
 from __future__ import annotations
 
@@ -48,3 +49,25 @@ class ChoiceWork(NamedTuple):
 def choice_work(m: int) -> ChoiceWork:
     """A ChoiceWork for up to m candidates (the capacity of the attraction phase's candidate buffer)."""
     return ChoiceWork(np.empty(2), np.empty(m), np.empty(m, dtype=np.int64), disc_work(DISC_WORK_TRIANGLES))
+
+
+class ChoiceBatch(NamedTuple):
+    """n agents' candidate choices in flat arrays: agent i's route is rows [lo[i], hi[i]) of the packed rp, rs, its
+    (disc-adjusted) intervals intervals[i, :n_int[i]], and the other fields are DiscQuery's, one row per agent."""
+
+    rp: np.ndarray  # (N, 2) float64
+    rs: np.ndarray  # (N,) float64
+    lo: np.ndarray  # (n,) int64
+    hi: np.ndarray  # (n,) int64
+    x: np.ndarray  # (n, 2) float64
+    radius: np.ndarray  # (n,) float64
+    need: np.ndarray  # (n,) float64
+    weights: np.ndarray  # (n, n_terrain_types) float64
+    s_r: np.ndarray  # (n,) float64
+    s1: np.ndarray  # (n,) float64
+    r_pt: np.ndarray  # (n, 2) float64
+    intervals: np.ndarray  # (n, m, 2) float64
+    n_int: np.ndarray  # (n,) int64
+    d: np.ndarray  # (n,) float64
+    skip_first: np.ndarray  # (n,) bool
+    scale: float
