@@ -10,6 +10,8 @@ Triangles are found as in Algorithm 4: a triangle-disc walk at s and at g (Algor
 its distance to the centre is at most r) and a triangle-box walk over the intermediate box [0, L] x [-r, r]
 (Algorithm 7, an edge is crossed when it meets the box). The walks run on the complete triangulation, which
 covers the convex bounds, so every triangle the swept stadium meets is found, also across thin obstacles.
+The walks write into the caller's arrays (a ``disc_work.DiscWork``) and report a full one rather than grow it, so
+a sweep allocates nothing in the usual case.
 
 Cost (Algorithms 2 and 3, the max-weight rule): at each x the rate is the largest weight among the *free*
 triangles the disc meets (obstacle triangles weigh nothing; 0 where the disc meets no free triangle), and the
