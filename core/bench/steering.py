@@ -138,7 +138,7 @@ def disc_choice_batch(sim, mesh):
         w = prm.weights[p]
         vis = visible_intervals(mesh, x, rp[lo:hi], rs[lo:hi], s_r, s1)
         r_pt = point_at(rp, rs, lo, hi, s_r)
-        q = DiscQuery(x, rad, need, w, float(w.min()), s_r, s1, r_pt, scale)
+        q = DiscQuery(x, rad, need, w, s_r, s1, r_pt, scale)
         adj = np.empty((max(1, len(vis)), 2))
         k = adjust_intervals(W, RouteSpan(rp, rs, lo, hi), q, np.ascontiguousarray(vis), len(vis), adj, np.empty(2))
         same = np.hypot(*(x - r_pt)) <= 1e-9 * scale

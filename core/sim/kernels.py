@@ -266,7 +266,7 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
         ints = ibuf
         n_use = n_int
         R = RouteSpan(rp, rs, lo, hi)
-        Q = DiscQuery(x, rad, need, w, wstat[p, 0], s_r, s1, rpt, scale)
+        Q = DiscQuery(x, rad, need, w, s_r, s1, rpt, scale)
         if rad > 0.0:
             n_use = adjust_intervals(W, R, Q, ibuf, n_int, abuf, q)
             ints = abuf

@@ -199,7 +199,7 @@ def sweep_from(W, C, Q: DiscQuery, qx, qy, work: ChoiceWork) -> float:
 def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork, work: ChoiceWork) -> int:
     """Sample the intervals every d as ``miran.pick_candidate`` does (arc lengths into cwork[0], route order, the
     nearest left out beyond its capacity) and write each candidate's lower bound on omega into ``work.bound``:
-    its point cost sum_T w(T) l^T (MIRAN 3.3), or w_min |x - q| where larger, over d_ij; +inf at d_ij <= 0.
+    its point cost sum_T w(T) l^T (MIRAN 3.3) over d_ij; +inf at d_ij <= 0, 0 where the walk gives no cost.
     Returns the number of candidates."""
     V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
@@ -240,10 +240,9 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
                 pc = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], Q.weights)
             else:
                 pc = segment_cost(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1], Q.weights)
-            lb = Q.w_min * norm2d(q[0] - x[0], q[1] - x[1])
-            if pc == pc and pc > lb:
-                lb = pc
-            work.bound[m] = lb / dij
+            # Not w_min |x - q|: where a sweep may cross an obstacle (a disc already touching one has need 0), the
+            # disc can pay less than that, never less than the point cost.
+            work.bound[m] = pc / dij if pc == pc else 0.0
         if m < 0:
             break
     return total
@@ -309,8 +308,8 @@ def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
     for i in range(batch.x.shape[0]):
         w = batch.weights[i]
         R = RouteSpan(batch.rp, batch.rs, batch.lo[i], batch.hi[i])
-        Q = DiscQuery(batch.x[i], batch.radius[i], batch.need[i], w, w.min(), batch.s_r[i], batch.s1[i],
-                      batch.r_pt[i], batch.scale)
+        Q = DiscQuery(batch.x[i], batch.radius[i], batch.need[i], w, batch.s_r[i], batch.s1[i], batch.r_pt[i],
+                      batch.scale)
         t, m = pick_disc_candidate(W, C, R, Q, batch.intervals[i], batch.n_int[i], batch.d[i], batch.skip_first[i],
                                    cwork, work, every)
         evaluated = 0

@@ -29,7 +29,6 @@ class DiscQuery(NamedTuple):
     radius: float  # R, the disc's radius
     need: float  # the clearance every sweep must keep: R, or less where the disc already stands closer
     weights: np.ndarray  # (n_terrain_types,) float64: its profile's terrain weights
-    w_min: float  # the smallest of them
     s_r: float  # arc length of the reference point r_i (MIRAN 3.1)
     s1: float  # arc length of the window's end sigma_i
     r_pt: np.ndarray  # (2,) float64: the reference point

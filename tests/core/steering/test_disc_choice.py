@@ -51,9 +51,11 @@ def _query(rng, scene, mesh):
     intervals = np.ascontiguousarray(cuts.reshape(-1, 2))
     radius = rng.choice([0.002, 0.01, 0.03]) * size
     need = min(radius, point_clearance(*C, x[0], x[1])[0]) * (1.0 - 1e-9)
+    if rng.random() < 0.2:
+        need = 0.0  # a disc already touching an obstacle: sweeps across obstacles count, at their disc cost
     w = scene.weight_matrix()[rng.integers(len(scene.profiles))]
     r_pt = point_at(rp, rs, 0, len(rp), s_r)
-    q = DiscQuery(x, float(radius), float(need), w, float(w.min()), float(s_r), float(s1), r_pt, float(size))
+    q = DiscQuery(x, float(radius), float(need), w, float(s_r), float(s1), r_pt, float(size))
     d = max(s1 - s_r, 1e-9) / rng.integers(2, 14)
     return W, C, RouteSpan(rp, rs, 0, len(rp)), q, intervals, float(d), bool(rng.random() < 0.3)
 
