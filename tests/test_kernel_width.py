@@ -30,20 +30,11 @@ KNOWN_WIDE = {
     "core/ecm/search.py::_extend",  # 19
     "core/ecm/search.py::_bound",  # 13
     "core/ecm/search.py::corridor_search",  # 35
-    "core/navmesh/kernels/disc.py::triangle_box_walk",  # 13
-    "core/navmesh/kernels/disc.py::_overlaps",  # 13
-    "core/navmesh/kernels/disc.py::disc_cost",  # 13
-    "core/navmesh/kernels/disc.py::disc_intervals",  # 14
     "core/sim/kernels.py::_trace_choice",  # 13
     "core/sim/kernels.py::attraction_points",  # 15
     "core/sim/kernels.py::attraction_rest",  # 16
     "core/sim/kernels.py::move_phase",  # 14
     "core/sim/kernels.py::advance",  # 19
-    "core/steering/disc_miran.py::occluder",  # 15
-    "core/steering/disc_miran.py::adjust_end",  # 20
-    "core/steering/disc_miran.py::adjust_intervals",  # 19
-    "core/steering/disc_miran.py::farthest_sweepable",  # 13
-    "core/steering/disc_miran.py::disc_fallback",  # 18
 }
 
 

@@ -166,7 +166,7 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
          lambda: ksh.visible_intervals_batch(mesh.arrays, vx, rp, rs, offsets, vr, s0, s1, iv, counts, True),
          nvis, "query", "the exact expansion alone, which the shadows defer to in degenerate cases"),
         ("disc cost r 0.25 m, 10 m", kd.disc_cost_batch,
-         lambda: kd.disc_cost_batch(*args, p10, q10, 0.25, w, cost), n, "10 m segment",
+         lambda: kd.disc_cost_batch(args, p10, q10, 0.25, w, cost), n, "10 m segment",
          "Kremyzas ch. 3, max-weight rule"),
         ("clearance", kc.clearance_batch, lambda: kc.clearance_batch(*cargs, pts, dist, near), n, "point",
          "nearest obstacle edge"),

@@ -8,6 +8,10 @@
   Best of 15 runs (3 with ``--quick``).
 - Microseconds of CPU per agent-step for 1,000 agents on the city with MIRAN and with disc MIRAN (routes planned
   with the ``cdt`` planner between random free points, agents pushing each other with F_o).
+- ``disc MIRAN candidate choice``: on the same disc crowd's queries after its steps, the microseconds per choice
+  with the pruned evaluation (the disc traversal cost only for candidates whose point-cost bound can still win)
+  and with every candidate's disc cost (the unpruned baseline), same queries, same run; both must pick the same
+  attraction points.
 - ``cpu_load <method> <N> agents`` (core.bench.crowd): IRM section 6's CPU-load of respawning crowds of 1,000, 5,000
   and 10,000 agents with MIRAN and IRM.
 
@@ -106,6 +110,84 @@ def _agent_step_us(sim, steps: int) -> float:
     return 1e6 * dt / max(steps * walking, 1.0)
 
 
+def disc_choice_batch(sim, mesh):
+    """The walking disc agents' candidate-choice queries at the simulation's current state, as a ChoiceBatch:
+    reference point, window and visible intervals as the step computes them (MIRAN 3.1-3.2), disc-adjusted
+    (Kremyzas 4.1)."""
+    from core.navmesh import visible_intervals
+    from core.navmesh.kernels.clearance import point_clearance
+    from core.sim.params import P_D, P_SIGMA
+    from core.sim.state import WALKING
+    from core.steering.disc_miran import adjust_intervals
+    from core.steering.disc_query import ChoiceBatch, DiscQuery, RouteSpan
+    from core.steering.miran import reference_point
+    from core.routes.kernels import point_at
+
+    st, prm = sim.state, sim.params
+    rp, rs = sim.routes.points, sim.routes.s
+    W, C = mesh.kernel_args(), mesh.clearance_args()
+    x0, y0, x1, y1 = mesh.bounds
+    scale = max(x1 - x0, y1 - y0)
+    rows = []
+    for i in np.flatnonzero((st.status == WALKING) & (st.radius > 0.0)):
+        lo, hi, p, x = int(st.route_lo[i]), int(st.route_hi[i]), int(st.profile[i]), st.pos[i].copy()
+        s_r = reference_point(rp, rs, lo, hi, x, st.s_ref[i], st.s_attr[i])
+        s1 = min(s_r + prm.prof[p, P_SIGMA], rs[hi - 1])
+        rad = float(st.radius[i])
+        need = min(rad, point_clearance(*C, x[0], x[1])[0]) * (1.0 - 1e-9)
+        w = prm.weights[p]
+        vis = visible_intervals(mesh, x, rp[lo:hi], rs[lo:hi], s_r, s1)
+        r_pt = point_at(rp, rs, lo, hi, s_r)
+        q = DiscQuery(x, rad, need, w, s_r, s1, r_pt, scale)
+        adj = np.empty((max(1, len(vis)), 2))
+        k = adjust_intervals(W, RouteSpan(rp, rs, lo, hi), q, np.ascontiguousarray(vis), len(vis), adj, np.empty(2))
+        same = np.hypot(*(x - r_pt)) <= 1e-9 * scale
+        rows.append((lo, hi, x, rad, need, w, s_r, s1, r_pt, adj[:k], prm.prof[p, P_D],
+                     bool(k > 0 and adj[0, 0] <= s_r + 1e-9 * scale and same)))
+    m = max([1] + [len(r[9]) for r in rows])
+    ints = np.zeros((len(rows), m, 2))
+    for j, r in enumerate(rows):
+        ints[j, :len(r[9])] = r[9]
+
+    def col(k, dtype=np.float64):
+        return np.ascontiguousarray([r[k] for r in rows], dtype=dtype)
+
+    return ChoiceBatch(rp, rs, col(0, np.int64), col(1, np.int64), col(2).reshape(-1, 2), col(3), col(4),
+                       col(5).reshape(len(rows), -1), col(6), col(7), col(8).reshape(-1, 2), ints,
+                       np.array([len(r[9]) for r in rows], dtype=np.int64), col(10), col(11, np.bool_), scale)
+
+
+def disc_choice_records(sim, mesh, repeat: int) -> list[Record]:
+    """Disc MIRAN's candidate choice on the crowd's current queries: pruned against every candidate's disc cost
+    (Kremyzas eq. 4.5), microseconds of CPU per choice, best of ``repeat``; the choices must agree."""
+    from core.steering.disc_miran import choice_batch
+
+    batch = disc_choice_batch(sim, mesh)
+    n = len(batch.x)
+    W, C = mesh.kernel_args(), mesh.clearance_args()
+    res = {}
+    for every in (False, True):
+        out = np.empty((n, 3))
+        choice_batch(W, C, batch, every, out)  # warm-up (compiles or loads the kernels)
+        best = float("inf")
+        for _ in range(max(1, repeat)):
+            t0 = time.thread_time()
+            choice_batch(W, C, batch, every, out)
+            best = min(best, time.thread_time() - t0)
+        res[every] = (1e6 * best / max(n, 1), out)
+    (us, out), (us_all, out_all) = res[False], res[True]
+    same = bool(np.array_equal(out[:, :2], out_all[:, :2]))
+    cands = float(out[:, 1].sum())
+    detail = (f"{n} disc agents' queries; exact omegas for {out[:, 2].sum() / max(cands, 1):.0%} of the "
+              f"{cands / max(n, 1):.1f} candidates per choice")
+    return [_rec("disc MIRAN candidate choice, pruned", us, "us",
+                 f"{detail}; {us_all / max(us, 1e-12):.2f}x faster than every candidate's disc cost"
+                 f"{'' if same else '; CHOICES DIFFER'}"),
+            _rec("disc MIRAN candidate choice, every candidate (baseline)", us_all, "us",
+                 f"same queries, same run; exact omegas for {out_all[:, 2].sum() / max(cands, 1):.0%} of the "
+                 f"candidates (the others cannot be swept)")]
+
+
 def run(quick: bool) -> list[Record]:
     """Table 1 paths, then agent-step costs on the city."""
     from core.navmesh import build_navmesh
@@ -144,6 +226,8 @@ def run(quick: bool) -> list[Record]:
         out.append(_rec(f"us per agent-step {method} city {n} agents", us, "us",
                         f"CPU-load {100 * load:.1f}% at dt {sim.params.dt:g} s for {n} agents (IRM 2009: 3,500 "
                         f"agents at 30%)"))
+        if method == "disc-miran":
+            out += disc_choice_records(sim, meshes["city"], 3 if quick else 7)
     from .crowd import cpu_load_records  # IRM section 6: respawning crowds of 1,000 to 10,000 agents
 
     out += cpu_load_records(quick)

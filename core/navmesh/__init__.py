@@ -46,7 +46,8 @@ visible (k,), cost (k,))`` (one location for all of MIRAN's candidates), ``clear
 -> (d, nx, ny, edge)``, ``visibility.visible_intervals(mesh.arrays, x, y, route, s0, s1, out) -> int`` (triangle
 expansion) and ``shadows.visible_intervals_by_shadows(mesh.arrays, x, y, route, s0, s1, out, work, tri)``
 (obstacle edges' shadows, the expansion where they are ill-conditioned; what the simulation uses),
-``disc.disc_cost(..., px, py, qx, qy, r, weights) -> float``. Batch forms: ``walk.locate_batch``,
+``disc.disc_cost(W, px, py, qx, qy, r, weights) -> float`` (W the tuple ``kernel_args()`` itself; ``disc_cost_work``
+reuses a ``disc_work.DiscWork``). Batch forms: ``walk.locate_batch``,
 ``segments.visible_batch``, ``terrain_lengths_batch``, ``cost_batch``, ``fan_costs_batch``,
 ``clearance.clearance_batch``, ``shadows.visible_intervals_batch`` (packed routes), ``disc.disc_cost_batch``.
 

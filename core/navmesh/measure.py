@@ -48,7 +48,7 @@ def measure_polyline(mesh: NavMesh, pts, weights, radius: float = 0.0) -> Polyli
     dist = float(kc.polyline_clearance(*mesh.clearance_args(), p)) if visible else 0.0
     disc = None
     if radius > 0:
-        total = float(kd.polyline_disc_cost(*args, p, float(radius), w))
+        total = float(kd.polyline_disc_cost(args, p, float(radius), w))
         disc = total if math.isfinite(total) else None
     return PolylineMeasure(
         length=length, terrain_lengths=lengths, blocked_length=blocked, weighted_length=float(lengths @ w),

@@ -144,7 +144,7 @@ def disc_traversal_cost(mesh: NavMesh, p, q, radius: float, weights) -> np.ndarr
     w = np.ascontiguousarray(weights, dtype=np.float64)
     _check_weights(mesh, w)
     out = np.empty(len(p), dtype=np.float64)
-    kd.disc_cost_batch(*mesh.kernel_args(), p, q, float(radius), w, out)
+    kd.disc_cost_batch(mesh.kernel_args(), p, q, float(radius), w, out)
     return out
 
 
@@ -157,7 +157,7 @@ def disc_overlap_intervals(mesh: NavMesh, p, q, radius: float, weights) -> np.nd
     cap = 64
     while True:
         out = np.empty((cap, 3), dtype=np.float64)
-        n = kd.disc_intervals(*mesh.kernel_args(), p[0], p[1], q[0], q[1], float(radius), w, out)
+        n = kd.disc_intervals(mesh.kernel_args(), p[0], p[1], q[0], q[1], float(radius), w, out)
         if n >= 0:
             return out[:n].copy()
         cap *= 4

@@ -38,7 +38,8 @@ from core.navmesh.kernels.shadows import shadow_intervals, shadow_work, visible_
 from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import closest_point, point_at_into
 from core.steering.choice import ChoiceParams, ChoiceWork
-from core.steering.disc_miran import adjust_intervals, disc_fallback
+from core.steering.disc_miran import adjust_intervals, disc_fallback, pick_disc_candidate
+from core.steering.disc_query import DiscQuery, disc_choice_work
 from core.steering.forces import avoidance_term, boundary_force, steering_force
 from core.steering.methods import DISC_MIRAN, IRM
 from core.steering.miran import (
@@ -242,6 +243,7 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
     ibuf, abuf, q, rpt, outs, no_trace, vwork, cwork = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5], wk[11], wk[12]
     lost = 0
     tol = 1e-9 * scale
+    dwork = disc_choice_work(cwork.shape[1])
     for j in range(n_rest):
         i = rest[j]
         x = pos[i]
@@ -264,23 +266,27 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
                                                  ibuf, vwork, tx)
         ints = ibuf
         n_use = n_int
+        R = RouteSpan(rp, rs, lo, hi)
+        Q = DiscQuery(x, rad, need, w, s_r, s1, rpt, scale)
         if rad > 0.0:
-            n_use = adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, rad, s_r, s1, ibuf, n_int, abuf, q)
+            n_use = adjust_intervals(W, R, Q, ibuf, n_int, abuf, q)
             ints = abuf
         skip_first = n_use > 0 and ints[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
-        best_s, _, m = pick_candidate(mesh_of(W, C), TX, RouteSpan(rp, rs, lo, hi), x, s_r, ints, n_use,
-                                      ChoiceParams(prof[p, P_D], w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first, rad,
-                                                   need), ChoiceWork(q, tc, cwork), tx, sweep_cost)
+        if rad > 0.0 and tc.shape[0] == 0:
+            best_s, m = pick_disc_candidate(W, C, R, Q, ints, n_use, prof[p, P_D], skip_first, cwork, dwork)
+        else:
+            best_s, _, m = pick_candidate(mesh_of(W, C), TX, R, x, s_r, ints, n_use,
+                                          ChoiceParams(prof[p, P_D], w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first,
+                                                       rad, need), ChoiceWork(q, tc, cwork), tx, sweep_cost)
         code = CHOSEN
         if rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
             best_s = -1.0  # only r_i itself (omega infinite) was left: the disc needs a point it can sweep to
         if best_s < 0.0:
             if rad > 0.0:
                 s_end = ints[0, 1] if n_use > 0 else (ibuf[0, 1] if n_int > 0 else s_r)
-                code = disc_fallback(W, C, rp, rs, lo, hi, x, rad, need, w, s_r, rpt, s_end, s_attr[i], attr[i],
-                                     scale, outs, q)
+                code = disc_fallback(W, C, R, Q, s_end, s_attr[i], attr[i], outs, dwork)
             else:
                 code = fallback(mesh_of(W, C), x, s_r, rpt, s_attr[i], attr[i], outs)
             best_s = outs[0]

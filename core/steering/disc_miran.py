@@ -6,22 +6,32 @@ line x -> pi(end) touches an obstacle at p is moved: p is rotated about x by the
 to the route, and the intersection q closest along the route to the old end, inside (a_j, b_j) and [r_i, sigma_i],
 becomes the new end, provided the ray reaches q before any obstacle. a'_1 = r_i, and b'_n = sigma_i when the last
 interval reaches sigma_i. A pair with a'_j >= b'_j, or an end that cannot be moved, drops the interval.
-Candidates are then sampled on the adjusted intervals and weighed by the disc traversal cost (eq. 4.5).
-Nothing is precomputed for R, so the radius may change between steps (chapter 5).
+Candidates are then sampled on the adjusted intervals and weighed by the disc traversal cost (eq. 4.5), only
+those that can win (``pick_disc_candidate``: the point cost bounds the disc cost from below). Nothing is
+precomputed for R, so the radius may change between steps (chapter 5).
+
+The kernels take the mesh's walk arrays ``W`` and clearance arrays ``C`` as tuples, and the structures of
+``disc_query``: the agent's ``RouteSpan`` ``R``, its ``DiscQuery`` ``Q`` and the ``DiscChoiceWork`` scratch.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 from core.jitcache import jit
 
 from core.navmesh.kernels.arrays import mesh_of
+from core.navmesh.kernels.clearance import segment_clearance
+from core.navmesh.kernels.disc import disc_cost_work
 from core.navmesh.kernels.predicates import norm2d
-from core.navmesh.kernels.segments import segment_first_block, segment_visible
+from core.navmesh.kernels.segments import segment_cost, segment_first_block, segment_visible, walk_cost
+from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import point_at_into, segment_of
 
-from .miran import KEPT_PREVIOUS, SWEEP_SEARCH, TO_REFERENCE, fallback, sweep_cost
+from .candidates import omega_of, pick_best, sample_at, sample_count, strictly_worse
+from .disc_query import ChoiceBatch, DiscChoiceWork, DiscQuery, RouteSpan, disc_choice_work
+from .miran import KEPT_PREVIOUS, SWEEP_SEARCH, TO_REFERENCE, fallback
 
 # Arc-length nudges, relative to the route length (plus 1), used to step just outside / inside an interval end.
 _NUDGE_RTOL = 1e-9
@@ -55,9 +65,11 @@ def tangent_angle(radius: float, dist: float) -> float:
 
 
 @jit
-def occluder(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, end, outward, q) -> tuple:
+def occluder(W, R: RouteSpan, x, end, outward, q) -> tuple:
     """The point p where the sight line x -> pi(end) touches an obstacle: the limit of the first obstacle point of
     x -> pi(end + outward * delta) as delta -> 0 (the route beyond the end is hidden). Returns (ok, px, py)."""
+    V, T, N, TT, B, G, S = W
+    rp, rs, lo, hi = R
     total = rs[hi - 1]
     delta = _NUDGE_RTOL * (1.0 + total)
     for _ in range(_NUDGE_TRIES):
@@ -75,9 +87,10 @@ def occluder(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, end, outward, q) -> tuple:
 
 
 @jit
-def ray_to_route(rp, rs, lo, hi, x, ux, uy, s_lo, s_hi, end) -> float:
+def ray_to_route(R: RouteSpan, x, ux, uy, s_lo, s_hi, end) -> float:
     """Arc length of the intersection of the ray x + lambda u (lambda > 0) with the route strictly inside
     (s_lo, s_hi) that is closest along the route to ``end``; -1 when the ray misses that part."""
+    rp, rs, lo, hi = R
     best = -1.0
     best_gap = math.inf
     j = segment_of(rs, lo, hi, s_lo)
@@ -104,14 +117,17 @@ def ray_to_route(rp, rs, lo, hi, x, ux, uy, s_lo, s_hi, end) -> float:
 
 
 @jit
-def adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, end, a, b, s_r, s1, is_start, q) -> float:
+def adjust_end(W, R: RouteSpan, Q: DiscQuery, end, a, b, is_start, q) -> float:
     """The adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas 4.1); -1 when it does not exist."""
+    V, T, N, TT, B, G, S = W
+    rp, rs, lo, hi = R
+    x = Q.x
     outward = -1.0 if is_start else 1.0
-    _, px, py = occluder(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, end, outward, q)
+    _, px, py = occluder(W, R, x, end, outward, q)
     dx = px - x[0]
     dy = py - x[1]
     dist = norm2d(dx, dy)
-    theta = tangent_angle(radius * (1.0 + _CLEAR_MARGIN), dist)
+    theta = tangent_angle(Q.radius * (1.0 + _CLEAR_MARGIN), dist)
     if theta != theta:
         return -1.0
     # Rotate towards the visible side: the side of a route point just inside the interval.
@@ -126,7 +142,7 @@ def adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, end, a, b, s_r, 
     s = math.sin(theta)
     ux = c * dx - s * dy
     uy = s * dx + c * dy
-    t = ray_to_route(rp, rs, lo, hi, x, ux, uy, max(a, s_r), min(b, s1), end)
+    t = ray_to_route(R, x, ux, uy, max(a, Q.s_r), min(b, Q.s1), end)
     if t < 0.0:
         return -1.0
     point_at_into(rp, rs, lo, hi, t, q)
@@ -136,10 +152,12 @@ def adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, end, a, b, s_r, 
 
 
 @jit
-def adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, s_r, s1, intervals, n_int, out, q) -> int:
+def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) -> int:
     """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1)."""
-    total = rs[hi - 1]
+    total = R.rs[R.hi - 1]
     tol = _NUDGE_RTOL * (1.0 + total)
+    s_r = Q.s_r
+    s1 = Q.s1
     m = 0
     for j in range(n_int):
         a = intervals[j, 0]
@@ -149,13 +167,13 @@ def adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, s_r, s1, i
         if j == 0 and a <= s_r + tol:
             a2 = s_r
         else:
-            a2 = adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, a, a, b, s_r, s1, True, q)
+            a2 = adjust_end(W, R, Q, a, a, b, True, q)
             if a2 < 0.0:
                 continue
         if j == n_int - 1 and b >= s1 - tol:
             b2 = s1
         else:
-            b2 = adjust_end(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, b, a, b, s_r, s1, False, q)
+            b2 = adjust_end(W, R, Q, b, a, b, False, q)
             if b2 < 0.0:
                 continue
         if a2 < b2 and m < out.shape[0]:
@@ -166,11 +184,153 @@ def adjust_intervals(V, T, N, TT, B, G, S, rp, rs, lo, hi, x, radius, s_r, s1, i
 
 
 @jit
-def farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_lo, s_hi, q) -> float:
+def sweep_from(W, C, Q: DiscQuery, qx, qy, work: DiscChoiceWork) -> float:
+    """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST of the disc sweeping from its position to q, +inf ("a very large
+    omega", section 4.1) where the sweep would come closer than ``Q.need`` to an obstacle (the exact
+    segment-to-obstacle distance decides). The arithmetic of ``miran.sweep_cost``, with ``work``'s scratch."""
+    E, EG, ES, EI = C
+    x = Q.x
+    if segment_clearance(E, EG, ES, EI, x[0], x[1], qx, qy) < Q.need:
+        return np.inf
+    c = disc_cost_work(W, x[0], x[1], qx, qy, Q.radius, Q.weights, work.disc)
+    return np.inf if c != c else c
+
+
+@jit
+def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
+                      work: DiscChoiceWork) -> int:
+    """Sample the intervals every d as ``miran.pick_candidate`` does (arc lengths into cwork[0], route order, the
+    nearest left out beyond its capacity) and write each candidate's lower bound on omega into ``work.bound``:
+    its point cost sum_T w(T) l^T (MIRAN 3.3) over d_ij; +inf at d_ij <= 0, 0 where the walk gives no cost.
+    Returns the number of candidates."""
+    V, T, N, TT, B, G, S = W
+    rp, rs, lo, hi = R
+    x = Q.x
+    q = work.q
+    total = 0
+    for j in range(n_int):
+        total += sample_count(intervals[j, 0], intervals[j, 1], d)
+    if skip_first and n_int > 0:
+        total -= 1
+    if total <= 0:
+        return 0
+    total = min(total, cwork.shape[1], work.bound.shape[0])
+    start = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
+    m = total
+    for jj in range(n_int):
+        j = n_int - 1 - jj
+        a = intervals[j, 0]
+        b = intervals[j, 1]
+        count = sample_count(a, b, d)
+        for kk in range(count):
+            k = count - 1 - kk
+            if j == 0 and k == 0 and skip_first:
+                continue
+            m -= 1
+            if m < 0:
+                break
+            t = sample_at(a, b, d, k, count)
+            cwork[0, m] = t
+            dij = t - Q.s_r
+            if dij <= 0.0:
+                work.bound[m] = np.inf
+                continue
+            point_at_into(rp, rs, lo, hi, t, q)
+            # The disc meets the triangle its centre is in, so at every centre position its rate is at least that
+            # triangle's weight (Kremyzas 3.1's max-weight rule); obstacles add 0 to both costs.
+            if start >= 0 and in_bounds(B, q[0], q[1]):
+                pc = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], Q.weights)
+            else:
+                pc = segment_cost(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1], Q.weights)
+            # Not w_min |x - q|: where a sweep may cross an obstacle (a disc already touching one has need 0), the
+            # disc can pay less than that, never less than the point cost.
+            work.bound[m] = pc / dij if pc == pc else 0.0
+        if m < 0:
+            break
+    return total
+
+
+@jit
+def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
+                        work: DiscChoiceWork, every: bool = False) -> tuple:
+    """Disc MIRAN's candidate choice (Kremyzas 4.2, MIRAN 3.3's rule): the same (arc length, number of candidates)
+    as ``miran.pick_candidate`` with the sweep cost, evaluating the disc traversal cost only for candidates that
+    can win: in increasing order of a lower bound on omega (the point cost, ``_candidate_bounds``), stopping once
+    the bound loses to the best exact omega even as a tie (exact pruning). Arc length -1 when there is none.
+    cwork (2, m) receives the arc lengths and omegas (NaN: never evaluated, or the disc cannot pass). ``every``
+    evaluates every candidate (the unpruned reference the bench compares with)."""
+    total = _candidate_bounds(W, R, Q, intervals, n_int, d, skip_first, cwork, work)
+    if total <= 0:
+        return -1.0, total
+    rp, rs, lo, hi = R
+    ts = cwork[0]
+    ws = cwork[1]
+    bound = work.bound
+    order = work.order
+    q = work.q
+    # Increasing bound (insertion sort: tens of candidates); equal bounds keep the farther candidate first.
+    for n in range(total):
+        i = total - 1 - n
+        lb = bound[i]
+        j = n
+        while j > 0 and bound[order[j - 1]] > lb:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+        ws[i] = np.nan
+    best_w = np.inf
+    for n in range(total):
+        i = order[n]
+        if not every and strictly_worse(bound[i], best_w):
+            break  # every later candidate's bound is at least as large
+        point_at_into(rp, rs, lo, hi, ts[i], q)
+        cost = sweep_from(W, C, Q, q[0], q[1], work)
+        if cost == np.inf:
+            continue
+        om = omega_of(cost, ts[i] - Q.s_r)
+        ws[i] = om
+        if om < best_w:
+            best_w = om
+    best = pick_best(ws, total)
+    if best < 0:
+        return -1.0, total
+    return ts[best], total
+
+
+@jit
+def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
+    """``pick_disc_candidate`` for each agent of ``batch``: out[i] = [arc length, candidates, candidates given an
+    exact (finite) omega] (out (n, 3) float64), with one DiscChoiceWork for all; ``every`` as there."""
+    cap = 16
+    for i in range(batch.x.shape[0]):
+        for j in range(batch.n_int[i]):
+            cap += sample_count(batch.intervals[i, j, 0], batch.intervals[i, j, 1], batch.d[i])
+    cwork = np.empty((2, cap))
+    work = disc_choice_work(cap)
+    for i in range(batch.x.shape[0]):
+        w = batch.weights[i]
+        R = RouteSpan(batch.rp, batch.rs, batch.lo[i], batch.hi[i])
+        Q = DiscQuery(batch.x[i], batch.radius[i], batch.need[i], w, batch.s_r[i], batch.s1[i], batch.r_pt[i],
+                      batch.scale)
+        t, m = pick_disc_candidate(W, C, R, Q, batch.intervals[i], batch.n_int[i], batch.d[i], batch.skip_first[i],
+                                   cwork, work, every)
+        evaluated = 0
+        for k in range(m):
+            if cwork[1, k] == cwork[1, k]:
+                evaluated += 1
+        out[i, 0] = t
+        out[i, 1] = m
+        out[i, 2] = evaluated
+
+
+@jit
+def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscChoiceWork) -> float:
     """The farthest arc length t in (s_lo, s_hi] whose route point the disc can sweep to from x, by bisection on
     the boundary between a sweepable and a blocked point (40 halvings); -1 when none is found."""
+    rp, rs, lo, hi = R
+    q = work.q
     point_at_into(rp, rs, lo, hi, s_hi, q)
-    if sweep_cost(W, C, x[0], x[1], q[0], q[1], radius, need, w) < math.inf:
+    if sweep_from(W, C, Q, q[0], q[1], work) < math.inf:
         return s_hi
     a = s_lo
     b = s_hi
@@ -178,7 +338,7 @@ def farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_lo, s_hi, q) 
     for _ in range(40):
         m = 0.5 * (a + b)
         point_at_into(rp, rs, lo, hi, m, q)
-        if sweep_cost(W, C, x[0], x[1], q[0], q[1], radius, need, w) < math.inf:
+        if sweep_from(W, C, Q, q[0], q[1], work) < math.inf:
             found = m
             a = m
         else:
@@ -187,27 +347,31 @@ def farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_lo, s_hi, q) 
 
 
 @jit
-def disc_fallback(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, r_pt, s_end, s_attr_prev, attr_prev, scale,
-                  out_s, q) -> int:
+def disc_fallback(W, C, R: RouteSpan, Q: DiscQuery, s_end, s_attr_prev, attr_prev, out_s, work: DiscChoiceWork) -> int:
     """Disc MIRAN when no candidate but r_i itself can be swept to (the samples every d lie round a corner the
     disc cannot cut): head for the farthest route point up to ``s_end`` (the end of the first visible interval)
     that the disc can sweep to (SWEEP_SEARCH); else keep the previous attraction point or take the reference
     point if the disc can sweep there and it is not where the disc stands; failing all, fall back to point
     visibility (the forces and the collision guard keep the disc off the obstacles)."""
     V, T, N, TT, B, G, S = W
-    tol = 1e-9 * scale
+    rp, rs, lo, hi = R
+    x = Q.x
+    s_r = Q.s_r
+    r_pt = Q.r_pt
+    q = work.q
+    tol = 1e-9 * Q.scale
     if s_end > s_r + tol:
-        t = farthest_sweepable(W, C, rp, rs, lo, hi, x, radius, need, w, s_r, s_end, q)
+        t = farthest_sweepable(W, C, R, Q, s_r, s_end, work)
         point_at_into(rp, rs, lo, hi, t, q)
         if t > s_r + tol and norm2d(q[0] - x[0], q[1] - x[1]) > tol:
             out_s[0] = t
             return SWEEP_SEARCH
     if (s_attr_prev >= s_r and norm2d(attr_prev[0] - x[0], attr_prev[1] - x[1]) > tol
-            and sweep_cost(W, C, x[0], x[1], attr_prev[0], attr_prev[1], radius, need, w) < math.inf):
+            and sweep_from(W, C, Q, attr_prev[0], attr_prev[1], work) < math.inf):
         out_s[0] = s_attr_prev
         return KEPT_PREVIOUS
     if (norm2d(r_pt[0] - x[0], r_pt[1] - x[1]) > tol
-            and sweep_cost(W, C, x[0], x[1], r_pt[0], r_pt[1], radius, need, w) < math.inf):
+            and sweep_from(W, C, Q, r_pt[0], r_pt[1], work) < math.inf):
         out_s[0] = s_r
         return TO_REFERENCE
     return fallback(mesh_of(W, C), x, s_r, r_pt, s_attr_prev, attr_prev, out_s)

@@ -190,7 +190,7 @@ def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
     E, EG, ES, EI = C
     if segment_clearance(E, EG, ES, EI, px, py, qx, qy) < need:
         return np.inf
-    c = disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, radius, w)
+    c = disc_cost(W, px, py, qx, qy, radius, w)
     return np.inf if c != c else c
 
 

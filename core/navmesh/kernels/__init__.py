@@ -9,6 +9,7 @@
 - ``shadows``: the same from the shadows of the obstacle edges (faster; defers to ``visibility`` where the
   floating-point geometry is ill-conditioned), single and packed-route batch.
 - ``disc``: traversal cost of a sweeping disc (Kremyzas 2014, ch. 3).
+- ``disc_work``: the disc kernels' reusable scratch arrays (``DiscWork``).
 - ``grids``: building the location and edge grids.
 
 Walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first; clearance kernels take

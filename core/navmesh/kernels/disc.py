@@ -10,6 +10,8 @@ Triangles are found as in Algorithm 4: a triangle-disc walk at s and at g (Algor
 its distance to the centre is at most r) and a triangle-box walk over the intermediate box [0, L] x [-r, r]
 (Algorithm 7, an edge is crossed when it meets the box). The walks run on the complete triangulation, which
 covers the convex bounds, so every triangle the swept stadium meets is found, also across thin obstacles.
+The walks write into the caller's arrays (a ``disc_work.DiscWork``) and report a full one rather than grow it, so
+a sweep allocates nothing in the usual case.
 
 Cost (Algorithms 2 and 3, the max-weight rule): at each x the rate is the largest weight among the *free*
 triangles the disc meets (obstacle triangles weigh nothing; 0 where the disc meets no free triangle), and the
@@ -19,16 +21,28 @@ cost is the integral of that rate over x in [0, L]. For r = 0 this is the point 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from core.jitcache import jit
 
+from .disc_work import DISC_WORK_TRIANGLES, DiscWork, disc_work
 from .grids import seg_meets_box
 from .segments import segment_cost
 from .walk import in_bounds, locate_any
 
 # Relative slack of the walks' overlap tests (finding an extra triangle is harmless: its interval is exact).
 _SLACK = 1e-9
+
+
+class SweepFrame(NamedTuple):
+    """The local frame of a sweep p -> q (Kremyzas 3.2): origin p, unit primary axis e, length L = |q - p|."""
+
+    px: float
+    py: float
+    ex: float
+    ey: float
+    length: float
 
 
 @jit(inline=True)
@@ -109,27 +123,26 @@ def _seg_point_dist2(x, y, ax, ay, bx, by) -> float:
     return cx * cx + cy * cy
 
 
-@jit
-def _add(found, n0, n, t):
-    """Append t to found[:n] unless present in found[n0:n]; returns (found, n, added)."""
+@jit(inline=True)
+def _has(found, n0, n, t) -> bool:
+    """Is t in found[n0:n]? (A walk's own finds only: tens of triangles, a scan beats a mark array.)"""
     for i in range(n0, n):
         if found[i] == t:
-            return found, n, False
-    if n >= found.shape[0]:
-        f2 = np.empty(2 * found.shape[0], dtype=found.dtype)
-        f2[:n] = found[:n]
-        found = f2
-    found[n] = t
-    return found, n + 1, True
+            return True
+    return False
 
 
-@jit
-def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
+@jit(noalloc=True)
+def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack) -> int:
     """Kremyzas Algorithm 6: append to found[:n] every triangle the closed disc (c, r) meets, walking from
-    ``start`` (which contains c) across edges within distance r of c. Returns (found, n, stack); a triangle found
-    by an earlier walk may appear again."""
+    ``start`` (which contains c) across edges within distance r of c; a triangle found by an earlier walk may appear
+    again. Returns the new n, or -1 when ``found`` is full (``stack`` is at least as long; the caller retries with
+    longer arrays and gets the same triangles in the same order)."""
     n0 = n
-    found, n, added = _add(found, n0, n, start)
+    if n >= found.shape[0]:
+        return -1
+    found[n] = start
+    n += 1
     top = 0
     stack[top] = start
     top += 1
@@ -143,24 +156,27 @@ def triangle_disc_walk(V, T, N, start, cx, cy, r, found, n, stack):
                 continue
             a = T[t, k]
             b = T[t, (k + 1) % 3]
-            if _seg_point_dist2(cx, cy, V[a, 0], V[a, 1], V[b, 0], V[b, 1]) <= lim:
-                found, n, added = _add(found, n0, n, nb)
-                if added:
-                    if top >= stack.shape[0]:
-                        s2 = np.empty(2 * stack.shape[0], dtype=stack.dtype)
-                        s2[:top] = stack[:top]
-                        stack = s2
-                    stack[top] = nb
-                    top += 1
-    return found, n, stack
+            if _seg_point_dist2(cx, cy, V[a, 0], V[a, 1], V[b, 0], V[b, 1]) <= lim and not _has(found, n0, n, nb):
+                if n >= found.shape[0]:
+                    return -1
+                found[n] = nb
+                n += 1
+                stack[top] = nb
+                top += 1
+    return n
 
 
-@jit
-def triangle_box_walk(V, T, N, start, px, py, ex, ey, length, r, found, n, stack):
-    """Kremyzas Algorithm 7: add every triangle meeting the intermediate box [0, L] x [-r, r] (local frame of
-    p, e), walking from ``start`` (which meets the box) across edges that meet it. Returns (found, n, stack)."""
+@jit(noalloc=True)
+def triangle_box_walk(V, T, N, start, frame, r, found, n, stack) -> int:
+    """Kremyzas Algorithm 7: append every triangle meeting the intermediate box [0, L] x [-r, r] of the SweepFrame
+    ``frame``, walking from ``start`` (which meets the box) across edges that meet it. Returns the new n, or -1 when
+    ``found`` is full (as ``triangle_disc_walk``)."""
+    px, py, ex, ey, length = frame
     n0 = n
-    found, n, added = _add(found, n0, n, start)
+    if n >= found.shape[0]:
+        return -1
+    found[n] = start
+    n += 1
     top = 0
     stack[top] = start
     top += 1
@@ -178,34 +194,45 @@ def triangle_box_walk(V, T, N, start, px, py, ex, ey, length, r, found, n, stack
             ay = ex * (V[a, 1] - py) - ey * (V[a, 0] - px)
             bx = (V[b, 0] - px) * ex + (V[b, 1] - py) * ey
             by = ex * (V[b, 1] - py) - ey * (V[b, 0] - px)
-            if seg_meets_box(ax, ay, bx, by, -pad, -r - pad, length + pad, r + pad):
-                found, n, added = _add(found, n0, n, nb)
-                if added:
-                    if top >= stack.shape[0]:
-                        s2 = np.empty(2 * stack.shape[0], dtype=stack.dtype)
-                        s2[:top] = stack[:top]
-                        stack = s2
-                    stack[top] = nb
-                    top += 1
-    return found, n, stack
+            if seg_meets_box(ax, ay, bx, by, -pad, -r - pad, length + pad, r + pad) and not _has(found, n0, n, nb):
+                if n >= found.shape[0]:
+                    return -1
+                found[n] = nb
+                n += 1
+                stack[top] = nb
+                top += 1
+    return n
 
 
 @jit
-def _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights):
-    """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k)."""
+def _overlaps(W, px, py, qx, qy, r, weights, work: DiscWork):
+    """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k).
+
+    iv and ty are ``work``'s arrays, or larger copies where the sweep meets more triangles than the work holds."""
+    V, T, N, TT, B, G, S = W
     length = math.hypot(qx - px, qy - py)
     ex = (qx - px) / length
     ey = (qy - py) / length
-    found = np.empty(32, dtype=np.int64)
-    stack = np.empty(32, dtype=np.int64)
-    n = 0
+    found = work.found
+    stack = work.stack
     ts = locate_any(V, T, N, TT, B, G, S, px, py)
     tg = locate_any(V, T, N, TT, B, G, S, qx, qy)
-    found, n, stack = triangle_disc_walk(V, T, N, ts, px, py, r, found, n, stack)
-    found, n, stack = triangle_box_walk(V, T, N, ts, px, py, ex, ey, length, r, found, n, stack)
-    found, n, stack = triangle_disc_walk(V, T, N, tg, qx, qy, r, found, n, stack)
-    iv = np.empty((n, 3))
-    ty = np.empty(n, dtype=np.int64)
+    frame = SweepFrame(px, py, ex, ey, length)
+    while True:
+        n = triangle_disc_walk(V, T, N, ts, px, py, r, found, 0, stack)
+        if n >= 0:
+            n = triangle_box_walk(V, T, N, ts, frame, r, found, n, stack)
+        if n >= 0:
+            n = triangle_disc_walk(V, T, N, tg, qx, qy, r, found, n, stack)
+        if n >= 0:
+            break
+        found = np.empty(2 * found.shape[0], dtype=np.int64)
+        stack = np.empty(found.shape[0], dtype=np.int64)
+    iv = work.iv
+    ty = work.ty
+    if n > iv.shape[0]:
+        iv = np.empty((n, 3))
+        ty = np.empty(n, dtype=np.int64)
     k = 0
     for i in range(n):
         t = found[i]
@@ -223,21 +250,40 @@ def _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights):
     return iv, ty, k
 
 
+@jit(inline=True)
+def _heaviest_first(iv, k, order) -> None:
+    """order[:k] = the rows of iv[:k] by decreasing weight, equal weights in row order (a stable sort, as
+    ``np.argsort(-w, kind="mergesort")``), by insertion: k is tens of rows."""
+    for i in range(k):
+        w = iv[i, 2]
+        j = i
+        while j > 0 and iv[order[j - 1], 2] < w:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
 @jit
-def disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights) -> float:
-    """Traversal cost of a disc of radius r sweeping p -> q under the max-weight rule (Kremyzas Algorithms 2-3).
+def disc_cost_work(W, px, py, qx, qy, r, weights, work: DiscWork) -> float:
+    """Traversal cost of a disc of radius r sweeping p -> q under the max-weight rule (Kremyzas Algorithms 2-3),
+    with ``work``'s scratch (``disc_work``), so that repeated queries allocate nothing in the usual case.
 
     NaN when p or q is outside the bounds; 0 for p == q. r == 0 gives the point cost (one segment walk)."""
+    V, T, N, TT, B, G, S = W
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
         return math.nan
     if px == qx and py == qy:
         return 0.0
     if r <= 0.0:
         return segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights)
-    iv, ty, k = _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights)
+    iv, ty, k = _overlaps(W, px, py, qx, qy, r, weights, work)
+    order = work.order
+    cov = work.cov
+    if k > order.shape[0]:
+        order = np.empty(k, dtype=np.int64)
+        cov = np.empty((k + 1, 2))
     # Heaviest first: each interval pays its weight on the part no heavier interval covered yet.
-    order = np.argsort(-iv[:k, 2], kind="mergesort")
-    cov = np.empty((k + 1, 2))
+    _heaviest_first(iv, k, order)
     m = 0
     cost = 0.0
     for oi in range(k):
@@ -280,14 +326,21 @@ def disc_cost(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights) -> float:
 
 
 @jit
-def disc_intervals(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights, out) -> int:
+def disc_cost(W, px, py, qx, qy, r, weights) -> float:
+    """``disc_cost_work`` with a scratch work of its own (one allocation per call): for single queries."""
+    return disc_cost_work(W, px, py, qx, qy, r, weights, disc_work(DISC_WORK_TRIANGLES))
+
+
+@jit
+def disc_intervals(W, px, py, qx, qy, r, weights, out) -> int:
     """The max-weight overlap intervals of the sweep p -> q (Kremyzas Algorithm 3's list), written to out (k, 3)
     as rows [x_start, x_end, terrain index] (-1 where the disc meets no free triangle), ordered along the sweep
     and covering [0, L]. Returns k, or -1 when ``out`` is too small (0 for p == q or outside the bounds)."""
+    B = W[4]
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)) or (px == qx and py == qy):
         return 0
     length = math.hypot(qx - px, qy - py)
-    iv, ty, k = _overlaps(V, T, N, TT, B, G, S, px, py, qx, qy, max(r, 0.0), weights)
+    iv, ty, k = _overlaps(W, px, py, qx, qy, max(r, 0.0), weights, disc_work(DISC_WORK_TRIANGLES))
     xs = np.empty(2 * k + 2)
     xs[0] = 0.0
     xs[1] = length
@@ -321,16 +374,18 @@ def disc_intervals(V, T, N, TT, B, G, S, px, py, qx, qy, r, weights, out) -> int
 
 
 @jit
-def disc_cost_batch(V, T, N, TT, B, G, S, p, q, r, weights, out) -> None:
+def disc_cost_batch(W, p, q, r, weights, out) -> None:
     """``out[i] = disc_cost(p[i], q[i], r, weights)`` for p, q (n, 2) float64, out (n,) float64."""
+    work = disc_work(DISC_WORK_TRIANGLES)
     for i in range(p.shape[0]):
-        out[i] = disc_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], r, weights)
+        out[i] = disc_cost_work(W, p[i, 0], p[i, 1], q[i, 0], q[i, 1], r, weights, work)
 
 
 @jit
-def polyline_disc_cost(V, T, N, TT, B, G, S, pts, r, weights) -> float:
+def polyline_disc_cost(W, pts, r, weights) -> float:
     """Sum of the disc traversal costs of the segments of pts (m, 2); NaN when a point is outside the bounds."""
+    work = disc_work(DISC_WORK_TRIANGLES)
     total = 0.0
     for i in range(pts.shape[0] - 1):
-        total += disc_cost(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1], r, weights)
+        total += disc_cost_work(W, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1], r, weights, work)
     return total

@@ -1,0 +1,127 @@
+"""Disc MIRAN's pruned candidate choice (Kremyzas 2014, 4.2; MIRAN 3.3's rule) against the unpruned evaluation of
+every candidate, on random scenes and the city with random routes, positions, radii and intervals."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core.navmesh import disc_traversal_cost, segment_cost
+from core.navmesh.kernels.clearance import point_clearance
+from core.navmesh.kernels.disc import disc_cost, disc_cost_work
+from core.navmesh.kernels.disc_work import disc_work
+from core.navmesh.kernels.walk import locate_any
+from core.routes.kernels import point_at
+from core.steering.candidates import candidate_arcs, omega_of, pick_best
+from core.steering.disc_miran import pick_disc_candidate
+from core.steering.disc_query import DiscQuery, RouteSpan, disc_choice_work
+from core.steering.miran import sweep_cost
+
+from scenegen import case, random_segments
+
+CASES = ["random:0", "random:1", "random:2", "random:3", "city.json"]
+
+
+def _free_point(rng, mesh, W):
+    x0, y0, x1, y1 = mesh.bounds
+    while True:
+        p = rng.uniform([x0, y0], [x1, y1])
+        t = locate_any(*W, p[0], p[1])
+        if t >= 0 and W[3][t] >= 0:
+            return p
+
+
+def _query(rng, scene, mesh):
+    """Random disc agent, route, window and visible intervals (the choice is exact whatever the intervals)."""
+    W, C = mesh.kernel_args(), mesh.clearance_args()
+    x0, y0, x1, y1 = mesh.bounds
+    size = max(x1 - x0, y1 - y0)
+    x = _free_point(rng, mesh, W)
+    rp = np.array([x + rng.normal(0.0, 0.15 * size, 2) for _ in range(rng.integers(2, 7))])
+    rp = np.clip(rp, [x0, y0], [x1, y1])
+    rs = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(rp, axis=0).T))])
+    total = rs[-1]
+    s_r = rng.uniform(0.0, 0.3) * total
+    s1 = min(total, s_r + rng.uniform(0.2, 0.7) * total)
+    cuts = np.sort(rng.uniform(s_r, s1, 2 * rng.integers(1, 4)))
+    if rng.random() < 0.5:
+        cuts[0] = s_r
+    intervals = np.ascontiguousarray(cuts.reshape(-1, 2))
+    radius = rng.choice([0.002, 0.01, 0.03]) * size
+    need = min(radius, point_clearance(*C, x[0], x[1])[0]) * (1.0 - 1e-9)
+    if rng.random() < 0.2:
+        need = 0.0  # a disc already touching an obstacle: sweeps across obstacles count, at their disc cost
+    w = scene.weight_matrix()[rng.integers(len(scene.profiles))]
+    r_pt = point_at(rp, rs, 0, len(rp), s_r)
+    q = DiscQuery(x, float(radius), float(need), w, float(s_r), float(s1), r_pt, float(size))
+    d = max(s1 - s_r, 1e-9) / rng.integers(2, 14)
+    return W, C, RouteSpan(rp, rs, 0, len(rp)), q, intervals, float(d), bool(rng.random() < 0.3)
+
+
+def _unpruned(W, C, R, Q, intervals, d, skip_first):
+    """Every candidate's sweep cost (``miran.sweep_cost``), then MIRAN 3.3's pick: (arc length or -1, count)."""
+    ts = np.empty(10_000)
+    n = candidate_arcs(intervals, len(intervals), d, skip_first, ts)
+    om = np.empty(n)
+    for i in range(n):
+        qx, qy = point_at(R.rp, R.rs, R.lo, R.hi, ts[i])
+        c = sweep_cost(W, C, Q.x[0], Q.x[1], qx, qy, Q.radius, Q.need, Q.weights)
+        om[i] = math.nan if c == math.inf else omega_of(c, ts[i] - Q.s_r)
+    best = pick_best(om, n)
+    return (ts[best] if best >= 0 else -1.0), n, int(np.sum(om == om))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_pruned_choice_equals_the_full_evaluation(name):
+    """Same attraction point (bit for bit) and candidate count as evaluating the disc cost of every candidate, and
+    the pruning leaves most candidates unevaluated."""
+    scene, _, mesh = case(name)
+    rng = np.random.default_rng(20)
+    work = disc_choice_work(10_000)
+    cwork = np.empty((2, 10_000))
+    evaluated = passable = chosen = 0
+    for _ in range(60):
+        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        want, n, finite = _unpruned(W, C, R, Q, intervals, d, skip_first)
+        got, m = pick_disc_candidate(W, C, R, Q, intervals, len(intervals), d, skip_first, cwork, work)
+        assert (got, m) == (want, n)
+        evaluated += int(np.sum(cwork[1, :m] == cwork[1, :m]))
+        passable += finite
+        chosen += want >= 0
+    assert chosen >= 10
+    assert evaluated < 0.7 * passable
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_point_cost_bounds_the_disc_cost_from_below(name):
+    """The pruning's premise: the closed disc meets the triangle its centre is in (Kremyzas 3.1's max-weight rule),
+    so the disc traversal cost is at least the point cost sum_T w(T) l^T of the same segment."""
+    scene, _, mesh = case(name)
+    rng = np.random.default_rng(5)
+    x0, y0, x1, y1 = mesh.bounds
+    size = max(x1 - x0, y1 - y0)
+    p, q = random_segments(rng, scene, 300, length=0.1 * size)
+    keep = np.all((q >= [x0, y0]) & (q <= [x1, y1]), axis=1)
+    p, q = p[keep], q[keep]
+    for w in scene.weight_matrix():
+        point = segment_cost(mesh, p, q, w)
+        for r in (0.001 * size, 0.02 * size):
+            disc = disc_traversal_cost(mesh, p, q, r, w)
+            assert np.all(disc >= point * (1.0 - 1e-12) - 1e-12 * size)
+            assert np.any(disc > point * 1.01)
+
+
+def test_a_small_work_grows_and_gives_the_same_cost():
+    """A DiscWork too small for the sweep is grown for the call: the cost is bit for bit the allocating one's."""
+    scene, _, mesh = case("city.json")
+    W = mesh.kernel_args()
+    rng = np.random.default_rng(2)
+    p, q = random_segments(rng, scene, 40, length=60.0)
+    w = scene.weight_matrix()[0]
+    small = disc_work(1)
+    for a, b in zip(p, q):
+        want = disc_cost(W, a[0], a[1], b[0], b[1], 0.4, w)
+        got = disc_cost_work(W, a[0], a[1], b[0], b[1], 0.4, w, small)
+        assert got == want or (math.isnan(got) and math.isnan(want))
