@@ -163,6 +163,15 @@ def _measure_plot(plots: QtSimPlots, name: str, col: int, span: int, title: str,
     return plot
 
 
+def hide_measurements(plots: QtSimPlots, area: bool, line: bool) -> None:
+    """Remove the measurement area's plot (``area``) and the line's (``line``), the scene having none now."""
+    for name, gone in (("density_plot", area), ("flow_plot", line)):
+        plot = getattr(plots, name, None)
+        if gone and plot is not None:
+            plots.removeItem(plot)
+            setattr(plots, name, None)
+
+
 def show_measurements(plots: QtSimPlots, m) -> None:
     """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density over time
     and the line's cumulative crossings N(t), each in a plot of its own made on first use."""

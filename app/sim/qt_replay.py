@@ -25,7 +25,7 @@ from core.scene.problems import InputError
 from core.sim.replay import Replay
 
 from ..layers.qt_density import DensityLayer
-from ..panels.qt_plots import show_measurements
+from ..panels.qt_plots import hide_measurements, show_measurements
 from .messages import Frame
 
 TRAIL_S = 20.0            # seconds of trail drawn behind each agent in the replay
@@ -152,7 +152,8 @@ class QtReplay(QtCore.QObject):
         ui.bridge.frame.connect(self._on_live_frame)
         for name in ("sim.play", "sim.step", "sim.reset"):
             ui.actions[name].triggered.connect(lambda *_: self.leave())
-        ui.w.state.changed.connect(self._state_changed)
+        ui.doc.changed.connect(self._doc_changed)
+        ui.doc.reset.connect(lambda: self._doc_changed(frozenset({"measurement"})))
 
     # ----- entering and leaving -----------------------------------------------------------------------------------
 
@@ -249,8 +250,7 @@ class QtReplay(QtCore.QObject):
             self.ui.bridge.send("recording")
 
     def _wants_recording(self) -> bool:
-        st = self.ui.w.state
-        return self.mode != "off" or st.measure_area is not None or st.measure_line is not None
+        return self.mode != "off" or not self.ui.doc.scene.measurement.is_empty()
 
     # ----- drawing a time -----------------------------------------------------------------------------------------
 
@@ -303,7 +303,7 @@ class QtReplay(QtCore.QObject):
         if self.mode == "off":
             self.layer.image.clear()
             self.layer.changed()
-        st = self.ui.w.state
+        m = self.ui.doc.scene.measurement
         if rep is None:
             if self._wants_recording() and self.ui.bridge.running:
                 self.ui.bridge.send("recording")
@@ -314,9 +314,9 @@ class QtReplay(QtCore.QObject):
         if self.mode != "off":
             mode, window = self.mode, float(self.timeline.window.value())
             self._submit("density", lambda: (heatmap(rep, t, window, mode, walkable, bounds), bounds))
-        if st.measure_area is not None or st.measure_line is not None:
-            area = shapely.Polygon(st.measure_area) if st.measure_area is not None else None
-            line = shapely.LineString(st.measure_line) if st.measure_line is not None else None
+        if not m.is_empty():
+            area = shapely.Polygon(m.area) if m.area is not None else None
+            line = shapely.LineString(m.line) if m.line is not None else None
             self._submit("measure", lambda: measure(rep, t, walkable, area, line))
 
     def _submit(self, kind: str, job) -> None:
@@ -359,12 +359,13 @@ class QtReplay(QtCore.QObject):
             show_measurements(self.ui.plots, result)
         self.ui.w.viewport.viewport().update()
 
-    def _state_changed(self, name: str) -> None:
-        st = self.ui.w.state
-        if name == "measure_area":
-            self.layer.show_area(st.measure_area)
-        elif name == "measure_line":
-            self.layer.show_line(st.measure_line)
-        else:
+    def _doc_changed(self, fields) -> None:
+        """The scene's measurement area or line was drawn, removed, undone or loaded: draw it and measure."""
+        if "measurement" not in fields:
             return
+        m = self.ui.doc.scene.measurement
+        self._requests["measure"] += 1               # a measurement of the old area or line is not drawn
+        self.layer.show_area(m.area)
+        self.layer.show_line(m.line)
+        hide_measurements(self.ui.plots, area=m.area is None, line=m.line is None)
         self.refresh()
