@@ -20,7 +20,9 @@ from PySide6 import QtCore, QtWidgets
 from core.analysis.density import (classic_heatmap, density_series, free_space, heatmap_cell, sample_frames,
                                    voronoi_heatmap)
 from core.analysis.flow import cumulative_count, first_crossings, flow_rate
+from core.analysis.terrain import path_until, walked_terrain_lengths
 from core.export import read_paths, write_paths
+from core.scene.geometry import build_geometry
 from core.scene.problems import InputError
 from core.sim.replay import Replay
 
@@ -140,6 +142,8 @@ class QtReplay(QtCore.QObject):
         self._fetched = 0.0
         self._walkable = None
         self._walkable_scene = None
+        self._regions: tuple = ()
+        self._regions_scene = None
         self.layer = DensityLayer(ui.view)
         self.timeline = QtTimeline()
         ui.w.addToolBar(QtCore.Qt.ToolBarArea.BottomToolBarArea, self.timeline)
@@ -282,12 +286,24 @@ class QtReplay(QtCore.QObject):
         ui.trace.show(None)
         sel = ui.selected if 0 <= ui.selected < rep.n else -1
         speed_t, speed_v = rep.speeds(sel, t) if sel >= 0 else (np.zeros(0), np.zeros(0))
-        ui.plots.show_replay(speed_t, speed_v, rep.arrivals(t), rep.n)
+        ui.plots.show_replay(speed_t, speed_v, rep.arrivals(t), rep.n, self.terrain_lengths(sel, t))
         ui.clock.setText(f"t = {t:,.1f} s")
         self.timeline.label.setText(f"replay {t:,.1f} / {self.times[-1]:,.1f} s")
         ui.stats_label.setText(f"{rep.n} agents at {t:.1f} s: {walking} walking, {arrived} arrived (replay)")
         ui.w.viewport.viewport().update()
         self.refresh(t)
+
+    def terrain_lengths(self, i: int, t: float) -> np.ndarray:
+        """(T,) the length agent i of the recording walked on each of the scene's terrain types up to t (empty
+        with no agent chosen); the plot's terrain axis is set to the scene's types."""
+        scene = self.ui.doc.scene
+        if self._regions_scene is not scene:
+            self._regions, self._regions_scene = build_geometry(scene).regions, scene
+            self.ui.plots.set_terrains([tt.name or tt.id for tt in scene.terrain_types],
+                                       [tt.color for tt in scene.terrain_types])
+        if self.store is None or not 0 <= i < self.store.n:
+            return np.zeros(0)
+        return walked_terrain_lengths(path_until(self.store.path(i), t), self._regions)
 
     # ----- density and measurements -------------------------------------------------------------------------
 

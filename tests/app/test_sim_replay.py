@@ -262,3 +262,34 @@ def test_choosing_an_agent_in_the_replay_plots_its_speed_up_to_the_time_shown(ma
     np.testing.assert_allclose(xs, 0.1 * np.arange(1, 31))
     np.testing.assert_allclose(ys, 28.0 / 5.9)
     assert ("select", 0) in monkey
+
+
+def test_the_terrain_length_bars_follow_the_slider(make_studio, recording, qtbot):
+    from core.scene.model import TerrainPolygon, TerrainType
+
+    path, rep = recording
+    w = studio(make_studio)
+    scene = w.doc.scene
+    w.doc.set_fields({"terrain_types": [*scene.terrain_types, TerrainType("mud", "Mud", "#8b5a2b")],
+                      "terrains": [TerrainPolygon("t1", "mud", [(10.0, 0.0), (20.0, 0.0), (20.0, 10.0),
+                                                                (10.0, 10.0)])]})
+    w.sim.replay.open(path)
+    w.sim._start_timer.stop()
+    w.sim.bridge.send = lambda *a: None                      # no engine
+    w.sim.bridge.running = True
+    try:
+        w.sim.select_agent(0)
+    finally:
+        w.sim.bridge.running = False
+    s = slider(w)
+    s.setFocus()
+    # Agent "a" walks y = 5 from x = 2 to 30 in 59 steps; the mud covers 10 <= x <= 20 (the bars: default, mud).
+    for key in (QtCore.Qt.Key.Key_Home, QtCore.Qt.Key.Key_PageDown, QtCore.Qt.Key.Key_PageDown,
+                QtCore.Qt.Key.Key_End, QtCore.Qt.Key.Key_PageUp, QtCore.Qt.Key.Key_Left):
+        QTest.keyClick(s, key)
+        k = min(s.value(), 59)
+        x = 2.0 + 28.0 * k / 59
+        mud = min(max(x, 10.0), 20.0) - 10.0
+        heights = np.asarray(w.sim.plots.bars.opts["height"])
+        np.testing.assert_allclose(heights, [x - 2.0 - mud, mud], atol=1e-9)
+    assert s.value() > 0
