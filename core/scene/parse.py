@@ -134,6 +134,8 @@ def _over_size_limits(r: FieldReader, top: dict) -> bool:
                 nv += sum(_raw_len(o.get(f)) for f in fields)
                 if key == "terrains" and isinstance(o.get("holes"), list):
                     nv += sum(_raw_len(h) for h in o["holes"])
+    if isinstance(top.get("measurement"), dict):
+        nv += _raw_len(top["measurement"].get("area"))
     too_big = False
     if nv > MAX_VERTICES:
         r.add("", f"the scene has {nv} vertices, over the limit of {MAX_VERTICES}")
