@@ -87,15 +87,18 @@ def recording() -> Iterator[list[Entry]]:
         stack.append(([], [0.0]))
         t0 = time.process_time()
         try:
-            return original(self, sig)
-        finally:
-            calls, nested = stack.pop()
-            took = time.process_time() - t0
-            if self._cache_misses[sig] > misses and key not in compiled:
-                compiled[key] = (calls, max(took - nested[0], 0.0))
-                order.append(key)
-                if stack:
-                    stack[-1][1][0] += took
+            result = original(self, sig)
+        except BaseException:
+            stack.pop()  # a failed attempt (numba may try argument types that do not type) is not listed
+            raise
+        calls, nested = stack.pop()
+        took = time.process_time() - t0
+        if self._cache_misses[sig] > misses and key not in compiled:
+            compiled[key] = (calls, max(took - nested[0], 0.0))
+            order.append(key)
+            if stack:
+                stack[-1][1][0] += took
+        return result
 
     entries: list[Entry] = []
     nb_dispatcher.Dispatcher.compile = compile_recorded  # type: ignore[method-assign]
