@@ -15,6 +15,7 @@ SLOW = {
     "core/test_jitcache.py",
     "core/test_jitprecompile.py",
     "app/test_jit_manifest.py",
+    "app/test_sim_warmup_workers.py",
     "core/sweep/test_sweep_run.py",
     "core/reproduce/test_reproduce.py",
     "core/sim/test_arrival_stress.py",
