@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 
 from core.export import paths_from_simulation
 from core.scene.model import Agent, Obstacle, Profile, Route, Scene, SimulationSettings, TerrainPolygon, TerrainType
@@ -32,13 +33,16 @@ def jit_workers() -> int:
 
 def compile_in_parallel(progress: Callable[[int, int, int], None] | None = None) -> Report | None:
     """Compile the manifest's kernels missing from numba's cache in ``jit_workers()`` processes; None when the
-    workers are off. ``progress(done, total, workers)`` after each kernel. With a filled cache it only reads the
-    cache's index files (a fraction of a second)."""
+    workers are off or cannot run (the warm-up then compiles in this process). ``progress(done, total, workers)``
+    after each kernel. With a filled cache it only reads the cache's index files (a fraction of a second)."""
     workers = jit_workers()
     if workers == 0:
         return None
-    return precompile(load_manifest(), workers,
-                      None if progress is None else lambda done, total: progress(done, total, workers))
+    try:
+        return precompile(load_manifest(), workers,
+                          None if progress is None else lambda done, total: progress(done, total, workers))
+    except (OSError, BrokenProcessPool):  # no processes here, or a worker died: the warm-up compiles in-process
+        return None
 
 
 def warmup_scene() -> Scene:

@@ -67,3 +67,19 @@ def test_the_warm_up_compiles_the_manifest_in_worker_processes_first(tmp_path, m
 
     assert k.halve(3.0) == 1.5 and k.bump(4) == 5
     assert sum(k.halve.stats.cache_hits.values()) == 1 and not k.halve.stats.cache_misses
+
+
+def test_workers_that_cannot_run_leave_the_compiling_to_the_warm_up(monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    monkeypatch.setenv("MIRAN_JIT_WORKERS", "3")
+    asked = []
+
+    def broken(entries, workers, progress):
+        asked.append(workers)
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(warmup, "precompile", broken)
+    assert warmup.compile_in_parallel() is None and asked == [3]
+    monkeypatch.setenv("MIRAN_JIT_WORKERS", "0")
+    assert warmup.compile_in_parallel() is None and asked == [3]   # 0: no pool is asked for
