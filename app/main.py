@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 from pathlib import Path
@@ -55,6 +56,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def entry(argv: list[str] | None = None) -> int:
     """Run the app; returns its exit status."""
+    multiprocessing.freeze_support()  # the first start's compile workers (app.sim.warmup) in a frozen build
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.replay is not None:
         from core.export import read_paths

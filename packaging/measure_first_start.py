@@ -1,7 +1,7 @@
 """Measure the studio's first start: seconds from an empty numba cache to the first simulation step of a scene,
 and the same with the cache filled (a later start). Usage:
 
-    python packaging/measure_first_start.py scenes/city.json [--cache DIR] [--by-function N]
+    python packaging/measure_first_start.py scenes/city.json [--cache DIR] [--by-function N] [--workers W]
 
 Each start runs in a fresh interpreter, as the studio's worker does it: import the engine, compile what the
 scene's first step needs (``app.sim.warmup.warm_up_for``), build the scene's simulation and step it once; then
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
-import json, sys, time
+import json, resource, sys, time
 from numba.core import event
 stack, own = [], {}
 
@@ -47,9 +47,12 @@ event.register("numba:compile", Compiles())
 c0, w0 = time.process_time(), time.perf_counter()
 from core.scene.io import load_scene
 from core.sim import Simulation
-from app.sim.warmup import warm_up_for, warm_up_rest
+from app.sim.warmup import compile_in_parallel, warm_up_for, warm_up_rest
 marks = {"import": (time.process_time() - c0, time.perf_counter() - w0)}
 scene = load_scene(sys.argv[1])
+report = compile_in_parallel()
+if report is not None:
+    marks["parallel compile"] = (time.process_time() - c0, time.perf_counter() - w0)
 warm_up_for(scene)
 marks["warm-up for the scene"] = (time.process_time() - c0, time.perf_counter() - w0)
 sim = Simulation(scene)
@@ -57,14 +60,17 @@ sim.step(1)
 marks["first step"] = (time.process_time() - c0, time.perf_counter() - w0)
 warm_up_rest()
 marks["rest of the warm-up"] = (time.process_time() - c0, time.perf_counter() - w0)
-print(json.dumps({"marks": marks, "compiles": own}))
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"marks": marks, "compiles": own, "workers_cpu": children.ru_utime + children.ru_stime,
+                  "report": None if report is None else [report.workers, report.compiled, report.cached,
+                                                         report.skipped]}))
 """
 
 
-def start(scene: str, cache: str) -> dict:
+def start(scene: str, cache: str, workers: int) -> dict:
     """One start in a fresh interpreter: ``marks`` {mark: (cpu s, wall s) since the interpreter began} and
     ``compiles`` {function: CPU s of its own compilation}."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, MIRAN_JIT_WORKERS=str(workers))
     out = subprocess.run([sys.executable, "-c", CHILD, scene], env=env, cwd=ROOT, capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -76,15 +82,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", help="numba cache folder (default: a new empty temporary folder)")
     p.add_argument("--by-function", type=int, default=0, metavar="N",
                    help="list the N functions whose compilation took the most CPU in the first start")
+    p.add_argument("--workers", type=int, default=0, metavar="W",
+                   help="processes compiling the manifest's kernels first (default 0: none, as before)")
     args = p.parse_args(argv)
     cache = args.cache or tempfile.mkdtemp(prefix="miran-numba-")
     Path(cache).mkdir(parents=True, exist_ok=True)
     first = "first start (empty cache)" if not any(Path(cache).iterdir()) else "start (the cache held files)"
     for k, label in enumerate((first, "later start (cache filled)")):
         t = time.perf_counter()
-        got = start(args.scene, cache)
+        got = start(args.scene, cache, args.workers)
         print(f"{label}: " + "; ".join(f"{m} {c:.1f} s CPU / {w:.1f} s wall" for m, (c, w) in got["marks"].items())
               + f"  [{time.perf_counter() - t:.1f} s in all]", flush=True)
+        if got["report"] is not None:
+            n, compiled, cached, skipped = got["report"]
+            print(f"  {n} worker processes compiled {compiled} kernels ({cached} cached, {len(skipped)} skipped) in "
+                  f"{got['workers_cpu']:.1f} s CPU of their own", flush=True)
+            for why in skipped[:5]:
+                print(f"  skipped: {why}")
         if k == 0 and args.by_function > 0:
             own = sorted(got["compiles"].items(), key=lambda kv: -kv[1])
             print(f"  {len(own)} functions compiled, {sum(v for _, v in own):.1f} s CPU; the longest:")

@@ -13,6 +13,9 @@ PERF = {
 SLOW = {
     "test_core_without_qt.py",
     "core/test_jitcache.py",
+    "core/test_jitprecompile.py",
+    "app/test_jit_manifest.py",
+    "app/test_sim_warmup_workers.py",
     "core/sweep/test_sweep_run.py",
     "core/reproduce/test_reproduce.py",
     "core/sim/test_arrival_stress.py",

@@ -20,14 +20,10 @@ class ToolState:
         self.agent_mode = "cdt"
         self.snap_grid = True
         self.snap_vertices = True
-        # The measurement area (a ring of points) and line (two points) the measurement tools drew, or None.
-        self.measure_area: list[tuple[float, float]] | None = None
-        self.measure_line: list[tuple[float, float]] | None = None
         self.changed = Signal()
 
     def set(self, name: str, value) -> None:
-        if name not in ("terrain_type", "profile", "agent_mode", "snap_grid", "snap_vertices", "measure_area",
-                        "measure_line"):
+        if name not in ("terrain_type", "profile", "agent_mode", "snap_grid", "snap_vertices"):
             raise AttributeError(name)
         if name == "agent_mode" and value not in AGENT_MODES:
             raise ValueError(f"unknown agent mode {value!r} (valid: {', '.join(AGENT_MODES)})")

@@ -66,28 +66,36 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
     def show_stats(self, st) -> None:
         """Draw a Stats snapshot."""
         self.last = st
-        T = len(st.terrain_lengths)
-        x = np.arange(T, dtype=np.float64)
-        colours = (self.colours + ["#9ca3af"] * T)[:T]
-        compare = len(st.compare_terrain_lengths) == T and T > 0
-        shift = 0.2 if compare else 0.0
-        self.bars.setOpts(x=x - shift, height=st.terrain_lengths, width=0.38 if compare else 0.7,
-                          brushes=[pg.mkBrush(c) for c in colours], pens=[pg.mkPen("#374151")] * T)
-        if compare:
-            self.compare_bars.setOpts(x=x + shift, height=st.compare_terrain_lengths, width=0.38,
-                                      brushes=[pg.mkBrush(COMPARE_COLOUR)] * T, pens=[pg.mkPen("#7c2d12")] * T)
-        else:
-            self.compare_bars.setOpts(x=[], height=[])
+        self._bars(st.terrain_lengths, st.compare_terrain_lengths)
         self.speed_curve.setData(st.speed_t, st.speed_v)
         self.arrival_curve.setData(*_steps(st.arrivals))
         self.compare_arrival_curve.setData(*_steps(st.compare_arrivals))
         self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}")
 
-    def show_replay(self, speed_t: np.ndarray, speed_v: np.ndarray, arrivals: np.ndarray, n: int) -> None:
-        """The replay at a time: the traced agent's speed and everyone's arrivals up to then (the lengths per
-        terrain type are not replayed: the bars are emptied)."""
-        self.bars.setOpts(x=[], height=[])
-        self.compare_bars.setOpts(x=[], height=[])
+    def _bars(self, lengths: np.ndarray, compare_lengths: np.ndarray) -> None:
+        """The lengths per terrain type as bars in the terrain types' colours, beside the compared run's."""
+        T = len(lengths)
+        if T == 0:
+            self.bars.setOpts(x=[], height=[])  # pyqtgraph fails on an empty list of pens
+            self.compare_bars.setOpts(x=[], height=[])
+            return
+        x = np.arange(T, dtype=np.float64)
+        colours = (self.colours + ["#9ca3af"] * T)[:T]
+        compare = len(compare_lengths) == T and T > 0
+        shift = 0.2 if compare else 0.0
+        self.bars.setOpts(x=x - shift, height=lengths, width=0.38 if compare else 0.7,
+                          brushes=[pg.mkBrush(c) for c in colours], pens=[pg.mkPen("#374151")] * T)
+        if compare:
+            self.compare_bars.setOpts(x=x + shift, height=compare_lengths, width=0.38,
+                                      brushes=[pg.mkBrush(COMPARE_COLOUR)] * T, pens=[pg.mkPen("#7c2d12")] * T)
+        else:
+            self.compare_bars.setOpts(x=[], height=[])
+
+    def show_replay(self, speed_t: np.ndarray, speed_v: np.ndarray, arrivals: np.ndarray, n: int,
+                    terrain_lengths: np.ndarray) -> None:
+        """The replay at a time: the traced agent's lengths per terrain type, its speed and everyone's arrivals up
+        to then (no compared run: a recording holds one)."""
+        self._bars(terrain_lengths, np.zeros(0))
         self.speed_curve.setData(speed_t, speed_v)
         self.arrival_curve.setData(*_steps(arrivals))
         self.compare_arrival_curve.setData([], [])
@@ -161,6 +169,15 @@ def _measure_plot(plots: QtSimPlots, name: str, col: int, span: int, title: str,
     plot.clear()
     plot.setTitle(title)
     return plot
+
+
+def hide_measurements(plots: QtSimPlots, area: bool, line: bool) -> None:
+    """Remove the measurement area's plot (``area``) and the line's (``line``), the scene having none now."""
+    for name, gone in (("density_plot", area), ("flow_plot", line)):
+        plot = getattr(plots, name, None)
+        if gone and plot is not None:
+            plots.removeItem(plot)
+            setattr(plots, name, None)
 
 
 def show_measurements(plots: QtSimPlots, m) -> None:

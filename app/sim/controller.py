@@ -43,7 +43,7 @@ from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load
 from .messages import BuildInfo, EcmView, Event, Frame, Stats, TraceView, Trails
 from .preview import PreviewRequest, RequestSlot
 from .trails import TrailBuffer
-from .warmup import warm_up_for, warm_up_rest
+from .warmup import compile_in_parallel, warm_up_for, warm_up_rest
 
 # Fields of a Scene that change the navigation mesh, and those that change the agents or their routes.
 GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
@@ -202,7 +202,11 @@ class SimController:
 
     def _cmd_warmup(self, scene: Scene | None = None) -> None:
         self._event("busy", "Compiling the engine for this scene (numba JIT warm-up, first start only)…")
-        seconds = warm_up_for(scene)
+        t0 = time.perf_counter()
+        compile_in_parallel(lambda done, total, workers: self._event(
+            "progress", done / total, f"Compiling the engine in {workers} processes (first start only): "
+                                      f"{done} of {total} kernels…"))
+        seconds = time.perf_counter() - t0 + warm_up_for(scene)
         self._event("busy", None)
         self._event("warm", seconds)
         # What a first step does not use (traced steps, forks, the export) compiles beside the running simulation.

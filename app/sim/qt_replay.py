@@ -20,12 +20,14 @@ from PySide6 import QtCore, QtWidgets
 from core.analysis.density import (classic_heatmap, density_series, free_space, heatmap_cell, sample_frames,
                                    voronoi_heatmap)
 from core.analysis.flow import cumulative_count, first_crossings, flow_rate
+from core.analysis.terrain import path_until, walked_terrain_lengths
 from core.export import read_paths, write_paths
+from core.scene.geometry import build_geometry
 from core.scene.problems import InputError
 from core.sim.replay import Replay
 
 from ..layers.qt_density import DensityLayer
-from ..panels.qt_plots import show_measurements
+from ..panels.qt_plots import hide_measurements, show_measurements
 from .messages import Frame
 
 TRAIL_S = 20.0            # seconds of trail drawn behind each agent in the replay
@@ -140,6 +142,8 @@ class QtReplay(QtCore.QObject):
         self._fetched = 0.0
         self._walkable = None
         self._walkable_scene = None
+        self._regions: tuple = ()
+        self._regions_scene = None
         self.layer = DensityLayer(ui.view)
         self.timeline = QtTimeline()
         ui.w.addToolBar(QtCore.Qt.ToolBarArea.BottomToolBarArea, self.timeline)
@@ -152,7 +156,8 @@ class QtReplay(QtCore.QObject):
         ui.bridge.frame.connect(self._on_live_frame)
         for name in ("sim.play", "sim.step", "sim.reset"):
             ui.actions[name].triggered.connect(lambda *_: self.leave())
-        ui.w.state.changed.connect(self._state_changed)
+        ui.doc.changed.connect(self._doc_changed)
+        ui.doc.reset.connect(lambda: self._doc_changed(frozenset({"measurement"})))
 
     # ----- entering and leaving -----------------------------------------------------------------------------------
 
@@ -249,8 +254,7 @@ class QtReplay(QtCore.QObject):
             self.ui.bridge.send("recording")
 
     def _wants_recording(self) -> bool:
-        st = self.ui.w.state
-        return self.mode != "off" or st.measure_area is not None or st.measure_line is not None
+        return self.mode != "off" or not self.ui.doc.scene.measurement.is_empty()
 
     # ----- drawing a time -----------------------------------------------------------------------------------------
 
@@ -282,12 +286,24 @@ class QtReplay(QtCore.QObject):
         ui.trace.show(None)
         sel = ui.selected if 0 <= ui.selected < rep.n else -1
         speed_t, speed_v = rep.speeds(sel, t) if sel >= 0 else (np.zeros(0), np.zeros(0))
-        ui.plots.show_replay(speed_t, speed_v, rep.arrivals(t), rep.n)
+        ui.plots.show_replay(speed_t, speed_v, rep.arrivals(t), rep.n, self.terrain_lengths(sel, t))
         ui.clock.setText(f"t = {t:,.1f} s")
         self.timeline.label.setText(f"replay {t:,.1f} / {self.times[-1]:,.1f} s")
         ui.stats_label.setText(f"{rep.n} agents at {t:.1f} s: {walking} walking, {arrived} arrived (replay)")
         ui.w.viewport.viewport().update()
         self.refresh(t)
+
+    def terrain_lengths(self, i: int, t: float) -> np.ndarray:
+        """(T,) the length agent i of the recording walked on each of the scene's terrain types up to t (empty
+        with no agent chosen); the plot's terrain axis is set to the scene's types."""
+        scene = self.ui.doc.scene
+        if self._regions_scene is not scene:
+            self._regions, self._regions_scene = build_geometry(scene).regions, scene
+            self.ui.plots.set_terrains([tt.name or tt.id for tt in scene.terrain_types],
+                                       [tt.color for tt in scene.terrain_types])
+        if self.store is None or not 0 <= i < self.store.n:
+            return np.zeros(0)
+        return walked_terrain_lengths(path_until(self.store.path(i), t), self._regions)
 
     # ----- density and measurements -------------------------------------------------------------------------
 
@@ -303,7 +319,7 @@ class QtReplay(QtCore.QObject):
         if self.mode == "off":
             self.layer.image.clear()
             self.layer.changed()
-        st = self.ui.w.state
+        m = self.ui.doc.scene.measurement
         if rep is None:
             if self._wants_recording() and self.ui.bridge.running:
                 self.ui.bridge.send("recording")
@@ -314,9 +330,9 @@ class QtReplay(QtCore.QObject):
         if self.mode != "off":
             mode, window = self.mode, float(self.timeline.window.value())
             self._submit("density", lambda: (heatmap(rep, t, window, mode, walkable, bounds), bounds))
-        if st.measure_area is not None or st.measure_line is not None:
-            area = shapely.Polygon(st.measure_area) if st.measure_area is not None else None
-            line = shapely.LineString(st.measure_line) if st.measure_line is not None else None
+        if not m.is_empty():
+            area = shapely.Polygon(m.area) if m.area is not None else None
+            line = shapely.LineString(m.line) if m.line is not None else None
             self._submit("measure", lambda: measure(rep, t, walkable, area, line))
 
     def _submit(self, kind: str, job) -> None:
@@ -359,12 +375,13 @@ class QtReplay(QtCore.QObject):
             show_measurements(self.ui.plots, result)
         self.ui.w.viewport.viewport().update()
 
-    def _state_changed(self, name: str) -> None:
-        st = self.ui.w.state
-        if name == "measure_area":
-            self.layer.show_area(st.measure_area)
-        elif name == "measure_line":
-            self.layer.show_line(st.measure_line)
-        else:
+    def _doc_changed(self, fields) -> None:
+        """The scene's measurement area or line was drawn, removed, undone or loaded: draw it and measure."""
+        if "measurement" not in fields:
             return
+        m = self.ui.doc.scene.measurement
+        self._requests["measure"] += 1               # a measurement of the old area or line is not drawn
+        self.layer.show_area(m.area)
+        self.layer.show_line(m.line)
+        hide_measurements(self.ui.plots, area=m.area is None, line=m.line is None)
         self.refresh()

@@ -5,15 +5,44 @@ edits the scene, keeps the first press of Play from stalling. ``warm_up_for(scen
 scene's first step needs (its steering method and integrator: the step kernel, the navigation mesh and the route
 planner), so Play waits for that only; ``warm_up_rest`` then compiles what a first step does not use (the traced
 step of the overlays, forks for the ghost preview, the paths export).
+
+Before both, on a first start, ``compile_in_parallel`` compiles every kernel of the manifest (core.jitprecompile)
+in worker processes, one per core, into numba's on-disk cache; the warm-up then loads them. ``MIRAN_JIT_WORKERS``
+sets the number of processes (0: none, the warm-up compiles in this process as before).
 """
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 
 from core.export import paths_from_simulation
 from core.scene.model import Agent, Obstacle, Profile, Route, Scene, SimulationSettings, TerrainPolygon, TerrainType
 from core.sim import IMPLEMENTED, Simulation
+from core.jitprecompile import Report, default_workers, load_manifest, precompile
+
+
+def jit_workers() -> int:
+    """Processes for ``compile_in_parallel``: ``MIRAN_JIT_WORKERS`` when set to a whole number, else one per core
+    (at most 8)."""
+    value = os.environ.get("MIRAN_JIT_WORKERS", "").strip()
+    return max(0, int(value)) if value.isdigit() else default_workers()
+
+
+def compile_in_parallel(progress: Callable[[int, int, int], None] | None = None) -> Report | None:
+    """Compile the manifest's kernels missing from numba's cache in ``jit_workers()`` processes; None when the
+    workers are off or cannot run (the warm-up then compiles in this process). ``progress(done, total, workers)``
+    after each kernel. With a filled cache it only reads the cache's index files (a fraction of a second)."""
+    workers = jit_workers()
+    if workers == 0:
+        return None
+    try:
+        return precompile(load_manifest(), workers,
+                          None if progress is None else lambda done, total: progress(done, total, workers))
+    except (OSError, BrokenProcessPool):  # no processes here, or a worker died: the warm-up compiles in-process
+        return None
 
 
 def warmup_scene() -> Scene:

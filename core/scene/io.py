@@ -32,7 +32,7 @@ def _pts(ring) -> list[list[float | int]]:
 
 def scene_to_dict(scene: Scene) -> dict[str, Any]:
     """The scene as a ``miran-scene`` v1 JSON document; every field written, in DESIGN.md's order (the optional
-    height field last, only when the scene has one)."""
+    height field and the measurement area and line last, only when the scene has them)."""
     doc = {
         "format": FORMAT,
         "version": VERSION,
@@ -67,6 +67,9 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
     if hf is not None:
         doc["heightfield"] = {"origin": [_num(hf.origin[0]), _num(hf.origin[1])], "cell": _num(hf.cell),
                               "heights": [[_num(h) for h in row] for row in hf.heights]}
+    m = scene.measurement
+    if not m.is_empty():
+        doc["measurement"] = {k: _pts(v) for k, v in (("area", m.area), ("line", m.line)) if v is not None}
     return doc
 
 

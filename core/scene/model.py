@@ -108,6 +108,19 @@ class SimulationSettings:
 
 
 @dataclass
+class Measurement:
+    """Where the crowd is measured (PedPy's definitions): ``area``, a polygon whose density is plotted over time,
+    and ``line``, two points whose crossings give the flow; either may be None. Not read by the simulation."""
+
+    area: Ring | None = None
+    line: list[Point] | None = None
+
+    def is_empty(self) -> bool:
+        """Neither an area nor a line: the file leaves the field out."""
+        return self.area is None and self.line is None
+
+
+@dataclass
 class HeightField:
     """An optional terrain height raster (Niederberger section 7.2): ``heights[j][i]`` is the height (scene units)
     at ``(origin[0] + i * cell, origin[1] + j * cell)``; bilinear between nodes, constant beyond the border."""
@@ -140,6 +153,7 @@ class Scene:
     agents: list[Agent] = field(default_factory=list)
     simulation: SimulationSettings = field(default_factory=SimulationSettings)
     heightfield: HeightField | None = None
+    measurement: Measurement = field(default_factory=Measurement)
 
     def terrain_index(self, type_id: str) -> int:
         """Index of a terrain type in ``terrain_types`` (the column of the profile x terrain weight matrix)."""

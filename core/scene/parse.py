@@ -16,6 +16,7 @@ from .model import (
     PLANNERS,
     Agent,
     HeightField,
+    Measurement,
     Network,
     Obstacle,
     Profile,
@@ -25,6 +26,7 @@ from .model import (
     TerrainPolygon,
     TerrainType,
 )
+from .measurement import area_problem, line_problem
 from .placement import check_placement
 from .polygons import clean_ring, hole_problems, ring_problem
 from .problems import InputError, Problem, fmt_point
@@ -40,7 +42,7 @@ DEFAULT_COLOR = "#cbd5a3"
 
 TOP_REQUIRED = ("format", "version", "bounds", "terrain_types", "default_terrain")
 TOP_OPTIONAL = ("name", "units", "obstacles", "terrains", "profiles", "routes", "networks", "agents", "simulation",
-                "heightfield")
+                "heightfield", "measurement")
 # Height field rasters: at most this many nodes.
 MAX_HEIGHT_NODES = 4_000_000
 
@@ -87,6 +89,7 @@ def check_scene(data: Any) -> tuple[Scene | None, list[Problem]]:
     agents = _items(r, top, "agents", lambda r_, p, v: _agent(r_, p, v, profile_ids, route_ids, has_networks))
     sim = _simulation(r, top.get("simulation", {}))
     heightfield = _heightfield(r, top["heightfield"], bounds) if "heightfield" in top else None
+    measurement = _measurement(r, top["measurement"], bounds) if "measurement" in top else Measurement()
 
     if bounds is not None:
         # Checked with the items that are themselves valid, so that a bad obstacle does not hide a misplaced route.
@@ -102,6 +105,7 @@ def check_scene(data: Any) -> tuple[Scene | None, list[Problem]]:
         bounds=bounds, terrain_types=types, default_terrain=default, name=name, units=units,
         obstacles=bare(obstacles), terrains=bare(terrains), profiles=bare(profiles), routes=bare(routes),
         networks=bare(networks), agents=bare(agents), simulation=sim, heightfield=heightfield,
+        measurement=measurement,
     )
     return scene, []
 
@@ -130,6 +134,8 @@ def _over_size_limits(r: FieldReader, top: dict) -> bool:
                 nv += sum(_raw_len(o.get(f)) for f in fields)
                 if key == "terrains" and isinstance(o.get("holes"), list):
                     nv += sum(_raw_len(h) for h in o["holes"])
+    if isinstance(top.get("measurement"), dict):
+        nv += _raw_len(top["measurement"].get("area"))
     too_big = False
     if nv > MAX_VERTICES:
         r.add("", f"the scene has {nv} vertices, over the limit of {MAX_VERTICES}")
@@ -406,6 +412,27 @@ def _simulation(r: FieldReader, v: Any):
     if None in (method, integ, dt):
         return None
     return SimulationSettings(method, integ, dt)
+
+
+def _measurement(r: FieldReader, v: Any, bounds) -> Measurement:
+    """The optional measurement area (a polygon) and line (two points), each within the bounds."""
+    o = r.obj("measurement", v, (), ("area", "line"))
+    if o is None:
+        return Measurement()
+    area = line = None
+    if "area" in o and (pts := r.points("measurement.area", o["area"], 3)) is not None:
+        msg = area_problem(pts, bounds)
+        if msg:
+            r.add("measurement.area", msg)
+        else:
+            area = [(float(x), float(y)) for x, y in clean_ring(pts)]
+    if "line" in o and (pts := r.points("measurement.line", o["line"], 2)) is not None:
+        msg = line_problem(pts, bounds)
+        if msg:
+            r.add("measurement.line", msg)
+        else:
+            line = [(float(x), float(y)) for x, y in pts]
+    return Measurement(area, line)
 
 
 def _heightfield(r: FieldReader, v: Any, bounds):

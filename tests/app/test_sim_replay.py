@@ -1,6 +1,7 @@
 """The replay timeline (pytest-qt, the real window, real key and mouse events on the slider): the agents drawn at
 the slider's value t are the recorded positions at t, back and forth; a recording saved and opened again is the
-same; the measurement tools set the area and line whose density and flow are plotted; the density heatmap draws."""
+same; the measurement tools set the area and line whose density and flow are plotted; the density heatmap draws.
+The measurement area is a polygon clicked out (or a dragged rectangle), one undoable edit saved with the scene."""
 
 from __future__ import annotations
 
@@ -130,12 +131,12 @@ def test_measurement_tools_and_density_heatmap(make_studio, recording, qtbot):
     d = Driver(w)
     d.tool("measure_area")
     d.drag([(8.0, 2.0), (16.0, 10.0)])
-    assert w.state.measure_area == [(8.0, 2.0), (16.0, 2.0), (16.0, 10.0), (8.0, 10.0)]
+    assert w.doc.scene.measurement.area == [(8.0, 2.0), (16.0, 2.0), (16.0, 10.0), (8.0, 10.0)]
     d.tool("measure_line")
     d.drag([(20.0, 4.0), (20.0, 12.0)])
-    assert w.state.measure_line == [(20.0, 4.0), (20.0, 12.0)]
-    qtbot.waitUntil(lambda: hasattr(w.sim.plots, "flow_plot") and hasattr(w.sim.plots, "density_plot"),
-                    timeout=WAIT)
+    assert w.doc.scene.measurement.line == [(20.0, 4.0), (20.0, 12.0)]
+    qtbot.waitUntil(lambda: getattr(w.sim.plots, "flow_plot", None) is not None
+                    and getattr(w.sim.plots, "density_plot", None) is not None, timeout=WAIT)
     # Agent "a" crosses x = 20 once during the run; the line's N(t) ends at 1.
     qtbot.waitUntil(lambda: any(len(c.yData) and c.yData[-1] == 1 for c in w.sim.plots.flow_plot.curves),
                     timeout=WAIT)
@@ -147,6 +148,54 @@ def test_measurement_tools_and_density_heatmap(make_studio, recording, qtbot):
     cell = 40.0 / grid.shape[1]
     # Integrated over the scene the Voronoi density counts the agents present (averaged over the window).
     assert np.nansum(grid) * cell * cell == pytest.approx(2.0, rel=1e-6)
+
+
+def test_a_clicked_polygon_area_is_plotted_undone_and_saved_with_the_scene(make_studio, recording, tmp_path,
+                                                                           qtbot):
+    import shapely
+
+    from core.scene.io import load_scene
+
+    path, rep = recording
+    w = studio(make_studio)
+    w.sim.replay.open(path)
+    QTest.keyClick(slider(w), QtCore.Qt.Key.Key_End)
+    d = Driver(w)
+    d.tool("measure_area")
+    ring = [(4.0, 4.0), (14.0, 4.0), (14.0, 8.0), (8.0, 8.0), (8.0, 16.0), (4.0, 16.0)]   # an L, 72 m²
+    for x, y in ring:
+        d.click(x, y)
+    d.click(*ring[0])                                                   # the first vertex closes it
+    assert w.doc.scene.measurement.area == ring
+    np.testing.assert_array_equal(w.sim.replay.layer.area.getData()[0], [x for x, _ in ring + ring[:1]])
+    qtbot.waitUntil(lambda: getattr(w.sim.plots, "density_plot", None) is not None, timeout=WAIT)
+    plot = w.sim.plots.density_plot
+    qtbot.waitUntil(lambda: any(c.name() == "classic" and len(c.xData) > 10 for c in plot.curves), timeout=WAIT)
+    curve = next(c for c in plot.curves if c.name() == "classic")
+    # The plotted classic density against shapely: the agents inside the L at each time, over its area.
+    poly = shapely.Polygon(ring)
+    for t, density in zip(curve.xData, curve.yData):
+        xy = rep.positions_at(float(t))
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        inside = int(np.count_nonzero(shapely.contains_xy(poly, xy[:, 0], xy[:, 1])))
+        assert density == pytest.approx(inside / 72.0, abs=1e-12)
+    assert max(curve.yData) > 0
+
+    d.shortcut("Ctrl+Z")                                                # one edit: undo removes the whole area
+    assert w.doc.scene.measurement.area is None
+    assert w.sim.plots.density_plot is None and len(w.sim.replay.layer.area.getData()[0]) == 0
+    d.shortcut("Ctrl+Shift+Z")
+    assert w.doc.scene.measurement.area == ring
+    out = tmp_path / "measured.json"
+    assert w.files._write(out)
+    assert json.loads(out.read_text())["measurement"] == {"area": [list(p) for p in ring]}
+    assert load_scene(out).measurement.area == ring
+
+    d.tool("measure_area")
+    d.key(QtCore.Qt.Key.Key_Delete)                                     # Delete with the tool: removes it
+    assert w.doc.scene.measurement.area is None
+    d.drag([(10.0, 4.0), (20.0, 12.0)])                                 # a dragged rectangle still works
+    assert w.doc.scene.measurement.area == [(10.0, 4.0), (20.0, 4.0), (20.0, 12.0), (10.0, 12.0)]
 
 
 @pytest.mark.usefixtures("jit_warm")
@@ -213,3 +262,34 @@ def test_choosing_an_agent_in_the_replay_plots_its_speed_up_to_the_time_shown(ma
     np.testing.assert_allclose(xs, 0.1 * np.arange(1, 31))
     np.testing.assert_allclose(ys, 28.0 / 5.9)
     assert ("select", 0) in monkey
+
+
+def test_the_terrain_length_bars_follow_the_slider(make_studio, recording, qtbot):
+    from core.scene.model import TerrainPolygon, TerrainType
+
+    path, rep = recording
+    w = studio(make_studio)
+    scene = w.doc.scene
+    w.doc.set_fields({"terrain_types": [*scene.terrain_types, TerrainType("mud", "Mud", "#8b5a2b")],
+                      "terrains": [TerrainPolygon("t1", "mud", [(10.0, 0.0), (20.0, 0.0), (20.0, 10.0),
+                                                                (10.0, 10.0)])]})
+    w.sim.replay.open(path)
+    w.sim._start_timer.stop()
+    w.sim.bridge.send = lambda *a: None                      # no engine
+    w.sim.bridge.running = True
+    try:
+        w.sim.select_agent(0)
+    finally:
+        w.sim.bridge.running = False
+    s = slider(w)
+    s.setFocus()
+    # Agent "a" walks y = 5 from x = 2 to 30 in 59 steps; the mud covers 10 <= x <= 20 (the bars: default, mud).
+    for key in (QtCore.Qt.Key.Key_Home, QtCore.Qt.Key.Key_PageDown, QtCore.Qt.Key.Key_PageDown,
+                QtCore.Qt.Key.Key_End, QtCore.Qt.Key.Key_PageUp, QtCore.Qt.Key.Key_Left):
+        QTest.keyClick(s, key)
+        k = min(s.value(), 59)
+        x = 2.0 + 28.0 * k / 59
+        mud = min(max(x, 10.0), 20.0) - 10.0
+        heights = np.asarray(w.sim.plots.bars.opts["height"])
+        np.testing.assert_allclose(heights, [x - 2.0 - mud, mud], atol=1e-9)
+    assert s.value() > 0

@@ -1,0 +1,273 @@
+"""Compile the engine's kernels in several processes at once on a first start, into numba's on-disk cache.
+
+numba compiles one function at a time per process (its global compiler lock), so a first start spent about four
+minutes of one core. A manifest (``jit_manifest.json`` beside this module, written by
+``packaging/jit_manifest.py`` from a run with an empty cache) lists every kernel specialisation the studio compiles:
+function, argument types (pickled numba types) and the kernels it calls. ``precompile`` hands the entries missing
+from the cache to a pool of worker processes, callees before their callers: each worker compiles one entry (its
+callees load from the cache, written by the workers before it) and numba saves it. The studio's own warm-up then
+loads everything from the cache. An entry the code no longer has (a kernel renamed, its argument types changed) is
+skipped and reported; the warm-up compiles what is missing, as without a manifest.
+"""
+
+from __future__ import annotations
+
+import base64
+import concurrent.futures as cf
+import heapq
+import importlib
+import json
+import multiprocessing
+import os
+import pickle
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba.core import dispatcher as nb_dispatcher
+from numba.core import sigutils
+
+from core.jitcache import _SourceTreeCache
+
+MANIFEST = Path(__file__).with_name("jit_manifest.json")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One specialisation: ``function`` as ``module:qualname``, its argument types (a pickled tuple of numba types,
+    base64), their text for a reader, the indices of the entries it calls and the CPU seconds its own compilation
+    took when recorded (without its callees')."""
+
+    function: str
+    signature: str
+    text: str
+    calls: tuple[int, ...]
+    cpu_s: float
+
+
+@dataclass
+class Report:
+    """What ``precompile`` did: entries compiled, found in the cache already, or skipped (with why)."""
+
+    compiled: int = 0
+    cached: int = 0
+    skipped: list[str] = field(default_factory=list)
+    workers: int = 0
+    wall_s: float = 0.0
+    worker_cpu_s: float = 0.0
+
+
+# A specialisation while recording: the dispatcher and its argument types.
+_Key = tuple[Any, tuple[Any, ...]]
+
+
+def _function_name(d: Any) -> str:
+    return f"{d.py_func.__module__}:{d.py_func.__qualname__}"
+
+
+@contextmanager
+def recording() -> Iterator[list[Entry]]:
+    """Record every specialisation compiled (not loaded from the cache) inside the block, with the kernels it calls;
+    the list fills when the block ends. For ``packaging/jit_manifest.py``: run it with an empty cache."""
+    original = nb_dispatcher.Dispatcher.compile
+    stack: list[tuple[list[_Key], list[float]]] = []  # per open compile: the kernels it calls, its callees' seconds
+    compiled: dict[_Key, tuple[list[_Key], float]] = {}
+    order: list[_Key] = []
+
+    def compile_recorded(self: Any, sig: Any) -> Any:
+        args, _ = sigutils.normalize_signature(sig)
+        key = (self, tuple(args))
+        if stack:
+            stack[-1][0].append(key)
+        misses = self._cache_misses[sig]
+        stack.append(([], [0.0]))
+        t0 = time.process_time()
+        try:
+            result = original(self, sig)
+        except BaseException:
+            stack.pop()  # a failed attempt (numba may try argument types that do not type) is not listed
+            raise
+        calls, nested = stack.pop()
+        took = time.process_time() - t0
+        if self._cache_misses[sig] > misses and key not in compiled:
+            compiled[key] = (calls, max(took - nested[0], 0.0))
+            order.append(key)
+            if stack:
+                stack[-1][1][0] += took
+        return result
+
+    entries: list[Entry] = []
+    nb_dispatcher.Dispatcher.compile = compile_recorded  # type: ignore[method-assign]
+    try:
+        yield entries
+    finally:
+        nb_dispatcher.Dispatcher.compile = original  # type: ignore[method-assign]
+    kept = [k for k in order if isinstance(getattr(k[0], "_cache", None), _SourceTreeCache)
+            and "<locals>" not in k[0].py_func.__qualname__]
+    index = {k: i for i, k in enumerate(kept)}
+    for d, args in kept:
+        calls = tuple(sorted({index[c] for c in compiled[(d, args)][0] if c in index}))
+        entries.append(Entry(_function_name(d), base64.b64encode(pickle.dumps(args)).decode("ascii"),
+                             str(args), calls, round(compiled[(d, args)][1], 3)))
+
+
+def write_manifest(entries: list[Entry], path: Path = MANIFEST) -> None:
+    """Write ``entries`` as the manifest JSON (with the numba version the pickled types belong to)."""
+    doc = {"format": "miran-jit-manifest", "numba": numba.__version__,
+           "entries": [{"function": e.function, "signature": e.signature, "text": e.text, "calls": list(e.calls),
+                        "cpu_s": e.cpu_s} for e in entries]}
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+def load_manifest(path: Path = MANIFEST) -> list[Entry]:
+    """The manifest's entries; none when the file is missing or was written for another numba version (its pickled
+    types would not load)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if doc.get("format") != "miran-jit-manifest" or doc.get("numba") != numba.__version__:
+        return []
+    return [Entry(e["function"], e["signature"], e["text"], tuple(e["calls"]), float(e["cpu_s"]))
+            for e in doc["entries"]]
+
+
+def _resolve(entry: Entry) -> tuple[Any, tuple[Any, ...]]:
+    """The dispatcher and argument types of ``entry``; raises LookupError when the code no longer has them."""
+    module, _, qualname = entry.function.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+        args = pickle.loads(base64.b64decode(entry.signature))
+    except Exception as exc:  # an import error, a missing attribute, a type numba no longer has
+        raise LookupError(f"{entry.function}: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(getattr(obj, "_cache", None), _SourceTreeCache):
+        raise LookupError(f"{entry.function}: not a kernel of core.jitcache.jit")
+    return obj, args
+
+
+def is_cached(entry: Entry) -> bool:
+    """Whether numba's cache holds ``entry`` under the current sources (its index has the key); raises LookupError
+    when the entry no longer resolves."""
+    d, args = _resolve(entry)
+    cache = d._cache
+    key = cache._index_key(args, d.targetctx.codegen())
+    return key in cache._cache_file._load_index()
+
+
+def _compile_one(entry: Entry) -> tuple[bool, str, float]:
+    """In a worker: compile ``entry`` (numba saves it in the cache); (done, why not, CPU seconds)."""
+    t0 = time.process_time()
+    try:
+        d, args = _resolve(entry)
+        d.compile(args)
+    except Exception as exc:  # a stale entry: numba's typing errors, LookupError; the warm-up compiles instead
+        return False, f"{entry.function}{entry.text}: {type(exc).__name__}: {str(exc)[:300]}", \
+            time.process_time() - t0
+    return True, "", time.process_time() - t0
+
+
+def default_workers() -> int:
+    """Worker processes for ``precompile``: the cores, at most 8 (each worker holds numba and LLVM, ~300 MB)."""
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def critical_path_s(entries: list[Entry]) -> float:
+    """The longest chain of recorded compile seconds from a kernel down its callees: the wall time no number of
+    workers can go below."""
+    rank = _ranks(entries)
+    return max(rank, default=0.0)
+
+
+def _ranks(entries: list[Entry]) -> list[float]:
+    """Each entry's own seconds plus the longest chain of its callees' (entries come callees first)."""
+    rank = [0.0] * len(entries)
+    for i, e in enumerate(entries):
+        rank[i] = e.cpu_s + max((rank[c] for c in e.calls if c < i), default=0.0)
+    return rank
+
+
+def _upward_ranks(entries: list[Entry]) -> list[float]:
+    """Each entry's own seconds plus the longest chain of its callers' above it: start first what most delays the
+    kernels waiting on it."""
+    rank = [e.cpu_s for e in entries]
+    for i in range(len(entries) - 1, -1, -1):
+        for c in entries[i].calls:
+            if c < i:
+                rank[c] = max(rank[c], entries[c].cpu_s + rank[i])
+    return rank
+
+
+def precompile(entries: list[Entry], workers: int | None = None,
+               progress: Callable[[int, int], None] | None = None) -> Report:
+    """Compile the entries missing from numba's cache in ``workers`` processes (``default_workers()``), callees
+    before callers and never two specialisations of one function at once; ``progress(done, total)`` after each."""
+    t0 = time.perf_counter()
+    report = Report()
+    todo: set[int] = set()
+    for i, e in enumerate(entries):
+        try:
+            if is_cached(e):
+                report.cached += 1
+            else:
+                todo.add(i)
+        except LookupError as exc:
+            report.skipped.append(str(exc))
+    if not todo:
+        return report
+    workers = min(workers or default_workers(), len(todo))
+    report.workers = workers
+    rank = _upward_ranks(entries)
+    waiting = {i: {c for c in entries[i].calls if c in todo} for i in todo}
+    callers: dict[int, list[int]] = {i: [] for i in todo}
+    for i in todo:
+        for c in waiting[i]:
+            callers[c].append(i)
+    ready = [(-rank[i], i) for i in todo if not waiting[i]]
+    heapq.heapify(ready)
+    held: list[tuple[float, int]] = []
+    running_fn: set[str] = set()
+    done = 0
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        running: dict[cf.Future[tuple[bool, str, float]], int] = {}
+
+        def submit() -> None:
+            while ready and len(running) < workers:
+                r, i = heapq.heappop(ready)
+                if entries[i].function in running_fn:
+                    held.append((r, i))
+                    continue
+                running_fn.add(entries[i].function)
+                running[pool.submit(_compile_one, entries[i])] = i
+            for h in held:
+                heapq.heappush(ready, h)
+            held.clear()
+
+        submit()
+        while running:
+            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for fut in finished:
+                i = running.pop(fut)
+                running_fn.discard(entries[i].function)
+                ok, why, cpu = fut.result()
+                report.worker_cpu_s += cpu
+                if ok:
+                    report.compiled += 1
+                else:
+                    report.skipped.append(why)
+                done += 1
+                for p in callers[i]:
+                    waiting[p].discard(i)
+                    if not waiting[p]:
+                        heapq.heappush(ready, (-rank[p], p))
+                if progress is not None:
+                    progress(done, len(todo))
+            submit()
+    report.wall_s = time.perf_counter() - t0
+    return report

@@ -1,0 +1,53 @@
+"""The first start's manifest (core/jit_manifest.json, core.jitprecompile) matches the code: every kernel
+specialisation the studio calls from Python (the warm-up and the first steps of the shipped scenes) is listed
+with its argument types, and every entry still names a kernel and types that load. When this fails, a kernel's
+arguments changed or a kernel was added: run ``python packaging/jit_manifest.py`` (a few minutes) and commit the
+manifest. The check runs in a fresh interpreter: other tests compile kernels for argument types of their own."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sim_harness import SCENES
+
+SCRIPT = """
+import gc, json, sys
+from numba.core.registry import CPUDispatcher
+from app.sim.warmup import warm_up
+from core.jitprecompile import _resolve, load_manifest
+from core.scene.io import load_scene
+from core.sim import Simulation
+
+entries = load_manifest()
+stale = []
+for e in entries:
+    try:
+        _resolve(e)
+    except LookupError as exc:
+        stale.append(str(exc))
+warm_up()
+for name in sys.argv[1:]:
+    sim = Simulation(load_scene(name))
+    sim.add_random_agents(5, seed=1)
+    sim.step(3)
+listed = {(e.function, e.text) for e in entries}
+called = sorted({(f"{d.py_func.__module__}:{d.py_func.__qualname__}", str(tuple(s)))
+                 for d in gc.get_objects() if isinstance(d, CPUDispatcher) and d.py_func.__module__.startswith("core.")
+                 for s in d.signatures})
+print(json.dumps({"n": len(entries), "stale": stale, "missing": [c for c in called if tuple(c) not in listed]}))
+"""
+
+
+def test_the_manifest_lists_what_the_studio_compiles():
+    repo = Path(__file__).resolve().parents[2]
+    scenes = [str(SCENES / n) for n in ("mckenna_road.json", "city.json")]
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, *scenes], cwd=repo, capture_output=True, text=True,
+                          timeout=3000)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["n"] > 100, "core/jit_manifest.json is missing or unreadable: run python packaging/jit_manifest.py"
+    assert got["stale"] == [], "stale entries: run python packaging/jit_manifest.py"
+    assert got["missing"] == [], "kernels the manifest lacks: run python packaging/jit_manifest.py"

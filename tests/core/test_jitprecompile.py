@@ -1,0 +1,131 @@
+"""core.jitprecompile: a manifest recorded on an empty cache lists each compiled specialisation after the kernels it
+calls; worker processes compile it into another empty cache, and a fresh process then compiles nothing (every call
+loads from the cache) and gets the same results. A stale entry is skipped with its name, the rest still compiled.
+
+Each step runs in a fresh interpreter on a small package written to a temporary directory, as a new studio
+process would see numba's cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+KERNELS = """
+import numpy as np
+from core.jitcache import jit
+
+@jit
+def leaf(x):
+    return x * 2.0
+
+@jit
+def middle(a):
+    s = 0.0
+    for v in a:
+        s += leaf(v)
+    return s
+
+@jit
+def top(a, n):
+    return middle(a) + n
+
+@jit
+def alone(n):
+    return n + 1
+"""
+
+RECORD = """
+import sys
+import numpy as np
+from core.jitprecompile import recording, write_manifest
+import pkgy.kernels as k
+with recording() as entries:
+    k.top(np.arange(3.0), 1)
+    k.alone(4)
+write_manifest(entries, __import__("pathlib").Path(sys.argv[1]))
+"""
+
+PRECOMPILE = """
+import json, sys
+from core.jitprecompile import Entry, load_manifest, precompile
+from pathlib import Path
+entries = load_manifest(Path(sys.argv[1]))
+entries.append(Entry("pkgy.kernels:gone", entries[0].signature, "(float64,)", (), 0.1))
+seen = []
+r = precompile(entries, workers=2, progress=lambda done, total: seen.append((done, total)))
+print(json.dumps({"compiled": r.compiled, "cached": r.cached, "skipped": r.skipped, "workers": r.workers,
+                  "progress": seen}))
+"""
+
+CACHED = """
+import json, sys
+from core.jitprecompile import is_cached, load_manifest
+from pathlib import Path
+print(json.dumps([is_cached(e) for e in load_manifest(Path(sys.argv[1]))]))
+"""
+
+PROBE = """
+import json, sys
+import numpy as np
+from numba.core import event
+from core.jitprecompile import is_cached, load_manifest
+from pathlib import Path
+compiled = []
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Compiles())
+cached = [is_cached(e) for e in load_manifest(Path(sys.argv[1]))]
+import pkgy.kernels as k
+print(json.dumps({"cached": cached, "top": float(k.top(np.arange(3.0), 1)), "alone": int(k.alone(4)),
+                  "compiled": compiled}))
+"""
+
+
+def _run(tmp: Path, script: str, cache: Path) -> dict | None:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
+               PYTHONPATH=os.pathsep.join([str(tmp), str(Path(__file__).resolve().parents[2])]))
+    proc = subprocess.run([sys.executable, "-c", script, str(tmp / "manifest.json")], env=env, cwd=tmp,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout.strip()
+    return json.loads(out.splitlines()[-1]) if out else None
+
+
+def test_workers_fill_the_cache_a_fresh_process_then_only_loads(tmp_path):
+    pkg = tmp_path / "pkgy"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
+
+    _run(tmp_path, RECORD, tmp_path / "cache-record")
+    doc = json.loads((tmp_path / "manifest.json").read_text())
+    names = [e["function"] for e in doc["entries"]]
+    assert sorted(names) == sorted(f"pkgy.kernels:{n}" for n in ("leaf", "middle", "top", "alone"))
+    at = {n.split(":")[1]: i for i, n in enumerate(names)}
+    calls = {n.split(":")[1]: [names[c].split(":")[1] for c in e["calls"]] for n, e in zip(names, doc["entries"])}
+    assert calls == {"leaf": [], "middle": ["leaf"], "top": ["middle"], "alone": []}
+    assert at["leaf"] < at["middle"] < at["top"]  # callees first: an index a worker can wait on
+
+    fresh = tmp_path / "cache-fresh"
+    assert _run(tmp_path, CACHED, fresh) == [False] * 4
+
+    got = _run(tmp_path, PRECOMPILE, fresh)
+    assert got["compiled"] == 4 and got["cached"] == 0 and got["workers"] == 2
+    assert len(got["skipped"]) == 1 and got["skipped"][0].startswith("pkgy.kernels:gone: AttributeError")
+    assert got["progress"][-1] == [4, 4]
+
+    probe = _run(tmp_path, PROBE, fresh)
+    assert probe == {"cached": [True] * 4, "top": 7.0, "alone": 5, "compiled": []}
+
+    again = _run(tmp_path, PRECOMPILE, fresh)  # nothing left to do: no pool is started
+    assert again["compiled"] == 0 and again["cached"] == 4 and again["workers"] == 0 and len(again["skipped"]) == 1
