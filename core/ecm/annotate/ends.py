@@ -5,16 +5,25 @@ from __future__ import annotations
 import numpy as np
 from core.jitcache import jit
 
+from ..distance import set_closest
 from .kinds import NODE_OPEN, NODE_TOUCH, NODE_VERTEX
 from .sides import closest
 
 
-@jit
+@jit(noalloc=True)
 def bisector_point(sides, counts, edges, x, y, h):
     """The point near (x, y) where the distances to the two site sets agree (Newton along the gradient)."""
+    real_ptr = edges.real_ptr
+    real_edge = edges.real_edge
+    xy = edges.xy
+    ring_next = edges.ring_next
+    L = sides[0]
+    Rs = sides[1]
+    nL = counts[0]
+    nR = counts[1]
     for it in range(30):
-        dl, lx, ly, fl = closest(edges, sides[0], counts[0], x, y)
-        dr, rx, ry, fr = closest(edges, sides[1], counts[1], x, y)
+        dl, lx, ly, fl = set_closest(real_ptr, real_edge, xy, ring_next, L, nL, x, y)
+        dr, rx, ry, fr = set_closest(real_ptr, real_edge, xy, ring_next, Rs, nR, x, y)
         if dl <= 0.0 or dr <= 0.0:
             break
         gx = (x - lx) / dl - (x - rx) / dr
@@ -34,7 +43,7 @@ def bisector_point(sides, counts, edges, x, y, h):
     return x, y
 
 
-@jit
+@jit(noalloc=True)
 def _touch_point(sides, counts, edges, x, y, reach, tol):
     """A ring vertex of one side lying on the other side, nearest to (x, y) within ``reach``; -1 if none."""
     real_ptr = edges.real_ptr
@@ -56,14 +65,14 @@ def _touch_point(sides, counts, edges, x, y, reach, tol):
                     dv = np.hypot(xy[v, 0] - x, xy[v, 1] - y)
                     if dv >= best:
                         continue
-                    d, cx, cy, f = closest(edges, B, nB, xy[v, 0], xy[v, 1])
+                    d, cx, cy, f = set_closest(real_ptr, real_edge, xy, ring_next, B, nB, xy[v, 0], xy[v, 1])
                     if d <= tol:
                         best = dv
                         bv = v
     return bv
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def _feature_has_vertex(f, v, nv, ring_next):
     """Whether feature f (``distance`` coding) is vertex v or a ring edge ending in v."""
     if f < 0:
@@ -74,7 +83,7 @@ def _feature_has_vertex(f, v, nv, ring_next):
     return e == v or ring_next[e] == v
 
 
-@jit
+@jit(noalloc=True)
 def end_point(sides, counts, edges, cx, cy, h, scale, deg):
     """Exact end of a chain at a node of degree 1 or 2 near the pixel corner (cx, cy): (x, y, R, kind)."""
     xy = edges.xy
@@ -99,7 +108,7 @@ def end_point(sides, counts, edges, cx, cy, h, scale, deg):
     return x, y, d, NODE_OPEN if deg == 1 else NODE_VERTEX
 
 
-@jit
+@jit(noalloc=True)
 def solve_ends(c, chains, nodes, done, sides, counts, edges, frame):
     """Place the not yet placed ends of chain c (nodes of degree 1 or 2) exactly; mark them done."""
     for end in range(2):

@@ -29,7 +29,7 @@ class EventRows(NamedTuple):
     f: np.ndarray
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def _set_row(ev, i, bx, by, R, lx, ly, rx, ry):
     """Row i of ``ev``: event point B, clearance R, left and right closest points."""
     ev[i, 0] = bx
@@ -41,7 +41,7 @@ def _set_row(ev, i, bx, by, R, lx, ly, rx, ry):
     ev[i, 6] = ry
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def _end_row(loc, i, smp, k, R):
     """Row i of ``loc``: sample k as an end event of clearance R."""
     _set_row(loc.ev, i, smp.P[k, 0], smp.P[k, 1], R, smp.cL[k, 0], smp.cL[k, 1], smp.cR[k, 0], smp.cR[k, 1])
@@ -111,7 +111,7 @@ def event_list(smp, npnt, tr, ntr, nodes, n0, n1, xy, ring_next, tol, loc):
     return loc, nloc + 1
 
 
-@jit
+@jit(noalloc=True)
 def piece_minimum(loc, q, xy, ring_next, normal, tol):
     """The clearance minimum strictly inside the piece after event q of ``loc``, if it has one there.
 
@@ -212,7 +212,7 @@ def emit_events(loc, nloc, xy, ring_next, normal, tol, out, n_ev):
     return EventRows(ev, ev_f), n_ev
 
 
-@jit
+@jit(noalloc=True)
 def arc_lengths(out, start, n_ev, xy, ring_next, normal):
     """Fill in the arc length ``s`` of rows ``start:n_ev`` (one chain) from its first event; whether all its
     numbers are finite."""

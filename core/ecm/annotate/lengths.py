@@ -11,7 +11,7 @@ import numpy as np
 from core.jitcache import jit
 
 
-@jit
+@jit(noalloc=True)
 def parabola_length(v, e, u0, u1, xy, ring_next, normal, pieces):
     """Length of the bisector of vertex v and edge e between feet at parameters u0 and u1 along e (a polyline of
     ``pieces`` chords through points of the parabola)."""
@@ -43,7 +43,7 @@ def parabola_length(v, e, u0, u1, xy, ring_next, normal, pieces):
     return total
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def edge_param(e, x, y, xy, ring_next):
     """Parameter of the projection of (x, y) on the line of ring edge e (0 at its start, 1 at its end)."""
     f = ring_next[e]
@@ -52,7 +52,7 @@ def edge_param(e, x, y, xy, ring_next):
     return ((x - xy[e, 0]) * dx + (y - xy[e, 1]) * dy) / (dx * dx + dy * dy)
 
 
-@jit
+@jit(noalloc=True)
 def interval_length(fl, fr, b0, b1, l0, l1, r0, r1, xy, ring_next, normal):
     """Length of the Voronoi edge between two consecutive events with features fl, fr (exact for lines)."""
     nv = xy.shape[0]

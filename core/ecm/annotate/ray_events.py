@@ -15,8 +15,7 @@ import numpy as np
 from core.jitcache import jit
 from core.kernels.buffers import reserve
 
-from ..distance import ray_bisector
-from .sides import closest
+from ..distance import ray_bisector, set_closest
 
 
 class Transitions(NamedTuple):
@@ -27,7 +26,7 @@ class Transitions(NamedTuple):
     dat: np.ndarray
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def _arc_pos(f, cx, cy, xy, ring_pos, nv):
     """Arc-length position along its ring of a closest point (cx, cy) on feature f."""
     if f < nv:
@@ -36,13 +35,13 @@ def _arc_pos(f, cx, cy, xy, ring_pos, nv):
     return ring_pos[e] + np.hypot(cx - xy[e, 0], cy - xy[e, 1])
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def _ring(f, nv, ring_of):
     """Ring of feature f."""
     return ring_of[f] if f < nv else ring_of[f - nv]
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def _step_feature(f, forward, nv, ring_next, ring_prev):
     """The next feature along the ring (vertex -> edge -> vertex), forward or backward."""
     if f < nv:
@@ -51,9 +50,11 @@ def _step_feature(f, forward, nv, ring_next, ring_prev):
     return ring_next[e] if forward else e
 
 
-@jit
+@jit(noalloc=True)
 def ray_event(vx, vy, nx, ny, other, n_other, guess, edges, normal, reach, scale):
     """Distance t along v + t n where the sites ``other[:n_other]`` are exactly t away (the event of ECM II-B)."""
+    real_ptr = edges.real_ptr
+    real_edge = edges.real_edge
     xy = edges.xy
     ring_next = edges.ring_next
     f = guess
@@ -63,7 +64,7 @@ def ray_event(vx, vy, nx, ny, other, n_other, guess, edges, normal, reach, scale
         t = ray_bisector(xy, ring_next, normal, f, vx, vy, nx, ny)
         if not np.isfinite(t) or t < 0.0:
             break
-        d, cx, cy, f2 = closest(edges, other, n_other, vx + t * nx, vy + t * ny)
+        d, cx, cy, f2 = set_closest(real_ptr, real_edge, xy, ring_next, other, n_other, vx + t * nx, vy + t * ny)
         if abs(d - t) <= 1e-11 * scale:
             return t
         f = f2
@@ -71,14 +72,14 @@ def ray_event(vx, vy, nx, ny, other, n_other, guess, edges, normal, reach, scale
     lo = 0.0
     hi = max(reach, 1e-12 * scale)
     for it in range(200):
-        d, cx, cy, f2 = closest(edges, other, n_other, vx + hi * nx, vy + hi * ny)
+        d, cx, cy, f2 = set_closest(real_ptr, real_edge, xy, ring_next, other, n_other, vx + hi * nx, vy + hi * ny)
         if d - hi <= 0.0:
             break
         lo = hi
         hi *= 2.0
     for it in range(100):
         mid = 0.5 * (lo + hi)
-        d, cx, cy, f2 = closest(edges, other, n_other, vx + mid * nx, vy + mid * ny)
+        d, cx, cy, f2 = set_closest(real_ptr, real_edge, xy, ring_next, other, n_other, vx + mid * nx, vy + mid * ny)
         if d - mid > 0.0:
             lo = mid
         else:

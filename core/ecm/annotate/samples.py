@@ -11,9 +11,9 @@ from typing import NamedTuple
 import numpy as np
 from core.jitcache import jit
 
+from ..distance import set_closest
 from .ends import bisector_point
 from .kinds import END_SKIP
-from .sides import closest
 
 
 class Samples(NamedTuple):
@@ -48,20 +48,22 @@ def reserve_samples(smp, n):
     return new_samples(cap)
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def _look(smp, k, sides, counts, edges):
     """Closest feature and point of each side at sample k."""
-    d, qx, qy, f = closest(edges, sides[0], counts[0], smp.P[k, 0], smp.P[k, 1])
+    x = smp.P[k, 0]
+    y = smp.P[k, 1]
+    d, qx, qy, f = set_closest(edges.real_ptr, edges.real_edge, edges.xy, edges.ring_next, sides[0], counts[0], x, y)
     smp.fL[k] = f
     smp.cL[k, 0] = qx
     smp.cL[k, 1] = qy
-    d, qx, qy, f = closest(edges, sides[1], counts[1], smp.P[k, 0], smp.P[k, 1])
+    d, qx, qy, f = set_closest(edges.real_ptr, edges.real_edge, edges.xy, edges.ring_next, sides[1], counts[1], x, y)
     smp.fR[k] = f
     smp.cR[k, 0] = qx
     smp.cR[k, 1] = qy
 
 
-@jit
+@jit(noalloc=True)
 def chain_samples(c, chains, nodes, sides, counts, edges, frame, smp):
     """Fill ``smp`` (room for the chain's cracks + 2) with the samples of chain c; their number."""
     a = chains.ptr[c]
@@ -101,7 +103,7 @@ def chain_samples(c, chains, nodes, sides, counts, edges, frame, smp):
     return npnt
 
 
-@jit
+@jit(noalloc=True)
 def _project_changes(smp, npnt, sides, counts, edges, h):
     """Move the samples where a side's feature changes onto the exact bisector and look again (up to 4 sweeps).
 

@@ -8,7 +8,7 @@ from ..distance import set_closest
 from .kinds import MAX_SIDE
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def add_unique(arr, n, v, cap):
     """Append site v to ``arr[:n]`` unless it is negative, already there or the set is full; the new count."""
     if v < 0:
@@ -22,13 +22,13 @@ def add_unique(arr, n, v, cap):
     return n
 
 
-@jit
+@jit(inline=True, noalloc=True)
 def closest(edges, sites, n, x, y):
     """Closest point of (x, y) on the union of ``sites[:n]``: (distance, cx, cy, feature)."""
     return set_closest(edges.real_ptr, edges.real_edge, edges.xy, edges.ring_next, sites, n, x, y)
 
 
-@jit
+@jit(noalloc=True)
 def chain_sides(lab, a, b, sides, counts):
     """Collect the distinct left (``sides[0]``) and right (``sides[1]``) sites of the cracks ``a .. b - 2``."""
     counts[0] = 0

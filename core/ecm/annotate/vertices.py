@@ -9,20 +9,25 @@ from __future__ import annotations
 import numpy as np
 from core.jitcache import jit
 
+from ..distance import set_closest
 from .kinds import NODE_INEXACT, NODE_OPEN, NODE_VERTEX
 from .sides import add_unique, closest
 
 
-@jit
+@jit(noalloc=True)
 def _residual(sides, counts, m, edges, x, y):
     """Largest |d_k - d_0| over the sides at (x, y), and the mean distance; inf if (x, y) lies in a side."""
-    d0, c0x, c0y, f0 = closest(edges, sides[0], counts[0], x, y)
+    real_ptr = edges.real_ptr
+    real_edge = edges.real_edge
+    xy = edges.xy
+    ring_next = edges.ring_next
+    d0, c0x, c0y, f0 = set_closest(real_ptr, real_edge, xy, ring_next, sides[0], counts[0], x, y)
     if d0 <= 0.0:
         return np.inf, 0.0
     worst = 0.0
     total = d0
     for k in range(1, m):
-        d, cx, cy, f = closest(edges, sides[k], counts[k], x, y)
+        d, cx, cy, f = set_closest(real_ptr, real_edge, xy, ring_next, sides[k], counts[k], x, y)
         if d <= 0.0:
             return np.inf, 0.0
         worst = max(worst, abs(d - d0))
@@ -30,14 +35,18 @@ def _residual(sides, counts, m, edges, x, y):
     return worst, total / m
 
 
-@jit
+@jit(noalloc=True)
 def _gauss_newton(sides, counts, m, edges, x, y, h, scale, ox, oy):
     """Damped Gauss-Newton on d_k - d_0 = 0 from (x, y), staying within 6 pixels of (ox, oy): (x, y, R, residual)."""
+    real_ptr = edges.real_ptr
+    real_edge = edges.real_edge
+    xy = edges.xy
+    ring_next = edges.ring_next
     best, R = _residual(sides, counts, m, edges, x, y)
     for it in range(60):
         if best <= 1e-13 * scale:
             break
-        d0, c0x, c0y, f0 = closest(edges, sides[0], counts[0], x, y)
+        d0, c0x, c0y, f0 = set_closest(real_ptr, real_edge, xy, ring_next, sides[0], counts[0], x, y)
         g0x = (x - c0x) / d0
         g0y = (y - c0y) / d0
         a11 = 0.0
@@ -46,7 +55,7 @@ def _gauss_newton(sides, counts, m, edges, x, y, h, scale, ox, oy):
         r1 = 0.0
         r2 = 0.0
         for k in range(1, m):
-            d, cx, cy, f = closest(edges, sides[k], counts[k], x, y)
+            d, cx, cy, f = set_closest(real_ptr, real_edge, xy, ring_next, sides[k], counts[k], x, y)
             jx = (x - cx) / d - g0x
             jy = (y - cy) / d - g0y
             r = d - d0
@@ -85,7 +94,7 @@ def _gauss_newton(sides, counts, m, edges, x, y, h, scale, ox, oy):
     return x, y, R, best
 
 
-@jit
+@jit(noalloc=True)
 def solve_vertex(sides, counts, m, edges, x, y, h, scale):
     """The point equidistant from m >= 3 site sets nearest the node corner (x, y): (x, y, R, ok).
 
@@ -114,7 +123,7 @@ def solve_vertex(sides, counts, m, edges, x, y, h, scale):
     return bx, by, bR, ok
 
 
-@jit
+@jit(noalloc=True)
 def _node_sides(pixels, ci, cj, sides, counts, pix, bnd):
     """The site sets around the crack corner (ci, cj), counter-clockwise between its cracks: their number m."""
     labels = pixels.labels
