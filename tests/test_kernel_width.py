@@ -11,17 +11,10 @@ CORE = Path(__file__).resolve().parents[1] / "core"
 LIMIT = 12
 
 KNOWN_WIDE = {
-    "core/ecm/annotate.py::_gauss_newton",  # 13
-    "core/ecm/annotate.py::solve_nodes",  # 13
-    "core/ecm/annotate.py::_end_point",  # 13
-    "core/ecm/annotate.py::_ray_event",  # 14
-    "core/ecm/annotate.py::interval_length",  # 17
-    "core/ecm/annotate.py::annotate_chains",  # 22
     "core/ecm/astar.py::astar",  # 23
     "core/ecm/corridor.py::_push_disk",  # 15
     "core/ecm/corridor.py::_walk_edge",  # 16
     "core/ecm/corridor.py::explicit_corridor",  # 24
-    "core/ecm/debug.py::_point_on_piece",  # 18
     "core/ecm/path.py::_plan",  # 36
     "core/ecm/path.py::path_kernel",  # 37
     "core/ecm/path.py::paths_kernel",  # 35

@@ -12,21 +12,23 @@ from .graph import ECM
 
 
 @jit
-def _point_on_piece(fl, fr, Bx0, By0, Bx1, By1, lx0, ly0, lx1, ly1, rx0, ry0, rx1, ry1, u, xy, ring_next, normal):
-    """The point at fraction u of one piece of a Voronoi edge, exactly on the bisector: (x, y, clearance)."""
+def _point_on_piece(fl, fr, b0, b1, l0, l1, r0, r1, u, xy, ring_next, normal):
+    """The point at fraction u of one piece of a Voronoi edge, exactly on the bisector: (x, y, clearance).
+
+    The piece as in ``annotate.lengths``: features fl, fr, event points b0, b1, closest points l0, l1, r0, r1."""
     nv = xy.shape[0]
     if fl >= 0 and fr >= 0 and (fl < nv) != (fr < nv):
         # Parabola between vertex v and edge e: parameterised by the foot on the edge.
         if fl < nv:
             v = fl
             e = fr - nv
-            fx = rx0 + u * (rx1 - rx0)
-            fy = ry0 + u * (ry1 - ry0)
+            fx = r0[0] + u * (r1[0] - r0[0])
+            fy = r0[1] + u * (r1[1] - r0[1])
         else:
             v = fr
             e = fl - nv
-            fx = lx0 + u * (lx1 - lx0)
-            fy = ly0 + u * (ly1 - ly0)
+            fx = l0[0] + u * (l1[0] - l0[0])
+            fy = l0[1] + u * (l1[1] - l0[1])
         nx = normal[e, 0]
         ny = normal[e, 1]
         wx = xy[v, 0] - fx
@@ -35,8 +37,8 @@ def _point_on_piece(fl, fr, Bx0, By0, Bx1, By1, lx0, ly0, lx1, ly1, rx0, ry0, rx
         if den > 1e-12 * (wx * wx + wy * wy) ** 0.5:
             rho = (wx * wx + wy * wy) / den
             return fx + rho * nx, fy + rho * ny, rho
-    x = Bx0 + u * (Bx1 - Bx0)
-    y = By0 + u * (By1 - By0)
+    x = b0[0] + u * (b1[0] - b0[0])
+    y = b0[1] + u * (b1[1] - b0[1])
     R = np.inf
     for f in (fl, fr):
         if f < 0:
@@ -83,10 +85,10 @@ def sample_edges(edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, xy, ring_next, 
                     pts[n, 1] = ev_B[i + 1, 1]
                     clr[n] = ev_R[i + 1]
                 else:
-                    x, y, R = _point_on_piece(ev_fl[i], ev_fr[i], ev_B[i, 0], ev_B[i, 1], ev_B[i + 1, 0],
-                                              ev_B[i + 1, 1], ev_l[i, 0], ev_l[i, 1], ev_l[i + 1, 0], ev_l[i + 1, 1],
-                                              ev_r[i, 0], ev_r[i, 1], ev_r[i + 1, 0], ev_r[i + 1, 1], j / m, xy,
-                                              ring_next, normal)
+                    x, y, R = _point_on_piece(ev_fl[i], ev_fr[i], (ev_B[i, 0], ev_B[i, 1]),
+                                              (ev_B[i + 1, 0], ev_B[i + 1, 1]), (ev_l[i, 0], ev_l[i, 1]),
+                                              (ev_l[i + 1, 0], ev_l[i + 1, 1]), (ev_r[i, 0], ev_r[i, 1]),
+                                              (ev_r[i + 1, 0], ev_r[i + 1, 1]), j / m, xy, ring_next, normal)
                     pts[n, 0] = x
                     pts[n, 1] = y
                     clr[n] = R

@@ -154,8 +154,8 @@ def edge_of_event(edge_ptr, i):
 def partial_length(i, sx, sy, ev_B, ev_l, ev_r, ev_s, ev_fl, ev_fr, xy, ring_next, normal):
     """Arc length from the start of the edge holding event i to the point S on the piece after event i."""
     lx, ly, rx, ry = closest_pair(i, sx, sy, ev_fl, ev_fr, xy, ring_next)
-    return ev_s[i] + interval_length(ev_fl[i], ev_fr[i], ev_B[i, 0], ev_B[i, 1], sx, sy, ev_l[i, 0], ev_l[i, 1], lx,
-                                     ly, ev_r[i, 0], ev_r[i, 1], rx, ry, xy, ring_next, normal)
+    return ev_s[i] + interval_length(ev_fl[i], ev_fr[i], (ev_B[i, 0], ev_B[i, 1]), (sx, sy), (ev_l[i, 0], ev_l[i, 1]),
+                                     (lx, ly), (ev_r[i, 0], ev_r[i, 1]), (rx, ry), xy, ring_next, normal)
 
 
 @jit(noalloc=True)
