@@ -17,20 +17,8 @@ KNOWN_WIDE = {
     "core/ecm/annotate.py::_ray_event",  # 14
     "core/ecm/annotate.py::interval_length",  # 17
     "core/ecm/annotate.py::annotate_chains",  # 22
-    "core/ecm/astar.py::astar",  # 23
-    "core/ecm/corridor.py::_push_disk",  # 15
-    "core/ecm/corridor.py::_walk_edge",  # 16
-    "core/ecm/corridor.py::explicit_corridor",  # 24
     "core/ecm/cull.py::cull_tiles",  # 16
     "core/ecm/debug.py::_point_on_piece",  # 18
-    "core/ecm/path.py::_plan",  # 36
-    "core/ecm/path.py::path_kernel",  # 37
-    "core/ecm/path.py::paths_kernel",  # 35
-    "core/ecm/retract.py::_in_cell",  # 17
-    "core/ecm/retract.py::retract",  # 22
-    "core/ecm/search.py::_extend",  # 19
-    "core/ecm/search.py::_bound",  # 13
-    "core/ecm/search.py::corridor_search",  # 35
     "core/ecm/trace.py::_is_boundary",  # 14
     "core/navmesh/kernels/disc.py::triangle_box_walk",  # 13
     "core/navmesh/kernels/disc.py::_overlaps",  # 13

@@ -19,7 +19,7 @@ Build (``build.build_ecm``, timed per phase in ``ecm.timings``):
    points where the Voronoi edge crosses the normal half-lines of obstacle vertices, plus each piece's clearance
    minimum; ``graph.assemble`` gives the flat arrays of ``graph.ECM``.
 
-Queries (``path``; all numba kernels over ``ECM.kernel_args()``):
+Queries (``path``; numba kernels over ``ECM.arrays``, an ``arrays.EcmArrays`` gathered once per map):
 
 - ``shortest_path(ecm, start, goal, clearance=0.0, search="funnel") -> (points (n, 2), length, ok)``: retraction
   of both ends onto the medial axis (IRM 3.2), the graph search (``search``: the funnel-guided A* of
@@ -28,7 +28,10 @@ Queries (``path``; all numba kernels over ``ECM.kernel_args()``):
   corridor's triangle strip and the funnel algorithm (ECM IV). ``ok`` is False (points empty) when an end lies in
   an obstacle or closer than ``clearance`` to one, or no corridor of that clearance joins them.
 - ``shortest_path_status(...) -> (points, length, status)`` with ``OK``, ``START_BLOCKED``, ``GOAL_BLOCKED``,
-  ``NO_CORRIDOR``; ``shortest_paths(ecm, starts (n, 2), goals (n, 2), clearance)`` answers many in one call.
+  ``NO_CORRIDOR``.
+- ``query_batch(ecm, starts (n, 2), goals (n, 2), clearance (scalar or (n,)), search, threads=1) -> PathBatch``:
+  many queries in one nogil kernel call (per thread block), with one set of work buffers; each answer is bit for bit
+  the single query's; ``shortest_paths`` returns its arrays as a tuple.
 - ``corridor(ecm, start, goal, clearance) -> Corridor``: the disks (B_i, R_i, l_i, r_i), the shrunk boundaries
   (portals) and the path, for display.
 - ``retract_point(ecm, p) -> (S (2,), R, edge)``: the retraction of one point.
@@ -56,7 +59,10 @@ from .path import (
     OK,
     START_BLOCKED,
     Corridor,
+    PathBatch,
     corridor,
+    plan,
+    query_batch,
     retract_point,
     shortest_path,
     shortest_path_status,
@@ -65,7 +71,7 @@ from .path import (
 
 __all__ = [
     "Corridor", "DEFAULT_RESOLUTION", "ECM", "GLUnavailableError", "GOAL_BLOCKED", "NODE_INEXACT", "NODE_OPEN",
-    "NODE_TOUCH", "NODE_VERTEX", "NO_CORRIDOR", "OK", "START_BLOCKED", "build_ecm", "closest_point_segments",
-    "corridor", "event_points", "medial_axis", "medial_axis_segments", "retract_point", "shortest_path",
-    "shortest_path_status", "shortest_paths",
+    "NODE_TOUCH", "NODE_VERTEX", "NO_CORRIDOR", "OK", "PathBatch", "START_BLOCKED", "build_ecm",
+    "closest_point_segments", "corridor", "event_points", "medial_axis", "medial_axis_segments", "plan",
+    "query_batch", "retract_point", "shortest_path", "shortest_path_status", "shortest_paths",
 ]
