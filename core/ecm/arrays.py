@@ -127,13 +127,16 @@ def query_work(ecm: EcmArrays) -> QueryWork:
 
 
 @jit(noalloc=True)
-def reset_work(w: QueryWork) -> None:
-    """Every per-node entry back to its state before a search (as freshly allocated by ``query_work``)."""
+def reset_work(w: QueryWork, funnel: bool) -> None:
+    """Every per-node entry back to its state before a search (as freshly allocated by ``query_work``); the
+    funnel state only for the funnel-guided search (``funnel``), the medial A* reads the first four alone."""
     w.best[:] = np.inf
-    w.medial[:] = 0.0
     w.parent[:] = -1
     w.via[:] = -1
     w.closed[:] = False
+    if not funnel:
+        return
+    w.medial[:] = 0.0
     w.st_ap[:] = 0.0
     w.st_d[:] = 0.0
     w.st_last[:] = 0.0

@@ -16,7 +16,7 @@ from core.kernels.paths import path_between
 from .retract import partial_clearance
 
 
-@jit
+@jit(inline=True)
 def ends_clearance(ecm, start, goal, clearance):
     """Whether both ends keep ``clearance``, and the least clearance from each end to either end of its own edge:
     (ok, start back, start forward, goal back, goal forward) as ``retract.partial_clearance``."""

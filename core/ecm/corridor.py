@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.jitcache import jit
-from core.kernels.buffers import reserve
+from core.kernels.buffers import doubled
 
 from .retract import closest_pair
 
@@ -31,11 +31,12 @@ class Disks(NamedTuple):
     f: npt.NDArray[np.int64]
 
 
-@jit
+@jit(inline=True)
 def _push_disk(c, n, bx, by, R, lx, ly, rx, ry, fl, fr):
     """Append disk (B, R) with closest points l, r and the features of the piece after it as row n of ``c``
     (``Disks``, doubled when full): returns (c, n + 1)."""
-    c = Disks(reserve(c.B, n + 1), reserve(c.R, n + 1), reserve(c.l, n + 1), reserve(c.r, n + 1), reserve(c.f, n + 1))
+    if n >= c.B.shape[0]:
+        c = Disks(doubled(c.B, n), doubled(c.R, n), doubled(c.l, n), doubled(c.r, n), doubled(c.f, n))
     c.B[n, 0] = bx
     c.B[n, 1] = by
     c.R[n] = R

@@ -43,7 +43,7 @@ def _plan(ecm, work, sx, sy, tx, ty, clearance, medial):
     goal, dg = retract_end(tx, ty, ecm, scale)
     if goal.i < 0 or dg < clearance:
         return Plan(GOAL_BLOCKED, start, goal, empty, empty)
-    reset_work(work)
+    reset_work(work, not medial)
     if medial:
         nodes, edges, found = astar(ecm, work, start, goal, clearance)
     else:

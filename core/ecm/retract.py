@@ -19,7 +19,7 @@ from .distance import feature_closest, ray_bisector, segment_closest
 from .feature_grid import nearest_feature
 
 
-@jit
+@jit(inline=True)
 def _in_cell(i, side, feat, px, py, cx, cy, d, ecm, tol):
     """Retraction of p through cell (i, side) whose obstacle feature is ``feat`` (closest point c at distance d):
     (ok, Sx, Sy, R)."""

@@ -304,7 +304,7 @@ def _save_chains(pool, npool, st_chains, target, fs, ch):
     return pool, npool
 
 
-@jit
+@jit(inline=True)
 def _keep(w, target, med, found, f, fs, ch, pool, npool):
     """Record a prefix reaching ``target`` with score f (final when ``found``) and medial-axis length ``med`` if it
     beats the one kept there: (key, kept, pool, npool). Ties go to the shorter medial length (``TIE``); the caller
