@@ -50,10 +50,9 @@ def _push_disk(c, n, bx, by, R, lx, ly, rx, ry, fl, fr):
 
 
 @jit
-def _walk_edge(c, n, ecm, forward, first, last):
+def _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, forward, first, last):
     """Append the events first..last (inclusive, in walking order) of one edge; the piece after each is recorded.
-    Walking backward, left and right swap."""
-    ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r, ecm.ev_fl, ecm.ev_fr
+    Walking backward, left and right swap. Takes the event arrays of ``EcmArrays`` themselves (called per edge)."""
     if forward:
         for q in range(first, last + 1):
             fl = ev_fl[q] if q < last else -1
@@ -100,6 +99,7 @@ def explicit_corridor(ecm, plan):
     """
     nodes, edges, s, g = plan.nodes, plan.edges, plan.start, plan.goal
     edge_uv, edge_ptr, ev_fl, ev_fr = ecm.edge_uv, ecm.edge_ptr, ecm.ev_fl, ecm.ev_fr
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
     cap = 64
     c = Disks(np.empty((cap, 2)), np.empty(cap), np.empty((cap, 2)), np.empty((cap, 2)),
               np.empty((cap, 2), dtype=np.int64))
@@ -110,12 +110,12 @@ def explicit_corridor(ecm, plan):
         if s.i < g.i or (s.i == g.i and s.s <= g.s):
             c, n = _end_disk(c, n, ecm, s, True, ev_fl[s.i], ev_fr[s.i])
             if g.i > s.i:
-                c, n = _walk_edge(c, n, ecm, True, s.i + 1, g.i)
+                c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, s.i + 1, g.i)
                 _close_piece(c, n, ecm, g.i, True)
             c, n = _end_disk(c, n, ecm, g, True, -1, -1)
         else:
             c, n = _end_disk(c, n, ecm, s, False, ev_fr[s.i], ev_fl[s.i])
-            c, n = _walk_edge(c, n, ecm, False, s.i, g.i + 1)
+            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, s.i, g.i + 1)
             _close_piece(c, n, ecm, g.i, False)
             c, n = _end_disk(c, n, ecm, g, False, -1, -1)
         return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()
@@ -124,28 +124,28 @@ def explicit_corridor(ecm, plan):
     b = edge_ptr[s.k + 1]
     if nodes[1] == edge_uv[s.k, 1]:
         c, n = _end_disk(c, n, ecm, s, True, ev_fl[s.i], ev_fr[s.i])
-        c, n = _walk_edge(c, n, ecm, True, s.i + 1, b - 1)
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, s.i + 1, b - 1)
     else:
         c, n = _end_disk(c, n, ecm, s, False, ev_fr[s.i], ev_fl[s.i])
-        c, n = _walk_edge(c, n, ecm, False, s.i, a)
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, s.i, a)
     # Whole edges between vertices.
     for q in range(2, m - 1):
         k = edges[q]
         a = edge_ptr[k]
         b = edge_ptr[k + 1]
         if nodes[q - 1] == edge_uv[k, 0]:
-            c, n = _walk_edge(c, n, ecm, True, a, b - 1)
+            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, a, b - 1)
         else:
-            c, n = _walk_edge(c, n, ecm, False, b - 1, a)
+            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, b - 1, a)
     # Goal: from the last vertex along its edge to G.
     a = edge_ptr[g.k]
     b = edge_ptr[g.k + 1]
     if nodes[m - 2] == edge_uv[g.k, 0]:
-        c, n = _walk_edge(c, n, ecm, True, a, g.i)
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, a, g.i)
         _close_piece(c, n, ecm, g.i, True)
         c, n = _end_disk(c, n, ecm, g, True, -1, -1)
     else:
-        c, n = _walk_edge(c, n, ecm, False, b - 1, g.i + 1)
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, b - 1, g.i + 1)
         _close_piece(c, n, ecm, g.i, False)
         c, n = _end_disk(c, n, ecm, g, False, -1, -1)
     return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()

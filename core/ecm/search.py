@@ -134,10 +134,10 @@ def _shrunk(bx, by, R, px, py, c):
 
 
 @jit
-def _edge_portals(ecm, forward, first, last, c, P, n):
+def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
     """Append the shrunk chords of one edge's events first..last (walking order) to P (rows as ``funnel.portals``);
-    returns the new row count."""
-    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
+    returns the new row count. Called for every edge the search relaxes, so it takes the four event arrays of
+    ``EcmArrays`` themselves (fields taken out of the structure cost a reference count each call)."""
     step = 1 if forward else -1
     q = first
     while True:
@@ -333,27 +333,28 @@ def _seed_portals(ecm, start, goal, end, c, P):
     """The portals from the start's retraction along its edge to its first (``end`` 0) or last (1) vertex, or (2)
     along the common edge to the goal's retraction: (rows of P, medial-axis length)."""
     ls_x, ls_y, rs_x, rs_y = closest_pair(start.i, start.x, start.y, ecm.ev_fl, ecm.ev_fr, ecm.xy, ecm.ring_next)
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
     i_s, i_g = start.i, goal.i
     n = 0
     if end == 1:
         n = _disk_portal(start.x, start.y, start.R, ls_x, ls_y, rs_x, rs_y, c, P, n)
         if i_s + 1 <= ecm.edge_ptr[start.k + 1] - 1:
-            n = _edge_portals(ecm, True, i_s + 1, ecm.edge_ptr[start.k + 1] - 1, c, P, n)
+            n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, i_s + 1, ecm.edge_ptr[start.k + 1] - 1, c, P, n)
         return n, ecm.edge_len[start.k] - start.s
     if end == 0:
         n = _disk_portal(start.x, start.y, start.R, rs_x, rs_y, ls_x, ls_y, c, P, n)
-        n = _edge_portals(ecm, False, i_s, ecm.edge_ptr[start.k], c, P, n)
+        n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, i_s, ecm.edge_ptr[start.k], c, P, n)
         return n, start.s
     lg_x, lg_y, rg_x, rg_y = closest_pair(i_g, goal.x, goal.y, ecm.ev_fl, ecm.ev_fr, ecm.xy, ecm.ring_next)
     if i_s < i_g or (i_s == i_g and start.s <= goal.s):
         n = _disk_portal(start.x, start.y, start.R, ls_x, ls_y, rs_x, rs_y, c, P, n)
         if i_g >= i_s + 1:
-            n = _edge_portals(ecm, True, i_s + 1, i_g, c, P, n)
+            n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, i_s + 1, i_g, c, P, n)
         n = _disk_portal(goal.x, goal.y, goal.R, lg_x, lg_y, rg_x, rg_y, c, P, n)
     else:
         n = _disk_portal(start.x, start.y, start.R, rs_x, rs_y, ls_x, ls_y, c, P, n)
         if i_s >= i_g + 1:
-            n = _edge_portals(ecm, False, i_s, i_g + 1, c, P, n)
+            n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, i_s, i_g + 1, c, P, n)
         n = _disk_portal(goal.x, goal.y, goal.R, rg_x, rg_y, lg_x, lg_y, c, P, n)
     return n, abs(goal.s - start.s)
 
@@ -362,10 +363,11 @@ def _seed_portals(ecm, start, goal, end, c, P):
 def _goal_portals(ecm, goal, end, c, P):
     """The portals from the goal edge's first (``end`` 0) or last (1) vertex along it to the goal's retraction."""
     lg_x, lg_y, rg_x, rg_y = closest_pair(goal.i, goal.x, goal.y, ecm.ev_fl, ecm.ev_fr, ecm.xy, ecm.ring_next)
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
     if end == 0:
-        n = _edge_portals(ecm, True, ecm.edge_ptr[goal.k], goal.i, c, P, 0)
+        n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ecm.edge_ptr[goal.k], goal.i, c, P, 0)
         return _disk_portal(goal.x, goal.y, goal.R, lg_x, lg_y, rg_x, rg_y, c, P, n)
-    n = _edge_portals(ecm, False, ecm.edge_ptr[goal.k + 1] - 1, goal.i + 1, c, P, 0)
+    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, ecm.edge_ptr[goal.k + 1] - 1, goal.i + 1, c, P, 0)
     return _disk_portal(goal.x, goal.y, goal.R, rg_x, rg_y, lg_x, lg_y, c, P, n)
 
 
@@ -381,6 +383,7 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
     edge_uv, edge_len, edge_minR, edge_ptr = ecm.edge_uv, ecm.edge_len, ecm.edge_minR, ecm.edge_ptr
     adj_ptr, adj_edge, adj_other = ecm.adj_ptr, ecm.adj_edge, ecm.adj_other
     closed, parent, via, hk, hv, P = w.closed, w.parent, w.via, w.hk, w.hv, w.P
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
     nv = ecm.vert_xy.shape[0]
     S = nv
     G = nv + 1
@@ -434,9 +437,9 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                 ea = edge_ptr[k]
                 eb = edge_ptr[k + 1]
                 if edge_uv[k, 0] == u:
-                    n = _edge_portals(ecm, True, ea, eb - 1, clearance, P, 0)
+                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ea, eb - 1, clearance, P, 0)
                 else:
-                    n = _edge_portals(ecm, False, eb - 1, ea, clearance, P, 0)
+                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, eb - 1, ea, clearance, P, 0)
                 med = w.medial[u] + edge_len[k]
                 target = v
             else:
