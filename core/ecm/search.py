@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from core.jitcache import jit
 from core.kernels.buffers import doubled, reserve
@@ -173,9 +172,10 @@ def _in_piece(P, z, px, py, eps):
 
 
 class Funnel(NamedTuple):
-    """The funnel of a corridor prefix (scalars): distance ``apd`` from the start to the apex, the live chains
-    ``Lc[hl:nl]`` and ``Rc[hr:nr]`` of ``Chains``, whether a last portal was seen (``has``) and whether nothing was
-    pushed yet (``fresh``: the start may still lie past the portals)."""
+    """The funnel of a corridor prefix (scalars): distance ``apd`` from the start to the apex ``ap``, the live
+    chains ``Lc[hl:nl]`` and ``Rc[hr:nr]`` after it, whether a last portal was seen (``has``) and whether nothing
+    was pushed yet (``fresh``: the start may still lie past the portals). The kernels take the arrays (``ap``, ``Lc``,
+    ``Rc``, ``last``) beside it, themselves: they are used at every edge the search relaxes."""
 
     apd: float
     hl: int
@@ -184,16 +184,6 @@ class Funnel(NamedTuple):
     nr: int
     has: bool
     fresh: bool
-
-
-class Chains(NamedTuple):
-    """The funnel's arrays: the apex ``ap`` (2,), the left and right chains ``Lc``, ``Rc`` (points after the apex)
-    and the ``last`` portal pushed (4,: lx, ly, rx, ry)."""
-
-    ap: npt.NDArray[np.float64]
-    Lc: npt.NDArray[np.float64]
-    Rc: npt.NDArray[np.float64]
-    last: npt.NDArray[np.float64]
 
 
 @jit
@@ -205,9 +195,9 @@ def _set_last(last, P, z):
 
 
 @jit
-def _extend(P, k0, k1, fs, ch, sx, sy, tx, ty, eps):
-    """Push portals k0..k1 of P into the funnel ``fs`` (``Funnel``, arrays ``ch``), watching for the goal t before
-    each portal.
+def _extend(P, k0, k1, fs, ap, Lc, Rc, last, st, eps):
+    """Push portals k0..k1 of P into the funnel ``fs`` (``Funnel`` with its arrays), watching for the goal t before
+    each portal; ``st`` is (sx, sy, tx, ty).
 
     While ``fresh`` (nothing pushed yet), portals the start s is already past are skipped as in
     ``funnel.enter_index``: those whose disk holds s, or whose strip piece to the next portal does. Returns
@@ -216,7 +206,7 @@ def _extend(P, k0, k1, fs, ch, sx, sy, tx, ty, eps):
     is its length; otherwise ``f`` is the length through all portals and then straight to t, a lower bound for any
     longer corridor.
     """
-    ap, Lc, Rc, last = ch.ap, ch.Lc, ch.Rc, ch.last
+    sx, sy, tx, ty = st
     apd, hl, nl, hr, nr, has_last, fresh = fs.apd, fs.hl, fs.nl, fs.hr, fs.nr, fs.has, fs.fresh
     for z in range(k0, k1 + 1):
         inside = in_disk(P, z, tx, ty, eps)
@@ -236,7 +226,7 @@ def _extend(P, k0, k1, fs, ch, sx, sy, tx, ty, eps):
         _set_last(last, P, z)
         has_last = True
     fs = Funnel(apd, hl, nl, hr, nr, has_last, fresh)
-    return fs, False, _bound(tx, ty, fs, ch, eps)
+    return fs, False, _bound(tx, ty, fs, ap, Lc, Rc, last, eps)
 
 
 @jit
@@ -272,12 +262,11 @@ def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
 
 
 @jit
-def _bound(tx, ty, fs, ch, eps):
+def _bound(tx, ty, fs, ap, Lc, Rc, last, eps):
     """A lower bound on any path from the start through the portals pushed so far to t: the funnel's path to t when
     t lies ahead of the last portal; else (the corridor turns back towards t further on, through portals not seen
     yet) the distance to the apex, which every such path passes, plus the shortest way from the apex to t that
     touches the last portal."""
-    ap, last = ch.ap, ch.last
     if fs.has:
         fx = last[1] - last[3]
         fy = -(last[0] - last[2])
@@ -285,27 +274,27 @@ def _bound(tx, ty, fs, ch, eps):
         my = 0.5 * (last[1] + last[3])
         if (tx - mx) * fx + (ty - my) * fy < 0.0:
             return fs.apd + _via_segment(ap[0], ap[1], tx, ty, last[0], last[1], last[2], last[3])
-    return _taut(tx, ty, ap, fs.apd, ch.Lc, fs.hl, fs.nl, ch.Rc, fs.hr, fs.nr, eps)
+    return _taut(tx, ty, ap, fs.apd, Lc, fs.hl, fs.nl, Rc, fs.hr, fs.nr, eps)
 
 
 @jit
-def _save_chains(pool, npool, st_chains, target, fs, ch):
+def _save_chains(pool, npool, st_chains, target, fs, Lc, Rc):
     """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool)."""
     hl, nl, hr, nr = fs.hl, fs.nl, fs.hr, fs.nr
     pool = reserve(pool, npool + (nl - hl) + (nr - hr))
     st_chains[target, 0] = npool
     st_chains[target, 1] = nl - hl
-    pool[npool:npool + nl - hl] = ch.Lc[hl:nl]
+    pool[npool:npool + nl - hl] = Lc[hl:nl]
     npool += nl - hl
     st_chains[target, 2] = npool
     st_chains[target, 3] = nr - hr
-    pool[npool:npool + nr - hr] = ch.Rc[hr:nr]
+    pool[npool:npool + nr - hr] = Rc[hr:nr]
     npool += nr - hr
     return pool, npool
 
 
 @jit(inline=True)
-def _keep(w, target, med, found, f, fs, ch, pool, npool):
+def _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool):
     """Record a prefix reaching ``target`` with score f (final when ``found``) and medial-axis length ``med`` if it
     beats the one kept there: (key, kept, pool, npool). Ties go to the shorter medial length (``TIE``); the caller
     sets the parent and pushes ``key``. A final score needs no funnel state."""
@@ -318,13 +307,13 @@ def _keep(w, target, med, found, f, fs, ch, pool, npool):
     if found:
         w.st_d[target] = f
         return key, True, pool, npool
-    w.st_ap[target, 0] = ch.ap[0]
-    w.st_ap[target, 1] = ch.ap[1]
+    w.st_ap[target, 0] = ap[0]
+    w.st_ap[target, 1] = ap[1]
     w.st_d[target] = fs.apd
     w.st_has[target] = fs.has
     w.st_fresh[target] = fs.fresh
-    w.st_last[target] = ch.last
-    pool, npool = _save_chains(pool, npool, w.st_chains, target, fs, ch)
+    w.st_last[target] = last
+    pool, npool = _save_chains(pool, npool, w.st_chains, target, fs, Lc, Rc)
     return key, True, pool, npool
 
 
@@ -393,7 +382,8 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
     ok, min_back, min_fwd, g_back, g_fwd = ends_clearance(ecm, start, goal, clearance)
     if not ok:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
-    ch = Chains(w.ap, w.Lc, w.Rc, w.last)
+    ap, Lc, Rc, last = w.ap, w.Lc, w.Rc, w.last
+    st = (sx, sy, tx, ty)
     ks = start.k
     kg = goal.k
     # Seeds: from the start along its edge towards both ends, and directly to the goal on the same edge.
@@ -407,22 +397,20 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                 continue
             target = G
         n, med = _seed_portals(ecm, start, goal, end, clearance, P)
-        ch.ap[0] = sx
-        ch.ap[1] = sy
+        ap[0] = sx
+        ap[1] = sy
         if in_disk(P, 0, tx, ty, eps) and in_disk(P, 0, sx, sy, eps):
             # Start and goal in the start's own disk: straight there.
             fs = Funnel(0.0, 0, 0, 0, 0, False, True)
             found = True
             f = np.hypot(tx - sx, ty - sy)
         else:
-            fs, found, f = _extend(P, 0, n - 1, Funnel(0.0, 0, 0, 0, 0, False, True), ch, sx, sy, tx, ty, eps)
-        key, kept, pool, npool = _keep(w, target, med, found, f, fs, ch, pool, npool)
+            fs, found, f = _extend(P, 0, n - 1, Funnel(0.0, 0, 0, 0, 0, False, True), ap, Lc, Rc, last, st, eps)
+        key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
         if kept:
             parent[target] = S
             via[target] = ks if end < 2 else -2
             nh = heap_push(hk, hv, nh, key, target)
-    Lc = ch.Lc
-    Rc = ch.Rc
     while True:
         u, nh = pop_open(hk, hv, nh, closed)
         if u < 0 or u == G:
@@ -455,21 +443,20 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                 found = True
                 fs = Funnel(0.0, 0, 0, 0, 0, w.st_has[u], False)
             else:
-                ch.ap[0] = w.st_ap[u, 0]
-                ch.ap[1] = w.st_ap[u, 1]
+                ap[0] = w.st_ap[u, 0]
+                ap[1] = w.st_ap[u, 1]
                 nl = w.st_chains[u, 1]
                 nr = w.st_chains[u, 3]
                 if Lc.shape[0] < nl + n + 4:
                     Lc = np.empty((2 * (nl + n + 4), 2))
                 if Rc.shape[0] < nr + n + 4:
                     Rc = np.empty((2 * (nr + n + 4), 2))
-                ch = Chains(ch.ap, Lc, Rc, ch.last)
                 Lc[:nl] = pool[w.st_chains[u, 0]:w.st_chains[u, 0] + nl]
                 Rc[:nr] = pool[w.st_chains[u, 2]:w.st_chains[u, 2] + nr]
-                ch.last[:] = w.st_last[u]
-                fs, found, f = _extend(P, 0, n - 1, Funnel(w.st_d[u], 0, nl, 0, nr, w.st_has[u], w.st_fresh[u]), ch,
-                                       sx, sy, tx, ty, eps)
-            key, kept, pool, npool = _keep(w, target, med, found, f, fs, ch, pool, npool)
+                last[:] = w.st_last[u]
+                fs, found, f = _extend(P, 0, n - 1, Funnel(w.st_d[u], 0, nl, 0, nr, w.st_has[u], w.st_fresh[u]), ap,
+                                       Lc, Rc, last, st, eps)
+            key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
             if kept:
                 parent[target] = u
                 via[target] = k
