@@ -11,18 +11,6 @@ CORE = Path(__file__).resolve().parents[1] / "core"
 LIMIT = 12
 
 KNOWN_WIDE = {
-    "core/ecm/astar.py::astar",  # 23
-    "core/ecm/corridor.py::_push_disk",  # 15
-    "core/ecm/corridor.py::_walk_edge",  # 16
-    "core/ecm/corridor.py::explicit_corridor",  # 24
-    "core/ecm/path.py::_plan",  # 36
-    "core/ecm/path.py::path_kernel",  # 37
-    "core/ecm/path.py::paths_kernel",  # 35
-    "core/ecm/retract.py::_in_cell",  # 17
-    "core/ecm/retract.py::retract",  # 22
-    "core/ecm/search.py::_extend",  # 19
-    "core/ecm/search.py::_bound",  # 13
-    "core/ecm/search.py::corridor_search",  # 35
     "core/sim/kernels.py::_trace_choice",  # 13
     "core/sim/kernels.py::attraction_points",  # 15
     "core/sim/kernels.py::attraction_rest",  # 16

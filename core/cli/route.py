@@ -1,6 +1,7 @@
 """``miran route SCENE``: plan indicative routes with one of the five planners.
 
-One query: ``--from X,Y --to X,Y``; many: ``--queries FILE`` with a JSON list of [x0, y0, x1, y1]. ``--out`` writes
+One query: ``--from X,Y --to X,Y``; many: ``--queries FILE`` with a JSON list of [x0, y0, x1, y1] (the ``ecm``
+planner answers them in one batch kernel call, ``core.ecm.query_batch``). ``--out`` writes
 a ``miran-route`` file (core/routes/io.py) with every route; ``--json`` prints that document. A query that cannot
 be planned names itself (``queries[3]: ...``) and nothing is written.
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import math
+
+import numpy as np
 
 from core.cli.output import check_destination, json_bytes, print_json, write_result
 from core.scene.io import load_scene
@@ -130,6 +133,10 @@ def run(args) -> int:
         chosen = args.profile or (scene.profiles[0].id if scene.profiles else None)
         clearance = scene.profile(chosen).radius if chosen is not None else 0.0
     ctx = PlannerContext(scene, cell_size=cell, network=args.network)
+    if args.planner == "ecm" and len(queries) > 1:
+        # One batch kernel call answers the ECM queries at the asked clearance; plan_route reads them.
+        q = np.array(queries, dtype=np.float64)
+        ctx.planner("ecm").prefetch(q[:, 0:2], q[:, 2:4], clearance)
     results, problems = [], []
     for label, (x0, y0, x1, y1) in zip(labels, queries):
         try:

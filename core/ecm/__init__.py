@@ -23,7 +23,7 @@ Backends (``build_ecm(backend=)``): ``gpu`` (steps 2-4 below), ``exact`` (``exac
 Boost.Polygon's segment Voronoi diagram on the CPU, through pyvoronoi; no OpenGL), ``auto`` (gpu where an OpenGL
 context can be made, else exact; ``ecm.stats["backend"]`` says which).
 
-Queries (``path``; all numba kernels over ``ECM.kernel_args()``):
+Queries (``path``; numba kernels over ``ECM.arrays``, an ``arrays.EcmArrays`` gathered once per map):
 
 - ``shortest_path(ecm, start, goal, clearance=0.0, search="funnel") -> (points (n, 2), length, ok)``: retraction
   of both ends onto the medial axis (IRM 3.2), the graph search (``search``: the funnel-guided A* of
@@ -32,7 +32,10 @@ Queries (``path``; all numba kernels over ``ECM.kernel_args()``):
   corridor's triangle strip and the funnel algorithm (ECM IV). ``ok`` is False (points empty) when an end lies in
   an obstacle or closer than ``clearance`` to one, or no corridor of that clearance joins them.
 - ``shortest_path_status(...) -> (points, length, status)`` with ``OK``, ``START_BLOCKED``, ``GOAL_BLOCKED``,
-  ``NO_CORRIDOR``; ``shortest_paths(ecm, starts (n, 2), goals (n, 2), clearance)`` answers many in one call.
+  ``NO_CORRIDOR``.
+- ``query_batch(ecm, starts (n, 2), goals (n, 2), clearance (scalar or (n,)), search, threads=1) -> PathBatch``:
+  many queries in one nogil kernel call (per thread block), with one set of work buffers; each answer is bit for bit
+  the single query's; ``shortest_paths`` returns its arrays as a tuple.
 - ``corridor(ecm, start, goal, clearance) -> Corridor``: the disks (B_i, R_i, l_i, r_i), the shrunk boundaries
   (portals) and the path, for display.
 - ``retract_point(ecm, p) -> (S (2,), R, edge)``: the retraction of one point.
@@ -60,7 +63,10 @@ from .path import (
     OK,
     START_BLOCKED,
     Corridor,
+    PathBatch,
     corridor,
+    plan,
+    query_batch,
     retract_point,
     shortest_path,
     shortest_path_status,
@@ -69,7 +75,7 @@ from .path import (
 
 __all__ = [
     "Corridor", "DEFAULT_RESOLUTION", "ECM", "GLUnavailableError", "GOAL_BLOCKED", "NODE_INEXACT", "NODE_OPEN",
-    "NODE_TOUCH", "NODE_VERTEX", "NO_CORRIDOR", "OK", "START_BLOCKED", "build_ecm", "closest_point_segments",
-    "corridor", "event_points", "medial_axis", "medial_axis_segments", "retract_point", "shortest_path",
-    "shortest_path_status", "shortest_paths",
+    "NODE_TOUCH", "NODE_VERTEX", "NO_CORRIDOR", "OK", "PathBatch", "START_BLOCKED", "build_ecm",
+    "closest_point_segments", "corridor", "event_points", "medial_axis", "medial_axis_segments", "plan",
+    "query_batch", "retract_point", "shortest_path", "shortest_path_status", "shortest_paths",
 ]

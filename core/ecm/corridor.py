@@ -8,139 +8,144 @@ retractions. The other query phases: ``feature_grid`` (nearest obstacle point), 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+import numpy.typing as npt
 
 from core.jitcache import jit
+from core.kernels.buffers import doubled
 
 from .retract import closest_pair
 
 
-@jit
-def _push_disk(cB, cR, cl, cr, cf, n, bx, by, R, lx, ly, rx, ry, fl, fr):
-    if n >= cB.shape[0]:
-        m = 2 * cB.shape[0]
-        nB = np.empty((m, 2))
-        nB[:n] = cB[:n]
-        nR = np.empty(m)
-        nR[:n] = cR[:n]
-        nl = np.empty((m, 2))
-        nl[:n] = cl[:n]
-        nr = np.empty((m, 2))
-        nr[:n] = cr[:n]
-        nf = np.empty((m, 2), dtype=np.int64)
-        nf[:n] = cf[:n]
-        cB, cR, cl, cr, cf = nB, nR, nl, nr, nf
-    cB[n, 0] = bx
-    cB[n, 1] = by
-    cR[n] = R
-    cl[n, 0] = lx
-    cl[n, 1] = ly
-    cr[n, 0] = rx
-    cr[n, 1] = ry
-    cf[n, 0] = fl
-    cf[n, 1] = fr
-    return cB, cR, cl, cr, cf, n + 1
+class Disks(NamedTuple):
+    """The corridor's disks as they are appended: centres ``B`` (m, 2), radii ``R`` (m,), left and right closest
+    points ``l``, ``r`` (m, 2), features ``f`` (m, 2) int64 of the piece after each (capacity m, rows in use
+    counted apart)."""
+
+    B: npt.NDArray[np.float64]
+    R: npt.NDArray[np.float64]
+    l: npt.NDArray[np.float64]
+    r: npt.NDArray[np.float64]
+    f: npt.NDArray[np.int64]
+
+
+@jit(inline=True)
+def _push_disk(c, n, bx, by, R, lx, ly, rx, ry, fl, fr):
+    """Append disk (B, R) with closest points l, r and the features of the piece after it as row n of ``c``
+    (``Disks``, doubled when full): returns (c, n + 1)."""
+    if n >= c.B.shape[0]:
+        c = Disks(doubled(c.B, n), doubled(c.R, n), doubled(c.l, n), doubled(c.r, n), doubled(c.f, n))
+    c.B[n, 0] = bx
+    c.B[n, 1] = by
+    c.R[n] = R
+    c.l[n, 0] = lx
+    c.l[n, 1] = ly
+    c.r[n, 0] = rx
+    c.r[n, 1] = ry
+    c.f[n, 0] = fl
+    c.f[n, 1] = fr
+    return c, n + 1
 
 
 @jit
-def _walk_edge(cB, cR, cl, cr, cf, n, k, forward, first, last, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr):
-    """Append the events first..last (inclusive, in walking order) of edge k; the piece after each is recorded."""
+def _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, forward, first, last):
+    """Append the events first..last (inclusive, in walking order) of one edge; the piece after each is recorded.
+    Walking backward, left and right swap. Takes the event arrays of ``EcmArrays`` themselves (called per edge)."""
     if forward:
         for q in range(first, last + 1):
             fl = ev_fl[q] if q < last else -1
             fr = ev_fr[q] if q < last else -1
-            cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0],
-                                               ev_l[q, 1], ev_r[q, 0], ev_r[q, 1], fl, fr)
+            c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0], ev_l[q, 1], ev_r[q, 0], ev_r[q, 1],
+                              fl, fr)
     else:
         for q in range(first, last - 1, -1):
             fl = ev_fr[q - 1] if q > last else -1
             fr = ev_fl[q - 1] if q > last else -1
-            cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0],
-                                               ev_r[q, 1], ev_l[q, 0], ev_l[q, 1], fl, fr)
-    return cB, cR, cl, cr, cf, n
+            c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0], ev_r[q, 1], ev_l[q, 0], ev_l[q, 1],
+                              fl, fr)
+    return c, n
 
 
 @jit
-def explicit_corridor(nodes, edges, edge_uv, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, xy, ring_next,
-                      ks, is_, ss, Sx, Sy, Rs, kg, ig, sg, Gx, Gy, Rg):
-    """The Explicit Corridor (B_i, R_i, l_i, r_i) along an A* path, with the features of each piece.
+def _end_disk(c, n, ecm, e, forward, fl, fr):
+    """Append the disk of a retracted end e (``arrays.End``), its closest points swapped when walking backward."""
+    lx, ly, rx, ry = closest_pair(e.i, e.x, e.y, ecm.ev_fl, ecm.ev_fr, ecm.xy, ecm.ring_next)
+    if forward:
+        return _push_disk(c, n, e.x, e.y, e.R, lx, ly, rx, ry, fl, fr)
+    return _push_disk(c, n, e.x, e.y, e.R, rx, ry, lx, ly, fl, fr)
+
+
+@jit
+def _close_piece(c, n, ecm, i, forward):
+    """The features of the piece before the goal's disk: those of the goal's own piece (after event i)."""
+    if forward:
+        c.f[n - 1, 0] = ecm.ev_fl[i]
+        c.f[n - 1, 1] = ecm.ev_fr[i]
+    else:
+        c.f[n - 1, 0] = ecm.ev_fr[i]
+        c.f[n - 1, 1] = ecm.ev_fl[i]
+
+
+@jit
+def explicit_corridor(ecm, plan):
+    """The Explicit Corridor (B_i, R_i, l_i, r_i) along a graph path (``arrays.Plan``, status OK), with the
+    features of each piece.
 
     Returns (B (n, 2), R (n,), l (n, 2), r (n, 2), f (n, 2) int64). ``f[i]`` holds the left and right obstacle
     features of the curve from disk i to disk i + 1, or (-1, -1) where disks i and i + 1 share their centre (a
     Voronoi vertex where the corridor turns onto another edge: its boundary is an arc of that disk).
     """
+    nodes, edges, s, g = plan.nodes, plan.edges, plan.start, plan.goal
+    edge_uv, edge_ptr, ev_fl, ev_fr = ecm.edge_uv, ecm.edge_ptr, ecm.ev_fl, ecm.ev_fr
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
     cap = 64
-    cB = np.empty((cap, 2))
-    cR = np.empty(cap)
-    cl = np.empty((cap, 2))
-    cr = np.empty((cap, 2))
-    cf = np.empty((cap, 2), dtype=np.int64)
+    c = Disks(np.empty((cap, 2)), np.empty(cap), np.empty((cap, 2)), np.empty((cap, 2)),
+              np.empty((cap, 2), dtype=np.int64))
     n = 0
     m = nodes.shape[0]
     # Direct step along one edge.
     if m == 2 and edges[1] == -2:
-        lsx, lsy, rsx, rsy = closest_pair(is_, Sx, Sy, ev_fl, ev_fr, xy, ring_next)
-        lgx, lgy, rgx, rgy = closest_pair(ig, Gx, Gy, ev_fl, ev_fr, xy, ring_next)
-        if is_ < ig or (is_ == ig and ss <= sg):
-            cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Sx, Sy, Rs, lsx, lsy, rsx, rsy, ev_fl[is_],
-                                               ev_fr[is_])
-            if ig > is_:
-                cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, ks, True, is_ + 1, ig, ev_B, ev_R, ev_l,
-                                                   ev_r, ev_fl, ev_fr)
-                cf[n - 1, 0] = ev_fl[ig]
-                cf[n - 1, 1] = ev_fr[ig]
-            cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Gx, Gy, Rg, lgx, lgy, rgx, rgy, -1, -1)
+        if s.i < g.i or (s.i == g.i and s.s <= g.s):
+            c, n = _end_disk(c, n, ecm, s, True, ev_fl[s.i], ev_fr[s.i])
+            if g.i > s.i:
+                c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, s.i + 1, g.i)
+                _close_piece(c, n, ecm, g.i, True)
+            c, n = _end_disk(c, n, ecm, g, True, -1, -1)
         else:
-            cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Sx, Sy, Rs, rsx, rsy, lsx, lsy, ev_fr[is_],
-                                               ev_fl[is_])
-            cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, ks, False, is_, ig + 1, ev_B, ev_R, ev_l,
-                                               ev_r, ev_fl, ev_fr)
-            cf[n - 1, 0] = ev_fr[ig]
-            cf[n - 1, 1] = ev_fl[ig]
-            cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Gx, Gy, Rg, rgx, rgy, lgx, lgy, -1, -1)
-        return cB[:n].copy(), cR[:n].copy(), cl[:n].copy(), cr[:n].copy(), cf[:n].copy()
-    # Start: from S along edge ks to the first vertex of the path.
-    lsx, lsy, rsx, rsy = closest_pair(is_, Sx, Sy, ev_fl, ev_fr, xy, ring_next)
-    w1 = nodes[1]
-    a = edge_ptr[ks]
-    b = edge_ptr[ks + 1]
-    if w1 == edge_uv[ks, 1]:
-        cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Sx, Sy, Rs, lsx, lsy, rsx, rsy, ev_fl[is_],
-                                           ev_fr[is_])
-        cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, ks, True, is_ + 1, b - 1, ev_B, ev_R, ev_l, ev_r,
-                                           ev_fl, ev_fr)
+            c, n = _end_disk(c, n, ecm, s, False, ev_fr[s.i], ev_fl[s.i])
+            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, s.i, g.i + 1)
+            _close_piece(c, n, ecm, g.i, False)
+            c, n = _end_disk(c, n, ecm, g, False, -1, -1)
+        return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()
+    # Start: from S along its edge to the first vertex of the path.
+    a = edge_ptr[s.k]
+    b = edge_ptr[s.k + 1]
+    if nodes[1] == edge_uv[s.k, 1]:
+        c, n = _end_disk(c, n, ecm, s, True, ev_fl[s.i], ev_fr[s.i])
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, s.i + 1, b - 1)
     else:
-        cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Sx, Sy, Rs, rsx, rsy, lsx, lsy, ev_fr[is_],
-                                           ev_fl[is_])
-        cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, ks, False, is_, a, ev_B, ev_R, ev_l, ev_r, ev_fl,
-                                           ev_fr)
+        c, n = _end_disk(c, n, ecm, s, False, ev_fr[s.i], ev_fl[s.i])
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, s.i, a)
     # Whole edges between vertices.
     for q in range(2, m - 1):
         k = edges[q]
-        u = nodes[q - 1]
         a = edge_ptr[k]
         b = edge_ptr[k + 1]
-        if u == edge_uv[k, 0]:
-            cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, k, True, a, b - 1, ev_B, ev_R, ev_l, ev_r,
-                                               ev_fl, ev_fr)
+        if nodes[q - 1] == edge_uv[k, 0]:
+            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, a, b - 1)
         else:
-            cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, k, False, b - 1, a, ev_B, ev_R, ev_l, ev_r,
-                                               ev_fl, ev_fr)
-    # Goal: from the last vertex along edge kg to G.
-    u = nodes[m - 2]
-    lgx, lgy, rgx, rgy = closest_pair(ig, Gx, Gy, ev_fl, ev_fr, xy, ring_next)
-    a = edge_ptr[kg]
-    b = edge_ptr[kg + 1]
-    if u == edge_uv[kg, 0]:
-        cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, kg, True, a, ig, ev_B, ev_R, ev_l, ev_r, ev_fl,
-                                           ev_fr)
-        cf[n - 1, 0] = ev_fl[ig]
-        cf[n - 1, 1] = ev_fr[ig]
-        cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Gx, Gy, Rg, lgx, lgy, rgx, rgy, -1, -1)
+            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, b - 1, a)
+    # Goal: from the last vertex along its edge to G.
+    a = edge_ptr[g.k]
+    b = edge_ptr[g.k + 1]
+    if nodes[m - 2] == edge_uv[g.k, 0]:
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, a, g.i)
+        _close_piece(c, n, ecm, g.i, True)
+        c, n = _end_disk(c, n, ecm, g, True, -1, -1)
     else:
-        cB, cR, cl, cr, cf, n = _walk_edge(cB, cR, cl, cr, cf, n, kg, False, b - 1, ig + 1, ev_B, ev_R, ev_l, ev_r,
-                                           ev_fl, ev_fr)
-        cf[n - 1, 0] = ev_fr[ig]
-        cf[n - 1, 1] = ev_fl[ig]
-        cB, cR, cl, cr, cf, n = _push_disk(cB, cR, cl, cr, cf, n, Gx, Gy, Rg, rgx, rgy, lgx, lgy, -1, -1)
-    return cB[:n].copy(), cR[:n].copy(), cl[:n].copy(), cr[:n].copy(), cf[:n].copy()
+        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, b - 1, g.i + 1)
+        _close_piece(c, n, ecm, g.i, False)
+        c, n = _end_disk(c, n, ecm, g, False, -1, -1)
+    return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()

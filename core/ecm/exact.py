@@ -329,10 +329,10 @@ def _events(loc, loc_f, cptr, xy, ring_next, normal, tol):
             ok[c] = True
             ev[first, 7] = 0.0
             for q in range(first + 1, m):
-                ev[q, 7] = ev[q - 1, 7] + interval_length(ev_f[q - 1, 0], ev_f[q - 1, 1], ev[q - 1, 0], ev[q - 1, 1],
-                                                          ev[q, 0], ev[q, 1], ev[q - 1, 3], ev[q - 1, 4], ev[q, 3],
-                                                          ev[q, 4], ev[q - 1, 5], ev[q - 1, 6], ev[q, 5], ev[q, 6],
-                                                          xy, ring_next, normal)
+                ev[q, 7] = ev[q - 1, 7] + interval_length(
+                    ev_f[q - 1, 0], ev_f[q - 1, 1], (ev[q - 1, 0], ev[q - 1, 1]), (ev[q, 0], ev[q, 1]),
+                    (ev[q - 1, 3], ev[q - 1, 4]), (ev[q, 3], ev[q, 4]), (ev[q - 1, 5], ev[q - 1, 6]),
+                    (ev[q, 5], ev[q, 6]), xy, ring_next, normal)
         ev_ptr[c + 1] = m
     return ev_ptr, ev[:m].copy(), ev_f[:m].copy(), ok
 

@@ -1,6 +1,6 @@
 """The ECM's feature grid query: the obstacle point nearest to a point (IRM section 3.2's first step).
 
-The ring edges of the obstacles are bucketed in a uniform grid (``ECM.kernel_args()``: gx0, gy0, gsize, gnx, gny,
+The ring edges of the obstacles are bucketed in a uniform grid (``EcmArrays.grid_*``: x0, y0, size, nx, ny,
 gptr, gidx); the query scans the rings of cells around p outwards until no closer edge can lie further out.
 """
 

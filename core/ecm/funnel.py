@@ -191,7 +191,8 @@ def _same(ax, ay, bx, by, eps):
 
 
 @jit
-def _in_triangle(px, py, ax, ay, bx, by, cx, cy, eps):
+def in_triangle(px, py, ax, ay, bx, by, cx, cy, eps):
+    """p in the closed triangle (a, b, c), with slack eps^2 on the areas; False for a degenerate triangle."""
     area = _area2(ax, ay, bx, by, cx, cy)
     if abs(area) <= eps * eps:
         return False
@@ -219,12 +220,13 @@ def strip_position(L, R, px, py, last, eps):
 
 @jit
 def _in_piece(L, R, k, px, py, eps):
-    return (_in_triangle(px, py, L[k, 0], L[k, 1], R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], eps)
-            or _in_triangle(px, py, R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], R[k + 1, 0], R[k + 1, 1], eps))
+    return (in_triangle(px, py, L[k, 0], L[k, 1], R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], eps)
+            or in_triangle(px, py, R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], R[k + 1, 0], R[k + 1, 1], eps))
 
 
 @jit
-def _in_disk(P, k, px, py, eps):
+def in_disk(P, k, px, py, eps):
+    """p in portal k's disk (row k of ``portals``: centre P[k, 4:6], radius P[k, 6]), with slack eps."""
     return np.hypot(px - P[k, 4], py - P[k, 5]) <= P[k, 6] + eps
 
 
@@ -239,7 +241,7 @@ def enter_index(P, px, py, eps):
     n = P.shape[0]
     ks = -1
     for k in range(n):
-        if _in_disk(P, k, px, py, eps) or (k < n - 1 and _in_piece(P[:, 0:2], P[:, 2:4], k, px, py, eps)):
+        if in_disk(P, k, px, py, eps) or (k < n - 1 and _in_piece(P[:, 0:2], P[:, 2:4], k, px, py, eps)):
             ks = k
         else:
             break
@@ -251,10 +253,10 @@ def exit_index(P, px, py, ks, eps):
     """The last portal the path to the goal p crosses, after the start's entry ``ks``: the first portal after ks
     whose disk holds p, or whose strip piece before it does, ends the crossing; the last portal if none."""
     n = P.shape[0]
-    if ks >= 0 and _in_disk(P, ks, px, py, eps):
+    if ks >= 0 and in_disk(P, ks, px, py, eps):
         return ks
     for j in range(ks + 1, n):
-        if _in_disk(P, j, px, py, eps) or (j >= 1 and _in_piece(P[:, 0:2], P[:, 2:4], j - 1, px, py, eps)):
+        if in_disk(P, j, px, py, eps) or (j >= 1 and _in_piece(P[:, 0:2], P[:, 2:4], j - 1, px, py, eps)):
             return max(j - 1, ks)
     return n - 1
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from .annotate import NODE_OPEN
+from .arrays import EcmArrays
 from .cull import site_grid
 from .sites import Sites
 
@@ -102,14 +104,16 @@ class ECM:
             "ev_l", "ev_r", "ev_s", "ev_fl", "ev_fr", "adj_ptr", "adj_edge", "adj_other", "feat_ptr",
             "feat_cell", "grid_ptr", "grid_idx")))
 
-    def kernel_args(self) -> tuple:
-        """The arrays the query kernels (``corridor``) take, in their order."""
+    @cached_property
+    def arrays(self) -> EcmArrays:
+        """The arrays the query kernels take (``arrays.EcmArrays``), gathered once per map."""
         s = self.sites
-        return (self.vert_xy, self.vert_R, self.edge_uv, self.edge_len, self.edge_minR, self.edge_ptr, self.ev_B,
-                self.ev_R, self.ev_l, self.ev_r, self.ev_s, self.ev_fl, self.ev_fr, self.adj_ptr, self.adj_edge,
-                self.adj_other, self.feat_ptr, self.feat_cell, s.ring_xy, s.ring_next, s.ring_prev, s.edge_normal,
-                float(self.grid_origin[0]), float(self.grid_origin[1]), self.grid_size, int(self.grid_shape[0]),
-                int(self.grid_shape[1]), self.grid_ptr, self.grid_idx, s.bounds)
+        return EcmArrays(self.vert_xy, self.vert_R, self.edge_uv, self.edge_len, self.edge_minR, self.edge_ptr,
+                         self.ev_B, self.ev_R, self.ev_l, self.ev_r, self.ev_s, self.ev_fl, self.ev_fr, self.adj_ptr,
+                         self.adj_edge, self.adj_other, self.feat_ptr, self.feat_cell, s.ring_xy, s.ring_next,
+                         s.ring_prev, s.edge_normal, float(self.grid_origin[0]), float(self.grid_origin[1]),
+                         float(self.grid_size), int(self.grid_shape[0]), int(self.grid_shape[1]), self.grid_ptr,
+                         self.grid_idx, s.bounds)
 
 
 def _union_find(n: int, pairs: np.ndarray) -> np.ndarray:

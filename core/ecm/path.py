@@ -2,7 +2,9 @@
 
 ``shortest_path(ecm, start, goal, clearance)`` is the query of ECM section VI ("querying the map, computing the
 Explicit Corridor, shrinking the corridor, building a triangulation and computing the shortest path"), run as a
-single numba call. ``corridor(ecm, start, goal, clearance)`` returns the intermediate structures for display.
+single numba call. ``query_batch`` answers many queries in one call (one set of work buffers, ``arrays.QueryWork``),
+each exactly as alone. ``corridor(ecm, start, goal, clearance)`` returns the intermediate structures for display.
+The kernels take the map as one ``arrays.EcmArrays`` (``ECM.arrays``).
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from dataclasses import dataclass
 import numpy as np
 from core.jitcache import jit
 
+from core.kernels.buffers import reserve
+
+from .arrays import Plan, query_work, reset_work
 from .astar import astar
 from .corridor import explicit_corridor
-from .retract import edge_of_event, partial_length, retract
-from .search import corridor_search
 from .funnel import ARC_STEP, corridor_path, portals
 from .graph import ECM
+from .retract import edge_of_event, retract, retract_end
+from .search import corridor_search
 
 # Why a query failed (``status``).
 OK = 0
@@ -27,76 +32,60 @@ NO_CORRIDOR = 3     # no corridor with that clearance connects them
 
 
 @jit
-def _plan(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_s, ev_fl, ev_fr,
-          adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal, gx0, gy0, gsize, gnx,
-          gny, gptr, gidx, bounds, sx, sy, tx, ty, clearance, medial):
-    """Retract both ends and search: (status, ks, is_, ss, S(3), kg, ig, sg, G(3), nodes, edges). ``medial``
-    selects the paper's A* on medial-axis length instead of the funnel-guided search."""
-    scale = np.hypot(bounds[2] - bounds[0], bounds[3] - bounds[1])
+def _plan(ecm, work, sx, sy, tx, ty, clearance, medial):
+    """Retract both ends and search the graph: an ``arrays.Plan``. ``medial`` selects the paper's A* on medial-axis
+    length instead of the funnel-guided search; ``work`` is ``arrays.query_work(ecm)``, reused between queries."""
+    scale = np.hypot(ecm.bounds[2] - ecm.bounds[0], ecm.bounds[3] - ecm.bounds[1])
     empty = np.zeros(0, dtype=np.int64)
-    i_s, Sx, Sy, Rs, ds = retract(sx, sy, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, feat_ptr, feat_cell, xy, ring_next,
-                                  ring_prev, normal, gx0, gy0, gsize, gnx, gny, gptr, gidx, scale)
-    if i_s < 0 or ds < clearance:
-        return START_BLOCKED, 0, 0, 0.0, Sx, Sy, Rs, 0, 0, 0.0, 0.0, 0.0, 0.0, empty, empty
-    i_g, Gx, Gy, Rg, dg = retract(tx, ty, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, feat_ptr, feat_cell, xy, ring_next,
-                                  ring_prev, normal, gx0, gy0, gsize, gnx, gny, gptr, gidx, scale)
-    if i_g < 0 or dg < clearance:
-        return GOAL_BLOCKED, 0, 0, 0.0, Sx, Sy, Rs, 0, 0, 0.0, Gx, Gy, Rg, empty, empty
-    ks = edge_of_event(edge_ptr, i_s)
-    kg = edge_of_event(edge_ptr, i_g)
-    ss = partial_length(i_s, Sx, Sy, ev_B, ev_l, ev_r, ev_s, ev_fl, ev_fr, xy, ring_next, normal)
-    sg = partial_length(i_g, Gx, Gy, ev_B, ev_l, ev_r, ev_s, ev_fl, ev_fr, xy, ring_next, normal)
+    start, ds = retract_end(sx, sy, ecm, scale)
+    if start.i < 0 or ds < clearance:
+        return Plan(START_BLOCKED, start, start, empty, empty)
+    goal, dg = retract_end(tx, ty, ecm, scale)
+    if goal.i < 0 or dg < clearance:
+        return Plan(GOAL_BLOCKED, start, goal, empty, empty)
+    reset_work(work, not medial)
     if medial:
-        nodes, edges, found = astar(vert_xy, edge_uv, edge_len, edge_minR, edge_ptr, ev_R, ev_s, adj_ptr, adj_edge,
-                                    adj_other, ks, i_s, ss, Rs, kg, i_g, sg, Rg, Sx, Sy, Gx, Gy, clearance)
+        nodes, edges, found = astar(ecm, work, start, goal, clearance)
     else:
-        nodes, edges, found = corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R,
-                                              ev_l, ev_r, ev_fl, ev_fr, adj_ptr, adj_edge, adj_other, xy, ring_next,
-                                              ks, i_s, Sx, Sy, Rs, ss, kg, i_g, Gx, Gy, Rg, sg, sx, sy, tx, ty,
-                                              clearance, 1e-9 * scale)
+        nodes, edges, found = corridor_search(ecm, work, start, goal, sx, sy, tx, ty, clearance, 1e-9 * scale)
     if not found:
-        return NO_CORRIDOR, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, empty, empty
-    return OK, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, nodes, edges
+        return Plan(NO_CORRIDOR, start, goal, empty, empty)
+    return Plan(OK, start, goal, nodes, edges)
 
 
 @jit
-def path_kernel(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_s, ev_fl, ev_fr,
-                adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal, gx0, gy0, gsize,
-                gnx, gny, gptr, gidx, bounds, sx, sy, tx, ty, clearance, step, medial):
+def _query(ecm, work, sx, sy, tx, ty, clearance, step, medial):
     """The whole query: (points (p, 2), length, status)."""
-    (status, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, nodes,
-     edges) = _plan(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_s, ev_fl,
-                    ev_fr, adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal, gx0,
-                    gy0, gsize, gnx, gny, gptr, gidx, bounds, sx, sy, tx, ty, clearance, medial)
-    if status != OK:
-        return np.zeros((0, 2)), 0.0, status
-    cB, cR, cl, cr, cf = explicit_corridor(nodes, edges, edge_uv, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, xy,
-                                           ring_next, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg)
-    P = portals(cB, cR, cl, cr, cf, clearance, xy, ring_next, normal, step)
-    scale = np.hypot(bounds[2] - bounds[0], bounds[3] - bounds[1])
+    plan = _plan(ecm, work, sx, sy, tx, ty, clearance, medial)
+    if plan.status != OK:
+        return np.zeros((0, 2)), 0.0, plan.status
+    cB, cR, cl, cr, cf = explicit_corridor(ecm, plan)
+    P = portals(cB, cR, cl, cr, cf, clearance, ecm.xy, ecm.ring_next, ecm.normal, step)
+    scale = np.hypot(ecm.bounds[2] - ecm.bounds[0], ecm.bounds[3] - ecm.bounds[1])
     pts, length = corridor_path(P, sx, sy, tx, ty, 1e-9 * scale)
     return pts, length, OK
 
 
 @jit
-def paths_kernel(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_s, ev_fl, ev_fr,
-                 adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal, gx0, gy0,
-                 gsize, gnx, gny, gptr, gidx, bounds, starts, goals, clearance, step, medial):
-    """Many queries in one call: (points (P, 2), offsets (n + 1,), lengths (n,), status (n,))."""
+def path_kernel(ecm, sx, sy, tx, ty, clearance, step, medial):
+    """One query with its own work buffers: (points (p, 2), length, status)."""
+    return _query(ecm, query_work(ecm), sx, sy, tx, ty, clearance, step, medial)
+
+
+@jit
+def paths_kernel(ecm, starts, goals, clearances, step, medial):
+    """Many queries in one call, one set of work buffers, query q at ``clearances[q]``: (points (P, 2),
+    offsets (n + 1,), lengths (n,), status (n,))."""
     n = starts.shape[0]
+    work = query_work(ecm)
     offs = np.zeros(n + 1, dtype=np.int64)
     lengths = np.zeros(n)
     status = np.zeros(n, dtype=np.int64)
     buf = np.empty((64 * n + 16, 2))
     for q in range(n):
-        pts, length, st = path_kernel(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r,
-                                      ev_s, ev_fl, ev_fr, adj_ptr, adj_edge, adj_other, feat_ptr, feat_cell, xy,
-                                      ring_next, ring_prev, normal, gx0, gy0, gsize, gnx, gny, gptr, gidx, bounds,
-                                      starts[q, 0], starts[q, 1], goals[q, 0], goals[q, 1], clearance, step, medial)
-        while offs[q] + pts.shape[0] > buf.shape[0]:
-            nb = np.empty((2 * buf.shape[0], 2))
-            nb[: offs[q]] = buf[: offs[q]]
-            buf = nb
+        pts, length, st = _query(ecm, work, starts[q, 0], starts[q, 1], goals[q, 0], goals[q, 1], clearances[q],
+                                 step, medial)
+        buf = reserve(buf, offs[q] + pts.shape[0])
         buf[offs[q]:offs[q] + pts.shape[0]] = pts
         offs[q + 1] = offs[q] + pts.shape[0]
         lengths[q] = length
@@ -128,19 +117,89 @@ def shortest_path_status(ecm: ECM, start, goal, clearance: float = 0.0,
                          search: str = "funnel") -> tuple[np.ndarray, float, int]:
     """Like ``shortest_path`` but with the status code (``OK``, ``START_BLOCKED``, ``GOAL_BLOCKED``,
     ``NO_CORRIDOR``)."""
-    pts, length, status = path_kernel(*ecm.kernel_args(), float(start[0]), float(start[1]), float(goal[0]),
-                                      float(goal[1]), float(clearance), ARC_STEP, _medial(search))
+    pts, length, status = path_kernel(ecm.arrays, float(start[0]), float(start[1]), float(goal[0]), float(goal[1]),
+                                      float(clearance), ARC_STEP, _medial(search))
     return pts, float(length), int(status)
+
+
+@dataclass(frozen=True, eq=False)
+class PathBatch:
+    """The answers of many queries: path q is ``points[offsets[q]:offsets[q + 1]]`` (empty unless ``status[q]`` is
+    ``OK``), of length ``lengths[q]``, keeping ``clearances[q]``."""
+
+    points: np.ndarray
+    offsets: np.ndarray
+    lengths: np.ndarray
+    status: np.ndarray
+    clearances: np.ndarray
+
+    @property
+    def ok(self) -> np.ndarray:
+        """(n,) bool: which queries found a path."""
+        return self.status == OK
+
+    def path(self, q: int) -> np.ndarray:
+        """Path q's points (p, 2)."""
+        return self.points[self.offsets[q]:self.offsets[q + 1]]
+
+
+def query_batch(ecm: ECM, starts, goals, clearance=0.0, search: str = "funnel", threads: int = 1) -> PathBatch:
+    """Many shortest-path queries in one nogil kernel call per thread, each answered exactly as
+    ``shortest_path_status`` answers it alone. ``starts``, ``goals``: (n, 2); ``clearance``: one for all or (n,);
+    ``threads`` > 1 splits the batch into that many contiguous blocks run on threads (same results)."""
+    s = _points(starts, "starts")
+    g = _points(goals, "goals")
+    if len(s) != len(g):
+        raise ValueError(f"starts and goals differ in length ({len(s)} and {len(g)})")
+    c = np.ascontiguousarray(np.broadcast_to(np.asarray(clearance, dtype=np.float64), (len(s),)))
+    if not np.all(np.isfinite(c)) or np.any(c < 0):
+        raise ValueError("clearance must be finite and >= 0")
+    if int(threads) < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    medial = _medial(search)
+    arrays = ecm.arrays
+    cuts = np.linspace(0, len(s), min(int(threads), max(len(s), 1)) + 1).astype(np.int64)
+    blocks = [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:])]
+
+    def run(block: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        a, b = block
+        return paths_kernel(arrays, s[a:b], g[a:b], c[a:b], ARC_STEP, medial)
+
+    if len(blocks) == 1:
+        parts = [run(blocks[0])]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(len(blocks)) as pool:
+            parts = list(pool.map(run, blocks))
+    offsets = np.zeros(len(s) + 1, dtype=np.int64)
+    base = 0
+    for (a, b), part in zip(blocks, parts):
+        offsets[a + 1:b + 1] = part[1][1:] + base
+        base += int(part[1][-1])
+    points = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, 2))
+    lengths = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0)
+    status = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+    return PathBatch(points.reshape(-1, 2), offsets, lengths, status, c)
+
+
+def _points(a, name: str) -> np.ndarray:
+    """(n, 2) float64 contiguous, finite; ValueError naming the argument otherwise."""
+    p = np.asarray(a, dtype=np.float64)
+    if p.ndim == 1 and p.size == 0:
+        p = p.reshape(0, 2)
+    if p.ndim != 2 or p.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (n, 2), got {p.shape}")
+    if not np.all(np.isfinite(p)):
+        raise ValueError(f"{name} must be finite")
+    return np.ascontiguousarray(p)
 
 
 def shortest_paths(ecm: ECM, starts, goals, clearance: float = 0.0, search: str = "funnel"):
     """Many queries in one kernel call: (points (P, 2), offsets (n + 1,), lengths (n,), ok (n,) bool); path q is
-    ``points[offsets[q]:offsets[q+1]]``."""
-    s = np.ascontiguousarray(np.asarray(starts, dtype=np.float64).reshape(-1, 2))
-    g = np.ascontiguousarray(np.asarray(goals, dtype=np.float64).reshape(-1, 2))
-    pts, offs, lengths, status = paths_kernel(*ecm.kernel_args(), s, g, float(clearance), ARC_STEP,
-                                              _medial(search))
-    return pts, offs, lengths, status == OK
+    ``points[offsets[q]:offsets[q+1]]`` (``query_batch`` gives the status codes and runs on threads)."""
+    b = query_batch(ecm, starts, goals, clearance, search)
+    return b.points, b.offsets, b.lengths, b.ok
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,23 +233,26 @@ class Corridor:
         return self.status == OK
 
 
+def plan(ecm: ECM, start, goal, clearance: float = 0.0, search: str = "funnel") -> Plan:
+    """Retraction and graph search of one query (``arrays.Plan``: status, both ends, node and edge path), the first
+    phase of ``corridor`` and of the timings that take the query apart."""
+    return _plan(ecm.arrays, query_work(ecm.arrays), float(start[0]), float(start[1]), float(goal[0]),
+                 float(goal[1]), float(clearance), _medial(search))
+
+
 def corridor(ecm: ECM, start, goal, clearance: float = 0.0, search: str = "funnel") -> Corridor:
     """The explicit corridor between start and goal, shrunk by ``clearance``, its portals and shortest path."""
-    args = ecm.kernel_args()
     sx, sy, tx, ty = float(start[0]), float(start[1]), float(goal[0]), float(goal[1])
-    (status, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, nodes,
-     edges) = _plan(*args, sx, sy, tx, ty, float(clearance), _medial(search))
+    p = plan(ecm, start, goal, clearance, search)
     e2 = np.zeros((0, 2))
-    if status != OK:
+    if p.status != OK:
         return Corridor(e2, np.zeros(0), e2, e2, np.zeros((0, 2), dtype=np.int64), e2, e2, e2, 0.0,
-                        np.zeros(0, dtype=np.int64), float(clearance), int(status))
+                        np.zeros(0, dtype=np.int64), float(clearance), int(p.status))
     s = ecm.sites
-    cB, cR, cl, cr, cf = explicit_corridor(nodes, edges, ecm.edge_uv, ecm.edge_ptr, ecm.ev_B, ecm.ev_R, ecm.ev_l,
-                                           ecm.ev_r, ecm.ev_fl, ecm.ev_fr, s.ring_xy, s.ring_next, ks, i_s, ss, Sx,
-                                           Sy, Rs, kg, i_g, sg, Gx, Gy, Rg)
+    cB, cR, cl, cr, cf = explicit_corridor(ecm.arrays, p)
     P = portals(cB, cR, cl, cr, cf, float(clearance), s.ring_xy, s.ring_next, s.edge_normal, ARC_STEP)
     pts, length = corridor_path(P, sx, sy, tx, ty, 1e-9 * s.scale)
-    inner = nodes[1:-1]
+    inner = p.nodes[1:-1]
     return Corridor(cB, cR, cl, cr, cf, np.ascontiguousarray(P[:, 0:2]), np.ascontiguousarray(P[:, 2:4]), pts,
                     float(length), inner, float(clearance), OK)
 
@@ -198,11 +260,7 @@ def corridor(ecm: ECM, start, goal, clearance: float = 0.0, search: str = "funne
 def retract_point(ecm: ECM, p) -> tuple[np.ndarray, float, int]:
     """Retraction of p onto the medial axis (IRM section 3.2): (S (2,), clearance of S, ECM edge); edge -1 when p is
     not in the free space."""
-    s = ecm.sites
-    i, sx, sy, R, d = retract(float(p[0]), float(p[1]), ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r, ecm.ev_fl, ecm.ev_fr,
-                              ecm.feat_ptr, ecm.feat_cell, s.ring_xy, s.ring_next, s.ring_prev, s.edge_normal,
-                              float(ecm.grid_origin[0]), float(ecm.grid_origin[1]), ecm.grid_size,
-                              int(ecm.grid_shape[0]), int(ecm.grid_shape[1]), ecm.grid_ptr, ecm.grid_idx, s.scale)
+    i, sx, sy, R, d = retract(float(p[0]), float(p[1]), ecm.arrays, ecm.sites.scale)
     if i < 0:
         return np.array([float(p[0]), float(p[1])]), 0.0, -1
     return np.array([sx, sy]), float(R), int(edge_of_event(ecm.edge_ptr, i))

@@ -14,13 +14,17 @@ from core.jitcache import jit
 from core.kernels.geometry import cross
 
 from .annotate import interval_length
+from .arrays import End
 from .distance import feature_closest, ray_bisector, segment_closest
 from .feature_grid import nearest_feature
 
 
-@jit
-def _in_cell(i, side, feat, px, py, cx, cy, d, ev_B, ev_l, ev_r, ev_fl, ev_fr, xy, ring_next, normal, tol):
-    """Retraction of p through cell (i, side) whose obstacle feature is ``feat``: (ok, Sx, Sy, R)."""
+@jit(inline=True)
+def _in_cell(i, side, feat, px, py, cx, cy, d, ecm, tol):
+    """Retraction of p through cell (i, side) whose obstacle feature is ``feat`` (closest point c at distance d):
+    (ok, Sx, Sy, R)."""
+    ev_B, ev_l, ev_r, ev_fl, ev_fr = ecm.ev_B, ecm.ev_l, ecm.ev_r, ecm.ev_fl, ecm.ev_fr
+    xy, ring_next, normal = ecm.xy, ecm.ring_next, ecm.normal
     nv = xy.shape[0]
     other = ev_fr[i] if side == 0 else ev_fl[i]
     if other < 0:
@@ -76,12 +80,15 @@ def _in_cell(i, side, feat, px, py, cx, cy, d, ev_B, ev_l, ev_r, ev_fl, ev_fr, x
 
 
 @jit
-def retract(px, py, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, feat_ptr, feat_cell, xy, ring_next, ring_prev, normal,
-            gx0, gy0, gsize, gnx, gny, gptr, gidx, scale):
+def retract(px, py, ecm, scale):
     """Retract p onto the medial axis: (event index i of the piece, Sx, Sy, R, clearance of p); i = -1 if p is not
-    free. The retraction S lies on the piece between events i and i + 1.
+    free. The retraction S lies on the piece between events i and i + 1; ``ecm`` is ``arrays.EcmArrays``, ``scale``
+    the bounds' diagonal (tolerances).
     """
-    d, cx, cy, feat, free = nearest_feature(xy, ring_next, ring_prev, gx0, gy0, gsize, gnx, gny, gptr, gidx, px, py)
+    ev_B, ev_R, ev_fl = ecm.ev_B, ecm.ev_R, ecm.ev_fl
+    feat_ptr, feat_cell, xy, ring_next, ring_prev = ecm.feat_ptr, ecm.feat_cell, ecm.xy, ecm.ring_next, ecm.ring_prev
+    d, cx, cy, feat, free = nearest_feature(xy, ring_next, ring_prev, ecm.grid_x0, ecm.grid_y0, ecm.grid_size,
+                                            ecm.grid_nx, ecm.grid_ny, ecm.grid_ptr, ecm.grid_idx, px, py)
     if not free or feat < 0:
         return -1, px, py, 0.0, d
     tol = 1e-9 * scale
@@ -111,8 +118,7 @@ def retract(px, py, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, feat_ptr, feat_cell, x
                 i = cell // 2
                 side = cell % 2
                 t = tol * (1.0 + 1e3 * attempt)
-                ok, sx, sy, rho = _in_cell(i, side, f, px, py, cx, cy, d, ev_B, ev_l, ev_r, ev_fl, ev_fr, xy,
-                                           ring_next, normal, t)
+                ok, sx, sy, rho = _in_cell(i, side, f, px, py, cx, cy, d, ecm, t)
                 if ok and rho < best_rho:
                     best_rho = rho
                     best_i = i
@@ -134,6 +140,19 @@ def retract(px, py, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, feat_ptr, feat_cell, x
     if best_i < 0:
         return -1, px, py, 0.0, d
     return best_i, bsx, bsy, min(ev_R[best_i], ev_R[best_i + 1]), d
+
+
+@jit
+def retract_end(px, py, ecm, scale):
+    """Retraction of p with its place on the ECM: (``arrays.End``, clearance of p); ``End.i`` = -1 (and the point
+    p) when p is not free."""
+    i, sx, sy, R, d = retract(px, py, ecm, scale)
+    if i < 0:
+        return End(i, -1, 0.0, sx, sy, R), d
+    k = edge_of_event(ecm.edge_ptr, i)
+    s = partial_length(i, sx, sy, ecm.ev_B, ecm.ev_l, ecm.ev_r, ecm.ev_s, ecm.ev_fl, ecm.ev_fr, ecm.xy,
+                       ecm.ring_next, ecm.normal)
+    return End(i, k, s, sx, sy, R), d
 
 
 @jit

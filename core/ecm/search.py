@@ -14,15 +14,23 @@ the paper's medial-axis A*.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+
 from core.jitcache import jit
-from core.kernels.paths import path_between
 from core.kernels.buffers import doubled, reserve
 from core.kernels.geometry import orient
+from core.kernels.heap import heap_push
+from core.kernels.paths import path_between
 
-from core.kernels.heap import heap_pop, heap_push
+from .astar import ends_clearance, pop_open, same_edge_clearance
+from .funnel import in_disk, in_triangle
+from .retract import closest_pair
 
-from .retract import closest_pair, partial_clearance
+# Relative weight of the medial-axis length in a final score: ties between equally short paths go to the shorter
+# walk along the medial axis.
+TIE = 1e-9
 
 
 @jit
@@ -125,8 +133,10 @@ def _shrunk(bx, by, R, px, py, c):
 
 
 @jit
-def _edge_portals(k, forward, first, last, edge_ptr, ev_B, ev_R, ev_l, ev_r, c, P, n):
-    """Append the shrunk chords of edge k's events first..last (walking order) to P (rows as ``funnel.portals``)."""
+def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
+    """Append the shrunk chords of one edge's events first..last (walking order) to P (rows as ``funnel.portals``);
+    returns the new row count. Called for every edge the search relaxes, so it takes the four event arrays of
+    ``EcmArrays`` themselves (fields taken out of the structure cost a reference count each call)."""
     step = 1 if forward else -1
     q = first
     while True:
@@ -155,53 +165,68 @@ def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
 
 
 @jit
-def _in_disk(P, z, px, py, eps):
-    return np.hypot(px - P[z, 4], py - P[z, 5]) <= P[z, 6] + eps
-
-
-@jit
 def _in_piece(P, z, px, py, eps):
     """p in the strip piece between portals z and z + 1 of P."""
-    return (_in_tri(px, py, P[z, 0], P[z, 1], P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], eps)
-            or _in_tri(px, py, P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], P[z + 1, 2], P[z + 1, 3], eps))
+    return (in_triangle(px, py, P[z, 0], P[z, 1], P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], eps)
+            or in_triangle(px, py, P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], P[z + 1, 2], P[z + 1, 3], eps))
+
+
+class Funnel(NamedTuple):
+    """The funnel of a corridor prefix (scalars): distance ``apd`` from the start to the apex ``ap``, the live
+    chains ``Lc[hl:nl]`` and ``Rc[hr:nr]`` after it, whether a last portal was seen (``has``) and whether nothing
+    was pushed yet (``fresh``: the start may still lie past the portals). The kernels take the arrays (``ap``, ``Lc``,
+    ``Rc``, ``last``) beside it, themselves: they are used at every edge the search relaxes."""
+
+    apd: float
+    hl: int
+    nl: int
+    hr: int
+    nr: int
+    has: bool
+    fresh: bool
 
 
 @jit
-def _extend(P, k0, k1, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, fresh, sx, sy, tx, ty, eps):
-    """Push portals k0..k1 of P into the funnel, watching for the goal t before each portal.
+def _set_last(last, P, z):
+    last[0] = P[z, 0]
+    last[1] = P[z, 1]
+    last[2] = P[z, 2]
+    last[3] = P[z, 3]
+
+
+@jit
+def _extend(P, k0, k1, fs, ap, Lc, Rc, last, st, eps):
+    """Push portals k0..k1 of P into the funnel ``fs`` (``Funnel`` with its arrays), watching for the goal t before
+    each portal; ``st`` is (sx, sy, tx, ty).
 
     While ``fresh`` (nothing pushed yet), portals the start s is already past are skipped as in
     ``funnel.enter_index``: those whose disk holds s, or whose strip piece to the next portal does. Returns
-    (apd, hl, nl, hr, nr, found, f, has_last, fresh): once t lies in the strip piece before a portal, or in that
-    portal's disk, the path through this corridor is fixed (it crosses the portals before and goes straight to t;
-    ``funnel.exit_index``) and ``f`` is its length; otherwise ``f`` is the length through all portals and then
-    straight to t, a lower bound for any longer corridor.
+    (Funnel, found, f): once t lies in the strip piece before a portal, or in that portal's disk, the path through
+    this corridor is fixed (it crosses the portals before and goes straight to t; ``funnel.exit_index``) and ``f``
+    is its length; otherwise ``f`` is the length through all portals and then straight to t, a lower bound for any
+    longer corridor.
     """
+    sx, sy, tx, ty = st
+    apd, hl, nl, hr, nr, has_last, fresh = fs.apd, fs.hl, fs.nl, fs.hr, fs.nr, fs.has, fs.fresh
     for z in range(k0, k1 + 1):
-        inside = _in_disk(P, z, tx, ty, eps)
+        inside = in_disk(P, z, tx, ty, eps)
         if has_last and not inside:
-            inside = (_in_tri(tx, ty, last[0], last[1], last[2], last[3], P[z, 0], P[z, 1], eps)
-                      or _in_tri(tx, ty, last[2], last[3], P[z, 0], P[z, 1], P[z, 2], P[z, 3], eps))
+            inside = (in_triangle(tx, ty, last[0], last[1], last[2], last[3], P[z, 0], P[z, 1], eps)
+                      or in_triangle(tx, ty, last[2], last[3], P[z, 0], P[z, 1], P[z, 2], P[z, 3], eps))
         if inside:
             f = _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
-            return apd, hl, nl, hr, nr, True, f, has_last, fresh
-        if fresh and (_in_disk(P, z, sx, sy, eps) or (z < k1 and _in_piece(P, z, sx, sy, eps))):
-            last[0] = P[z, 0]
-            last[1] = P[z, 1]
-            last[2] = P[z, 2]
-            last[3] = P[z, 3]
+            return Funnel(apd, hl, nl, hr, nr, has_last, fresh), True, f
+        if fresh and (in_disk(P, z, sx, sy, eps) or (z < k1 and _in_piece(P, z, sx, sy, eps))):
+            _set_last(last, P, z)
             has_last = True
             continue
         fresh = False
         apd, hl, nl, hr, nr = _add(1, P[z, 2], P[z, 3], ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
         apd, hl, nl, hr, nr = _add(0, P[z, 0], P[z, 1], ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
-        last[0] = P[z, 0]
-        last[1] = P[z, 1]
-        last[2] = P[z, 2]
-        last[3] = P[z, 3]
+        _set_last(last, P, z)
         has_last = True
-    f = _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps)
-    return apd, hl, nl, hr, nr, False, f, has_last, fresh
+    fs = Funnel(apd, hl, nl, hr, nr, has_last, fresh)
+    return fs, False, _bound(tx, ty, fs, ap, Lc, Rc, last, eps)
 
 
 @jit
@@ -237,37 +262,25 @@ def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
 
 
 @jit
-def _bound(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, last, has_last, eps):
+def _bound(tx, ty, fs, ap, Lc, Rc, last, eps):
     """A lower bound on any path from the start through the portals pushed so far to t: the funnel's path to t when
     t lies ahead of the last portal; else (the corridor turns back towards t further on, through portals not seen
     yet) the distance to the apex, which every such path passes, plus the shortest way from the apex to t that
     touches the last portal."""
-    if has_last:
+    if fs.has:
         fx = last[1] - last[3]
         fy = -(last[0] - last[2])
         mx = 0.5 * (last[0] + last[2])
         my = 0.5 * (last[1] + last[3])
         if (tx - mx) * fx + (ty - my) * fy < 0.0:
-            return apd + _via_segment(ap[0], ap[1], tx, ty, last[0], last[1], last[2], last[3])
-    return _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
+            return fs.apd + _via_segment(ap[0], ap[1], tx, ty, last[0], last[1], last[2], last[3])
+    return _taut(tx, ty, ap, fs.apd, Lc, fs.hl, fs.nl, Rc, fs.hr, fs.nr, eps)
 
 
 @jit
-def _in_tri(px, py, ax, ay, bx, by, cx, cy, eps):
-    area = orient(ax, ay, bx, by, cx, cy)
-    if abs(area) <= eps * eps:
-        return False
-    d1 = orient(ax, ay, bx, by, px, py)
-    d2 = orient(bx, by, cx, cy, px, py)
-    d3 = orient(cx, cy, ax, ay, px, py)
-    if area > 0.0:
-        return d1 >= -eps * eps and d2 >= -eps * eps and d3 >= -eps * eps
-    return d1 <= eps * eps and d2 <= eps * eps and d3 <= eps * eps
-
-
-@jit
-def _save_chains(pool, npool, st_chains, target, Lc, hl, nl, Rc, hr, nr):
-    """Append a funnel's live chains Lc[hl:nl] and Rc[hr:nr] to the pool as ``target``'s; returns (pool, npool)."""
+def _save_chains(pool, npool, st_chains, target, fs, Lc, Rc):
+    """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool)."""
+    hl, nl, hr, nr = fs.hl, fs.nl, fs.hr, fs.nr
     pool = reserve(pool, npool + (nl - hl) + (nr - hr))
     st_chains[target, 0] = npool
     st_chains[target, 1] = nl - hl
@@ -280,203 +293,173 @@ def _save_chains(pool, npool, st_chains, target, Lc, hl, nl, Rc, hr, nr):
     return pool, npool
 
 
+@jit(inline=True)
+def _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool):
+    """Record a prefix reaching ``target`` with score f (final when ``found``) and medial-axis length ``med`` if it
+    beats the one kept there: (key, kept, pool, npool). Ties go to the shorter medial length (``TIE``); the caller
+    sets the parent and pushes ``key``. A final score needs no funnel state."""
+    key = f * (1.0 + TIE) + TIE * med if found else f
+    if not key < w.best[target]:
+        return key, False, pool, npool
+    w.best[target] = key
+    w.medial[target] = med
+    w.st_found[target] = found
+    if found:
+        w.st_d[target] = f
+        return key, True, pool, npool
+    w.st_ap[target, 0] = ap[0]
+    w.st_ap[target, 1] = ap[1]
+    w.st_d[target] = fs.apd
+    w.st_has[target] = fs.has
+    w.st_fresh[target] = fs.fresh
+    w.st_last[target] = last
+    pool, npool = _save_chains(pool, npool, w.st_chains, target, fs, Lc, Rc)
+    return key, True, pool, npool
+
+
 @jit
-def corridor_search(vert_xy, vert_R, edge_uv, edge_len, edge_minR, edge_ptr, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr,
-                    adj_ptr, adj_edge, adj_other, xy, ring_next, ks, is_, Sx, Sy, Rs, ss, kg, ig, Gx, Gy, Rg, sg, sx,
-                    sy, tx, ty, clearance, eps):
-    """Funnel-guided A*: (nodes, edges, found) as ``corridor.astar``.
+def _seed_portals(ecm, start, goal, end, c, P):
+    """The portals from the start's retraction along its edge to its first (``end`` 0) or last (1) vertex, or (2)
+    along the common edge to the goal's retraction: (rows of P, medial-axis length)."""
+    ls_x, ls_y, rs_x, rs_y = closest_pair(start.i, start.x, start.y, ecm.ev_fl, ecm.ev_fr, ecm.xy, ecm.ring_next)
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
+    i_s, i_g = start.i, goal.i
+    n = 0
+    if end == 1:
+        n = _disk_portal(start.x, start.y, start.R, ls_x, ls_y, rs_x, rs_y, c, P, n)
+        if i_s + 1 <= ecm.edge_ptr[start.k + 1] - 1:
+            n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, i_s + 1, ecm.edge_ptr[start.k + 1] - 1, c, P, n)
+        return n, ecm.edge_len[start.k] - start.s
+    if end == 0:
+        n = _disk_portal(start.x, start.y, start.R, rs_x, rs_y, ls_x, ls_y, c, P, n)
+        n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, i_s, ecm.edge_ptr[start.k], c, P, n)
+        return n, start.s
+    lg_x, lg_y, rg_x, rg_y = closest_pair(i_g, goal.x, goal.y, ecm.ev_fl, ecm.ev_fr, ecm.xy, ecm.ring_next)
+    if i_s < i_g or (i_s == i_g and start.s <= goal.s):
+        n = _disk_portal(start.x, start.y, start.R, ls_x, ls_y, rs_x, rs_y, c, P, n)
+        if i_g >= i_s + 1:
+            n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, i_s + 1, i_g, c, P, n)
+        n = _disk_portal(goal.x, goal.y, goal.R, lg_x, lg_y, rg_x, rg_y, c, P, n)
+    else:
+        n = _disk_portal(start.x, start.y, start.R, rs_x, rs_y, ls_x, ls_y, c, P, n)
+        if i_s >= i_g + 1:
+            n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, i_s, i_g + 1, c, P, n)
+        n = _disk_portal(goal.x, goal.y, goal.R, rg_x, rg_y, lg_x, lg_y, c, P, n)
+    return n, abs(goal.s - start.s)
+
+
+@jit
+def _goal_portals(ecm, goal, end, c, P):
+    """The portals from the goal edge's first (``end`` 0) or last (1) vertex along it to the goal's retraction."""
+    lg_x, lg_y, rg_x, rg_y = closest_pair(goal.i, goal.x, goal.y, ecm.ev_fl, ecm.ev_fr, ecm.xy, ecm.ring_next)
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
+    if end == 0:
+        n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ecm.edge_ptr[goal.k], goal.i, c, P, 0)
+        return _disk_portal(goal.x, goal.y, goal.R, lg_x, lg_y, rg_x, rg_y, c, P, n)
+    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, ecm.edge_ptr[goal.k + 1] - 1, goal.i + 1, c, P, 0)
+    return _disk_portal(goal.x, goal.y, goal.R, rg_x, rg_y, lg_x, lg_y, c, P, n)
+
+
+@jit
+def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
+    """Funnel-guided A* from s (retracted to ``start``) to t (``goal``) on the reset buffers ``w``
+    (``arrays.QueryWork``): (nodes, edges, found) as ``astar.astar``.
 
     Each vertex keeps the funnel of the best-scored prefix that reached it (apex, distance to the apex, chains,
     the last portal) and whether the goal already lies in that prefix's strip (then the score is final). Ties go to
     the shorter medial-axis length, so a finished prefix walks on to the goal's retraction the shortest way.
     """
-    nv = vert_xy.shape[0]
+    edge_uv, edge_len, edge_minR, edge_ptr = ecm.edge_uv, ecm.edge_len, ecm.edge_minR, ecm.edge_ptr
+    adj_ptr, adj_edge, adj_other = ecm.adj_ptr, ecm.adj_edge, ecm.adj_other
+    closed, parent, via, hk, hv, P = w.closed, w.parent, w.via, w.hk, w.hv, w.P
+    ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
+    nv = ecm.vert_xy.shape[0]
     S = nv
     G = nv + 1
-    best = np.full(nv + 2, np.inf)
-    medial = np.zeros(nv + 2)
-    parent = np.full(nv + 2, -1, dtype=np.int64)
-    via = np.full(nv + 2, -1, dtype=np.int64)
-    closed = np.zeros(nv + 2, dtype=np.bool_)
-    st_ap = np.zeros((nv + 2, 2))
-    st_d = np.zeros(nv + 2)
-    st_last = np.zeros((nv + 2, 4))
-    st_has = np.zeros(nv + 2, dtype=np.bool_)
-    st_found = np.zeros(nv + 2, dtype=np.bool_)
-    st_fresh = np.zeros(nv + 2, dtype=np.bool_)
-    st_chains = np.zeros((nv + 2, 4), dtype=np.int64)  # left chain's start in pool and length, then the right's
-    pool = np.empty((1024, 2))
+    pool = w.pool
     npool = 0
-    cap = 4 * (edge_uv.shape[0] + nv) + 16
-    hk = np.empty(cap, dtype=np.float64)
-    hv = np.empty(cap, dtype=np.int64)
     nh = 0
-    if Rs < clearance or Rg < clearance:
+    ok, min_back, min_fwd, g_back, g_fwd = ends_clearance(ecm, start, goal, clearance)
+    if not ok:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
-    lsx, lsy, rsx, rsy = closest_pair(is_, Sx, Sy, ev_fl, ev_fr, xy, ring_next)
-    lgx, lgy, rgx, rgy = closest_pair(ig, Gx, Gy, ev_fl, ev_fr, xy, ring_next)
-    maxev = 0
-    for k in range(edge_ptr.shape[0] - 1):
-        maxev = max(maxev, edge_ptr[k + 1] - edge_ptr[k])
-    P = np.empty((2 * maxev + 8, 7))
-    Lc = np.empty((4 * maxev + 64, 2))
-    Rc = np.empty((4 * maxev + 64, 2))
-    ap = np.empty(2)
-    last = np.empty(4)
-    tie = 1e-9
-    a = edge_ptr[ks]
-    b = edge_ptr[ks + 1]
-    ga = edge_ptr[kg]
-    gb = edge_ptr[kg + 1]
-    min_back, min_fwd = partial_clearance(edge_ptr, ev_R, ks, is_, Rs)
-    g_back, g_fwd = partial_clearance(edge_ptr, ev_R, kg, ig, Rg)
+    ap, Lc, Rc, last = w.ap, w.Lc, w.Rc, w.last
+    st = (sx, sy, tx, ty)
+    ks = start.k
+    kg = goal.k
     # Seeds: from the start along its edge towards both ends, and directly to the goal on the same edge.
     for end in range(3):
         if end < 2:
             if (min_back if end == 0 else min_fwd) < clearance:
                 continue
-            n = 0
-            if end == 1:
-                n = _disk_portal(Sx, Sy, Rs, lsx, lsy, rsx, rsy, clearance, P, n)
-                if is_ + 1 <= b - 1:
-                    n = _edge_portals(ks, True, is_ + 1, b - 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
-                med = edge_len[ks] - ss
-            else:
-                n = _disk_portal(Sx, Sy, Rs, rsx, rsy, lsx, lsy, clearance, P, n)
-                n = _edge_portals(ks, False, is_, a, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
-                med = ss
             target = edge_uv[ks, end]
         else:
-            if kg != ks:
+            if kg != ks or same_edge_clearance(ecm, start, goal) < clearance:
                 continue
-            lo = min(is_, ig)
-            hi = max(is_, ig)
-            m = min(Rs, Rg)
-            for q in range(lo + 1, hi + 1):
-                m = min(m, ev_R[q])
-            if m < clearance:
-                continue
-            n = 0
-            if is_ < ig or (is_ == ig and ss <= sg):
-                n = _disk_portal(Sx, Sy, Rs, lsx, lsy, rsx, rsy, clearance, P, n)
-                if ig >= is_ + 1:
-                    n = _edge_portals(ks, True, is_ + 1, ig, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
-                n = _disk_portal(Gx, Gy, Rg, lgx, lgy, rgx, rgy, clearance, P, n)
-            else:
-                n = _disk_portal(Sx, Sy, Rs, rsx, rsy, lsx, lsy, clearance, P, n)
-                if is_ >= ig + 1:
-                    n = _edge_portals(ks, False, is_, ig + 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, n)
-                n = _disk_portal(Gx, Gy, Rg, rgx, rgy, lgx, lgy, clearance, P, n)
-            med = abs(sg - ss)
             target = G
+        n, med = _seed_portals(ecm, start, goal, end, clearance, P)
         ap[0] = sx
         ap[1] = sy
-        has = False
-        fresh = True
-        if _in_disk(P, 0, tx, ty, eps) and _in_disk(P, 0, sx, sy, eps):
+        if in_disk(P, 0, tx, ty, eps) and in_disk(P, 0, sx, sy, eps):
             # Start and goal in the start's own disk: straight there.
+            fs = Funnel(0.0, 0, 0, 0, 0, False, True)
             found = True
             f = np.hypot(tx - sx, ty - sy)
-            apd = 0.0
-            hl = 0
-            nl = 0
-            hr = 0
-            nr = 0
         else:
-            apd, hl, nl, hr, nr, found, f, has, fresh = _extend(P, 0, n - 1, ap, 0.0, Lc, 0, 0, Rc, 0, 0, last, has,
-                                                                fresh, sx, sy, tx, ty, eps)
-        key = f * (1.0 + tie) + tie * med if found else f
-        if key < best[target]:
-            best[target] = key
-            medial[target] = med
+            fs, found, f = _extend(P, 0, n - 1, Funnel(0.0, 0, 0, 0, 0, False, True), ap, Lc, Rc, last, st, eps)
+        key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
+        if kept:
             parent[target] = S
             via[target] = ks if end < 2 else -2
-            st_ap[target, 0] = ap[0]
-            st_ap[target, 1] = ap[1]
-            st_d[target] = f if found else apd
-            st_found[target] = found
-            st_has[target] = has
-            st_fresh[target] = fresh
-            st_last[target] = last
-            pool, npool = _save_chains(pool, npool, st_chains, target, Lc, hl, nl, Rc, hr, nr)
             nh = heap_push(hk, hv, nh, key, target)
-    while nh > 0:
-        key, u = hk[0], hv[0]
-        nh = heap_pop(hk, hv, nh)
-        if closed[u]:
-            continue
-        closed[u] = True
-        if u == G:
+    while True:
+        u, nh = pop_open(hk, hv, nh, closed)
+        if u < 0 or u == G:
             break
         deg = adj_ptr[u + 1] - adj_ptr[u]
         for q in range(deg + 2):
             if q < deg:
                 k = adj_edge[adj_ptr[u] + q]
-                w = adj_other[adj_ptr[u] + q]
-                if closed[w] or edge_minR[k] < clearance:
+                v = adj_other[adj_ptr[u] + q]
+                if closed[v] or edge_minR[k] < clearance:
                     continue
                 ea = edge_ptr[k]
                 eb = edge_ptr[k + 1]
                 if edge_uv[k, 0] == u:
-                    n = _edge_portals(k, True, ea, eb - 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
+                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ea, eb - 1, clearance, P, 0)
                 else:
-                    n = _edge_portals(k, False, eb - 1, ea, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
-                med = medial[u] + edge_len[k]
-                target = w
+                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, eb - 1, ea, clearance, P, 0)
+                med = w.medial[u] + edge_len[k]
+                target = v
             else:
                 end = q - deg
                 if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
                     continue
-                if end == 0:
-                    n = _edge_portals(kg, True, ga, ig, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
-                    n = _disk_portal(Gx, Gy, Rg, lgx, lgy, rgx, rgy, clearance, P, n)
-                    med = medial[u] + sg
-                else:
-                    n = _edge_portals(kg, False, gb - 1, ig + 1, edge_ptr, ev_B, ev_R, ev_l, ev_r, clearance, P, 0)
-                    n = _disk_portal(Gx, Gy, Rg, rgx, rgy, lgx, lgy, clearance, P, n)
-                    med = medial[u] + edge_len[kg] - sg
+                n = _goal_portals(ecm, goal, end, clearance, P)
+                med = w.medial[u] + goal.s if end == 0 else w.medial[u] + edge_len[kg] - goal.s
                 k = kg
                 target = G
-            if st_found[u]:
-                f = st_d[u]
+            if w.st_found[u]:
+                f = w.st_d[u]
                 found = True
-                hl = 0
-                nl = 0
-                hr = 0
-                nr = 0
-                has = st_has[u]
+                fs = Funnel(0.0, 0, 0, 0, 0, w.st_has[u], False)
             else:
-                ap[0] = st_ap[u, 0]
-                ap[1] = st_ap[u, 1]
-                nl = st_chains[u, 1]
-                nr = st_chains[u, 3]
+                ap[0] = w.st_ap[u, 0]
+                ap[1] = w.st_ap[u, 1]
+                nl = w.st_chains[u, 1]
+                nr = w.st_chains[u, 3]
                 if Lc.shape[0] < nl + n + 4:
                     Lc = np.empty((2 * (nl + n + 4), 2))
                 if Rc.shape[0] < nr + n + 4:
                     Rc = np.empty((2 * (nr + n + 4), 2))
-                Lc[:nl] = pool[st_chains[u, 0]:st_chains[u, 0] + nl]
-                Rc[:nr] = pool[st_chains[u, 2]:st_chains[u, 2] + nr]
-                last[:] = st_last[u]
-                apd, hl, nl, hr, nr, found, f, has, fresh = _extend(P, 0, n - 1, ap, st_d[u], Lc, 0, nl, Rc, 0, nr,
-                                                                    last, st_has[u], st_fresh[u], sx, sy, tx, ty,
-                                                                    eps)
-            key = f * (1.0 + tie) + tie * med if found else f
-            if key < best[target]:
-                best[target] = key
-                medial[target] = med
+                Lc[:nl] = pool[w.st_chains[u, 0]:w.st_chains[u, 0] + nl]
+                Rc[:nr] = pool[w.st_chains[u, 2]:w.st_chains[u, 2] + nr]
+                last[:] = w.st_last[u]
+                fs, found, f = _extend(P, 0, n - 1, Funnel(w.st_d[u], 0, nl, 0, nr, w.st_has[u], w.st_fresh[u]), ap,
+                                       Lc, Rc, last, st, eps)
+            key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
+            if kept:
                 parent[target] = u
                 via[target] = k
-                st_found[target] = found
-                if found:
-                    st_d[target] = f
-                else:
-                    st_ap[target, 0] = ap[0]
-                    st_ap[target, 1] = ap[1]
-                    st_d[target] = apd
-                    st_has[target] = has
-                    st_fresh[target] = fresh
-                    st_last[target] = last
-                    pool, npool = _save_chains(pool, npool, st_chains, target, Lc, hl, nl, Rc, hr, nr)
                 if nh >= hk.shape[0]:
                     hk, hv = doubled(hk, nh), doubled(hv, nh)
                 nh = heap_push(hk, hv, nh, key, target)

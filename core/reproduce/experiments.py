@@ -567,21 +567,17 @@ def _ecm_stages(ecm, starts: np.ndarray, goals: np.ndarray, clearance: float,
     corridor's disks), shrinking it by the clearance (its portals), and the shortest path through them; each
     path is appended to ``paths`` when given."""
     from core.ecm.funnel import ARC_STEP, corridor_path, portals
-    from core.ecm.path import OK, _plan
+    from core.ecm.path import OK, plan
     from core.ecm.corridor import explicit_corridor
 
-    args = ecm.kernel_args()
     s = ecm.sites
     out: dict[str, list[float]] = {"corridor": [], "shrink": [], "path": [], "total": []}
     for a, b in zip(starts, goals):
         t0 = time.thread_time()
-        plan = _plan(*args, float(a[0]), float(a[1]), float(b[0]), float(b[1]), clearance, False)
-        if plan[0] != OK:
+        res = plan(ecm, a, b, clearance)
+        if res.status != OK:
             continue
-        status, ks, i_s, ss, Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg, nodes, edges = plan
-        cB, cR, cl, cr, cf = explicit_corridor(nodes, edges, ecm.edge_uv, ecm.edge_ptr, ecm.ev_B, ecm.ev_R, ecm.ev_l,
-                                               ecm.ev_r, ecm.ev_fl, ecm.ev_fr, s.ring_xy, s.ring_next, ks, i_s, ss,
-                                               Sx, Sy, Rs, kg, i_g, sg, Gx, Gy, Rg)
+        cB, cR, cl, cr, cf = explicit_corridor(ecm.arrays, res)
         t1 = time.thread_time()
         P = portals(cB, cR, cl, cr, cf, clearance, s.ring_xy, s.ring_next, s.edge_normal, ARC_STEP)
         t2 = time.thread_time()

@@ -42,6 +42,24 @@ class EcmPlanner:
                                                  "query (core.ecm.path), which this installation lacks; "
                                                  "use cdt, portal, grid or network")])
         self.ctx = ctx
+        self._answers: dict[tuple[bytes, bytes, float], tuple[np.ndarray, float, int]] = {}
+
+    def prefetch(self, starts: np.ndarray, goals: np.ndarray, clearance: float) -> None:
+        """Answer the queries of many (start, goal) pairs at ``clearance`` in one batch call (``core.ecm.query_batch``,
+        the same answers as one at a time); ``plan`` takes them from here. Pairs with an end outside the eroded free
+        space (joined to it first) are left to ``plan``."""
+        from core.ecm.path import query_batch
+
+        s = np.asarray(starts, dtype=np.float64).reshape(-1, 2)
+        g = np.asarray(goals, dtype=np.float64).reshape(-1, 2)
+        if clearance > 0.0:
+            free_c = self.ctx.free(clearance)
+            inside = free_c.contains(s) & free_c.contains(g)
+            s, g = s[inside], g[inside]
+        b = query_batch(self.ecm, s, g, clearance)
+        for q in range(len(s)):
+            self._answers[(s[q].tobytes(), g[q].tobytes(), float(clearance))] = (
+                b.path(q), float(b.lengths[q]), int(b.status[q]))
 
     @property
     def ecm(self):
@@ -60,7 +78,8 @@ class EcmPlanner:
         g1 = join_point(self.ctx, free_c, goal)
         if s1 is None or g1 is None:
             return None
-        pts, length, status = self.query(self.ecm, s1, g1, clearance)
+        answer = self._answers.pop((s1.tobytes(), g1.tobytes(), float(clearance)), None)
+        pts, length, status = answer if answer is not None else self.query(self.ecm, s1, g1, clearance)
         if status != self.ok or len(pts) == 0:
             return None
         pts = np.vstack([start[None], s1[None], np.asarray(pts, dtype=np.float64), g1[None], goal[None]])
