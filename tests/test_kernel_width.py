@@ -55,11 +55,6 @@ KNOWN_WIDE = {
     "core/navmesh/kernels/walk.py::_edge_run",  # 13
     "core/routes/planners/portal.py::_expand",  # 18
     "core/routes/search.py::astar_ws",  # 17
-    "core/sim/kernels.py::_trace_choice",  # 13
-    "core/sim/kernels.py::attraction_points",  # 15
-    "core/sim/kernels.py::attraction_rest",  # 16
-    "core/sim/kernels.py::move_phase",  # 14
-    "core/sim/kernels.py::advance",  # 19
     "core/steering/disc_miran.py::occluder",  # 15
     "core/steering/disc_miran.py::adjust_end",  # 20
     "core/steering/disc_miran.py::adjust_intervals",  # 19
