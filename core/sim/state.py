@@ -140,9 +140,9 @@ class AgentState:
         key = self.layout_key()
         cached = self.__dict__.get("_kt")
         if cached is None or cached[0] != key:
-            prog = ProgressArrays(*(getattr(self, name) for name in ProgressArrays._fields))
-            fields = AgentArrays._fields[:-1]
-            cached = (key, AgentArrays(*(getattr(self, name) for name in fields), prog))
+            prog = ProgressArrays(**{name: getattr(self, name) for name in ProgressArrays._fields})
+            views = {name: getattr(self, name) for name in AgentArrays._fields if name != "prog"}
+            cached = (key, AgentArrays(**views, prog=prog))
             self.__dict__["_kt"] = cached
         return cached[1]
 
