@@ -91,14 +91,26 @@ def _count(problems: list, name: str, text: str | None) -> int | None:
         return None
 
 
+def _threads(problems: list, text: str | None) -> int | None:
+    """``--threads N`` as an int >= 1 (None when not given)."""
+    if text is None:
+        return None
+    try:
+        v = int(text)
+        if v >= 1:
+            return v
+    except ValueError:
+        pass
+    problems.append(Problem("--threads", f"expected a whole number >= 1, got {text!r}"))
+    return None
+
+
 def _options(args) -> tuple[float | None, int | None]:
     problems = []
     dt = steps = None
     agents = _count(problems, "--agents", getattr(args, "agents", None))
     seed = _count(problems, "--seed", getattr(args, "seed", None))
-    threads = _count(problems, "--threads", getattr(args, "threads", None))
-    if threads == 0:
-        problems.append(Problem("--threads", "expected a whole number >= 1, got '0'"))
+    threads = _threads(problems, getattr(args, "threads", None))
     if agents is not None and agents > MAX_AGENTS:
         problems.append(Problem("--agents", f"{agents} agents, over the limit of {MAX_AGENTS}"))
     planner = getattr(args, "planner", None)
