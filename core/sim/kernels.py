@@ -570,8 +570,7 @@ KIND_IRM = 2
 def _attraction_block(job, t_now, wk, kinds) -> tuple:
     """The attraction phase's allocation-free part for one block (``job`` = (W, C, R, A, P, X, nb, tr), as
     ``advance`` receives them): MIRAN's first pass when ``kinds`` has KIND_MIRAN, IRM's phase when KIND_IRM. Returns
-    (agents that became LOST, agents left to ``attraction_rest``). Allocation-free, so that a step does not pay
-    numba's reference counting on every array of ``job`` (about 6 us a step)."""
+    (agents that became LOST, agents left to ``attraction_rest``)."""
     W, C, R, A, P, X, nb, tr = job
     lost = 0
     n_rest = 0
@@ -608,6 +607,31 @@ def _move_block(job, t_next, wk) -> int:
     return move_phase(W, C, R, A, P, t_next, wk)
 
 
+@jit(parallel=True)
+def _attraction_blocks(jobs, works, t_now, kinds, got) -> None:
+    """The attraction phase over every block in parallel, each block's LOST count into ``got``; ``jobs`` is a
+    one-item list of ``advance``'s inputs (numba's parallel loops take no tuple of arrays as such)."""
+    for b in prange(len(works)):
+        got_b, n_rest_b = _attraction_block(jobs[0], t_now, works[b], kinds)
+        if n_rest_b > 0:
+            got_b += _rest_block(jobs[0], t_now, works[b], n_rest_b)
+        got[b] = got_b
+
+
+@jit(parallel=True)
+def _force_blocks(jobs, works, crowd, t_now, vtop) -> None:
+    """The force and crowd phases over every block in parallel (``jobs`` as in ``_attraction_blocks``)."""
+    for b in prange(len(works)):
+        _force_block(jobs[0], works[b], crowd, t_now, vtop)
+
+
+@jit(parallel=True)
+def _move_blocks(jobs, works, t_next, got) -> None:
+    """The move phase over every block in parallel, each block's LOST count into ``got``."""
+    for b in prange(len(works)):
+        got[b] = _move_block(jobs[0], t_next, works[b])
+
+
 @jit
 def _block_works(W, C, A, P, X, blocks) -> list:
     """One Work per block of agents (core.sim.work), the agents split into ``blocks`` ranges of equal size."""
@@ -624,12 +648,13 @@ def _block_works(W, C, A, P, X, blocks) -> list:
                          (b + 1) * n // blocks) for b in range(blocks)]
 
 
-@jit(parallel=True)
+@jit
 def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
     """Run up to ``plan.n_steps`` steps (core.sim.kernel_inputs.StepPlan); returns the number done. ``clock`` (2,)
     float64 is [time (s), steps] and is advanced in place. Logs positions every ``plan.record`` steps (0: never).
     Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost (STOP_ON_LOST). The per-agent phases
-    run over ``plan.blocks`` blocks in parallel (one block: in the calling thread)."""
+    run over ``plan.blocks`` blocks in parallel (one block: in the calling thread, with no parallel kernel: compiled
+    with ``parallel=True`` this loop cost about 6 us a step more)."""
     gvec = P.gvec
     status = A.status
     n = A.pos.shape[0]
@@ -650,9 +675,8 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
         else:
             n_miran += 1
     kinds = (KIND_MIRAN if n_miran > 0 else 0) | (KIND_IRM if n_irm > 0 else 0)
-    # The parallel loops see the inputs through a list: numba's parallel loops take no tuple of arrays as such.
-    job = (W, C, R, A, P, X, nb, tr)
-    jobs = [job]
+    # The parallel kernels see the inputs through a list: numba's parallel loops take no tuple of arrays as such.
+    jobs = [(W, C, R, A, P, X, nb, tr)]
     crowd = crowd_needed(gvec, nb, X, n_irm)
     done = 0
     t0 = clock[0]
@@ -664,32 +688,32 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
         t_now = t0 + k * dt
         t_next = t0 + (k + 1) * dt
         lost = 0
+        # One block calls the phases directly, as the block functions do: a step costs no copy of ``job``.
         if blocks == 1:
-            got_0, n_rest = _attraction_block(job, t_now, w0, kinds)
-            lost += got_0
-            if n_rest > 0:
-                lost += attraction_rest(W, C, R, A, P, t_now, tr, w0, n_rest)
+            if kinds & KIND_MIRAN:
+                got_0, n_rest = attraction_points(W, C, R, A, P, t_now, tr, w0)
+                lost += got_0
+                if n_rest > 0:
+                    lost += attraction_rest(W, C, R, A, P, t_now, tr, w0, n_rest)
+            if kinds & KIND_IRM:
+                lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, w0)
         else:
-            for b in prange(blocks):
-                got_b, n_rest_b = _attraction_block(jobs[0], t_now, works[b], kinds)
-                if n_rest_b > 0:
-                    got_b += _rest_block(jobs[0], t_now, works[b], n_rest_b)
-                got[b] = got_b
+            _attraction_blocks(jobs, works, t_now, kinds, got)
             for b in range(blocks):
                 lost += got[b]
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, A.pos, status, cell_start, order)
         vtop = fastest_walker(A) if crowd else 0.0
         if blocks == 1:
-            _force_block(job, w0, crowd, t_now, vtop)
+            force_phase(C, A, P, nb, tr, w0)
+            if crowd:
+                crowd_phase(A, P, nb, X, t_now, vtop, w0)
         else:
-            for b in prange(blocks):
-                _force_block(jobs[0], works[b], crowd, t_now, vtop)
+            _force_blocks(jobs, works, crowd, t_now, vtop)
         if blocks == 1:
-            lost += _move_block(job, t_next, w0)
+            lost += move_phase(W, C, R, A, P, t_next, w0)
         else:
-            for b in prange(blocks):
-                got[b] = _move_block(jobs[0], t_next, works[b])
+            _move_blocks(jobs, works, t_next, got)
             for b in range(blocks):
                 lost += got[b]
         # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.
