@@ -42,18 +42,23 @@ Kernel = Callable[..., Any]
 @overload
 def jit(fn: Callable[..., Any], /) -> Kernel: ...
 @overload
-def jit(*, inline: bool = False, noalloc: bool = False) -> Callable[[Callable[..., Any]], Kernel]: ...
+def jit(*, inline: bool = False, noalloc: bool = False,
+        parallel: bool = False) -> Callable[[Callable[..., Any]], Kernel]: ...
 
 
-def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False,
-        noalloc: bool = False) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
+def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noalloc: bool = False,
+        parallel: bool = False) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
     """Compile ``fn`` as a nogil numba kernel cached under the policy above; use as ``@jit`` or ``@jit(...)``.
 
     ``inline``: numba inlines the function into every jitted caller (``inline="always"``), for small helpers.
     ``noalloc``: compile without numba's reference-counting runtime (its private ``_nrt=False`` option, kept here
     only): the function cannot allocate arrays, so a hot-path kernel that starts allocating fails to compile
-    instead of slowing down, and its calls carry no reference counting."""
+    instead of slowing down, and its calls carry no reference counting. ``parallel``: numba's ``parallel=True``,
+    for the few kernels whose ``prange`` loops run blocks of work on several threads (slow to compile: keep them
+    small)."""
     options: dict[str, Any] = {"nogil": True}
+    if parallel:
+        options["parallel"] = True
     if inline:
         options["inline"] = "always"
     if noalloc:

@@ -21,6 +21,8 @@ SLOW = {
     "core/sim/test_arrival_stress.py",
     "core/sim/test_cli_simulate.py",
     "core/sim/test_crowd.py::test_a_crowd_of_a_thousand_never_enters_an_obstacle",
+    "core/sim/test_threads.py::test_a_respawning_crowd_walks_the_same_bytes_on_one_two_and_three_threads",
+    "core/sim/test_threads.py::test_the_thread_count_can_change_between_steps_without_changing_the_paths",
     "core/cli/test_fuzz.py",
     "core/cli/test_hostile_corpus.py",
     "core/importers/test_import_cli.py",

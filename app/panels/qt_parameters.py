@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.edits import replace_item
 from core.scene.model import METHODS, SimulationSettings
+from core.sim.simulation import default_threads
 
 from ..layers.qt_base import PROFILE_COLOURS
 from .qt_widgets import section_label, set_quietly, swatch_icon
@@ -140,10 +141,18 @@ class QtSimParameters(QtWidgets.QScrollArea):
             self.speed.addItem(text, f)
         self.speed.setCurrentIndex(2)
         self.speed.activated.connect(lambda _: self.send("speed", self.speed.currentData()))
+        # Cores stepping the agents (core.sim.Simulation threads): all but one, left to the UI, by default.
+        self.threads = QtWidgets.QSpinBox()
+        self.threads.setObjectName("sim.threads")
+        self.threads.setRange(1, max(1, default_threads() + 1))
+        self.threads.setValue(default_threads())
+        self.threads.setToolTip("Threads that step the agents (the paths are the same whatever the number)")
+        self.threads.valueChanged.connect(lambda v: self.send("threads", int(v)))
         run.addRow("Method", self.method)
         run.addRow("Integrator", self.integrator)
         run.addRow("Time step", self.dt)
         run.addRow("Speed", self.speed)
+        run.addRow("Threads", self.threads)
         lay.addLayout(run)
         # Two rows, so that the panel fits a 1280-pixel-wide window: the toggles, then the side-by-side method.
         toggles = QtWidgets.QHBoxLayout()

@@ -97,6 +97,13 @@ class Method:
 
 
 @dataclass(frozen=True)
+class Threads:
+    """How many threads step the simulations (core.sim.Simulation.set_threads; the paths do not depend on it)."""
+
+    n: int
+
+
+@dataclass(frozen=True)
 class Select:
     """The traced agent (-1: none)."""
 
@@ -159,11 +166,12 @@ class Stop:
 
 
 Command = (Warmup | Load | SceneEdit | Play | Pause | Step | Reset | Speed | Param | ProfileValue | Weight | Method
-           | Select | Overlays | Preview | Compare | AddAgents | Export | Ecm | Recording | Stop)
+           | Threads | Select | Overlays | Preview | Compare | AddAgents | Export | Ecm | Recording | Stop)
 
 COMMANDS: dict[str, type] = {
     "warmup": Warmup, "load": Load, "scene": SceneEdit, "play": Play, "pause": Pause, "step": Step, "reset": Reset,
-    "speed": Speed, "param": Param, "profile": ProfileValue, "weight": Weight, "method": Method, "select": Select,
+    "speed": Speed, "param": Param, "profile": ProfileValue, "weight": Weight, "method": Method, "threads": Threads,
+    "select": Select,
     "overlays": Overlays, "preview": Preview, "compare": Compare, "add_agents": AddAgents, "export": Export,
     "ecm": Ecm, "recording": Recording, "stop": Stop,
 }

@@ -32,14 +32,15 @@ from core.sim import IMPLEMENTED, SimParams, Simulation
 from core.sim.debug import route_pieces
 from core.sim.live import copy_params, speed_series
 from core.sim.replay import Replay
+from core.sim.simulation import checked_threads, default_threads
 from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
 from .export import write_trajectories
 from .mailbox import Mailbox
-from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load, Method, MethodKey, OverrideKey,
-                       Overlays, Param, Pause, Play, Preview, ProfileKey, ProfileValue, Recording, Reset, SceneEdit,
-                       Select, Speed, Step, Stop, Warmup, Weight, WeightKey)
+from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load, Method, MethodKey, Overlays,
+                       OverrideKey, Param, Pause, Play, Preview, ProfileKey, ProfileValue, Recording, Reset,
+                       SceneEdit, Select, Speed, Step, Stop, Threads, Warmup, Weight, WeightKey)
 from .messages import BuildInfo, EcmView, Event, Frame, Stats, TraceView, Trails
 from .preview import PreviewRequest, RequestSlot
 from .trails import TrailBuffer
@@ -71,6 +72,7 @@ class SimController:
         self.sim: Simulation | None = None
         self.compare: Simulation | None = None
         self.compare_method: str | None = None
+        self.threads = default_threads()
         self.generation = 0
         self.playing = False
         self.speed = 1.0
@@ -179,6 +181,8 @@ class SimController:
                 self._set(WeightKey(pid, tid), float(value))
             case Method(name):
                 self._set(MethodKey(), name)
+            case Threads(n):
+                self._cmd_threads(n)
             case Select(index):
                 self._cmd_select(index)
             case Overlays(names):
@@ -406,6 +410,7 @@ class SimController:
             compare = Simulation(scene, mesh=self.mesh, method=self.compare_method, planner_context=self.ctx,
                                  add_scene_agents=False)
             copy_params(sim.params, compare.params)
+            compare.set_threads(self.threads)
             n = sim.n_agents
             compare.add_agents([sim.route_of(i) for i in range(n)],
                                [sim.params.profile_ids[int(k)] for k in sim.state.profile], list(sim.state.ids))
@@ -427,6 +432,17 @@ class SimController:
         self._preview_dirty = True
         self._dirty = True
 
+    def _cmd_threads(self, n: int) -> None:
+        """Step the main and the side-by-side simulation on n threads from the next step on."""
+        try:
+            self.threads = checked_threads(n)
+        except InputError as e:
+            self._event("error", "Threads", "\n".join(e.lines()))
+            return
+        for sim in (self.sim, self.compare):
+            if sim is not None:
+                sim.set_threads(self.threads)
+
     def _make_sim(self, scene: Scene) -> tuple[Simulation, list[str]]:
         """The simulation of the scene's agents with the live parameters; agents whose routes cannot be made are
         left out (their problems returned)."""
@@ -435,7 +451,8 @@ class SimController:
         if method not in IMPLEMENTED:
             problems.append(f"method {method!r} is not available in this version; using miran")
             method = "miran"
-        sim = Simulation(scene, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False)
+        sim = Simulation(scene, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False,
+                         threads=self.threads)
         self._apply_overrides(sim)
         try:
             sim.add_scene_agents()
@@ -445,7 +462,8 @@ class SimController:
                 raise
             problems.extend(e.lines())
             kept = dataclasses.replace(scene, agents=[a for k, a in enumerate(scene.agents) if k not in bad])
-            sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False)
+            sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False,
+                             threads=self.threads)
             self._apply_overrides(sim)
             sim.add_scene_agents()
         return sim, problems

@@ -8,6 +8,10 @@ loaded the kernels and after a warm-up of simulated time, over a fixed number of
 simulation does in them (the step kernels, replanning of agents pushed out of sight of their routes, the new errands of
 arrived agents: their route planning and IRM corridors).
 
+``crowd step <N> miran agents, 2 threads vs 1``: the same respawning crowd stepped on one thread and on two
+(core.sim.Simulation threads), the wall-clock speed-up over the same steps, each run's process CPU time (all
+threads) and the machine's load average, and whether both ended with byte-identical positions (they must).
+
 The setup (planning N routes) is not counted; it is reported as seconds per agent. CPU time is that of the calling
 thread (``time.thread_time``), so other processes sharing the machine disturb the figures less.
 
@@ -19,6 +23,7 @@ measured over the setup's N errands): the figure to hold against IRM section 6, 
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -32,6 +37,9 @@ SECTION = "steering"
 SCENES_DIR = Path(__file__).resolve().parents[2] / "scenes"
 SIZES = (1000, 5000, 10000)
 QUICK_SIZES = (200,)
+# The crowd of the threads record, and the speed-up issue 20 asks of two threads over one.
+THREAD_CROWD = 5000
+THREAD_TARGET = 1.7
 # IRM 2009, section 6 / Figure 6 (2.4 GHz Core2 Duo, one core, C++): 1,000 characters 6.15 %, about 3,500 at 30 %,
 # 5,000 under 55 %.
 PAPER = {1000: "IRM 2009: 1000 agents at 6.15%", 5000: "IRM 2009: 5000 agents under 55%"}
@@ -106,8 +114,34 @@ def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_na
             out.append(Record(SECTION, f"cpu_load {method} {n} agents long-run", long_run, "fraction",
                               f"{_reference(n, method)}; the window's load with new errands at their long-run rate: "
                               f"{n / route_s:.1f} per s (routes of {route_s:.0f} s) at {1e3 * errand:.2f} ms each"))
+    out.append(thread_record(scene, mesh, ctx, quick))
     out.append(_jupedsim_record())
     return out
+
+
+def thread_record(scene, mesh, ctx, quick: bool) -> Record:
+    """``crowd step <N> miran agents, 2 threads vs 1``: wall-clock speed-up of two threads over one on the same
+    steps of the same crowd, with each run's CPU time (all threads) and the load; positions must match bit for bit."""
+    n = QUICK_SIZES[0] if quick else THREAD_CROWD
+    steps = 10 if quick else MEASURE_STEPS // 2
+    sims = {t: crowd_simulation(scene, mesh, ctx, "miran", n) for t in (1, 2)}
+    wall: dict[int, float] = {}
+    cpu: dict[int, float] = {}
+    for t, sim in sims.items():
+        sim.set_threads(t)
+        sim.run(max_steps=int(round((1.0 if quick else WARMUP_S) / sim.params.dt)))   # compiled, warmed up
+    for t, sim in sims.items():
+        w0, c0 = time.perf_counter(), time.process_time()
+        sim.run(max_steps=steps)
+        wall[t], cpu[t] = time.perf_counter() - w0, time.process_time() - c0
+    same = sims[1].state.pos.tobytes() == sims[2].state.pos.tobytes() and sims[1].steps == sims[2].steps
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return Record(SECTION, f"crowd step {n} miran agents, 2 threads vs 1", wall[1] / wall[2], "x",
+                  f"issue 20 target >= {THREAD_TARGET}x; {steps} steps: 1 thread {1e3 * wall[1] / steps:.1f} ms "
+                  f"per step ({1e3 * cpu[1] / steps:.1f} ms CPU), 2 threads {1e3 * wall[2] / steps:.1f} ms per step "
+                  f"({1e3 * cpu[2] / steps:.1f} ms CPU); positions {'identical' if same else 'DIFFERENT'}; "
+                  f"load average {load:.1f} on {cores} cores")
 
 
 def _jupedsim_record() -> Record:

@@ -6,7 +6,8 @@ from the obstacles unless ``--clearance`` says otherwise. The run stops when eve
 (with a reason), or after ``--steps`` steps (default: a generous budget from the route lengths and speeds, refused
 when it exceeds MAX_AUTO_STEPS); the summary names every agent that did not arrive. ``--record every N | none`` says
 which positions are kept: every step (the default), every N-th step, or none (memory stays flat; the lengths come
-from the per-step sums). ``--out`` writes the paths file atomically; its destination is checked before the run and,
+from the per-step sums). ``--threads N`` steps the agents on N cores (default: all but one; the paths are the same
+whatever N). ``--out`` writes the paths file atomically; its destination is checked before the run and,
 should the write fail after it, the paths are kept in a named temporary file. ``--json`` prints the summary as JSON.
 """
 
@@ -26,6 +27,7 @@ from core.scene.problems import InputError, Problem
 from core.scene.ranges import RANGES, range_problem
 from core.sim import IMPLEMENTED, Simulation
 from core.sim.recorder import MAX_RECORD_EVERY
+from core.sim.simulation import default_threads
 
 # With --respawn the run never ends by itself: this many steps (IRM section 6 ran 1000).
 RESPAWN_STEPS = 1000
@@ -69,6 +71,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="WHAT", nargs="+",
                    help="which positions to keep: 'every N' (every N-th step, plus arrivals and the last) or "
                         "'none' (memory stays flat; --out then has nothing to write); default every step")
+    p.add_argument("--threads", metavar="N", help=f"step the agents on N threads (default: all cores but one, "
+                                                  f"here {default_threads()}); the paths do not depend on it")
     p.add_argument("--out", metavar="FILE", help="write the paths to a miran-paths JSON file (needs recording)")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of text")
     return p
@@ -87,11 +91,26 @@ def _count(problems: list, name: str, text: str | None) -> int | None:
         return None
 
 
+def _threads(problems: list, text: str | None) -> int | None:
+    """``--threads N`` as an int >= 1 (None when not given)."""
+    if text is None:
+        return None
+    try:
+        v = int(text)
+        if v >= 1:
+            return v
+    except ValueError:
+        pass
+    problems.append(Problem("--threads", f"expected a whole number >= 1, got {text!r}"))
+    return None
+
+
 def _options(args) -> tuple[float | None, int | None]:
     problems = []
     dt = steps = None
     agents = _count(problems, "--agents", getattr(args, "agents", None))
     seed = _count(problems, "--seed", getattr(args, "seed", None))
+    threads = _threads(problems, getattr(args, "threads", None))
     if agents is not None and agents > MAX_AGENTS:
         problems.append(Problem("--agents", f"{agents} agents, over the limit of {MAX_AGENTS}"))
     planner = getattr(args, "planner", None)
@@ -137,6 +156,7 @@ def _options(args) -> tuple[float | None, int | None]:
     if problems:
         raise InputError(problems)
     args.agents_n, args.seed_k, args.record_every = agents or 0, seed or 0, record
+    args.threads_n = threads or default_threads()
     return dt, steps
 
 
@@ -169,7 +189,7 @@ def run(args) -> int:
         raise InputError([Problem("heightfield", "--slope needs a scene with a height field")], args.scene)
     try:
         sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k,
-                         route_clearance=args.clearance_c, record=args.record_every)
+                         route_clearance=args.clearance_c, record=args.record_every, threads=args.threads_n)
         sim.replan = not args.no_replan
         sim.respawn = bool(args.respawn)
         sim.planner = args.planner or DEFAULT_PLANNER
@@ -197,7 +217,8 @@ def run(args) -> int:
         write_result(args.out, "--out", json_bytes(paths_to_dict(pf), indent=None))
     summary = {
         "scene": scene.name, "method": sim.method, "integrator": sim.params.get("integrator"), "dt": sim.params.dt,
-        "steps": sim.steps, "time": sim.time, "wall_seconds": wall, "record_every": args.record_every,
+        "steps": sim.steps, "time": sim.time, "wall_seconds": wall, "threads": sim.threads,
+        "record_every": args.record_every,
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
         "arrived": sum(a.reached_goal for a in pf.agents), "lost": sum(a.status == "lost" for a in pf.agents),
         "replanned": sim.replanned, "respawned": sim.respawned,
@@ -211,7 +232,8 @@ def run(args) -> int:
         print_json(summary)
         return 0
     print(f"{scene.name}: {sim.method}, {summary['integrator']}, dt {sim.params.dt:g} s: {sim.steps} steps, "
-          f"{sim.time:.1f} s simulated in {wall:.2f} s")
+          f"{sim.time:.1f} s simulated in {wall:.2f} s on {sim.threads} thread"
+          f"{'s' if sim.threads > 1 else ''}")
     for aid, lines in summary["repaired"].items():
         for line in lines:
             print(f"  {aid}: its route {line}: it walks a detour there")

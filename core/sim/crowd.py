@@ -8,12 +8,9 @@
 - The slope deflection of the steering force (Niederberger 7.2; ``core.steering.slope``), when switched on and the
   scene has a height field.
 
-``X`` is the extension tuple (``Simulation._extension``): ``hf_geo`` (3,) and ``heights`` (ny, nx) the height field
-(core.steering.slope), ``perm`` (512,) int64 the Perlin table, ``noise_phase`` (n,) float64, the corridor arrays
-``B, R, L, Q, S`` of core.sim.corridors, and per agent ``corr_lo``, ``corr_hi``, ``corr_k`` (n,) int64 (its corridor
-rows and current disc), ``corr_ds`` (n,) float64 (its admissible safe distance, IRM eq. 2) and ``corr_ak`` (n,) int64
-(the disc its attraction point was taken on); from X[14] on the mesh's terrain boundaries (``terrain_args()``,
-for MIRAN's candidate costs).
+``X`` is the crowd extras (core.sim.kernel_inputs.CrowdArrays, built by ``Simulation._extension``): the height
+field, the Perlin table and phases, the IRM corridors and each agent's place in its corridor. ``A`` is the agent
+state (core.sim.agent_arrays), ``P`` the parameters, ``wk`` a block's Work (core.sim.work).
 """
 
 from __future__ import annotations
@@ -57,7 +54,7 @@ def crowd_terms(gvec, nb, X) -> tuple:
     """(social, slope): is the personal-space force on (with a neighbour grid), and the slope deflection (with a
     height field)?"""
     cell_start = nb[1]
-    heights = X[1]
+    heights = X.heights
     social = gvec[G_SOCIAL] > 0.0 and gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1 and gvec[G_SF_V0] > 0.0
     slope = gvec[G_SLOPE] > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
     return social, slope
@@ -71,13 +68,24 @@ def crowd_needed(gvec, nb, X, n_irm) -> bool:
 
 
 @jit(noalloc=True)
-def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
-    """Add the social, noise and slope terms to ``fnew`` (n, 2) for every walking agent (positions of this step);
-    ``wk[13]`` (5, 2) is scratch space (core.sim.kernels.work_buffers)."""
-    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
-        status, t_arrive, length, terrain_len, min_clear = st
-    hf_geo, heights, perm, phase = X[0], X[1], X[2], X[3]
-    cB, cR, corr_lo, corr_hi, corr_k, corr_ds = X[4], X[5], X[9], X[10], X[11], X[12]
+def fastest_walker(A) -> float:
+    """The fastest walking agent's speed: it bounds how far ahead the neighbours' personal space reaches."""
+    vtop = 0.0
+    for j in range(A.pos.shape[0]):
+        if A.status[j] == WALKING:
+            vtop = max(vtop, norm2d(A.vel[j, 0], A.vel[j, 1]))
+    return vtop
+
+
+@jit(noalloc=True)
+def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
+    """Add the social, noise and slope terms to ``wk.fnew`` (n, 2) for every walking agent of the block (positions
+    of this step); ``vtop`` is ``fastest_walker(A)``, ``wk.crowd`` (5, 2) scratch space."""
+    pos, vel, attr, profile, method, radius, status = A.pos, A.vel, A.attr, A.profile, A.method, A.radius, A.status
+    gvec, prof = P.gvec, P.prof
+    fnew = wk.fnew
+    hf_geo, heights, perm, phase = X.hf_geo, X.heights, X.perm, X.noise_phase
+    cB, cR, corr_lo, corr_hi, corr_k, corr_ds = X.cB, X.cR, X.corr_lo, X.corr_hi, X.corr_k, X.corr_ds
     grid, cell_start, order = nb
     social, slope = crowd_terms(gvec, nb, X)
     cn = gvec[G_CN]
@@ -89,22 +97,17 @@ def crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk) -> None:
     ncx = int(grid[3])
     ncy = int(grid[4])
     cell = grid[2]
-    # The neighbours' fastest speed now bounds how far ahead their personal space reaches.
-    vtop = 0.0
-    for j in range(pos.shape[0]):
-        if status[j] == WALKING:
-            vtop = max(vtop, norm2d(vel[j, 0], vel[j, 1]))
     reach = social_reach(v0, sig, tau, vtop, SOCIAL_FLOOR)
     reach2 = reach * reach
     # For a neighbour walking at speed v the force is below the floor once |r| - tau v exceeds the static reach.
     rstat = social_reach(v0, sig, tau, 0.0, SOCIAL_FLOOR)
-    scratch = wk[13]
+    scratch = wk.crowd
     e = scratch[0]
     f = scratch[1]
     fs = scratch[2]
     g = scratch[3]
     bp = scratch[4]
-    for i in range(pos.shape[0]):
+    for i in range(wk.lo, wk.hi):
         if status[i] != WALKING:
             continue
         x = pos[i]

@@ -4,7 +4,8 @@ Runs after the MIRAN attraction phase (which leaves IRM agents alone) and before
 the retraction onto its corridor's backbone (the disc it lies deepest in, searched forward from the last one), then
 the farthest route point on that disc's boundary, or the goal inside it (eq. 4). An agent that others pushed out
 of its corridor, and that sees neither its new attraction point nor its previous one, becomes LOST and gets a new
-route and corridor (MIRAN 3.5, Simulation's replanning). ``X`` is the extension tuple (see crowd.py).
+route and corridor (MIRAN 3.5, Simulation's replanning). ``X`` is the crowd extras (core.sim.kernel_inputs), ``A``
+the agent state (core.sim.agent_arrays), ``wk`` a block's Work (core.sim.work).
 """
 
 from __future__ import annotations
@@ -51,17 +52,20 @@ def corridor_reach(r: float, depth_gap: float, vmax: float, dt: float) -> float:
 
 
 @jit(noalloc=True)
-def irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, q) -> int:
-    """Choose the disc and attraction point of every walking IRM agent; returns how many became LOST. ``q`` (2,)
-    is scratch space."""
+def irm_attraction_phase(W, R, A, P, X, t_now, tr, wk) -> int:
+    """Choose the disc and attraction point of every walking IRM agent of the block [wk.lo, wk.hi); returns how
+    many became LOST."""
     V, T, N, TT, B, G, S = W
-    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
-        status, t_arrive, length, terrain_len, min_clear = st
-    cB, cR, cS, corr_lo, corr_hi, corr_k, corr_ak = X[4], X[5], X[8], X[9], X[10], X[11], X[13]
-    slot, tsc, tint, tadj, tcand = tr
-    dt = gvec[G_DT]
+    rp, rs = R.points, R.s
+    pos, attr, s_ref, s_attr, route_lo, route_hi, profile, method, status = A.pos, A.attr, A.s_ref, A.s_attr, \
+        A.route_lo, A.route_hi, A.profile, A.method, A.status
+    cB, cR, cS, corr_lo, corr_hi, corr_k, corr_ak = X.cB, X.cR, X.cS, X.corr_lo, X.corr_hi, X.corr_k, X.corr_ak
+    slot, tsc = tr[0], tr[1]
+    prof = P.prof
+    q = wk.q
+    dt = P.gvec[G_DT]
     lost = 0
-    for i in range(pos.shape[0]):
+    for i in range(wk.lo, wk.hi):
         if status[i] != WALKING or method[i] != IRM:
             continue
         x = pos[i]

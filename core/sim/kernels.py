@@ -17,24 +17,30 @@ for a disc of disc MIRAN or IRM, come closer than its radius R to one) is replac
 straight towards the attraction point, which is visible (disc: sweepable) by construction; if even that is refused
 the agent waits, and if it waits too long the progress guarantee takes over.
 
-Argument tuples: ``W`` the mesh's walk arrays (V, T, N, TT, B, G, S); ``C`` its clearance arrays (E, EG, ES, EI);
-``st`` the agent arrays in ``state.STATE_ORDER``; ``rec`` the path log (agent, t, xy, cursor); ``tr`` the trace
-buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (grid, cell_start, order); ``pg``
-the progress guarantee's arrays in ``state.PROGRESS_ORDER``.
+Multi-core stepping: ``advance`` splits the agents into ``StepPlan.blocks`` ranges, one ``Work`` each
+(core.sim.work), and runs each phase's blocks in parallel (numba ``prange``); the neighbour grid, the path log and
+the counts are serial. Every per-agent write goes to that agent's rows only and no floating-point sum runs across
+agents, so the same seed gives the same bytes whatever the number of threads.
+
+Arguments: ``W`` the mesh's walk arrays (V, T, N, TT, B, G, S); ``C`` its clearance arrays (E, EG, ES, EI);
+``R`` the packed routes, ``P`` the parameters, ``X`` the crowd extras (core.sim.kernel_inputs); ``A`` the agent
+arrays (core.sim.agent_arrays); ``wk`` a block's Work; ``rec`` the path log (agent, t, xy, cursor); ``tr`` the trace
+buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (grid, cell_start, order).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
+
 from core.jitcache import jit
 from core.kernels.grid import cell_range
 
 from core.navmesh.kernels.arrays import RouteSpan, mesh_of
 from core.navmesh.kernels.clearance import point_clearance, segment_clearance
-from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
-from core.navmesh.kernels.shadows import shadow_intervals, shadow_work, visible_intervals_by_shadows
+from core.navmesh.kernels.shadows import shadow_intervals, visible_intervals_by_shadows
 from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import closest_point, point_at_into
 from core.steering.choice import ChoiceParams, ChoiceWork
@@ -54,7 +60,7 @@ from core.steering.miran import (
 )
 
 from . import neighbors
-from .crowd import crowd_needed, crowd_phase
+from .crowd import crowd_needed, crowd_phase, fastest_walker
 from .irm_phase import irm_attraction_phase
 from .integrators import integrate
 from .params import (
@@ -73,6 +79,7 @@ from .params import (
     P_SIGMA,
     P_VMAX,
 )
+from .work import MAX_INTERVALS, work_buffers
 from .progress import end_recovery, note_progress, recovery_target, stall_time
 from .state import ARRIVED, LOST, REASON_BLOCKED, WALKING
 from .trace import (
@@ -103,69 +110,67 @@ from .trace import (
     TS_TIME,
 )
 
-# Capacity of the per-agent visible-interval buffer (a route window rarely has more than a handful).
-MAX_INTERVALS = 256
 # Stop flags of ``advance``.
 STOP_ALL_DONE = 1
 STOP_ON_LOST = 2
-# What move_phase logs of a step: nothing, the arrivals only, or every walker (``advance``'s ``record`` = N > 0
-# logs every walker on each N-th step of the run and the arrivals on the others; 0 logs nothing).
+# What a step logs: nothing, the arrivals only, or every walker (``StepPlan.record`` = N > 0 logs every walker on
+# each N-th step of the run and the arrivals on the others; 0 logs nothing).
 RECORD_OFF = 0
 RECORD_ARRIVALS = 1
 RECORD_ALL = 2
 
 
 @jit(noalloc=True)
-def _begin_choice(i, W, rp, rs, st, prof, rpt) -> tuple:
+def _begin_choice(i, W, R, A, P, rpt) -> tuple:
     """What every MIRAN choice starts with: x's triangle, found from the one it stood in last step (most steps stay
     in it or step next door), the reference point r_i (MIRAN 3.1, its position into ``rpt``) and the window's end:
     (triangle, s_r, s1)."""
     V, T, N, TT, B, G, S = W
-    pos, s_ref, s_attr, route_lo, route_hi, profile, tri = st[0], st[5], st[6], st[7], st[8], st[10], st[13]
-    x = pos[i]
-    lo = route_lo[i]
-    hi = route_hi[i]
-    tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
-    tri[i] = tx
-    s_r = reference_point(rp, rs, lo, hi, x, s_ref[i], s_attr[i])
+    rp, rs = R.points, R.s
+    x = A.pos[i]
+    lo = A.route_lo[i]
+    hi = A.route_hi[i]
+    tx = locate_near(V, T, N, TT, B, G, S, A.tri[i], x[0], x[1])
+    A.tri[i] = tx
+    s_r = reference_point(rp, rs, lo, hi, x, A.s_ref[i], A.s_attr[i])
     point_at_into(rp, rs, lo, hi, s_r, rpt)
-    return tx, s_r, min(s_r + prof[profile[i], P_SIGMA], rs[hi - 1])
+    return tx, s_r, min(s_r + P.prof[A.profile[i], P_SIGMA], rs[hi - 1])
 
 
 @jit(noalloc=True)
-def _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q) -> int:
+def _settle_choice(i, code, best_s, s_r, R, A, q) -> int:
     """Store agent i's choice: r_i and the attraction point, or LOST when no part of its route is visible (MIRAN
     3.5). Returns 1 when the agent became lost."""
-    attr, s_ref, s_attr, route_lo, route_hi, status = st[4], st[5], st[6], st[7], st[8], st[14]
-    fallback_code[i] = code
-    s_ref[i] = s_r
+    A.s_ref[i] = s_r
     if code == NOTHING_VISIBLE:
-        status[i] = LOST
+        A.status[i] = LOST
         return 1
-    s_attr[i] = best_s
-    point_at_into(rp, rs, route_lo[i], route_hi[i], best_s, q)
-    attr[i, 0] = q[0]
-    attr[i, 1] = q[1]
+    A.s_attr[i] = best_s
+    point_at_into(R.points, R.s, A.route_lo[i], A.route_hi[i], best_s, q)
+    A.attr[i, 0] = q[0]
+    A.attr[i, 1] = q[1]
     return 0
 
 
 @jit(noalloc=True)
-def _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, abuf, n_adj, m, code) -> None:
-    """The traced agent's choice into its trace row (``tr`` as in ``advance``); ``n_adj`` < 0 for point agents."""
+def _trace_choice(i, tr, t_now, A, s_r, s1, rpt, ints, adj, m, code) -> None:
+    """The traced agent's choice into its trace row (``tr`` as in ``advance``): ``ints`` (intervals, count) the
+    visible intervals, ``adj`` (intervals, count) the disc-adjusted ones, count < 0 for point agents."""
     slot, tsc, tint, tadj, tcand = tr
+    ibuf, n_int = ints
+    abuf, n_adj = adj
     k = slot[i]
-    pos, attr, s_attr = st[0], st[4], st[6]
     row = tsc[k]
     row[TS_TIME] = t_now
-    row[TS_POS_X] = pos[i, 0]
-    row[TS_POS_Y] = pos[i, 1]
+    row[TS_POS_X] = A.pos[i, 0]
+    row[TS_POS_Y] = A.pos[i, 1]
     row[TS_S_REF] = s_r
     row[TS_REF_X] = rpt[0]
     row[TS_REF_Y] = rpt[1]
     row[TS_S_END] = s1
-    row[TS_S_ATTR] = s_attr[i]
-    row[TS_ATTR_X] = attr[i, 0]
-    row[TS_ATTR_Y] = attr[i, 1]
+    row[TS_S_ATTR] = A.s_attr[i]
+    row[TS_ATTR_X] = A.attr[i, 0]
+    row[TS_ATTR_Y] = A.attr[i, 1]
     row[TS_N_INT] = min(n_int, tint.shape[1])
     for j in range(min(n_int, tint.shape[1])):
         tint[k, j, 0] = ibuf[j, 0]
@@ -181,34 +186,36 @@ def _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, abuf, n_adj, m, c
 
 
 @jit(noalloc=True)
-def attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk,
-                      rest) -> tuple:
-    """The attraction phase's allocation-free pass: every walking point MIRAN agent whose window the shadows decide.
-    The others (discs, windows that need the exact expansion or more room) go into ``rest``. Returns (agents that
-    became LOST, agents in rest). ``wk`` is the tuple of ``work_buffers``; ``TX`` the terrain boundaries and their
-    work arrays (``core.steering.miran.pick_candidate``)."""
+def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
+    """The attraction phase's allocation-free pass over the block's agents [wk.lo, wk.hi): every walking point
+    MIRAN agent whose window the shadows decide. The others (discs, windows that need the exact expansion or more
+    room) go into ``wk.rest[wk.lo:]``. Returns (agents that became LOST, agents in rest). ``wk.tx`` holds the
+    terrain boundaries and their work arrays (``core.steering.miran.pick_candidate``)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
-    pos, route_lo, route_hi, profile, method, status = st[0], st[7], st[8], st[10], st[11], st[14]
+    rp, rs = R.points, R.s
+    prof, weights, wstat, scale = P.prof, P.weights, P.wstat, P.scale
+    pos, route_lo, route_hi, profile, method, status = A.pos, A.route_lo, A.route_hi, A.profile, A.method, A.status
     slot, tcand = tr[0], tr[4]
-    ibuf, q, rpt, no_trace, vwork, cwork = wk[0], wk[2], wk[3], wk[5], wk[11], wk[12]
+    ibuf, q, rpt, no_trace, vwork, cwork, TX, rest = wk.ibuf, wk.q, wk.rpt, wk.no_trace, wk.vwork, wk.cwork, wk.tx, \
+        wk.rest
     lost = 0
     n_rest = 0
     tol = 1e-9 * scale
-    for i in range(pos.shape[0]):
+    for i in range(wk.lo, wk.hi):
         if status[i] != WALKING or method[i] == IRM:
             continue
         if method[i] == DISC_MIRAN:
-            rest[n_rest] = i
+            rest[wk.lo + n_rest] = i
             n_rest += 1
             continue
         x = pos[i]
         lo = route_lo[i]
         hi = route_hi[i]
-        tx, s_r, s1 = _begin_choice(i, W, rp, rs, st, prof, rpt)
+        tx, s_r, s1 = _begin_choice(i, W, R, A, P, rpt)
         n_int = shadow_intervals(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf, vwork, tx)
         if n_int < 0:
-            rest[n_rest] = i
+            rest[wk.lo + n_rest] = i
             n_rest += 1
             continue
         p = profile[i]
@@ -220,32 +227,34 @@ def attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, 
                                                    skip_first, 0.0, 0.0), ChoiceWork(q, tc, cwork), tx, no_sweep)
         code = CHOSEN
         if best_s < 0.0:
-            code = fallback(mesh_of(W, C), x, s_r, rpt, st[6][i], st[4][i], wk[4])
-            best_s = wk[4][0]
-        lost += _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q)
+            code = fallback(mesh_of(W, C), x, s_r, rpt, A.s_attr[i], A.attr[i], wk.outs)
+            best_s = wk.outs[0]
+        lost += _settle_choice(i, code, best_s, s_r, R, A, q)
         if k >= 0:
-            _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, ibuf, -1, m, code)
+            _trace_choice(i, tr, t_now, A, s_r, s1, rpt, (ibuf, n_int), (ibuf, -1), m, code)
     return lost, n_rest
 
 
 @jit
-def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code, wk, rest,
-                    n_rest) -> int:
-    """The attraction phase's full pass for the agents in ``rest[:n_rest]``: visible intervals with the exact
-    triangle expansion where the shadows defer, buffers grown to any number of intervals, and disc MIRAN
+def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
+    """The attraction phase's full pass for the agents in ``wk.rest[wk.lo:wk.lo + n_rest]``: visible intervals with
+    the exact triangle expansion where the shadows defer, buffers grown to any number of intervals, and disc MIRAN
     (Kremyzas 4.1-4.2: interval ends adjusted for the disc, the sweep cost, the disc fallback). Returns how many
     became LOST."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
-    pos, attr, s_attr, route_lo, route_hi, profile, method, radius = st[0], st[4], st[6], st[7], st[8], st[10], \
-        st[11], st[12]
+    rp, rs = R.points, R.s
+    prof, weights, wstat, scale = P.prof, P.weights, P.wstat, P.scale
+    pos, attr, s_attr, route_lo, route_hi, profile, method, radius = A.pos, A.attr, A.s_attr, A.route_lo, \
+        A.route_hi, A.profile, A.method, A.radius
     slot, tcand = tr[0], tr[4]
-    ibuf, abuf, q, rpt, outs, no_trace, vwork, cwork = wk[0], wk[1], wk[2], wk[3], wk[4], wk[5], wk[11], wk[12]
+    ibuf, abuf, q, rpt, outs, no_trace, vwork, cwork, TX = wk.ibuf, wk.abuf, wk.q, wk.rpt, wk.outs, wk.no_trace, \
+        wk.vwork, wk.cwork, wk.tx
     lost = 0
     tol = 1e-9 * scale
     dwork = disc_choice_work(cwork.shape[1])
     for j in range(n_rest):
-        i = rest[j]
+        i = wk.rest[wk.lo + j]
         x = pos[i]
         lo = route_lo[i]
         hi = route_hi[i]
@@ -256,28 +265,26 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
         if rad > 0.0:
             c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
             need = min(rad, c0) * (1.0 - 1e-9)
-        tx, s_r, s1 = _begin_choice(i, W, rp, rs, st, prof, rpt)
-        n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf,
-                                             vwork, tx)
+        tx, s_r, s1 = _begin_choice(i, W, R, A, P, rpt)
+        span = RouteSpan(rp, rs, lo, hi)
+        n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], span, s_r, s1, ibuf, vwork, tx)
         while n_int < 0:
             ibuf = np.empty((4 * ibuf.shape[0], 2), dtype=np.float64)
             abuf = np.empty((ibuf.shape[0], 2), dtype=np.float64)
-            n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1,
-                                                 ibuf, vwork, tx)
+            n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], span, s_r, s1, ibuf, vwork, tx)
         ints = ibuf
         n_use = n_int
-        R = RouteSpan(rp, rs, lo, hi)
         Q = DiscQuery(x, rad, need, w, s_r, s1, rpt, scale)
         if rad > 0.0:
-            n_use = adjust_intervals(W, R, Q, ibuf, n_int, abuf, q)
+            n_use = adjust_intervals(W, span, Q, ibuf, n_int, abuf, q)
             ints = abuf
         skip_first = n_use > 0 and ints[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
         if rad > 0.0 and tc.shape[0] == 0:
-            best_s, m = pick_disc_candidate(W, C, R, Q, ints, n_use, prof[p, P_D], skip_first, cwork, dwork)
+            best_s, m = pick_disc_candidate(W, C, span, Q, ints, n_use, prof[p, P_D], skip_first, cwork, dwork)
         else:
-            best_s, _, m = pick_candidate(mesh_of(W, C), TX, R, x, s_r, ints, n_use,
+            best_s, _, m = pick_candidate(mesh_of(W, C), TX, span, x, s_r, ints, n_use,
                                           ChoiceParams(prof[p, P_D], w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first,
                                                        rad, need), ChoiceWork(q, tc, cwork), tx, sweep_cost)
         code = CHOSEN
@@ -286,24 +293,27 @@ def attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr
         if best_s < 0.0:
             if rad > 0.0:
                 s_end = ints[0, 1] if n_use > 0 else (ibuf[0, 1] if n_int > 0 else s_r)
-                code = disc_fallback(W, C, R, Q, s_end, s_attr[i], attr[i], outs, dwork)
+                code = disc_fallback(W, C, span, Q, s_end, s_attr[i], attr[i], outs, dwork)
             else:
                 code = fallback(mesh_of(W, C), x, s_r, rpt, s_attr[i], attr[i], outs)
             best_s = outs[0]
-        lost += _settle_choice(i, code, best_s, s_r, rp, rs, st, fallback_code, q)
+        lost += _settle_choice(i, code, best_s, s_r, R, A, q)
         if k >= 0:
-            _trace_choice(i, tr, t_now, st, s_r, rpt, s1, ibuf, n_int, abuf, n_use if rad > 0.0 else -1, m, code)
+            _trace_choice(i, tr, t_now, A, s_r, s1, rpt, (ibuf, n_int), (abuf, n_use if rad > 0.0 else -1), m,
+                          code)
     return lost
 
 
 @jit(noalloc=True)
-def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
-    """F = F_s + F_b + F_o for every walking agent at its current position, into ``fnew`` (n, 2)."""
+def force_phase(C, A, P, nb, tr, wk) -> None:
+    """F = F_s + F_b + F_o for every walking agent of the block at its current position, into ``wk.fnew`` (n, 2)."""
     E, EG, ES, EI = C
-    pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
-        status, t_arrive, length, terrain_len, min_clear = st
+    pos, attr, profile, method, radius, status, min_clear = A.pos, A.attr, A.profile, A.method, A.radius, \
+        A.status, A.min_clear
+    gvec, prof = P.gvec, P.prof
     grid, cell_start, order = nb
-    slot, tsc, tint, tadj, tcand = tr
+    slot, tsc = tr[0], tr[1]
+    fnew = wk.fnew
     dt = gvec[G_DT]
     cs = gvec[G_CS]
     cb = gvec[G_CB]
@@ -314,8 +324,8 @@ def force_phase(C, st, gvec, prof, nb, fnew, tr, wk) -> None:
     ncx = int(grid[3])
     ncy = int(grid[4])
     cell = grid[2]
-    fs, fb, fo, bpt = wk[6], wk[7], wk[8], wk[9]
-    for i in range(pos.shape[0]):
+    fs, fb, fo, bpt = wk.v0, wk.v1, wk.v2, wk.v3
+    for i in range(wk.lo, wk.hi):
         fnew[i, 0] = 0.0
         fnew[i, 1] = 0.0
         if status[i] != WALKING:
@@ -391,23 +401,29 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
 
 
 @jit(noalloc=True)
-def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, wk, pg) -> int:
-    """Integrate, guard against obstacles, detect arrival, accumulate lengths, log the positions at time ``t_next``
-    (the end of the step): every walker's (``record`` RECORD_ALL), only the arrivals' (RECORD_ARRIVALS) or none
-    (RECORD_OFF), and keep the progress guarantee (core.sim.progress; ``pg`` its arrays); returns the number of
-    agents that became LOST (their way blocked)."""
+def move_phase(W, C, R, A, P, t_next, wk) -> int:
+    """Integrate, guard against obstacles, detect arrival, accumulate lengths and keep the progress guarantee
+    (core.sim.progress) for the block's agents, at time ``t_next`` (the end of the step); ``wk.moved`` marks the
+    agents that walked (``log_moves`` logs them). Returns the number of agents that became LOST (their way
+    blocked)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
+    rp, rs = R.points, R.s
+    gvec, prof, scale = P.gvec, P.prof, P.scale
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
-        status, t_arrive, length, terrain_len, min_clear = st
-    lost_reason, rec_s, rec_u = pg[0], pg[6], pg[7]
-    rec_agent, rec_t, rec_xy, cursor = rec
+        status, t_arrive, length, terrain_len = A.pos, A.vel, A.force, A.has_force, A.attr, A.s_ref, A.s_attr, \
+        A.route_lo, A.route_hi, A.goal, A.profile, A.method, A.radius, A.tri, A.status, A.t_arrive, A.length, \
+        A.terrain_len
+    pg = A.prog
+    lost_reason, rec_s, rec_u = pg.lost_reason, pg.rec_s, pg.rec_u
+    fnew, moved = wk.fnew, wk.moved
     dt = gvec[G_DT]
     code = int(gvec[G_INTEGRATOR])
     lost = 0
-    xn, vn, tl = wk[6], wk[7], wk[10]
+    xn, vn, tl = wk.v0, wk.v1, wk.tl
     tol = 1e-9 * scale
-    for i in range(pos.shape[0]):
+    for i in range(wk.lo, wk.hi):
+        moved[i] = status[i] == WALKING
         if status[i] != WALKING:
             continue
         x = pos[i]
@@ -452,7 +468,7 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
                 # is nearest, behind the attraction point.
                 s_q = closest_point(rp, rs, lo, hi, x, max(0.0, min(s_ref[i], s_attr[i]) - vmax * stall_time(gvec)),
                                     s_attr[i])
-                q = wk[2]
+                q = wk.q
                 point_at_into(rp, rs, lo, hi, s_q, q)
                 u = recovery_target(rp, rs, lo, hi, x, q, s_q, -1.0, vmax * dt, xn)
                 ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl)
@@ -519,31 +535,26 @@ def move_phase(W, C, rp, rs, st, gvec, prof, fnew, t_next, rec, record, scale, w
         pos[i, 1] = xn[1]
         if status[i] == WALKING and rec_s[i] < 0.0:
             note_progress(i, gvec, vmax, t_next, pos[i], attr[i], s_ref[i], s_attr[i], total, pg)
-        if record == RECORD_ALL or (record == RECORD_ARRIVALS and status[i] != WALKING):
-            c = cursor[0]
-            if c < rec_t.shape[0]:
-                rec_agent[c] = i
-                rec_t[c] = t_next
-                rec_xy[c, 0] = xn[0]
-                rec_xy[c, 1] = xn[1]
-                cursor[0] = c + 1
     return lost
 
 
-@jit
-def work_buffers(n_types: int, n_edges: int, n_cands: int, n_agents: int) -> tuple:
-    """Scratch arrays the phases share, allocated once per ``advance`` call: visible and disc-adjusted intervals
-    (MAX_INTERVALS, 2), points q and r_i (2,), a fallback arc length (1,), an empty trace row (0, 4), four (2,)
-    vectors (forces, or the new position and velocity), the step's terrain lengths (n_types,) and the work arrays
-    of the shadow visibility over the mesh's n_edges obstacle edges (core.navmesh.kernels.shadows), the candidates'
-    arc lengths and omegas (2, n_cands) (core.steering.miran.pick_candidate), five (2,) vectors for the crowd
-    phase and the (n_agents,) list of the agents ``attraction_points`` leaves to ``attraction_rest``."""
-    return (np.empty((MAX_INTERVALS, 2), dtype=np.float64), np.empty((MAX_INTERVALS, 2), dtype=np.float64),
-            np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(1, dtype=np.float64),
-            np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
-            np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
-            shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64),
-            np.empty(n_agents, dtype=np.int64))
+@jit(noalloc=True)
+def log_moves(A, moved, rec, mode, t_next) -> None:
+    """Log, in agent order, the positions at ``t_next`` of every agent that walked this step (``mode``
+    RECORD_ALL) or of those that stopped walking (RECORD_ARRIVALS) into ``rec`` (agent, t, xy, cursor)."""
+    rec_agent, rec_t, rec_xy, cursor = rec
+    if mode == RECORD_OFF:
+        return
+    for i in range(moved.shape[0]):
+        if not moved[i] or (mode == RECORD_ARRIVALS and A.status[i] == WALKING):
+            continue
+        c = cursor[0]
+        if c < rec_t.shape[0]:
+            rec_agent[c] = i
+            rec_t[c] = t_next
+            rec_xy[c, 0] = A.pos[i, 0]
+            rec_xy[c, 1] = A.pos[i, 1]
+            cursor[0] = c + 1
 
 
 @jit(noalloc=True)
@@ -556,30 +567,112 @@ def count_walking(status) -> int:
     return n
 
 
+# The ``kinds`` flags of the attraction phase: which methods' passes a step runs.
+KIND_MIRAN = 1
+KIND_IRM = 2
+
+
+@jit(noalloc=True)
+def _attraction_block(job, t_now, wk, kinds) -> tuple:
+    """The attraction phase's allocation-free part for one block (``job`` = (W, C, R, A, P, X, nb, tr), as
+    ``advance`` receives them): MIRAN's first pass when ``kinds`` has KIND_MIRAN, IRM's phase when KIND_IRM. Returns
+    (agents that became LOST, agents left to ``attraction_rest``)."""
+    W, C, R, A, P, X, nb, tr = job
+    lost = 0
+    n_rest = 0
+    if kinds & KIND_MIRAN:
+        # Point agents whose window the shadows decide take the allocation-free pass, the rest the full one.
+        lost, n_rest = attraction_points(W, C, R, A, P, t_now, tr, wk)
+    if kinds & KIND_IRM:
+        lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, wk)
+    return lost, n_rest
+
+
 @jit
-def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, nb, rec, record, clock, tr,
-            scale, X, pg) -> int:
-    """Run up to ``n_steps`` steps; returns the number done. ``clock`` (2,) float64 is [time (s), steps] and is
-    advanced in place. ``X`` carries the IRM corridors, noise and height field (core.sim.crowd) and, from X[14] on,
-    the mesh's ``terrain_args()``; ``pg`` the progress guarantee's arrays (core.sim.progress). ``record`` (int)
-    logs positions every that many steps (0: never). Stops early when every agent has arrived (STOP_ALL_DONE) or one
-    became lost (STOP_ON_LOST)."""
-    pos = st[0]
-    status = st[14]
-    n = pos.shape[0]
-    fnew = np.zeros((n, 2), dtype=np.float64)
-    fallback_code = np.zeros(n, dtype=np.int8)
+def _rest_block(job, t_now, wk, n_rest) -> int:
+    """``attraction_rest`` for one block's n_rest agents left by ``_attraction_block``; returns how many became
+    LOST."""
+    W, C, R, A, P, X, nb, tr = job
+    return attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest)
+
+
+@jit(noalloc=True)
+def _force_block(job, wk, crowd, t_now, vtop) -> None:
+    """The force phase for one block, and the crowd phase's terms when ``crowd`` (``vtop`` the fastest walker's
+    speed, core.sim.crowd)."""
+    W, C, R, A, P, X, nb, tr = job
+    force_phase(C, A, P, nb, tr, wk)
+    if crowd:
+        crowd_phase(A, P, nb, X, t_now, vtop, wk)
+
+
+@jit(noalloc=True)
+def _move_block(job, t_next, wk) -> int:
+    """The move phase for one block; returns how many agents became LOST."""
+    W, C, R, A, P, X, nb, tr = job
+    return move_phase(W, C, R, A, P, t_next, wk)
+
+
+@jit(parallel=True)
+def _attraction_blocks(jobs, works, t_now, kinds, got) -> None:
+    """The attraction phase over every block in parallel, each block's LOST count into ``got``; ``jobs`` is a
+    one-item list of ``advance``'s inputs (numba's parallel loops take no tuple of arrays as such)."""
+    for b in prange(len(works)):
+        got_b, n_rest_b = _attraction_block(jobs[0], t_now, works[b], kinds)
+        if n_rest_b > 0:
+            got_b += _rest_block(jobs[0], t_now, works[b], n_rest_b)
+        got[b] = got_b
+
+
+@jit(parallel=True)
+def _force_blocks(jobs, works, crowd, t_now, vtop) -> None:
+    """The force and crowd phases over every block in parallel (``jobs`` as in ``_attraction_blocks``)."""
+    for b in prange(len(works)):
+        _force_block(jobs[0], works[b], crowd, t_now, vtop)
+
+
+@jit(parallel=True)
+def _move_blocks(jobs, works, t_next, got) -> None:
+    """The move phase over every block in parallel, each block's LOST count into ``got``."""
+    for b in prange(len(works)):
+        got[b] = _move_block(jobs[0], t_next, works[b])
+
+
+@jit
+def _block_works(W, C, A, P, X, blocks) -> list:
+    """One Work per block of agents (core.sim.work), the agents split into ``blocks`` ranges of equal size."""
+    prof = P.prof
+    n = A.pos.shape[0]
     # Candidates of one window: at most sigma / d + 1 per unit of window plus both ends of every interval.
     most = 0.0
     for p in range(prof.shape[0]):
         if prof[p, P_D] > 0.0:
             most = max(most, prof[p, P_SIGMA] / prof[p, P_D])
-    wk = work_buffers(st[17].shape[1], C[0].shape[0], int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4, n)
-    TX = (X[14], X[15], X[16], X[17], X[18], crossing_work(X[14].shape[0]))
-    rest = wk[14]
+    shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_))
+    n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
+    return [work_buffers(A.terrain_len.shape[1], C[0].shape[0], n_cands, X.terrain, shared, b * n // blocks,
+                         (b + 1) * n // blocks) for b in range(blocks)]
+
+
+@jit
+def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
+    """Run up to ``plan.n_steps`` steps (core.sim.kernel_inputs.StepPlan); returns the number done. ``clock`` (2,)
+    float64 is [time (s), steps] and is advanced in place. Logs positions every ``plan.record`` steps (0: never).
+    Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost (STOP_ON_LOST). The per-agent phases
+    run over ``plan.blocks`` blocks in parallel (one block: in the calling thread, with no parallel kernel: compiled
+    with ``parallel=True`` this loop cost about 6 us a step more)."""
+    gvec = P.gvec
+    status = A.status
+    n = A.pos.shape[0]
+    blocks = max(1, min(plan.blocks, n))
+    works = _block_works(W, C, A, P, X, blocks)
+    # One block's Work taken out of the list once: every access to a list item counts references on its arrays.
+    w0 = works[0]
+    moved = w0.moved
+    got = np.zeros(blocks, dtype=np.int64)
     grid, cell_start, order = nb
     # Phases with nothing to do are not called (each call passes every state array).
-    method = st[11]
+    method = A.method
     n_irm = 0
     n_miran = 0
     for i in range(n):
@@ -587,39 +680,55 @@ def advance(n_steps, stop_flags, W, C, rp, rs, st, gvec, prof, weights, wstat, n
             n_irm += 1
         else:
             n_miran += 1
+    kinds = (KIND_MIRAN if n_miran > 0 else 0) | (KIND_IRM if n_irm > 0 else 0)
+    # The parallel kernels see the inputs through a list: numba's parallel loops take no tuple of arrays as such.
+    jobs = [(W, C, R, A, P, X, nb, tr)]
     crowd = crowd_needed(gvec, nb, X, n_irm)
     done = 0
     t0 = clock[0]
     dt = gvec[G_DT]
-    for k in range(n_steps):
-        if (stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
+    for k in range(plan.n_steps):
+        if (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
             break
         # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
         t_now = t0 + k * dt
+        t_next = t0 + (k + 1) * dt
         lost = 0
-        if n_miran > 0:
-            # Point agents whose window the shadows decide take the allocation-free pass, the rest the full one.
-            got, n_rest = attraction_points(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr,
-                                            fallback_code, wk, rest)
-            lost += got
-            if n_rest > 0:
-                lost += attraction_rest(W, C, TX, rp, rs, st, prof, weights, wstat, scale, t_now, tr, fallback_code,
-                                        wk, rest, n_rest)
-        if n_irm > 0:
-            lost += irm_attraction_phase(W, rp, rs, st, gvec, prof, X, t_now, tr, wk[2])
+        # One block calls the phases directly, as the block functions do: a step costs no copy of ``job``.
+        if blocks == 1:
+            if kinds & KIND_MIRAN:
+                got_0, n_rest = attraction_points(W, C, R, A, P, t_now, tr, w0)
+                lost += got_0
+                if n_rest > 0:
+                    lost += attraction_rest(W, C, R, A, P, t_now, tr, w0, n_rest)
+            if kinds & KIND_IRM:
+                lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, w0)
+        else:
+            _attraction_blocks(jobs, works, t_now, kinds, got)
+            for b in range(blocks):
+                lost += got[b]
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
-            neighbors.build(grid, pos, status, cell_start, order)
-        force_phase(C, st, gvec, prof, nb, fnew, tr, wk)
-        if crowd:
-            crowd_phase(st, gvec, prof, nb, X, fnew, t_now, wk)
+            neighbors.build(grid, A.pos, status, cell_start, order)
+        vtop = fastest_walker(A) if crowd else 0.0
+        if blocks == 1:
+            force_phase(C, A, P, nb, tr, w0)
+            if crowd:
+                crowd_phase(A, P, nb, X, t_now, vtop, w0)
+        else:
+            _force_blocks(jobs, works, crowd, t_now, vtop)
+        if blocks == 1:
+            lost += move_phase(W, C, R, A, P, t_next, w0)
+        else:
+            _move_blocks(jobs, works, t_next, got)
+            for b in range(blocks):
+                lost += got[b]
         # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.
-        mode = RECORD_OFF
-        if record > 0:
-            mode = RECORD_ALL if (int(clock[1]) + 1) % record == 0 else RECORD_ARRIVALS
-        lost += move_phase(W, C, rp, rs, st, gvec, prof, fnew, t0 + (k + 1) * dt, rec, mode, scale, wk, pg)
-        clock[0] = t0 + (k + 1) * dt
+        if plan.record > 0:
+            log_moves(A, moved, rec, RECORD_ALL if (int(clock[1]) + 1) % plan.record == 0 else RECORD_ARRIVALS,
+                      t_next)
+        clock[0] = t_next
         clock[1] += 1.0
         done += 1
-        if lost > 0 and (stop_flags & STOP_ON_LOST):
+        if lost > 0 and (plan.stop_flags & STOP_ON_LOST):
             break
     return done

@@ -21,8 +21,8 @@ a gap its sweep cannot pass. The papers leave these cases open. This module clos
   narrower than the disc), the agent becomes LOST with the reason BLOCKED, and the simulation replans its route
   from where it stands (MIRAN 3.5).
 
-The arrays are the agent state's ``PROGRESS_ORDER`` (core.sim.state): ``pg = (lost_reason, prog_t, prog_s,
-prog_a, prog_sa, prog_d, rec_s, rec_u)``.
+``pg`` is the agent state's ``ProgressArrays`` (core.sim.agent_arrays: lost_reason, prog_t, prog_s, prog_a,
+prog_sa, prog_d, rec_s, rec_u).
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def stall_time(gvec) -> float:
 def note_progress(i, gvec, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
     """Book agent i's progress at time t, standing at x; start its recovery when it has stalled. Returns True
     when the recovery starts."""
-    lost_reason, prog_t, prog_s, prog_a, prog_sa, prog_d, rec_s, rec_u = pg
+    prog_t, prog_s, prog_a, prog_sa, prog_d = pg.prog_t, pg.prog_s, pg.prog_a, pg.prog_sa, pg.prog_d
+    rec_s, rec_u = pg.rec_s, pg.rec_u
     eps = PROGRESS_FRACTION * vmax * gvec[G_DT]
     d = norm2d(attr[0] - x[0], attr[1] - x[1])
     moved = False
@@ -110,7 +111,8 @@ def recovery_target(rp, rs, lo, hi, x, attr, s_attr, u, h, out) -> float:
 def end_recovery(i, t, x, rp, rs, lo, hi, u, s_ref, s_attr, attr, pg) -> None:
     """Agent i stands at x on its route at arc length u, where its recovery ends: its reference and attraction points
     move up to u (never back), and its progress is booked from here."""
-    lost_reason, prog_t, prog_s, prog_a, prog_sa, prog_d, rec_s, rec_u = pg
+    prog_t, prog_s, prog_a, prog_sa, prog_d = pg.prog_t, pg.prog_s, pg.prog_a, pg.prog_sa, pg.prog_d
+    rec_s, rec_u = pg.rec_s, pg.rec_u
     rec_s[i] = -1.0
     rec_u[i] = -1.0
     if s_ref[i] < u:

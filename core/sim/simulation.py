@@ -9,16 +9,19 @@ sim.params.set("c_s", 3.0); sim.set_weight("pedestrian", "mud", 10)   # live, on
 
 Every step is a handful of kernel calls over all agents (core.sim.kernels); ``run`` executes many steps per
 kernel call, so no Python runs per step or per agent. The kernels release the GIL (``nogil``): a worker thread
-can run the simulation while the UI thread keeps drawing. The simulation is deterministic: the same scene,
-parameters and seed give the same paths bit for bit.
+can run the simulation while the UI thread keeps drawing. ``threads`` (``Simulation(threads=4)``, ``set_threads``)
+steps blocks of agents on that many cores (core.sim.kernels). The simulation is deterministic: the same scene,
+parameters and seed give the same paths bit for bit, whatever the number of threads.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from typing import Callable, Sequence
 
+import numba
 import numpy as np
 
 from core.navmesh import NavMesh, build_navmesh
@@ -32,6 +35,7 @@ from core.steering.noise import TABLE, permutation
 
 from . import kernels, neighbors, population
 from .corridors import CorridorBook, corridor_of_route
+from .kernel_inputs import CrowdArrays, Params, RouteArrays, StepPlan
 from .params import G_DO, G_DS, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
 from .recorder import Recorder, record_every
 from .routebook import RouteBook
@@ -90,8 +94,9 @@ class Simulation:
     def __init__(self, scene: Scene, *, mesh: NavMesh | None = None, method: str | None = None,
                  integrator: str | None = None, dt: float | None = None, seed: int = 0, record: bool = True,
                  planner_context: PlannerContext | None = None, add_scene_agents: bool = True,
-                 route_clearance: float | None = None) -> None:
+                 route_clearance: float | None = None, threads: int = 1) -> None:
         self.scene = scene
+        self.threads = checked_threads(threads)
         self.mesh = mesh if mesh is not None else build_navmesh(scene)
         self.params = SimParams(scene)
         self.method = _checked_method(method or scene.simulation.method)
@@ -477,21 +482,29 @@ class Simulation:
             self.recorder.ensure((n // every + 1) * self.walking() + self.walking())
         tr = bufs.kernel_tuple() if bufs is not None else _NO_TRACE
         nb = self._neighbour_grid()
-        return int(kernels.advance(n, flags, self._walk, self._clear, self.routes.points, self.routes.s,
-                                   st.kernel_tuple(), self.params.gvec, self.params.prof, self.params.weights,
-                                   self._weight_stats(), nb, self.recorder.buffers(), every,
-                                   self._clock, tr, self.scale, self._extension(), st.progress_tuple()))
+        if self.threads > 1:
+            numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+        plan = StepPlan(int(n), int(flags), int(every), self.threads)
+        P = Params(self.params.gvec, self.params.prof, self.params.weights, self._weight_stats(), self.scale)
+        return int(kernels.advance(plan, self._walk, self._clear, RouteArrays(self.routes.points, self.routes.s),
+                                   st.kernel_arrays(), P, self._extension(), nb, self.recorder.buffers(),
+                                   self._clock, tr))
 
-    def _extension(self) -> tuple:
-        """The kernels' extension tuple (core.sim.crowd): height field, Perlin table, noise phases, corridors, and
-        the mesh's terrain boundaries (core.navmesh.kernels.crossings); the same tuple until agents or corridors
-        are added."""
+    def set_threads(self, threads: int) -> None:
+        """Step on this many threads from the next step on (the paths do not depend on it); InputError when it is
+        not a whole number >= 1."""
+        self.threads = checked_threads(threads)
+
+    def _extension(self) -> CrowdArrays:
+        """The kernels' crowd extras (core.sim.kernel_inputs.CrowdArrays): height field, Perlin table, noise phases,
+        corridors, and the mesh's terrain boundaries (core.navmesh.kernels.crossings); the same structure until
+        agents or corridors are added."""
         st = self.state
         key = (st.layout_key(), self.corridors.layout_key())
         cached = self.__dict__.get("_ext")
         if cached is None or cached[0] != key:
-            ext = (self._hf_geo, self._heights, self._perm, st.noise_phase) + self.corridors.kernel_tuple() + (
-                st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak) + self.mesh.terrain_args()
+            ext = CrowdArrays(self._hf_geo, self._heights, self._perm, st.noise_phase, *self.corridors.kernel_tuple(),
+                              st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak, self.mesh.terrain_args())
             cached = (key, ext)
             self.__dict__["_ext"] = cached
         return cached[1]
@@ -602,6 +615,19 @@ class Simulation:
 _NO_TRACE = TraceBuffers.empty(0).kernel_tuple()
 
 
+def default_threads() -> int:
+    """All cores but one (left to the UI), at least 1: the app's and the CLI's default number of threads."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores - 1)
+
+
+def checked_threads(threads: object, path: str = "threads") -> int:
+    """``threads`` as an int >= 1; InputError naming ``path`` otherwise."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise InputError([Problem(path, f"must be a whole number >= 1, got {threads!r}")])
+    return int(threads)
+
+
 def _checked_method(name: str, path: str = "method") -> str:
     if name not in CODES:
         raise InputError([Problem(path, f"unknown method {name!r} (valid: {', '.join(CODES)})")])
@@ -611,4 +637,4 @@ def _checked_method(name: str, path: str = "method") -> str:
     return name
 
 
-__all__ = ["IMPLEMENTED", "Simulation"]
+__all__ = ["IMPLEMENTED", "Simulation", "checked_threads", "default_threads"]

@@ -25,7 +25,7 @@ Arrays (n = number of agents; positions in scene units, velocities in units/s, f
   int64 its IRM corridor, rows [lo, hi) of the simulation's CorridorBook (empty for other methods); ``corr_k`` (n,)
   int64 the corridor disc it was last retracted to; ``corr_ds`` (n,) float64 its admissible safe distance (IRM
   eq. 2); ``corr_ak`` (n,) int64 the disc its attraction point was taken on (-1: none yet). These travel to the
-  kernels in the extension tuple (core.sim.crowd), not in ``STATE_ORDER``.
+  kernels in the crowd extras (core.sim.kernel_inputs.CrowdArrays), not in ``AgentArrays``.
 
 Rows are appended with ``append`` (amortised growth); views ``[:n]`` are what the kernels receive.
 """
@@ -33,6 +33,8 @@ Rows are appended with ``append`` (amortised growth); views ``[:n]`` are what th
 from __future__ import annotations
 
 import numpy as np
+
+from .agent_arrays import AgentArrays, ProgressArrays
 
 WALKING = 0
 ARRIVED = 1
@@ -132,21 +134,17 @@ class AgentState:
         an array that every cached view keeps alive, so it cannot be reused while a cache holds it.)"""
         return self.n, id(self._buf["pos"])
 
-    def kernel_tuple(self) -> tuple:
-        """The arrays in the order the step kernel unpacks them (see core.sim.kernels.STATE_ORDER); the same views
-        until agents are added (a run calls this once per chunk of steps)."""
+    def kernel_arrays(self) -> AgentArrays:
+        """The arrays the step kernel reads, as named by core.sim.agent_arrays; the same views until agents are
+        added (a run calls this once per chunk of steps)."""
         key = self.layout_key()
         cached = self.__dict__.get("_kt")
         if cached is None or cached[0] != key:
-            cached = (key, tuple(getattr(self, name) for name in STATE_ORDER),
-                      tuple(getattr(self, name) for name in PROGRESS_ORDER))
+            prog = ProgressArrays(**{name: getattr(self, name) for name in ProgressArrays._fields})
+            views = {name: getattr(self, name) for name in AgentArrays._fields if name != "prog"}
+            cached = (key, AgentArrays(**views, prog=prog))
             self.__dict__["_kt"] = cached
         return cached[1]
-
-    def progress_tuple(self) -> tuple:
-        """The progress guarantee's arrays in ``PROGRESS_ORDER`` (the same views until agents are added)."""
-        self.kernel_tuple()
-        return self.__dict__["_kt"][2]
 
     def copy(self) -> "AgentState":
         """An independent copy of every array (for forks and snapshots)."""
@@ -171,10 +169,3 @@ def _rows_in_use(name: str) -> property:
 
 for _name in tuple(f[0] for f in _FIELDS) + ("terrain_len",):
     setattr(AgentState, _name, _rows_in_use(_name))
-
-
-# The progress guarantee's arrays, in the order core.sim.progress unpacks them.
-PROGRESS_ORDER = ("lost_reason", "prog_t", "prog_s", "prog_a", "prog_sa", "prog_d", "rec_s", "rec_u")
-
-STATE_ORDER = ("pos", "vel", "force", "has_force", "attr", "s_ref", "s_attr", "route_lo", "route_hi", "goal",
-               "profile", "method", "radius", "tri", "status", "t_arrive", "length", "terrain_len", "min_clear")

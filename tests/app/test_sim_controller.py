@@ -293,3 +293,22 @@ def test_a_character_lost_for_good_is_named_in_the_frames_and_at_the_end(harness
     assert "Every agent has arrived or is lost" in msg and "1 lost: pedestrian-1 (no route to its goal)" in msg
     # The frames name it too (the last frame may follow the message by a display period).
     h.wait(lambda h: h.latest["frame"].lost == ("pedestrian-1 (no route to its goal)",), what="the lost in a frame")
+
+
+def test_the_threads_setting_steps_the_running_simulation_on_that_many_threads(harness):
+    """The Simulation panel's Threads: applied to the running simulation from the next step, the same positions as
+    on one thread; a bad count is an error event naming it and changes nothing."""
+    h = harness
+    h.send("threads", 1)
+    h.send("step", 10)
+    h.wait(lambda h: "frame" in h.latest and h.latest["frame"].steps == 10, what="10 steps")
+    h.send("threads", 2)
+    h.send("step", 20)
+    h.wait(lambda h: h.latest["frame"].steps == 30, what="20 more steps")
+    assert h.controller.sim.threads == 2 and h.controller.threads == 2
+    h.send("threads", 0)
+    h.wait(lambda h: h.errors(), what="the error event")
+    assert "threads" in h.errors()[-1].args[1] and h.controller.sim.threads == 2
+    ref = Simulation(load_scene(SCENES / "mckenna_road.json"))
+    ref.step(30)
+    assert np.array_equal(h.latest["frame"].positions, ref.state.pos)

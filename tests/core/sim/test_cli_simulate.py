@@ -42,6 +42,17 @@ def test_simulate_options_and_text_summary(tmp_path, capsys):
     assert "disc-miran, verlet, dt 0.2 s: 25 steps" in text and "did not arrive" in text
 
 
+def test_threads_change_the_summary_but_not_the_paths_file(tmp_path, capsys):
+    outs = []
+    for threads in ("1", "2"):
+        out = tmp_path / f"paths{threads}.json"
+        assert main(["simulate", ROAD, "--agents", "6", "--seed", "2", "--steps", "150", "--threads", threads,
+                     "--out", str(out), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["threads"] == int(threads)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+
+
 @pytest.mark.parametrize("args,words", [
     (["--method", "walk"], "--method: unknown method 'walk' (valid: miran, disc-miran"),
     (["--integrator", "rk4"], "--integrator: unknown integrator 'rk4'"),
@@ -49,6 +60,8 @@ def test_simulate_options_and_text_summary(tmp_path, capsys):
     (["--dt", "1e-5"], "--dt: must be between 0.0001 and 10 s, got 1e-05"),
     (["--dt", "nan"], "--dt: expected a positive number"),
     (["--steps", "-3"], "--steps: expected a whole number >= 0"),
+    (["--threads", "0"], "--threads: expected a whole number >= 1, got '0'"),
+    (["--threads", "two"], "--threads: expected a whole number >= 1, got 'two'"),
 ])
 def test_bad_options_exit_2_with_the_option_named(args, words, capsys):
     assert main(["simulate", ROAD] + args) == 2

@@ -1,0 +1,63 @@
+"""The named structures the step kernel receives besides the agent state and the work buffers: the packed routes,
+the parameters, the crowd and IRM extras and the plan of one ``advance`` call. Each is built once by its owner
+(core.sim.simulation, core.sim.params) and passed whole; numba types them as named tuples."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class RouteArrays(NamedTuple):
+    """The packed routes (core.sim.routebook): ``points`` (m, 2) float64 and ``s`` (m,) float64 their arc lengths;
+    agent i's route is rows [route_lo[i], route_hi[i])."""
+
+    points: np.ndarray
+    s: np.ndarray
+
+
+class Params(NamedTuple):
+    """The live parameters (core.sim.params): ``gvec`` the global vector (G_* fields), ``prof`` (P, N_PROF) the
+    profile table (P_* fields), ``weights`` (P, T) the terrain weights, ``wstat`` (P, 2) per profile the smallest
+    weight and whether all are equal, and ``scale`` the scene's size (the tolerances' unit)."""
+
+    gvec: np.ndarray
+    prof: np.ndarray
+    weights: np.ndarray
+    wstat: np.ndarray
+    scale: float
+
+
+class CrowdArrays(NamedTuple):
+    """The crowd phase's and IRM's extras (core.sim.crowd): the height field ``hf_geo`` (3,) and ``heights``
+    (ny, nx), the Perlin table ``perm`` (512,), per agent ``noise_phase`` (n,); the corridor arrays ``cB, cR, cL,
+    cQ, cS`` (core.sim.corridors); per agent ``corr_lo``, ``corr_hi``, ``corr_k`` (n,) int64 (its corridor rows and
+    current disc), ``corr_ds`` (n,) float64 (its safe distance, IRM eq. 2), ``corr_ak`` (n,) int64 (the disc its
+    attraction point was taken on); and ``terrain`` the mesh's terrain boundaries (``NavMesh.terrain_args()``)."""
+
+    hf_geo: np.ndarray
+    heights: np.ndarray
+    perm: np.ndarray
+    noise_phase: np.ndarray
+    cB: np.ndarray
+    cR: np.ndarray
+    cL: np.ndarray
+    cQ: np.ndarray
+    cS: np.ndarray
+    corr_lo: np.ndarray
+    corr_hi: np.ndarray
+    corr_k: np.ndarray
+    corr_ds: np.ndarray
+    corr_ak: np.ndarray
+    terrain: tuple
+
+
+class StepPlan(NamedTuple):
+    """What one ``advance`` call does: up to ``n_steps`` steps, the STOP_* ``stop_flags``, a full log every
+    ``record`` steps (0: none), and the agents split into ``blocks`` ranges stepped in parallel (one per thread)."""
+
+    n_steps: int
+    stop_flags: int
+    record: int
+    blocks: int
