@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from ..layers.qt_sim_agents import COMPARE_COLOUR, MAIN_TRAIL
 
@@ -181,12 +181,19 @@ def hide_measurements(plots: QtSimPlots, area: bool, line: bool) -> None:
 
 
 def show_measurements(plots: QtSimPlots, m) -> None:
-    """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density over time
-    and the line's cumulative crossings N(t), each in a plot of its own made on first use."""
+    """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density and specific
+    flow J = rho v over time and the line's cumulative crossings N(t), each in a plot of its own made on first
+    use."""
     if m.area is not None:
-        p = _measure_plot(plots, "density_plot", 0, 1, "Measurement area: density", "1/m²")
+        title = "Measurement area: density"
+        if m.speed is not None and len(m.t):
+            title += f", now {m.speed[-1]:.2f} m/s, J {m.specific_flow[-1]:.2f} /(m·s)"
+        p = _measure_plot(plots, "density_plot", 0, 1, title, "1/m², 1/(m·s)")
         p.plot(m.t, m.classic, pen=pg.mkPen("#0f766e", width=1.5), name="classic")
         p.plot(m.t, m.voronoi, pen=pg.mkPen("#b91c1c", width=1.5), name="Voronoi")
+        if m.specific_flow is not None:
+            p.plot(m.t, m.specific_flow, pen=pg.mkPen("#7c3aed", width=1.5, style=QtCore.Qt.PenStyle.DashLine),
+                   name="flow J = ρv")
     if m.line is not None:
         p = _measure_plot(plots, "flow_plot", 1, 2, f"Measurement line: N(t), {m.flow:.2f} agents/s lately",
                           "agents")

@@ -20,6 +20,7 @@ from PySide6 import QtCore, QtWidgets
 from core.analysis.density import (classic_heatmap, density_series, free_space, heatmap_cell, sample_frames,
                                    voronoi_heatmap)
 from core.analysis.flow import cumulative_count, first_crossings, flow_rate
+from core.analysis.speed import specific_flow, speed_series
 from core.analysis.terrain import path_until, walked_terrain_lengths
 from core.export import read_paths, write_paths
 from core.scene.geometry import build_geometry
@@ -34,14 +35,16 @@ TRAIL_S = 20.0            # seconds of trail drawn behind each agent in the repl
 HEATMAP_FRAMES = 12       # frames of the density window the heatmap averages (evenly spread)
 SERIES_FRAMES = 240       # frames of the run the measurement area's density series samples
 FLOW_WINDOW_S = 5.0       # the flow is the crossings over the last this many seconds
+SPEED_HALF_WINDOW_S = 0.5  # individual speeds over [t - 0.5 s, t + 0.5 s] (PedPy's frame_step, in seconds)
 LIVE_REFRESH_S = 1.0      # how often the live run's recording is fetched while density or measurements are shown
 DENSITY_MODES = (("off", "Density: off"), ("voronoi", "Density: Voronoi"), ("grid", "Density: grid"))
 
 
 @dataclass(frozen=True, eq=False)
 class Measurement:
-    """The measurement area's densities and the measurement line's crossings over time (arrays of equal length
-    ``t``); ``area`` / ``line`` None when not drawn; ``flow`` agents/s over the last FLOW_WINDOW_S."""
+    """The measurement area's densities, mean speed and specific flow and the measurement line's crossings over
+    time (arrays of equal length ``t``); ``area`` / ``line`` None when not drawn; ``flow`` agents/s over the last
+    FLOW_WINDOW_S."""
 
     t: np.ndarray
     classic: np.ndarray
@@ -50,6 +53,8 @@ class Measurement:
     flow: float
     area: object
     line: object
+    speed: np.ndarray | None = None
+    specific_flow: np.ndarray | None = None
 
 
 def heatmap(rep: Replay, t: float, window: float, mode: str, walkable, bounds) -> np.ndarray:
@@ -67,20 +72,24 @@ def heatmap(rep: Replay, t: float, window: float, mode: str, walkable, bounds) -
 
 
 def measure(rep: Replay, upto: float, walkable, area, line) -> Measurement:
-    """The measurement area's classic and Voronoi density and the line's N(t) from the run's start to ``upto``."""
+    """The measurement area's classic and Voronoi density, mean speed and specific flow (PedPy's definitions,
+    core.analysis) and the line's N(t) from the run's start to ``upto``."""
     frames = sample_frames(rep, rep.t0, upto, SERIES_FRAMES)
     t = np.array([f[0] for f in frames], dtype=np.float64)
     classic = voronoi = np.zeros(len(t))
     n_t = np.zeros(len(t), dtype=np.int64)
     flow = 0.0
+    speed = flow_j = None
     if area is not None and len(frames):
         t, classic, voronoi = density_series(frames, walkable, area)
+        speed = speed_series(rep, t, area, SPEED_HALF_WINDOW_S)
+        flow_j = specific_flow(classic, speed)
     if line is not None and len(t):
         crossings = first_crossings(rep.t, rep.xy, rep.offsets, line)
         crossings = np.where(crossings <= upto, crossings, np.nan)
         n_t = cumulative_count(crossings, t)
         flow = float(flow_rate(crossings, np.array([upto]), FLOW_WINDOW_S)[0])
-    return Measurement(t, classic, voronoi, n_t, flow, area, line)
+    return Measurement(t, classic, voronoi, n_t, flow, area, line, speed, flow_j)
 
 
 class QtTimeline(QtWidgets.QToolBar):

@@ -150,6 +150,12 @@ def test_measurement_tools_and_density_heatmap(make_studio, recording, qtbot):
     assert np.nansum(grid) * cell * cell == pytest.approx(2.0, rel=1e-6)
 
 
+def path_points(rep, times: np.ndarray) -> np.ndarray:
+    """(n, 2) each agent's recorded path linearly interpolated at its own time ``times[i]``."""
+    return np.array([[np.interp(u, rep.t[i:j], rep.xy[i:j, 0]), np.interp(u, rep.t[i:j], rep.xy[i:j, 1])]
+                     for u, i, j in zip(times, rep.offsets[:-1], rep.offsets[1:])])
+
+
 def test_a_clicked_polygon_area_is_plotted_undone_and_saved_with_the_scene(make_studio, recording, tmp_path,
                                                                            qtbot):
     import shapely
@@ -180,6 +186,23 @@ def test_a_clicked_polygon_area_is_plotted_undone_and_saved_with_the_scene(make_
         inside = int(np.count_nonzero(shapely.contains_xy(poly, xy[:, 0], xy[:, 1])))
         assert density == pytest.approx(inside / 72.0, abs=1e-12)
     assert max(curve.yData) > 0
+    # The specific flow J = rho v beside it: that density times the mean speed of the agents inside, each agent's
+    # speed its displacement over [t - 0.5 s, t + 0.5 s] (one-sided at its path's ends, PedPy's single-sided border).
+    flow = next(c for c in plot.curves if c.name() == "flow J = ρv")
+    np.testing.assert_array_equal(flow.xData, curve.xData)
+    first, last = rep.t[rep.offsets[:-1]], rep.t[rep.offsets[1:] - 1]
+    for k in range(0, len(curve.xData), 7):
+        t = float(curve.xData[k])
+        here = (first <= t) & (t <= last)
+        t0 = np.where(first <= t - 0.5, t - 0.5, t)
+        t1 = np.where(t + 0.5 <= last, t + 0.5, t)
+        p0, p1 = path_points(rep, t0), path_points(rep, t1)
+        xy = rep.positions_at(t)
+        inside = here & shapely.contains_xy(poly, xy[:, 0], xy[:, 1]) & (t1 > t0)
+        v = np.hypot(*(p1 - p0).T)[inside] / (t1 - t0)[inside]
+        expect = curve.yData[k] * (v.mean() if len(v) else 0.0)
+        assert flow.yData[k] == pytest.approx(expect, rel=1e-9, abs=1e-12)
+    assert max(flow.yData) > 0
 
     d.shortcut("Ctrl+Z")                                                # one edit: undo removes the whole area
     assert w.doc.scene.measurement.area is None
