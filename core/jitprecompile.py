@@ -56,6 +56,7 @@ class Report:
     compiled: int = 0
     cached: int = 0
     skipped: list[str] = field(default_factory=list)
+    local: int = 0  # left to the calling process: parallel kernels and their callers (``in_this_process``)
     workers: int = 0
     wall_s: float = 0.0
     worker_cpu_s: float = 0.0
@@ -203,10 +204,26 @@ def _upward_ranks(entries: list[Entry]) -> list[float]:
     return rank
 
 
+def in_this_process(entries: list[Entry]) -> set[int]:
+    """The entries the pool leaves to the calling process: kernels compiled with ``parallel=True`` and every kernel
+    that calls one, directly or not. A step kernel compiled in a worker around its cached parallel callees crashed
+    when the studio ran it (the city's first start, 2026-11-26); compiled in the process that runs it, it runs."""
+    local: set[int] = set()
+    for i, e in enumerate(entries):  # callees come first, so one pass follows the calls transitively
+        try:
+            d, _ = _resolve(e)
+        except LookupError:
+            continue
+        if d.targetoptions.get("parallel") or any(c in local for c in e.calls):
+            local.add(i)
+    return local
+
+
 def precompile(entries: list[Entry], workers: int | None = None,
                progress: Callable[[int, int], None] | None = None) -> Report:
     """Compile the entries missing from numba's cache in ``workers`` processes (``default_workers()``), callees
-    before callers and never two specialisations of one function at once; ``progress(done, total)`` after each."""
+    before callers and never two specialisations of one function at once, except those ``in_this_process`` (the
+    warm-up compiles them here); ``progress(done, total)`` after each."""
     t0 = time.perf_counter()
     report = Report()
     todo: set[int] = set()
@@ -218,6 +235,9 @@ def precompile(entries: list[Entry], workers: int | None = None,
                 todo.add(i)
         except LookupError as exc:
             report.skipped.append(str(exc))
+    local = in_this_process(entries) & todo
+    todo -= local
+    report.local = len(local)
     if not todo:
         return report
     workers = min(workers or default_workers(), len(todo))

@@ -129,3 +129,19 @@ def test_workers_fill_the_cache_a_fresh_process_then_only_loads(tmp_path):
 
     again = _run(tmp_path, PRECOMPILE, fresh)  # nothing left to do: no pool is started
     assert again["compiled"] == 0 and again["cached"] == 4 and again["workers"] == 0 and len(again["skipped"]) == 1
+
+
+def test_parallel_kernels_and_their_callers_are_left_to_the_studio():
+    """The pool never compiles a parallel=True kernel nor a kernel that calls one, directly or not: on the city a
+    worker-compiled step kernel around its parallel callees crashed when run (the warm-up compiles them in-process)."""
+    from core.jitprecompile import _resolve, in_this_process, load_manifest
+
+    entries = load_manifest()
+    assert entries, "core/jit_manifest.json is missing or for another numba"
+    local = in_this_process(entries)
+    parallel = {i for i, e in enumerate(entries) if _resolve(e)[0].targetoptions.get("parallel")}
+    assert parallel and parallel <= local
+    # every local entry is parallel or calls a local one; every entry calling a local one is local itself
+    for i, e in enumerate(entries):
+        assert (i in local) == (i in parallel or any(c in local for c in e.calls)), e.function
+    assert "core.sim.kernels:advance" in {entries[i].function for i in local}
