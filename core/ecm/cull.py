@@ -142,6 +142,19 @@ def _settled(pieces, s, pix, i0, j0, i1, j1):
     return -1
 
 
+@jit(inline=True)
+def _add_fill(fills, fill_s, nf, i0, j0, i1, j1, own):
+    """Append the filled rectangle [i0, i1) x [j0, j1) owned by ``own`` (the arrays grown as needed)."""
+    fills = reserve(fills, nf + 1)
+    fill_s = reserve(fill_s, nf + 1)
+    fills[nf, 0] = i0
+    fills[nf, 1] = j0
+    fills[nf, 2] = i1
+    fills[nf, 3] = j1
+    fill_s[nf] = own
+    return fills, fill_s, nf + 1
+
+
 @jit
 def cull_tiles(pix, tile, sub, pieces, grid, fill):
     """Candidate sites of every tile drawn, and the rectangles filled with one site.
@@ -186,14 +199,7 @@ def cull_tiles(pix, tile, sub, pieces, grid, fill):
             tid += 2
             own = _settled(pieces, cand[0], pix, bi0, bj0, bi1, bj1) if fill and nc == 1 else -2
             if own != -2:
-                fills = reserve(fills, nf + 1)
-                fill_s = reserve(fill_s, nf + 1)
-                fills[nf, 0] = bi0
-                fills[nf, 1] = bj0
-                fills[nf, 2] = bi1
-                fills[nf, 3] = bj1
-                fill_s[nf] = own
-                nf += 1
+                fills, fill_s, nf = _add_fill(fills, fill_s, nf, bi0, bj0, bi1, bj1, own)
                 continue
             for ty in range(bi0 // tile, min(nty, (bi1 + tile - 1) // tile)):
                 for tx in range(bj0 // tile, min(ntx, (bj1 + tile - 1) // tile)):
@@ -225,13 +231,6 @@ def cull_tiles(pix, tile, sub, pieces, grid, fill):
                             n += 1
                     own = _settled(pieces, out_s[first], pix, i0, j0, i1, j1) if fill and n == first + 1 else -2
                     if own != -2:
-                        fills = reserve(fills, nf + 1)
-                        fill_s = reserve(fill_s, nf + 1)
-                        fills[nf, 0] = i0
-                        fills[nf, 1] = j0
-                        fills[nf, 2] = i1
-                        fills[nf, 3] = j1
-                        fill_s[nf] = own
-                        nf += 1
+                        fills, fill_s, nf = _add_fill(fills, fill_s, nf, i0, j0, i1, j1, own)
                         n = first
     return out_t[:n].copy(), out_s[:n].copy(), out_r[:n].copy(), fills[:nf].copy(), fill_s[:nf].copy()
