@@ -31,7 +31,7 @@ SECTION = "ecm"
 CITY = Path(__file__).resolve().parents[2] / "scenes" / "city.json"
 PAPER_BUILD = "ECM 2010: 0.60 s at 4000x4000 px (GeForce 8800 GTX)"
 PAPER_QUERY = "ECM 2010: 3.56 ms (corridor 1.19 + shrink 0.54 + triangulation and path 1.83; Core2 2.4 GHz)"
-PHASES = ("sites", "cull", "render", "readback", "tracing", "annotation", "total")
+PHASES = ("sites", "cull", "resolve", "render", "readback", "tracing", "annotation", "total")
 
 
 def _rec(name: str, value: float, unit: str, reference: str = "") -> Record:

@@ -7,7 +7,7 @@ import argparse
 from core.cli.output import check_destination, json_bytes, print_json, write_result
 from core.scene.io import load_scene
 
-SECONDS = {"gpu": ("sites", "cull", "render", "readback", "tracing", "annotation", "total"),
+SECONDS = {"gpu": ("sites", "cull", "resolve", "render", "readback", "tracing", "annotation", "total"),
            "exact": ("sites", "voronoi", "annotation", "total")}
 
 

@@ -25,6 +25,7 @@ from . import glcontext
 from .atlas import fill_rects, scatter_tiles
 from .cull import COARSE_BLOCKS, cull_tiles, site_grid
 from .kernel_views import PixelGrid, SiteBuckets, convex_pieces
+from .resolve import piece_edges, resolve_tiles, tile_work
 from .sites import Sites
 
 TILE = 16  # pixels per culling tile side
@@ -211,6 +212,13 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
 
     labels = np.empty((height, width), dtype=np.int32)
     dist = np.empty((height, width), dtype=np.float32) if with_dist else None
+    t = time.perf_counter()
+    if not with_dist:
+        # Tiles whose every pixel the CPU labels as the GPU certainly would are written here, not drawn.
+        edges = piece_edges(sites)
+        draw = resolve_tiles(edges, pix, tiles, tsites, treach, labels, tile_work(edges))
+        tiles, tsites, treach = tiles[draw], tsites[draw], treach[draw]
+    t_resolve = time.perf_counter() - t
     with glcontext.LOCK:
         ctx = glcontext.get_context()
         check_render_budget(len(tsites), resolution, str(ctx.info.get("GL_RENDERER", "")))
@@ -224,7 +232,7 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     labels[:, cols] = -1
     labels[rows, :] = -1
     t_read += time.perf_counter() - t
-    timings = {"cull": t_cull, "render": t_render, "readback": t_read}
+    timings = {"cull": t_cull, "resolve": t_resolve, "render": t_render, "readback": t_read}
     return GVD(labels, dist, np.array([x0, y0]), h, timings, int(len(tsites)), blocks)
 
 
