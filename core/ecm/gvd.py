@@ -216,7 +216,8 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     if not with_dist:
         # Tiles whose every pixel the CPU labels as the GPU certainly would are written here, not drawn.
         edges = piece_edges(sites)
-        draw = resolve_tiles(edges, pix, tiles, tsites, treach, labels, tile_work(edges))
+        draw = np.empty(len(tsites), dtype=bool)
+        resolve_tiles(edges, pix, tiles, tsites, treach, labels, tile_work(edges, tile), draw)
         tiles, tsites, treach = tiles[draw], tsites[draw], treach[draw]
     t_resolve = time.perf_counter() - t
     with glcontext.LOCK:

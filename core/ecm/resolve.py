@@ -69,7 +69,7 @@ def _tile_end(tiles, q):
     return e
 
 
-@jit
+@jit(noalloc=True)
 def _primitives(edges, s, ox, oy, cx, cy, h, r, margin, work, nl, nf):
     """Append to ``work`` site s's edge lines for the inside test (when the piece comes within a pixel of the tile
     of centre c and half-diagonal r) and its real edges that can be nearest in the tile, as functions of the offset
@@ -167,54 +167,93 @@ def _edge_distance(feats, fvert, k, x, y, margin):
     return abs(feats[k, 4] + x * feats[k, 5] + y * feats[k, 6]), -1
 
 
-@jit
+@jit(inline=True)
+def _label_at(x, y, nc, cand, work, near, spread, reach):
+    """The label the shader gives every pixel within ``near - M`` of (x, y) (relative to the tile's first pixel
+    centre) among the candidates ``cand`` (ascending ids), or -2 where it is not certain. A pixel is ``near = M``,
+    ``spread = M``; a block of half-diagonal rb is ``near = M + rb``, ``spread = M + 2 rb`` (every distance and
+    signed distance here is 1-Lipschitz, so what holds at the centre with these margins holds at every pixel)."""
+    m0 = np.inf
+    for c in range(nc):
+        if work.lptr[c + 1] > work.lptr[c]:
+            st = _inside_state(work.lines, work.lptr[c], work.lptr[c + 1], x, y, near)
+            if st < 0:
+                return -2
+            if st == 1:
+                work.dist[c] = 0.0
+                work.vkey[c] = -3
+                m0 = 0.0
+                continue
+        best = np.inf
+        for k in range(work.fptr[c], work.fptr[c + 1]):
+            d, w = _edge_distance(work.feats, work.fvert, k, x, y, near)
+            work.fd[k] = d
+            work.fw[k] = w
+            best = min(best, d)
+        vk = -2
+        for k in range(work.fptr[c], work.fptr[c + 1]):
+            if work.fd[k] <= best + spread:
+                if work.fw[k] < 0 or (vk != -2 and vk != work.fw[k]):
+                    vk = -1
+                    break
+                vk = work.fw[k]
+        work.dist[c] = best
+        work.vkey[c] = vk
+        m0 = min(m0, best)
+    if m0 + near >= reach:
+        return -2
+    first = -1
+    for c in range(nc):
+        if work.dist[c] > m0 + spread:
+            continue
+        if first < 0:
+            first = c
+        elif work.vkey[c] < 0 or work.vkey[c] != work.vkey[first]:
+            return -2
+    if work.vkey[first] == -3:
+        return -1
+    if work.dist[first] <= near:
+        return -2
+    return cand[first]
+
+
+@jit(noalloc=True)
 def _tile_labels(tw, th, nc, cand, work, margin, reach, h, out):
-    """Labels of the tile's pixels into ``out`` from the primitives in ``work``; False where one is not certain."""
-    for v in range(th):
-        for u in range(tw):
-            m0 = np.inf
-            for c in range(nc):
-                if work.lptr[c + 1] > work.lptr[c]:
-                    st = _inside_state(work.lines, work.lptr[c], work.lptr[c + 1], u * h, v * h, margin)
-                    if st < 0:
-                        return False
-                    if st == 1:
-                        work.dist[c] = 0.0
-                        work.vkey[c] = -3
-                        m0 = 0.0
-                        continue
-                best = np.inf
-                for k in range(work.fptr[c], work.fptr[c + 1]):
-                    d, w = _edge_distance(work.feats, work.fvert, k, u * h, v * h, margin)
-                    work.fd[k] = d
-                    work.fw[k] = w
-                    best = min(best, d)
-                vk = -2
-                for k in range(work.fptr[c], work.fptr[c + 1]):
-                    if work.fd[k] <= best + margin:
-                        if work.fw[k] < 0 or (vk != -2 and vk != work.fw[k]):
-                            vk = -1
-                            break
-                        vk = work.fw[k]
-                work.dist[c] = best
-                work.vkey[c] = vk
-                m0 = min(m0, best)
-            if m0 + margin >= reach:
-                return False
-            first = -1
-            for c in range(nc):
-                if work.dist[c] > m0 + margin:
-                    continue
-                if first < 0:
-                    first = c
-                elif work.vkey[c] < 0 or work.vkey[c] != work.vkey[first]:
-                    return False
-            if work.vkey[first] == -3:
-                out[v, u] = -1
-            elif work.dist[first] <= margin:
-                return False
-            else:
-                out[v, u] = cand[first]
+    """Labels of the tile's ``th`` x ``tw`` pixels into ``out``, by quadrants: a block certain as a whole is filled
+    from its centre, the others split down to single pixels; False where a pixel is not certain."""
+    size = 1
+    while size < max(tw, th):
+        size *= 2
+    stack = work.stack
+    stack[0, 0] = 0
+    stack[0, 1] = 0
+    stack[0, 2] = size
+    n = 1
+    while n > 0:
+        n -= 1
+        u0 = stack[n, 0]
+        v0 = stack[n, 1]
+        sz = stack[n, 2]
+        u1 = min(u0 + sz, tw)
+        v1 = min(v0 + sz, th)
+        if u0 >= tw or v0 >= th:
+            continue
+        rb = 0.5 * h * np.hypot(u1 - u0 - 1, v1 - v0 - 1)
+        lab = _label_at(0.5 * (u0 + u1 - 1) * h, 0.5 * (v0 + v1 - 1) * h, nc, cand, work, margin + rb,
+                        margin + 2.0 * rb, reach)
+        if lab != -2:
+            for v in range(v0, v1):
+                for u in range(u0, u1):
+                    out[v, u] = lab
+            continue
+        if sz == 1:
+            return False
+        half = sz // 2
+        for k in range(4):
+            stack[n, 0] = u0 + half * (k % 2)
+            stack[n, 1] = v0 + half * (k // 2)
+            stack[n, 2] = half
+            n += 1
     return True
 
 
@@ -222,7 +261,8 @@ class TileWork(NamedTuple):
     """Scratch of ``resolve_tiles`` for one tile: the candidates' inside-test lines (value at the first pixel
     centre, step per column, per row; candidate c's are ``lines[lptr[c]:lptr[c+1]]``), their edges that can be
     nearest (``feats``: along-edge coordinate and its steps, length, perpendicular distance and its steps, both ends
-    relative to the first pixel centre; ``fvert`` the ends' ring vertices) and per-pixel distances."""
+    relative to the first pixel centre; ``fvert`` the ends' ring vertices), per-pixel distances and the stack of
+    blocks still to label."""
 
     lines: np.ndarray
     lptr: np.ndarray
@@ -233,29 +273,26 @@ class TileWork(NamedTuple):
     fw: np.ndarray
     dist: np.ndarray
     vkey: np.ndarray
+    stack: np.ndarray
+    out: np.ndarray
 
 
-def tile_work(edges: PieceEdges) -> TileWork:
-    """Scratch arrays big enough for any tile of these sites."""
+def tile_work(edges: PieceEdges, tile: int) -> TileWork:
+    """Scratch arrays big enough for any tile (at most ``tile`` pixels square) of these sites."""
     m = len(edges.start)
     ns = len(edges.ptr) - 1
     return TileWork(np.empty((m, 3)), np.empty(ns + 1, np.int64), np.empty((m, 11)), np.empty((m, 2), np.int64),
                     np.empty(ns + 1, np.int64), np.empty(m), np.empty(m, np.int64), np.empty(ns),
-                    np.empty(ns, np.int64))
+                    np.empty(ns, np.int64), np.empty((64, 3), np.int64),
+                    np.empty((tile, tile), np.int32))
 
 
-@jit
-def resolve_tiles(edges, pix, tiles, tsites, treach, labels, work):
-    """Label every tile whose pixels are all certain (module docstring) straight into ``labels``; returns the
-    (k,) bool mask of the quads (``tiles``/``tsites``/``treach`` rows, sorted by tile then site) still to render."""
+@jit(noalloc=True)
+def resolve_tiles(edges, pix, tiles, tsites, treach, labels, work, render):
+    """Label every tile whose pixels are all certain (module docstring) straight into ``labels``; sets ``render``
+    (k,) True for the quads (``tiles``/``tsites``/``treach`` rows, sorted by tile then site) still to draw."""
     nq_all = tiles.shape[0]
-    render = np.zeros(nq_all, dtype=np.bool_)
-    th = 1
-    tw = 1
-    for q in range(nq_all):
-        th = max(th, tiles[q, 2] - tiles[q, 0])
-        tw = max(tw, tiles[q, 3] - tiles[q, 1])
-    out = np.empty((th, tw), dtype=np.int32)
+    out = work.out
     h = pix.h
     q0 = 0
     while q0 < nq_all:
@@ -288,12 +325,13 @@ def resolve_tiles(edges, pix, tiles, tsites, treach, labels, work):
                 break
         work.lptr[q1 - q0] = nl
         work.fptr[q1 - q0] = nf
-        if nf >= 0 and _tile_labels(j1 - j0, i1 - i0, q1 - q0, tsites[q0:q1], work, margin, reach, h, out):
+        if nf < 0 or not _tile_labels(j1 - j0, i1 - i0, q1 - q0, tsites[q0:q1], work, margin, reach, h, out):
+            for q in range(q0, q1):
+                render[q] = True
+        else:
+            for q in range(q0, q1):
+                render[q] = False
             for i in range(i0, i1):
                 for j in range(j0, j1):
                     labels[i, j] = out[i - i0, j - j0]
-        else:
-            for q in range(q0, q1):
-                render[q] = True
         q0 = q1
-    return render
