@@ -32,7 +32,7 @@ SPURIOUS_PIXELS = 0.25
 N, E, S, W = 0, 1, 2, 3
 
 
-@jit
+@jit(inline=True)
 def _coincident(edges, a, b, px, py, tol):
     da, ax, ay, fa = site_closest(edges.ptr, edges.edge, edges.xy, edges.ring_next, a, px, py)
     db, bx, by, fb = site_closest(edges.ptr, edges.edge, edges.xy, edges.ring_next, b, px, py)
@@ -68,7 +68,7 @@ def _sites_touch(edges, a, b, tol):
     return False
 
 
-@jit
+@jit(inline=True)
 def _touch_cached(edges, a, b, tol, cache):
     """``_sites_touch`` through a direct-mapped cache of site pairs (``cache`` (K, 2) int64: key, answer + 1)."""
     lo = min(a, b)
@@ -83,7 +83,7 @@ def _touch_cached(edges, a, b, tol, cache):
     return touch
 
 
-@jit
+@jit(inline=True)
 def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol, cache):
     a = labels[i0, j0]
     b = labels[i1, j1]
@@ -108,34 +108,48 @@ def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol, cache):
     return True
 
 
-@jit
-def _differing(labels, count_only, out):
-    """Pixel pairs of two different sites (obstacle pixels skipped): their count, and with ``count_only`` False
-    the rows [0, i, j] (pixels (i, j-1) | (i, j)) then [1, i, j] (pixels (i-1, j) | (i, j)) written to ``out``.
-    A tight scan without calls: the exact tests run on the list afterwards."""
-    H, Wd = labels.shape
+@jit(noalloc=True)
+def _row_pairs(labels, i, kind, row):
+    """Pixel pairs of two different sites (obstacle pixels skipped) in row i: vertical cracks (pixels (i, j-1) |
+    (i, j), ``kind`` 0) or horizontal ones (pixels (i-1, j) | (i, j), ``kind`` 1); their columns j into ``row``,
+    and their count."""
+    Wd = labels.shape[1]
     n = 0
-    for i in range(H):
+    if kind == 0:
         for j in range(1, Wd):
             a = labels[i, j - 1]
             b = labels[i, j]
             if a != b and a >= 0 and b >= 0:
-                if not count_only:
-                    out[n, 0] = 0
-                    out[n, 1] = i
-                    out[n, 2] = j
+                row[n] = j
                 n += 1
-    for i in range(1, H):
+    else:
         for j in range(Wd):
             a = labels[i - 1, j]
             b = labels[i, j]
             if a != b and a >= 0 and b >= 0:
-                if not count_only:
-                    out[n, 0] = 1
-                    out[n, 1] = i
-                    out[n, 2] = j
+                row[n] = j
                 n += 1
     return n
+
+
+@jit
+def _differing(labels):
+    """Pixel pairs of two different sites, rows [0, i, j] (pixels (i, j-1) | (i, j)) then [1, i, j] (pixels
+    (i-1, j) | (i, j)) in row-major order: tight scans without calls, the exact tests run on the list afterwards."""
+    H, Wd = labels.shape
+    out = np.empty((4096, 3), dtype=np.int32)
+    row = np.empty(Wd, dtype=np.int32)
+    n = 0
+    for kind in range(2):
+        for i in range(kind, H):
+            m = _row_pairs(labels, i, kind, row)
+            out = reserve(out, n + m)
+            for k in range(m):
+                out[n + k, 0] = kind
+                out[n + k, 1] = i
+                out[n + k, 2] = row[k]
+            n += m
+    return out[:n]
 
 
 @jit
@@ -150,8 +164,7 @@ def crack_flags(labels, edges, pix):
     tol = SPURIOUS_PIXELS * pix.h
     vb = np.zeros((H, Wd + 1), dtype=np.uint8)
     hb = np.zeros((H + 1, Wd), dtype=np.uint8)
-    cand = np.empty((_differing(labels, True, np.empty((0, 3), dtype=np.int32)), 3), dtype=np.int32)
-    _differing(labels, False, cand)
+    cand = _differing(labels)
     cracks = np.empty_like(cand)
     cache = np.full((4096, 2), -1, dtype=np.int64)
     n = 0
@@ -170,7 +183,7 @@ def crack_flags(labels, edges, pix):
     return vb, hb, cracks[:n].copy()
 
 
-@jit
+@jit(inline=True)
 def _crack(vb, hb, ci, cj, d):
     """Whether the crack leaving corner (ci, cj) in direction d is a boundary."""
     H = vb.shape[0]
@@ -184,25 +197,26 @@ def _crack(vb, hb, ci, cj, d):
     return cj >= 1 and hb[ci, cj - 1] != 0
 
 
-@jit
-def _visited(vv, hv, ci, cj, d):
+@jit(inline=True)
+def _visited(vb, hb, ci, cj, d):
+    """Whether the crack leaving corner (ci, cj) in direction d has been walked (marked 2 in the crack flags)."""
     if d == N:
-        return vv[ci, cj] != 0
+        return vb[ci, cj] == 2
     if d == S:
-        return vv[ci - 1, cj] != 0
+        return vb[ci - 1, cj] == 2
     if d == E:
-        return hv[ci, cj] != 0
-    return hv[ci, cj - 1] != 0
+        return hb[ci, cj] == 2
+    return hb[ci, cj - 1] == 2
 
 
-@jit
+@jit(inline=True)
 def _pixel(labels, i, j):
     if i < 0 or j < 0 or i >= labels.shape[0] or j >= labels.shape[1]:
         return -1
     return labels[i, j]
 
 
-@jit
+@jit(inline=True)
 def _degree(vb, hb, ci, cj):
     n = 0
     for d in range(4):
@@ -211,7 +225,7 @@ def _degree(vb, hb, ci, cj):
     return n
 
 
-@jit
+@jit(inline=True)
 def _saddle(labels, vb, hb, ci, cj):
     """Four cracks between two sites in a checkerboard: two edges touching, not a Voronoi vertex."""
     if _degree(vb, hb, ci, cj) != 4:
@@ -223,28 +237,36 @@ def _saddle(labels, vb, hb, ci, cj):
     return ne == sw and nw == se
 
 
-@jit
-def _step(labels, vv, hv, ci, cj, d):
-    """Walk the crack out of (ci, cj) in direction d: mark it, return (next ci, next cj, left site, right site)."""
+@jit(inline=True)
+def _step(labels, vb, hb, ci, cj, d):
+    """Walk the crack out of (ci, cj) in direction d: mark it walked (2), return (next ci, next cj, left site, right
+    site)."""
     if d == N:
-        vv[ci, cj] = 1
+        vb[ci, cj] = 2
         return ci + 1, cj, _pixel(labels, ci, cj - 1), _pixel(labels, ci, cj)
     if d == S:
-        vv[ci - 1, cj] = 1
+        vb[ci - 1, cj] = 2
         return ci - 1, cj, _pixel(labels, ci - 1, cj), _pixel(labels, ci - 1, cj - 1)
     if d == E:
-        hv[ci, cj] = 1
+        hb[ci, cj] = 2
         return ci, cj + 1, _pixel(labels, ci, cj), _pixel(labels, ci - 1, cj)
-    hv[ci, cj - 1] = 1
+    hb[ci, cj - 1] = 2
     return ci, cj - 1, _pixel(labels, ci - 1, cj - 1), _pixel(labels, ci, cj - 1)
 
 
-@jit
-def _walked(vv, hv, cracks, q):
+@jit(inline=True)
+def _walked(vb, hb, cracks, q):
     """Whether crack q of the ``crack_flags`` list has been walked."""
     if cracks[q, 0] == 0:
-        return vv[cracks[q, 1], cracks[q, 2]] != 0
-    return hv[cracks[q, 1], cracks[q, 2]] != 0
+        return vb[cracks[q, 1], cracks[q, 2]] == 2
+    return hb[cracks[q, 1], cracks[q, 2]] == 2
+
+
+@jit(inline=True)
+def _is_node(labels, vb, hb, ci, cj):
+    """Whether corner (ci, cj) is a node: 1, 3 or 4 boundary cracks meet there (a two-site saddle excepted)."""
+    deg = _degree(vb, hb, ci, cj)
+    return deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj))
 
 
 @jit
@@ -253,32 +275,30 @@ def trace_chains(labels, vb, hb, cracks):
 
     Returns ``(node_ij (nn, 2) int32, node_deg (nn,) int32, chain_ptr (nc+1,) int64, pts (np, 2) int32 corners,
     lab (np, 2) int32 left/right sites of the crack from point k to k+1 (-1 on a chain's last point),
-    chain_nodes (nc, 2) int32)``. Closed loops without a node get a node of degree 2 on the loop.
+    chain_nodes (nc, 2) int32)``. Closed loops without a node get a node of degree 2 on the loop. The walk marks
+    the cracks it has taken 2 in ``vb``/``hb`` and sets them back to 1 at the end.
     """
     H, Wd = labels.shape
-    vv = np.zeros((H, Wd + 1), dtype=np.uint8)
-    hv = np.zeros((H + 1, Wd), dtype=np.uint8)
     # Nodes: corners with 1, 3 or 4 boundary cracks (saddles excepted), in scan order (sorted linear index); only
-    # the ends of boundary cracks can be nodes.
-    ends = np.empty(2 * cracks.shape[0], dtype=np.int64)
+    # the ends of boundary cracks can be nodes, and a node is found from each of its cracks (duplicates dropped).
+    ncr = cracks.shape[0]
+    found = np.empty(2 * ncr, dtype=np.int64)
+    nfound = 0
     for k in range(cracks.shape[0]):
         i = cracks[k, 1]
         j = cracks[k, 2]
-        ends[2 * k] = i * (Wd + 1) + j
-        ends[2 * k + 1] = (i + 1) * (Wd + 1) + j if cracks[k, 0] == 0 else i * (Wd + 1) + j + 1
-    ends.sort()
-    nodes = np.empty(1024, dtype=np.int64)
+        for e in range(2):
+            ci = i + e if cracks[k, 0] == 0 else i
+            cj = j if cracks[k, 0] == 0 else j + e
+            if _is_node(labels, vb, hb, ci, cj):
+                found[nfound] = ci * (Wd + 1) + cj
+                nfound += 1
+    found = np.sort(found[:nfound])
+    nodes = np.empty(nfound, dtype=np.int64)
     nn = 0
-    for k in range(ends.shape[0]):
-        lin = ends[k]
-        if k > 0 and ends[k - 1] == lin:
-            continue
-        ci = lin // (Wd + 1)
-        cj = lin % (Wd + 1)
-        deg = _degree(vb, hb, ci, cj)
-        if deg == 1 or deg == 3 or (deg == 4 and not _saddle(labels, vb, hb, ci, cj)):
-            nodes = reserve(nodes, nn + 1)
-            nodes[nn] = lin
+    for k in range(nfound):
+        if k == 0 or found[k] != found[k - 1]:
+            nodes[nn] = found[k]
             nn += 1
     node_ij = np.empty((nn, 2), dtype=np.int32)
     node_deg = np.empty(nn, dtype=np.int32)
@@ -288,13 +308,14 @@ def trace_chains(labels, vb, hb, cracks):
         node_deg[k] = _degree(vb, hb, node_ij[k, 0], node_ij[k, 1])
     sorted_nodes = nodes[:nn].copy()
 
-    chain_ptr = np.zeros(1024, dtype=np.int64)
-    chain_nodes = np.empty((1024, 2), dtype=np.int32)
-    pts = np.empty((4096, 2), dtype=np.int32)
-    lab = np.empty((4096, 2), dtype=np.int32)
+    # Every crack is walked once and every chain adds its last corner: room for all without growing in the walk.
+    chain_ptr = np.zeros(ncr + 1, dtype=np.int64)
+    chain_nodes = np.empty((ncr, 2), dtype=np.int32)
+    pts = np.empty((2 * ncr, 2), dtype=np.int32)
+    lab = np.empty((2 * ncr, 2), dtype=np.int32)
     nc = 0
     npt = 0
-    extra_ij = np.empty((16, 2), dtype=np.int32)
+    extra_ij = np.empty((2 * ncr + 1, 2), dtype=np.int32)
     n_extra = 0
     # Pass 1 starts at nodes; pass 2 picks up the loops left over.
     for phase in range(2):
@@ -304,12 +325,12 @@ def trace_chains(labels, vb, hb, cracks):
             # Cracks not yet walked belong to closed loops: start at the lower or left end of each.
             cnt = 0
             for q in range(cracks.shape[0]):
-                if not _walked(vv, hv, cracks, q):
+                if not _walked(vb, hb, cracks, q):
                     cnt += 1
             starts = np.empty((cnt, 2), dtype=np.int32)
             cnt = 0
             for q in range(cracks.shape[0]):
-                if not _walked(vv, hv, cracks, q):
+                if not _walked(vb, hb, cracks, q):
                     starts[cnt, 0] = cracks[q, 1]
                     starts[cnt, 1] = cracks[q, 2]
                     cnt += 1
@@ -317,29 +338,24 @@ def trace_chains(labels, vb, hb, cracks):
             si = starts[k, 0]
             sj = starts[k, 1]
             for d0 in range(4):
-                if not _crack(vb, hb, si, sj, d0) or _visited(vv, hv, si, sj, d0):
+                if not _crack(vb, hb, si, sj, d0) or _visited(vb, hb, si, sj, d0):
                     continue
                 if phase == 0:
                     start_node = k
                 else:
-                    extra_ij = reserve(extra_ij, n_extra + 1)
                     extra_ij[n_extra, 0] = si
                     extra_ij[n_extra, 1] = sj
                     start_node = nn + n_extra
                     n_extra += 1
-                chain_ptr = reserve(chain_ptr, nc + 2)
-                chain_nodes = reserve(chain_nodes, nc + 1)
                 chain_ptr[nc] = npt
                 ci = si
                 cj = sj
                 d = d0
                 end_node = -1
                 while True:
-                    pts = reserve(pts, npt + 1)
-                    lab = reserve(lab, npt + 1)
                     pts[npt, 0] = ci
                     pts[npt, 1] = cj
-                    ni, nj, left, right = _step(labels, vv, hv, ci, cj, d)
+                    ni, nj, left, right = _step(labels, vb, hb, ci, cj, d)
                     lab[npt, 0] = left
                     lab[npt, 1] = right
                     npt += 1
@@ -361,20 +377,17 @@ def trace_chains(labels, vb, hb, cracks):
                         nd = pair[came]
                     else:
                         for dd in range(4):
-                            if dd != came and _crack(vb, hb, ci, cj, dd) and not _visited(vv, hv, ci, cj, dd):
+                            if dd != came and _crack(vb, hb, ci, cj, dd) and not _visited(vb, hb, ci, cj, dd):
                                 nd = dd
                                 break
-                    if nd < 0 or _visited(vv, hv, ci, cj, nd):
+                    if nd < 0 or _visited(vb, hb, ci, cj, nd):
                         # A loop closing on a corner that is not its start (cannot happen) ends as a node here.
-                        extra_ij = reserve(extra_ij, n_extra + 1)
                         extra_ij[n_extra, 0] = ci
                         extra_ij[n_extra, 1] = cj
                         end_node = nn + n_extra
                         n_extra += 1
                         break
                     d = nd
-                pts = reserve(pts, npt + 1)
-                lab = reserve(lab, npt + 1)
                 pts[npt, 0] = ci
                 pts[npt, 1] = cj
                 lab[npt, 0] = -1
@@ -383,8 +396,13 @@ def trace_chains(labels, vb, hb, cracks):
                 chain_nodes[nc, 0] = start_node
                 chain_nodes[nc, 1] = end_node
                 nc += 1
-    chain_ptr = reserve(chain_ptr, nc + 2)
     chain_ptr[nc] = npt
+    # The flags back to 1: the annotation reads them as the boundary.
+    for q in range(cracks.shape[0]):
+        if cracks[q, 0] == 0:
+            vb[cracks[q, 1], cracks[q, 2]] = 1
+        else:
+            hb[cracks[q, 1], cracks[q, 2]] = 1
     all_ij = np.empty((nn + n_extra, 2), dtype=np.int32)
     all_ij[:nn] = node_ij
     all_ij[nn:] = extra_ij[:n_extra]
