@@ -71,7 +71,8 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
     ``backend`` (``BACKENDS``): ``gpu``, ``exact`` (no OpenGL; ``resolution`` then only sets ``ecm.pixel`` for
     drawing) or ``auto``; ``ecm.stats["backend"]`` and ``["backend_reason"]`` say which was used and why.
 
-    ``timings`` of the result hold seconds for: ``sites`` (convex decomposition), ``cull``, ``render``,
+    ``timings`` of the result hold seconds for: ``sites`` (convex decomposition), ``cull``, ``resolve`` (tiles
+    labelled on the CPU), ``render``,
     ``readback``, ``tracing``, ``annotation`` (exact vertices, events, graph) and ``total``. ``keep_gvd`` keeps
     the rendered id/distance buffers on the result (``ecm.gvd``) for drawing. ``progress(fraction, stage)`` is
     called between phases; returning False cancels the build (``core.navmesh.BuildCancelled``). Raises
@@ -120,7 +121,8 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
     ecm.timings.update(timings)
     ecm.stats.update({"sites": sites.n_sites, "obstacle_vertices": sites.n_obstacle_vertices,
                       "vertices": ecm.n_vertices, "edges": ecm.n_edges, "events": ecm.n_events,
-                      "quads": gvd.instances, "blocks": gvd.blocks, "width": int(gvd.shape[1]),
+                      "quads": gvd.instances, "quads_culled": gvd.culled, "blocks": gvd.blocks,
+                      "width": int(gvd.shape[1]),
                       "height": int(gvd.shape[0]), "nodes_traced": int(len(node_ij)),
                       "crack_pixels": int(len(pts)), "bytes": ecm.nbytes()})
     ecm.stats.update({"backend": used, "backend_reason": why})

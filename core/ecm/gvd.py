@@ -124,7 +124,8 @@ class GVD:
     - ``dist`` (H, W) float32: the distance from the pixel centre to that site (scene units; 0 in obstacles);
       None when rendered ``with_dist=False``.
     - ``origin`` (2,) float64: (x0, y0), the bounds' lower-left corner; ``h``: pixel size (scene units).
-    - ``timings``: seconds spent culling, rendering and reading back; ``instances``: quads drawn;
+    - ``timings``: seconds spent culling, labelling tiles on the CPU (``resolve``), rendering and reading back;
+      ``instances``: quads drawn; ``culled``: quads the culling left, before the CPU labelled its tiles;
       ``blocks``: atlas passes drawn.
     """
 
@@ -135,6 +136,7 @@ class GVD:
     timings: dict = field(default_factory=dict)
     instances: int = 0
     blocks: int = 1
+    culled: int = 0
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -212,6 +214,7 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
 
     labels = np.empty((height, width), dtype=np.int32)
     dist = np.empty((height, width), dtype=np.float32) if with_dist else None
+    culled = len(tsites)
     t = time.perf_counter()
     if not with_dist:
         # Tiles whose every pixel the CPU labels as the GPU certainly would are written here, not drawn.
@@ -234,7 +237,7 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     labels[rows, :] = -1
     t_read += time.perf_counter() - t
     timings = {"cull": t_cull, "resolve": t_resolve, "render": t_render, "readback": t_read}
-    return GVD(labels, dist, np.array([x0, y0]), h, timings, int(len(tsites)), blocks)
+    return GVD(labels, dist, np.array([x0, y0]), h, timings, int(len(tsites)), blocks, int(culled))
 
 
 def check_render_budget(quads: int, resolution: int, renderer: str) -> None:
