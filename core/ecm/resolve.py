@@ -69,6 +69,23 @@ def _tile_end(tiles, q):
     return e
 
 
+@jit(inline=True)
+def _edge(edges, p):
+    """Edge p: its ring vertices u and v, the start (ax, ay) and the vector (ex, ey) to its end."""
+    u = edges.start[p]
+    v = edges.end[p]
+    ax = edges.xy[u, 0]
+    ay = edges.xy[u, 1]
+    return u, v, ax, ay, edges.xy[v, 0] - ax, edges.xy[v, 1] - ay
+
+
+@jit(inline=True)
+def _centre_distance(ax, ay, ex, ey, cx, cy):
+    """Distance from (cx, cy) to the segment from (ax, ay) along (ex, ey) (not zero-length)."""
+    t = min(1.0, max(0.0, ((cx - ax) * ex + (cy - ay) * ey) / (ex * ex + ey * ey)))
+    return np.hypot(cx - ax - t * ex, cy - ay - t * ey)
+
+
 @jit(noalloc=True)
 def _primitives(edges, s, ox, oy, cx, cy, h, r, margin, work, nl, nf):
     """Append to ``work`` site s's edge lines for the inside test (when the piece comes within a pixel of the tile
@@ -81,30 +98,18 @@ def _primitives(edges, s, ox, oy, cx, cy, h, r, margin, work, nl, nf):
     poly = np.inf
     inside = b - a >= 3
     for p in range(a, b):
-        u = edges.start[p]
-        v = edges.end[p]
-        ax = edges.xy[u, 0]
-        ay = edges.xy[u, 1]
-        ex = edges.xy[v, 0] - ax
-        ey = edges.xy[v, 1] - ay
-        ee = ex * ex + ey * ey
-        if edges.real[p] == 2 or ee == 0.0:
+        u, v, ax, ay, ex, ey = _edge(edges, p)
+        if edges.real[p] == 2 or ex * ex + ey * ey == 0.0:
             return nl, -1
         if ex * (cy - ay) - ey * (cx - ax) < 0.0:
             inside = False
-        t = min(1.0, max(0.0, ((cx - ax) * ex + (cy - ay) * ey) / ee))
-        d = np.hypot(cx - ax - t * ex, cy - ay - t * ey)
+        d = _centre_distance(ax, ay, ex, ey, cx, cy)
         poly = min(poly, d)
         if edges.real[p] == 1:
             best = min(best, d)
     need = inside or poly <= r + max(h, 64.0 * margin)
     for p in range(a, b):
-        u = edges.start[p]
-        v = edges.end[p]
-        ax = edges.xy[u, 0]
-        ay = edges.xy[u, 1]
-        ex = edges.xy[v, 0] - ax
-        ey = edges.xy[v, 1] - ay
+        u, v, ax, ay, ex, ey = _edge(edges, p)
         el = np.sqrt(ex * ex + ey * ey)
         perp = (ex * (oy - ay) - ey * (ox - ax)) / el
         if need:
@@ -115,8 +120,7 @@ def _primitives(edges, s, ox, oy, cx, cy, h, r, margin, work, nl, nf):
         if edges.real[p] != 1:
             continue
         # The real-edge distance is 1-Lipschitz: an edge farther than best + 2 r from the centre is never nearest.
-        t = min(1.0, max(0.0, ((cx - ax) * ex + (cy - ay) * ey) / (el * el)))
-        if np.hypot(cx - ax - t * ex, cy - ay - t * ey) > best + 2.0 * r + 4.0 * margin:
+        if _centre_distance(ax, ay, ex, ey, cx, cy) > best + 2.0 * r + 4.0 * margin:
             continue
         f = work.feats
         f[nf, 0] = ((ox - ax) * ex + (oy - ay) * ey) / el
