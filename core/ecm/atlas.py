@@ -7,6 +7,7 @@ to their place in the full image, whose other pixels belong to one site each and
 
 from __future__ import annotations
 
+import numpy as np
 from core.jitcache import jit
 
 
@@ -33,3 +34,15 @@ def fill_rects(image, rects, values):
         for i in range(rects[k, 0], rects[k, 2]):
             for j in range(rects[k, 1], rects[k, 3]):
                 image[i, j] = v
+
+
+@jit
+def tile_map(rects, values, nty, ntx, tile):
+    """(nty, ntx) int32 label of every tile that one label fills (``rects``/``values`` as ``fill_rects``, whole
+    tiles), -3 for the others."""
+    out = np.full((nty, ntx), -3, dtype=np.int32)
+    for k in range(rects.shape[0]):
+        for ty in range(rects[k, 0] // tile, (rects[k, 2] + tile - 1) // tile):
+            for tx in range(rects[k, 1] // tile, (rects[k, 3] + tile - 1) // tile):
+                out[ty, tx] = values[k]
+    return out

@@ -99,7 +99,7 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
     x0, y0 = float(gvd.origin[0]), float(gvd.origin[1])
     t = time.perf_counter()
     vb, hb, cracks = crack_flags(gvd.labels, real_edges(sites), PixelGrid(int(gvd.shape[1]), int(gvd.shape[0]), h,
-                                                                           x0, y0))
+                                                                           x0, y0), gvd.tile_labels, gvd.tile)
     node_ij, node_deg, chain_ptr, pts, lab, chain_nodes = trace_chains(gvd.labels, vb, hb, cracks)
     t_trace = time.perf_counter() - t
     _report(progress, 0.8, "annotation")

@@ -22,7 +22,7 @@ import numpy as np
 from core.scene.problems import InputError, Problem
 
 from . import glcontext
-from .atlas import fill_rects, scatter_tiles
+from .atlas import fill_rects, scatter_tiles, tile_map
 from .cull import COARSE_BLOCKS, cull_tiles, site_grid
 from .kernel_views import PixelGrid, SiteBuckets, convex_pieces
 from .resolve import piece_edges, resolve_tiles, tile_work
@@ -127,6 +127,8 @@ class GVD:
     - ``timings``: seconds spent culling, labelling tiles on the CPU (``resolve``), rendering and reading back;
       ``instances``: quads drawn; ``culled``: quads the culling left, before the CPU labelled its tiles;
       ``blocks``: atlas passes drawn.
+    - ``tile_labels`` (ceil(H / tile), ceil(W / tile)) int32: the one label of every pixel of a tile of ``tile``
+      pixels square where the culling or the CPU labelling knows it is one, else -3 (the tracing skips the others).
     """
 
     labels: np.ndarray
@@ -137,6 +139,8 @@ class GVD:
     instances: int = 0
     blocks: int = 1
     culled: int = 0
+    tile_labels: np.ndarray = field(default_factory=lambda: np.full((1, 1), -3, dtype=np.int32))
+    tile: int = 1 << 30
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -216,11 +220,12 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     dist = np.empty((height, width), dtype=np.float32) if with_dist else None
     culled = len(tsites)
     t = time.perf_counter()
+    tmap = tile_map(fills, fill_sites, -(-height // tile), -(-width // tile), tile)
     if not with_dist:
         # Tiles whose every pixel the CPU labels as the GPU certainly would are written here, not drawn.
         edges = piece_edges(sites)
         draw = np.empty(len(tsites), dtype=bool)
-        resolve_tiles(edges, pix, tiles, tsites, treach, labels, tile_work(edges, tile), draw)
+        resolve_tiles(edges, pix, tiles, tsites, treach, labels, tile_work(edges, tile), draw, tmap)
         tiles, tsites, treach = tiles[draw], tsites[draw], treach[draw]
     t_resolve = time.perf_counter() - t
     with glcontext.LOCK:
@@ -235,9 +240,11 @@ def render_gvd(sites: Sites, resolution: int, max_block: int | None = None, tile
     rows = y0 + (np.arange(height) + 0.5) * h > y1
     labels[:, cols] = -1
     labels[rows, :] = -1
+    tmap[:, np.unique(np.flatnonzero(cols) // tile)] = -3
+    tmap[np.unique(np.flatnonzero(rows) // tile), :] = -3
     t_read += time.perf_counter() - t
     timings = {"cull": t_cull, "resolve": t_resolve, "render": t_render, "readback": t_read}
-    return GVD(labels, dist, np.array([x0, y0]), h, timings, int(len(tsites)), blocks, int(culled))
+    return GVD(labels, dist, np.array([x0, y0]), h, timings, int(len(tsites)), blocks, int(culled), tmap, tile)
 
 
 def check_render_budget(quads: int, resolution: int, renderer: str) -> None:

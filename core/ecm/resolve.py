@@ -292,9 +292,10 @@ def tile_work(edges: PieceEdges, tile: int) -> TileWork:
 
 
 @jit(noalloc=True)
-def resolve_tiles(edges, pix, tiles, tsites, treach, labels, work, render):
+def resolve_tiles(edges, pix, tiles, tsites, treach, labels, work, render, tmap):
     """Label every tile whose pixels are all certain (module docstring) straight into ``labels``; sets ``render``
-    (k,) True for the quads (``tiles``/``tsites``/``treach`` rows, sorted by tile then site) still to draw."""
+    (k,) True for the quads (``tiles``/``tsites``/``treach`` rows, sorted by tile then site) still to draw, and
+    ``tmap[ty, tx]`` (tiles of ``work.out``'s size) to the label of a tile labelled here with one label."""
     nq_all = tiles.shape[0]
     out = work.out
     h = pix.h
@@ -335,7 +336,12 @@ def resolve_tiles(edges, pix, tiles, tsites, treach, labels, work, render):
         else:
             for q in range(q0, q1):
                 render[q] = False
+            one = out[0, 0]
             for i in range(i0, i1):
                 for j in range(j0, j1):
                     labels[i, j] = out[i - i0, j - j0]
+                    if out[i - i0, j - j0] != one:
+                        one = -3
+            if one != -3:
+                tmap[i0 // out.shape[0], j0 // out.shape[1]] = one
         q0 = q1

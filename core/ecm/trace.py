@@ -109,21 +109,19 @@ def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol, cache):
 
 
 @jit(noalloc=True)
-def _row_pairs(labels, i, kind, row):
-    """Pixel pairs of two different sites (obstacle pixels skipped) in row i: vertical cracks (pixels (i, j-1) |
-    (i, j), ``kind`` 0) or horizontal ones (pixels (i-1, j) | (i, j), ``kind`` 1); their columns j into ``row``,
-    and their count."""
-    Wd = labels.shape[1]
-    n = 0
+def _row_pairs(labels, i, kind, j0, j1, row, n):
+    """Pixel pairs of two different sites (obstacle pixels skipped) in row i, columns j0:j1: vertical cracks (pixels
+    (i, j-1) | (i, j), ``kind`` 0) or horizontal ones (pixels (i-1, j) | (i, j), ``kind`` 1); their columns j
+    written to ``row`` from n on; returns the new count."""
     if kind == 0:
-        for j in range(1, Wd):
+        for j in range(max(1, j0), j1):
             a = labels[i, j - 1]
             b = labels[i, j]
             if a != b and a >= 0 and b >= 0:
                 row[n] = j
                 n += 1
     else:
-        for j in range(Wd):
+        for j in range(j0, j1):
             a = labels[i - 1, j]
             b = labels[i, j]
             if a != b and a >= 0 and b >= 0:
@@ -133,16 +131,32 @@ def _row_pairs(labels, i, kind, row):
 
 
 @jit
-def _differing(labels):
+def _differing(labels, tiles, tile):
     """Pixel pairs of two different sites, rows [0, i, j] (pixels (i, j-1) | (i, j)) then [1, i, j] (pixels
-    (i-1, j) | (i, j)) in row-major order: tight scans without calls, the exact tests run on the list afterwards."""
+    (i-1, j) | (i, j)) in row-major order: tight scans without calls, the exact tests run on the list afterwards.
+    ``tiles`` (the GVD's ``tile_labels``) names the tiles of one label: no pair inside them, nor between two of the
+    same label, is scanned."""
     H, Wd = labels.shape
+    ntx = tiles.shape[1]
     out = np.empty((4096, 3), dtype=np.int32)
     row = np.empty(Wd, dtype=np.int32)
     n = 0
     for kind in range(2):
         for i in range(kind, H):
-            m = _row_pairs(labels, i, kind, row)
+            ty = i // tile
+            tp = (i - kind) // tile
+            m = 0
+            run = -1  # first tile of the current run of tiles to scan
+            for tx in range(ntx + 1):
+                skip = True
+                if tx < ntx:
+                    own = tiles[ty, tx]
+                    skip = own >= -1 and (tiles[ty, tx - 1] if tx > 0 and kind == 0 else tiles[tp, tx]) == own
+                if not skip and run < 0:
+                    run = tx
+                elif skip and run >= 0:
+                    m = _row_pairs(labels, i, kind, run * tile, min(Wd, tx * tile), row, m)
+                    run = -1
             out = reserve(out, n + m)
             for k in range(m):
                 out[n + k, 0] = kind
@@ -153,8 +167,9 @@ def _differing(labels):
 
 
 @jit
-def crack_flags(labels, edges, pix):
-    """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8, cracks (k, 3) int32).
+def crack_flags(labels, edges, pix, tiles, tile):
+    """Boundary cracks: (vb (H, W+1) uint8, hb (H+1, W) uint8, cracks (k, 3) int32); ``tiles`` (``tile`` pixels
+    square) the GVD's ``tile_labels``, whose single-label tiles are not scanned.
 
     ``vb[i, j]``: the vertical crack between pixels (i, j-1) and (i, j); ``hb[i, j]``: the horizontal crack
     between pixels (i-1, j) and (i, j). ``cracks`` lists them as rows [0, i, j] (vertical, in row-major order),
@@ -164,7 +179,7 @@ def crack_flags(labels, edges, pix):
     tol = SPURIOUS_PIXELS * pix.h
     vb = np.zeros((H, Wd + 1), dtype=np.uint8)
     hb = np.zeros((H + 1, Wd), dtype=np.uint8)
-    cand = _differing(labels)
+    cand = _differing(labels, tiles, tile)
     cracks = np.empty_like(cand)
     cache = np.full((4096, 2), -1, dtype=np.int64)
     n = 0

@@ -29,6 +29,16 @@ def test_cpu_labels_are_the_gpu_labels(seed):
         assert np.array_equal(full.labels, fast.labels)
         if res == 1024:
             assert fast.instances < 0.25 * full.instances
+        _check_tile_labels(fast)
+
+
+def _check_tile_labels(gvd):
+    """A tile the GVD names as one label holds that label at every pixel (the tracing skips it)."""
+    t = gvd.tile
+    known = np.argwhere(gvd.tile_labels >= -1)
+    assert len(known) > 0.3 * gvd.tile_labels.size
+    for ty, tx in known:
+        assert np.all(gvd.labels[ty * t:(ty + 1) * t, tx * t:(tx + 1) * t] == gvd.tile_labels[ty, tx])
 
 
 def _mirror_scene(n: int) -> Scene:
@@ -58,12 +68,15 @@ def test_ties_go_to_the_gpu_and_stay_the_same():
 
 
 def test_tracing_leaves_the_crack_flags_as_it_found_them():
-    """The walk marks the cracks it takes in the flags and sets them back: the annotation reads them afterwards."""
+    """The walk marks the cracks it takes in the flags and sets them back: the annotation reads them afterwards;
+    skipping the single-label tiles finds the same cracks as scanning every pixel."""
     s = _sites(random_scene(3))
     gvd = render_gvd(s, 512, with_dist=False)
     pix = PixelGrid(int(gvd.shape[1]), int(gvd.shape[0]), gvd.h, float(gvd.origin[0]), float(gvd.origin[1]))
-    vb, hb, cracks = crack_flags(gvd.labels, real_edges(s), pix)
+    vb, hb, cracks = crack_flags(gvd.labels, real_edges(s), pix, gvd.tile_labels, gvd.tile)
     vb0, hb0 = vb.copy(), hb.copy()
+    every = crack_flags(gvd.labels, real_edges(s), pix, np.full_like(gvd.tile_labels, -3), gvd.tile)
+    assert np.array_equal(every[2], cracks) and np.array_equal(every[0], vb) and np.array_equal(every[1], hb)
     node_ij, node_deg, chain_ptr, pts, lab, chain_nodes = trace_chains(gvd.labels, vb, hb, cracks)
     assert np.array_equal(vb, vb0) and np.array_equal(hb, hb0)
     assert set(np.unique(vb)) <= {0, 1} and len(cracks) == int(vb.sum()) + int(hb.sum())
