@@ -24,7 +24,7 @@ from core.jitcache import jit
 from core.navmesh.kernels.arrays import mesh_of
 from core.navmesh.kernels.disc import disc_cost_from, sweep_blocked
 from core.navmesh.kernels.predicates import norm2d
-from core.navmesh.kernels.segments import segment_cost, segment_first_block, segment_visible, walk_cost
+from core.navmesh.kernels.segments import segment_cost, segment_first_block, walk_cost, walk_visible
 from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import point_at_into, segment_of
 
@@ -116,8 +116,9 @@ def ray_to_route(R: RouteSpan, x, ux, uy, s_lo, s_hi, end) -> float:
 
 
 @jit
-def adjust_end(W, R: RouteSpan, Q: DiscQuery, end, a, b, is_start, q) -> float:
-    """The adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas 4.1); -1 when it does not exist."""
+def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> float:
+    """The adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas 4.1); -1 when it does not exist. ``tx``
+    is ``locate_any``'s triangle of the disc's position (-1: outside the bounds)."""
     V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     x = Q.x
@@ -145,7 +146,8 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, end, a, b, is_start, q) -> float:
     if t < 0.0:
         return -1.0
     point_at_into(rp, rs, lo, hi, t, q)
-    if not segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):
+    # segment_visible's test, from the triangle located once for all the ends.
+    if tx < 0 or not in_bounds(B, q[0], q[1]) or not walk_visible(V, T, N, TT, tx, x[0], x[1], q[0], q[1]):
         return -1.0
     return t
 
@@ -153,10 +155,12 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, end, a, b, is_start, q) -> float:
 @jit
 def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) -> int:
     """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1)."""
+    V, T, N, TT, B, G, S = W
     total = R.rs[R.hi - 1]
     tol = _NUDGE_RTOL * (1.0 + total)
     s_r = Q.s_r
     s1 = Q.s1
+    tx = locate_any(V, T, N, TT, B, G, S, Q.x[0], Q.x[1])
     m = 0
     for j in range(n_int):
         a = intervals[j, 0]
@@ -166,13 +170,13 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) ->
         if j == 0 and a <= s_r + tol:
             a2 = s_r
         else:
-            a2 = adjust_end(W, R, Q, a, a, b, True, q)
+            a2 = adjust_end(W, R, Q, tx, a, a, b, True, q)
             if a2 < 0.0:
                 continue
         if j == n_int - 1 and b >= s1 - tol:
             b2 = s1
         else:
-            b2 = adjust_end(W, R, Q, b, a, b, False, q)
+            b2 = adjust_end(W, R, Q, tx, b, a, b, False, q)
             if b2 < 0.0:
                 continue
         if a2 < b2 and m < out.shape[0]:
