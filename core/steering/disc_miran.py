@@ -201,7 +201,7 @@ def sweep_from(W, C, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
 
 @jit
 def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
-                      work: DiscChoiceWork) -> int:
+                      work: DiscChoiceWork) -> tuple:
     """Sample the intervals every d as ``miran.pick_candidate`` does (arc lengths into cwork[0], route order, the
     nearest left out beyond its capacity) and write each candidate's lower bound on omega into ``work.bound``:
     its point cost sum_T w(T) l^T (MIRAN 3.3) over d_ij; +inf at d_ij <= 0, 0 where the walk gives no cost.
