@@ -136,16 +136,22 @@ def test_a_small_work_grows_and_gives_the_same_cost():
         assert got == want or (math.isnan(got) and math.isnan(want))
 
 
+def _segments(name, seed, n, frac):
+    """(scene, mesh, size, p, q): n random segments of length frac * the scene's size (``random_segments``)."""
+    scene, _, mesh = case(name)
+    x0, y0, x1, y1 = mesh.bounds
+    size = max(x1 - x0, y1 - y0)
+    p, q = random_segments(np.random.default_rng(seed), scene, n, length=frac * size)
+    return scene, mesh, size, p, q
+
+
 @pytest.mark.parametrize("name", CASES)
 def test_sweep_blocked_decides_as_the_segment_clearance(name):
     """``sweep_blocked(p, q, need)`` is ``segment_clearance(p, q) < need`` (the exact minimum over every obstacle
     edge), also at the boundary: need equal to the clearance, and the next float above it."""
-    scene, _, mesh = case(name)
+    scene, mesh, size, p, q = _segments(name, 11, 400, 0.08)
     C = mesh.clearance_args()
-    rng = np.random.default_rng(11)
-    x0, y0, x1, y1 = mesh.bounds
-    size = max(x1 - x0, y1 - y0)
-    p, q = random_segments(rng, scene, 400, length=0.08 * size)
+    rng = np.random.default_rng(12)
     blocked = 0
     for a, b in zip(p, q):
         c = segment_clearance(*C, a[0], a[1], b[0], b[1])
@@ -159,12 +165,10 @@ def test_sweep_blocked_decides_as_the_segment_clearance(name):
 @pytest.mark.parametrize("name", CASES)
 def test_the_disc_cost_from_a_known_triangle_is_the_located_one(name):
     """``disc_cost_from`` with p's triangle as ``locate_any`` gives it: bit for bit ``disc_cost``'s cost."""
-    scene, _, mesh = case(name)
+    scene, mesh, size, p, q = _segments(name, 4, 200, 0.1)
     W = mesh.kernel_args()
-    rng = np.random.default_rng(4)
     x0, y0, x1, y1 = mesh.bounds
-    size = max(x1 - x0, y1 - y0)
-    p, q = random_segments(rng, scene, 200, length=0.1 * size)
+    rng = np.random.default_rng(5)
     work = disc_work(64)
     for w in scene.weight_matrix():
         for a, b in zip(p, q):
@@ -214,12 +218,10 @@ def test_each_triangle_weighed_once_gives_the_cost_with_repeats(name):
     cost is the one that weighs every find (the repeats are common: they occur below). The Python reference rounds
     apart from the compiled loop in the last bit; the kernel before this change gave the same bits as now on these
     segments (compared in one process when the change was made)."""
-    scene, _, mesh = case(name)
+    scene, mesh, size, p, q = _segments(name, 8, 150, 0.06)
     W = mesh.kernel_args()
-    rng = np.random.default_rng(8)
+    rng = np.random.default_rng(9)
     x0, y0, x1, y1 = mesh.bounds
-    size = max(x1 - x0, y1 - y0)
-    p, q = random_segments(rng, scene, 150, length=0.06 * size)
     keep = np.all((q >= [x0, y0]) & (q <= [x1, y1]), axis=1)
     repeats = 0
     for w in scene.weight_matrix():
