@@ -125,6 +125,25 @@ def _seg_point_dist2(x, y, ax, ay, bx, by) -> float:
     return cx * cx + cy * cy
 
 
+@jit(inline=True)
+def _cell_span(lo, hi, pad, origin, size, n):
+    """The index range [k0, k1] of the n grid cells origin + k size that [lo - pad, hi + pad] meets (clamped)."""
+    k0 = min(max(int(math.floor((lo - pad - origin) / size)), 0), n - 1)
+    k1 = min(max(int(math.floor((hi + pad - origin) / size)), 0), n - 1)
+    return k0, k1
+
+
+@jit(inline=True)
+def _edge_closer(C, c, px, py, qx, qy, need) -> bool:
+    """Does an obstacle edge listed in the clearance grid's cell c come closer than ``need`` to p-q?"""
+    E, EG, ES, EI = C
+    for m in range(ES[c], ES[c + 1]):
+        e = EI[m]
+        if segment_segment_distance(px, py, qx, qy, E[e, 0], E[e, 1], E[e, 2], E[e, 3]) < need:
+            return True
+    return False
+
+
 @jit(noalloc=True)
 def sweep_blocked(C, px, py, qx, qy, need) -> bool:
     """Is ``clearance.segment_clearance(p, q) < need``: does an obstacle edge come closer than ``need`` to p-q? The
@@ -134,23 +153,15 @@ def sweep_blocked(C, px, py, qx, qy, need) -> bool:
     if E.shape[0] == 0 or not need > 0.0:
         return False
     ncols = int(EG[4])
-    nrows = int(EG[5])
-    i0 = min(max(int(math.floor((min(px, qx) - need - EG[0]) / EG[2])), 0), ncols - 1)
-    i1 = min(max(int(math.floor((max(px, qx) + need - EG[0]) / EG[2])), 0), ncols - 1)
-    j0 = min(max(int(math.floor((min(py, qy) - need - EG[1]) / EG[3])), 0), nrows - 1)
-    j1 = min(max(int(math.floor((max(py, qy) + need - EG[1]) / EG[3])), 0), nrows - 1)
+    i0, i1 = _cell_span(min(px, qx), max(px, qx), need, EG[0], EG[2], ncols)
+    j0, j1 = _cell_span(min(py, qy), max(py, qy), need, EG[1], EG[3], int(EG[5]))
     half = 0.5 * norm2d(EG[2], EG[3])
     for j in range(j0, j1 + 1):
-        ymid = EG[1] + (j + 0.5) * EG[3]
         for i in range(i0, i1 + 1):
-            xmid = EG[0] + (i + 0.5) * EG[2]
-            if math.sqrt(_seg_point_dist2(xmid, ymid, px, py, qx, qy)) - half > need:
-                continue
-            c = j * ncols + i
-            for m in range(ES[c], ES[c + 1]):
-                e = EI[m]
-                if segment_segment_distance(px, py, qx, qy, E[e, 0], E[e, 1], E[e, 2], E[e, 3]) < need:
-                    return True
+            # Only a cell whose centre lies within need plus half its diagonal of p-q can hold a closer edge.
+            d = math.sqrt(_seg_point_dist2(EG[0] + (i + 0.5) * EG[2], EG[1] + (j + 0.5) * EG[3], px, py, qx, qy))
+            if d - half <= need and _edge_closer(C, j * ncols + i, px, py, qx, qy, need):
+                return True
     return False
 
 
