@@ -37,7 +37,8 @@ from core.jitcache import jit
 from core.kernels.grid import cell_range
 
 from core.navmesh.kernels.arrays import RouteSpan, mesh_of
-from core.navmesh.kernels.clearance import point_clearance, segment_clearance
+from core.navmesh.kernels.clearance import point_clearance
+from core.navmesh.kernels.disc import sweep_blocked
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
 from core.navmesh.kernels.shadows import shadow_intervals, visible_intervals_by_shadows
@@ -395,7 +396,7 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
         blocked = segment_terrain_lengths(V, T, N, TT, B, G, S, x0, y0, x1, y1, tl)
     if blocked > 0.0:
         return False
-    if rgeo > 0.0 and segment_clearance(E, EG, ES, EI, x0, y0, x1, y1) < need:
+    if rgeo > 0.0 and sweep_blocked(C, x0, y0, x1, y1, need):
         return False
     return True
 

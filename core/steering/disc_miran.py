@@ -22,10 +22,9 @@ import numpy as np
 from core.jitcache import jit
 
 from core.navmesh.kernels.arrays import mesh_of
-from core.navmesh.kernels.clearance import segment_clearance
-from core.navmesh.kernels.disc import disc_cost_work
+from core.navmesh.kernels.disc import disc_cost_from, sweep_blocked
 from core.navmesh.kernels.predicates import norm2d
-from core.navmesh.kernels.segments import segment_cost, segment_first_block, segment_visible, walk_cost
+from core.navmesh.kernels.segments import segment_cost, segment_first_block, walk_cost, walk_visible
 from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import point_at_into, segment_of
 
@@ -117,8 +116,9 @@ def ray_to_route(R: RouteSpan, x, ux, uy, s_lo, s_hi, end) -> float:
 
 
 @jit
-def adjust_end(W, R: RouteSpan, Q: DiscQuery, end, a, b, is_start, q) -> float:
-    """The adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas 4.1); -1 when it does not exist."""
+def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> float:
+    """The adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas 4.1); -1 when it does not exist. ``tx``
+    is ``locate_any``'s triangle of the disc's position (-1: outside the bounds)."""
     V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     x = Q.x
@@ -146,7 +146,8 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, end, a, b, is_start, q) -> float:
     if t < 0.0:
         return -1.0
     point_at_into(rp, rs, lo, hi, t, q)
-    if not segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):
+    # segment_visible's test, from the triangle located once for all the ends.
+    if tx < 0 or not in_bounds(B, q[0], q[1]) or not walk_visible(V, T, N, TT, tx, x[0], x[1], q[0], q[1]):
         return -1.0
     return t
 
@@ -154,10 +155,12 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, end, a, b, is_start, q) -> float:
 @jit
 def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) -> int:
     """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1)."""
+    V, T, N, TT, B, G, S = W
     total = R.rs[R.hi - 1]
     tol = _NUDGE_RTOL * (1.0 + total)
     s_r = Q.s_r
     s1 = Q.s1
+    tx = locate_any(V, T, N, TT, B, G, S, Q.x[0], Q.x[1])
     m = 0
     for j in range(n_int):
         a = intervals[j, 0]
@@ -167,13 +170,13 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) ->
         if j == 0 and a <= s_r + tol:
             a2 = s_r
         else:
-            a2 = adjust_end(W, R, Q, a, a, b, True, q)
+            a2 = adjust_end(W, R, Q, tx, a, a, b, True, q)
             if a2 < 0.0:
                 continue
         if j == n_int - 1 and b >= s1 - tol:
             b2 = s1
         else:
-            b2 = adjust_end(W, R, Q, b, a, b, False, q)
+            b2 = adjust_end(W, R, Q, tx, b, a, b, False, q)
             if b2 < 0.0:
                 continue
         if a2 < b2 and m < out.shape[0]:
@@ -184,25 +187,25 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) ->
 
 
 @jit
-def sweep_from(W, C, Q: DiscQuery, qx, qy, work: DiscChoiceWork) -> float:
+def sweep_from(W, C, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST of the disc sweeping from its position to q, +inf ("a very large
     omega", section 4.1) where the sweep would come closer than ``Q.need`` to an obstacle (the exact
-    segment-to-obstacle distance decides). The arithmetic of ``miran.sweep_cost``, with ``work``'s scratch."""
-    E, EG, ES, EI = C
+    segment-to-obstacle distance decides). The values of ``miran.sweep_cost``, with ``work``'s scratch; ``tx`` is
+    ``locate_any``'s triangle of the disc's position (-1: unknown)."""
     x = Q.x
-    if segment_clearance(E, EG, ES, EI, x[0], x[1], qx, qy) < Q.need:
+    if sweep_blocked(C, x[0], x[1], qx, qy, Q.need):
         return np.inf
-    c = disc_cost_work(W, x[0], x[1], qx, qy, Q.radius, Q.weights, work.disc)
+    c = disc_cost_from(W, tx, x[0], x[1], qx, qy, Q.radius, Q.weights, work.disc)
     return np.inf if c != c else c
 
 
 @jit
 def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
-                      work: DiscChoiceWork) -> int:
+                      work: DiscChoiceWork) -> tuple:
     """Sample the intervals every d as ``miran.pick_candidate`` does (arc lengths into cwork[0], route order, the
     nearest left out beyond its capacity) and write each candidate's lower bound on omega into ``work.bound``:
     its point cost sum_T w(T) l^T (MIRAN 3.3) over d_ij; +inf at d_ij <= 0, 0 where the walk gives no cost.
-    Returns the number of candidates."""
+    Returns (the number of candidates, ``locate_any``'s triangle of the disc's position or -1)."""
     V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     x = Q.x
@@ -212,10 +215,10 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
         total += sample_count(intervals[j, 0], intervals[j, 1], d)
     if skip_first and n_int > 0:
         total -= 1
-    if total <= 0:
-        return 0
-    total = min(total, cwork.shape[1], work.bound.shape[0])
     start = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
+    if total <= 0:
+        return 0, start
+    total = min(total, cwork.shape[1], work.bound.shape[0])
     m = total
     for jj in range(n_int):
         j = n_int - 1 - jj
@@ -247,7 +250,7 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
             work.bound[m] = pc / dij if pc == pc else 0.0
         if m < 0:
             break
-    return total
+    return total, start
 
 
 @jit
@@ -259,7 +262,7 @@ def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, s
     the bound loses to the best exact omega even as a tie (exact pruning). Arc length -1 when there is none.
     cwork (2, m) receives the arc lengths and omegas (NaN: never evaluated, or the disc cannot pass). ``every``
     evaluates every candidate (the unpruned reference the bench compares with)."""
-    total = _candidate_bounds(W, R, Q, intervals, n_int, d, skip_first, cwork, work)
+    total, start = _candidate_bounds(W, R, Q, intervals, n_int, d, skip_first, cwork, work)
     if total <= 0:
         return -1.0, total
     rp, rs, lo, hi = R
@@ -284,7 +287,7 @@ def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, s
         if not every and strictly_worse(bound[i], best_w):
             break  # every later candidate's bound is at least as large
         point_at_into(rp, rs, lo, hi, ts[i], q)
-        cost = sweep_from(W, C, Q, q[0], q[1], work)
+        cost = sweep_from(W, C, Q, start, q[0], q[1], work)
         if cost == np.inf:
             continue
         om = omega_of(cost, ts[i] - Q.s_r)
@@ -327,10 +330,13 @@ def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
 def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscChoiceWork) -> float:
     """The farthest arc length t in (s_lo, s_hi] whose route point the disc can sweep to from x, by bisection on
     the boundary between a sweepable and a blocked point (40 halvings); -1 when none is found."""
+    V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     q = work.q
+    x = Q.x
+    tx = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
     point_at_into(rp, rs, lo, hi, s_hi, q)
-    if sweep_from(W, C, Q, q[0], q[1], work) < math.inf:
+    if sweep_from(W, C, Q, tx, q[0], q[1], work) < math.inf:
         return s_hi
     a = s_lo
     b = s_hi
@@ -338,7 +344,7 @@ def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscC
     for _ in range(40):
         m = 0.5 * (a + b)
         point_at_into(rp, rs, lo, hi, m, q)
-        if sweep_from(W, C, Q, q[0], q[1], work) < math.inf:
+        if sweep_from(W, C, Q, tx, q[0], q[1], work) < math.inf:
             found = m
             a = m
         else:
@@ -367,11 +373,11 @@ def disc_fallback(W, C, R: RouteSpan, Q: DiscQuery, s_end, s_attr_prev, attr_pre
             out_s[0] = t
             return SWEEP_SEARCH
     if (s_attr_prev >= s_r and norm2d(attr_prev[0] - x[0], attr_prev[1] - x[1]) > tol
-            and sweep_from(W, C, Q, attr_prev[0], attr_prev[1], work) < math.inf):
+            and sweep_from(W, C, Q, -1, attr_prev[0], attr_prev[1], work) < math.inf):
         out_s[0] = s_attr_prev
         return KEPT_PREVIOUS
     if (norm2d(r_pt[0] - x[0], r_pt[1] - x[1]) > tol
-            and sweep_from(W, C, Q, r_pt[0], r_pt[1], work) < math.inf):
+            and sweep_from(W, C, Q, -1, r_pt[0], r_pt[1], work) < math.inf):
         out_s[0] = s_r
         return TO_REFERENCE
     return fallback(mesh_of(W, C), x, s_r, r_pt, s_attr_prev, attr_prev, out_s)

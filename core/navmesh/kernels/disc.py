@@ -26,8 +26,10 @@ from typing import NamedTuple
 import numpy as np
 from core.jitcache import jit
 
+from .clearance import segment_segment_distance
 from .disc_work import DISC_WORK_TRIANGLES, DiscWork, disc_work
 from .grids import seg_meets_box
+from .predicates import norm2d
 from .segments import segment_cost
 from .walk import in_bounds, locate_any
 
@@ -124,6 +126,46 @@ def _seg_point_dist2(x, y, ax, ay, bx, by) -> float:
 
 
 @jit(inline=True)
+def _cell_span(lo, hi, pad, origin, size, n):
+    """The index range [k0, k1] of the n grid cells origin + k size that [lo - pad, hi + pad] meets (clamped)."""
+    k0 = min(max(int(math.floor((lo - pad - origin) / size)), 0), n - 1)
+    k1 = min(max(int(math.floor((hi + pad - origin) / size)), 0), n - 1)
+    return k0, k1
+
+
+@jit(inline=True)
+def _edge_closer(C, c, px, py, qx, qy, need) -> bool:
+    """Does an obstacle edge listed in the clearance grid's cell c come closer than ``need`` to p-q?"""
+    E, EG, ES, EI = C
+    for m in range(ES[c], ES[c + 1]):
+        e = EI[m]
+        if segment_segment_distance(px, py, qx, qy, E[e, 0], E[e, 1], E[e, 2], E[e, 3]) < need:
+            return True
+    return False
+
+
+@jit(noalloc=True)
+def sweep_blocked(C, px, py, qx, qy, need) -> bool:
+    """Is ``clearance.segment_clearance(p, q) < need``: does an obstacle edge come closer than ``need`` to p-q? The
+    same decision, by the same edge distances, without the minimum: only cells within ``need`` of the segment are
+    searched, and the first edge closer than ``need`` ends the search (the sweep test of disc MIRAN's choice)."""
+    E, EG, ES, EI = C
+    if E.shape[0] == 0 or not need > 0.0:
+        return False
+    ncols = int(EG[4])
+    i0, i1 = _cell_span(min(px, qx), max(px, qx), need, EG[0], EG[2], ncols)
+    j0, j1 = _cell_span(min(py, qy), max(py, qy), need, EG[1], EG[3], int(EG[5]))
+    half = 0.5 * norm2d(EG[2], EG[3])
+    for j in range(j0, j1 + 1):
+        for i in range(i0, i1 + 1):
+            # Only a cell whose centre lies within need plus half its diagonal of p-q can hold a closer edge.
+            d = math.sqrt(_seg_point_dist2(EG[0] + (i + 0.5) * EG[2], EG[1] + (j + 0.5) * EG[3], px, py, qx, qy))
+            if d - half <= need and _edge_closer(C, j * ncols + i, px, py, qx, qy, need):
+                return True
+    return False
+
+
+@jit(inline=True)
 def _has(found, n0, n, t) -> bool:
     """Is t in found[n0:n]? (A walk's own finds only: tens of triangles, a scan beats a mark array.)"""
     for i in range(n0, n):
@@ -205,8 +247,9 @@ def triangle_box_walk(V, T, N, start, frame, r, found, n, stack) -> int:
 
 
 @jit
-def _overlaps(W, px, py, qx, qy, r, weights, work: DiscWork):
-    """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k).
+def _overlaps(W, ts, px, py, qx, qy, r, weights, work: DiscWork):
+    """Overlap intervals of the free triangles met by the sweep: (iv (k, 3) rows [lo, hi, weight], ty (k,), k), each
+    triangle once (in the order the walks first find it); ``ts`` is ``locate_any``'s triangle of p.
 
     iv and ty are ``work``'s arrays, or larger copies where the sweep meets more triangles than the work holds."""
     V, T, N, TT, B, G, S = W
@@ -215,7 +258,6 @@ def _overlaps(W, px, py, qx, qy, r, weights, work: DiscWork):
     ey = (qy - py) / length
     found = work.found
     stack = work.stack
-    ts = locate_any(V, T, N, TT, B, G, S, px, py)
     tg = locate_any(V, T, N, TT, B, G, S, qx, qy)
     frame = SweepFrame(px, py, ex, ey, length)
     while True:
@@ -236,7 +278,8 @@ def _overlaps(W, px, py, qx, qy, r, weights, work: DiscWork):
     k = 0
     for i in range(n):
         t = found[i]
-        if TT[t] < 0:
+        # A triangle found again by a later walk repeats its interval, which would add exactly 0 to the cost.
+        if TT[t] < 0 or _has(found, 0, i, t):
             continue
         lo, hi = triangle_overlap_interval(V, T, t, px, py, ex, ey, r)
         lo = max(lo, 0.0)
@@ -269,6 +312,13 @@ def disc_cost_work(W, px, py, qx, qy, r, weights, work: DiscWork) -> float:
     with ``work``'s scratch (``disc_work``), so that repeated queries allocate nothing in the usual case.
 
     NaN when p or q is outside the bounds; 0 for p == q. r == 0 gives the point cost (one segment walk)."""
+    return disc_cost_from(W, -1, px, py, qx, qy, r, weights, work)
+
+
+@jit
+def disc_cost_from(W, ts, px, py, qx, qy, r, weights, work: DiscWork) -> float:
+    """``disc_cost_work`` with p's triangle ``ts`` as ``locate_any`` gives it (-1: locate it here), for many sweeps
+    from one point (a disc character's candidates): bit for bit the same cost."""
     V, T, N, TT, B, G, S = W
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
         return math.nan
@@ -276,7 +326,9 @@ def disc_cost_work(W, px, py, qx, qy, r, weights, work: DiscWork) -> float:
         return 0.0
     if r <= 0.0:
         return segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights)
-    iv, ty, k = _overlaps(W, px, py, qx, qy, r, weights, work)
+    if ts < 0:
+        ts = locate_any(V, T, N, TT, B, G, S, px, py)
+    iv, ty, k = _overlaps(W, ts, px, py, qx, qy, r, weights, work)
     order = work.order
     cov = work.cov
     if k > order.shape[0]:
@@ -336,11 +388,12 @@ def disc_intervals(W, px, py, qx, qy, r, weights, out) -> int:
     """The max-weight overlap intervals of the sweep p -> q (Kremyzas Algorithm 3's list), written to out (k, 3)
     as rows [x_start, x_end, terrain index] (-1 where the disc meets no free triangle), ordered along the sweep
     and covering [0, L]. Returns k, or -1 when ``out`` is too small (0 for p == q or outside the bounds)."""
-    B = W[4]
+    V, T, N, TT, B, G, S = W
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)) or (px == qx and py == qy):
         return 0
     length = math.hypot(qx - px, qy - py)
-    iv, ty, k = _overlaps(W, px, py, qx, qy, max(r, 0.0), weights, disc_work(DISC_WORK_TRIANGLES))
+    ts = locate_any(V, T, N, TT, B, G, S, px, py)
+    iv, ty, k = _overlaps(W, ts, px, py, qx, qy, max(r, 0.0), weights, disc_work(DISC_WORK_TRIANGLES))
     xs = np.empty(2 * k + 2)
     xs[0] = 0.0
     xs[1] = length

@@ -9,8 +9,17 @@ import numpy as np
 import pytest
 
 from core.navmesh import disc_traversal_cost, segment_cost
-from core.navmesh.kernels.clearance import point_clearance
-from core.navmesh.kernels.disc import disc_cost, disc_cost_work
+from core.navmesh.kernels.clearance import point_clearance, segment_clearance
+from core.navmesh.kernels.disc import (
+    SweepFrame,
+    disc_cost,
+    disc_cost_from,
+    disc_cost_work,
+    sweep_blocked,
+    triangle_box_walk,
+    triangle_disc_walk,
+    triangle_overlap_interval,
+)
 from core.navmesh.kernels.disc_work import disc_work
 from core.navmesh.kernels.walk import locate_any
 from core.routes.kernels import point_at
@@ -125,3 +134,100 @@ def test_a_small_work_grows_and_gives_the_same_cost():
         want = disc_cost(W, a[0], a[1], b[0], b[1], 0.4, w)
         got = disc_cost_work(W, a[0], a[1], b[0], b[1], 0.4, w, small)
         assert got == want or (math.isnan(got) and math.isnan(want))
+
+
+def _segments(name, seed, n, frac):
+    """(scene, mesh, size, p, q): n random segments of length frac * the scene's size (``random_segments``)."""
+    scene, _, mesh = case(name)
+    x0, y0, x1, y1 = mesh.bounds
+    size = max(x1 - x0, y1 - y0)
+    p, q = random_segments(np.random.default_rng(seed), scene, n, length=frac * size)
+    return scene, mesh, size, p, q
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_sweep_blocked_decides_as_the_segment_clearance(name):
+    """``sweep_blocked(p, q, need)`` is ``segment_clearance(p, q) < need`` (the exact minimum over every obstacle
+    edge), also at the boundary: need equal to the clearance, and the next float above it."""
+    scene, mesh, size, p, q = _segments(name, 11, 400, 0.08)
+    C = mesh.clearance_args()
+    rng = np.random.default_rng(12)
+    blocked = 0
+    for a, b in zip(p, q):
+        c = segment_clearance(*C, a[0], a[1], b[0], b[1])
+        for need in (c, np.nextafter(c, np.inf), rng.uniform(0.0, 0.03) * size, 0.0):
+            want = bool(c < need)
+            assert sweep_blocked(C, a[0], a[1], b[0], b[1], need) == want, (a, b, need, c)
+            blocked += want
+    assert blocked >= 100
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_disc_cost_from_a_known_triangle_is_the_located_one(name):
+    """``disc_cost_from`` with p's triangle as ``locate_any`` gives it: bit for bit ``disc_cost``'s cost."""
+    scene, mesh, size, p, q = _segments(name, 4, 200, 0.1)
+    W = mesh.kernel_args()
+    x0, y0, x1, y1 = mesh.bounds
+    rng = np.random.default_rng(5)
+    work = disc_work(64)
+    for w in scene.weight_matrix():
+        for a, b in zip(p, q):
+            r = rng.choice([0.002, 0.01, 0.03]) * size
+            want = disc_cost(W, a[0], a[1], b[0], b[1], r, w)
+            t = locate_any(*W, a[0], a[1]) if x0 <= a[0] <= x1 and y0 <= a[1] <= y1 else -1
+            got = disc_cost_from(W, t, a[0], a[1], b[0], b[1], r, w, work)
+            assert got == want or (math.isnan(got) and math.isnan(want))
+
+
+def _cost_with_repeats(W, p, q, r, w):
+    """Kremyzas Algorithms 2-4 as the kernel computed them before it weighed each triangle once: every triangle
+    the three walks find, repeats included, heaviest first (stable), each paying on what no earlier one covered."""
+    V, T, N, TT = W[:4]
+    length = math.hypot(q[0] - p[0], q[1] - p[1])
+    ex, ey = (q[0] - p[0]) / length, (q[1] - p[1]) / length
+    found, stack = np.empty(4096, dtype=np.int64), np.empty(4096, dtype=np.int64)
+    n = triangle_disc_walk(V, T, N, locate_any(*W, p[0], p[1]), p[0], p[1], r, found, 0, stack)
+    n = triangle_box_walk(V, T, N, locate_any(*W, p[0], p[1]), SweepFrame(p[0], p[1], ex, ey, length), r, found, n,
+                          stack)
+    n = triangle_disc_walk(V, T, N, locate_any(*W, q[0], q[1]), q[0], q[1], r, found, n, stack)
+    rows = []
+    for t in found[:n]:
+        if TT[t] >= 0:
+            lo, hi = triangle_overlap_interval(V, T, t, p[0], p[1], ex, ey, r)
+            lo, hi = max(lo, 0.0), min(hi, length)
+            if lo < hi:
+                rows.append((lo, hi, w[TT[t]]))
+    repeats = n - len(set(found[:n].tolist()))
+    cost, cover = 0.0, []
+    for i in sorted(range(len(rows)), key=lambda i: -rows[i][2]):
+        lo, hi, wt = rows[i]
+        covered = 0.0
+        for a, b in cover:
+            if min(hi, b) > max(lo, a):
+                covered += min(hi, b) - max(lo, a)
+        cost += wt * ((hi - lo) - covered)
+        touching = [c for c in cover if c[1] >= lo and c[0] <= hi]
+        cover = sorted([c for c in cover if c not in touching]
+                       + [(min([lo] + [c[0] for c in touching]), max([hi] + [c[1] for c in touching]))])
+    return cost, repeats
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_each_triangle_weighed_once_gives_the_cost_with_repeats(name):
+    """A triangle that a later walk finds again is weighed once: its repeated interval would add exactly 0, so the
+    cost is the one that weighs every find (the repeats are common: they occur below). The Python reference rounds
+    apart from the compiled loop in the last bit; the kernel before this change gave the same bits as now on these
+    segments (compared in one process when the change was made)."""
+    scene, mesh, size, p, q = _segments(name, 8, 150, 0.06)
+    W = mesh.kernel_args()
+    rng = np.random.default_rng(9)
+    x0, y0, x1, y1 = mesh.bounds
+    keep = np.all((q >= [x0, y0]) & (q <= [x1, y1]), axis=1)
+    repeats = 0
+    for w in scene.weight_matrix():
+        for a, b in zip(p[keep], q[keep]):
+            r = rng.choice([0.002, 0.01, 0.03]) * size
+            want, k = _cost_with_repeats(W, a, b, r, w)
+            repeats += k
+            assert disc_cost(W, a[0], a[1], b[0], b[1], r, w) == pytest.approx(want, rel=1e-13, abs=1e-13 * size)
+    assert repeats > 0
