@@ -53,7 +53,7 @@ def _push_disk(c, n, bx, by, R, lx, ly, rx, ry, fl, fr):
     return c, n + 1
 
 
-@jit
+@jit(inline=True)
 def _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, forward, first, last):
     """Append the events first..last (inclusive, in walking order) of one edge; the piece after each is recorded.
     Walking backward, left and right swap. Takes the event arrays of ``EcmArrays`` themselves (called per edge)."""

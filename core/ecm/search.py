@@ -132,7 +132,7 @@ def _shrunk(bx, by, R, px, py, c):
     return px + c * (bx - px) / R, py + c * (by - py) / R
 
 
-@jit
+@jit(inline=True)
 def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
     """Append the shrunk chords of one edge's events first..last (walking order) to P (rows as ``funnel.portals``);
     returns the new row count. Called for every edge the search relaxes, so it takes the four event arrays of
