@@ -37,7 +37,7 @@ from .portal_cache import arc_cache, cached_rows, keep_rows
 ARC_STEP = np.deg2rad(10.0)
 
 
-@jit
+@jit(inline=True)
 def _vertex_at(p, f, xy, nv):
     """Vertex f if f is a vertex feature located exactly at point p, else -1."""
     if f >= 0 and f < nv and xy[f, 0] == p[0] and xy[f, 1] == p[1]:
@@ -45,7 +45,7 @@ def _vertex_at(p, f, xy, nv):
     return -1
 
 
-@jit
+@jit(inline=True)
 def _side_point(bx, by, R, cx, cy, vert, interior, c, c_out):
     """Shrunk boundary point of a disk (B, R) whose closest point on this side is (cx, cy)."""
     if R <= 0.0:
@@ -59,7 +59,7 @@ def _side_point(bx, by, R, cx, cy, vert, interior, c, c_out):
     return cx + rad * ux, cy + rad * uy
 
 
-@jit
+@jit(inline=True)
 def _emit(out, m, lx, ly, rx, ry, bx, by, rad):
     """Append portal (l, r) with its disk (B, rad) to ``out`` (rows [lx, ly, rx, ry, bx, by, rad])."""
     if m >= out.shape[0]:

@@ -37,7 +37,7 @@ def arc_cache(n_events: int, capacity: int) -> ArcCache:
                     np.empty((capacity, 7)), np.zeros(1, dtype=np.int64))
 
 
-@jit(noalloc=True)
+@jit(inline=True)
 def cached_rows(cache: ArcCache, entry: int, c: float) -> int:
     """How many rows entry ``entry`` keeps for clearance c, or -1 when it keeps none (then compute them)."""
     if entry < 0 or entry >= cache.tag.shape[0] or cache.tag[entry] != c:

@@ -187,7 +187,7 @@ def _set_last(last, P, z):
     last[3] = P[z, 3]
 
 
-@jit
+@jit(inline=True)
 def _extend(P, k0, k1, fs, ap, Lc, Rc, last, st, eps):
     """Push portals k0..k1 of P into the funnel ``fs`` (``Funnel`` with its arrays), watching for the goal t before
     each portal; ``st`` is (sx, sy, tx, ty).
@@ -270,7 +270,7 @@ def _bound(tx, ty, fs, ap, Lc, Rc, last, eps):
     return _taut(tx, ty, ap, fs.apd, Lc, fs.hl, fs.nl, Rc, fs.hr, fs.nr, eps)
 
 
-@jit
+@jit(inline=True)
 def _save_chains(pool, npool, st_chains, target, fs, Lc, Rc):
     """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool)."""
     hl, nl, hr, nr = fs.hl, fs.nl, fs.hr, fs.nr
