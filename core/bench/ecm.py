@@ -269,10 +269,11 @@ def _batch_records(ecm, S: np.ndarray, G: np.ndarray) -> list[Record]:
         t0 = time.perf_counter()
         query_batch(ecm, S, G, 1.0, threads=2)
         threaded = min(threaded, (time.perf_counter() - t0) / n)
-    ref = (f"batches of {n} pairs, clearance 1 m, funnel search; the batch's own set-up (work buffers, cache of arc "
-           "portals) included in its time; target 0.03 ms per query")
+    pairs = f"{n} pairs, clearance 1 m, funnel search; target 0.03 ms per query"
+    ref = ("batches of " + pairs + "; the batch's own set-up (work buffers, cache of arc portals) included in its "
+           "time, amortised over its queries")
     return [_rec("query, one call per pair (shortest_path_status): per query", 1e3 * single, "ms",
-                 "CPU time, best of 3 rounds; " + ref),
+                 "CPU time, best of 3 rounds; the same " + pairs),
             _rec("batch query (query_batch, one kernel call): per query", 1e3 * batch, "ms",
                  f"CPU time, best of 3 rounds, {single / batch:.2f}x the single calls; " + ref),
             _rec("batch query on 2 threads: per query", 1e3 * threaded, "ms",
