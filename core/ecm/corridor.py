@@ -21,14 +21,16 @@ from .retract import closest_pair
 
 class Disks(NamedTuple):
     """The corridor's disks as they are appended: centres ``B`` (m, 2), radii ``R`` (m,), left and right closest
-    points ``l``, ``r`` (m, 2), features ``f`` (m, 2) int64 of the piece after each (capacity m, rows in use
-    counted apart)."""
+    points ``l``, ``r`` (m, 2), features ``f`` (m, 2) int64 of the piece after each, and ``p`` (m,) int64 the piece
+    after each as an entry of ``portal_cache.ArcCache`` (2q walking forward from event q, 2q + 1 backward; -1 when
+    it does not join two event points of one edge) (capacity m, rows in use counted apart)."""
 
     B: npt.NDArray[np.float64]
     R: npt.NDArray[np.float64]
     l: npt.NDArray[np.float64]
     r: npt.NDArray[np.float64]
     f: npt.NDArray[np.int64]
+    p: npt.NDArray[np.int64]
 
 
 @jit(inline=True)
@@ -36,7 +38,8 @@ def _push_disk(c, n, bx, by, R, lx, ly, rx, ry, fl, fr):
     """Append disk (B, R) with closest points l, r and the features of the piece after it as row n of ``c``
     (``Disks``, doubled when full): returns (c, n + 1)."""
     if n >= c.B.shape[0]:
-        c = Disks(doubled(c.B, n), doubled(c.R, n), doubled(c.l, n), doubled(c.r, n), doubled(c.f, n))
+        c = Disks(doubled(c.B, n), doubled(c.R, n), doubled(c.l, n), doubled(c.r, n), doubled(c.f, n),
+                  doubled(c.p, n))
     c.B[n, 0] = bx
     c.B[n, 1] = by
     c.R[n] = R
@@ -46,10 +49,11 @@ def _push_disk(c, n, bx, by, R, lx, ly, rx, ry, fl, fr):
     c.r[n, 1] = ry
     c.f[n, 0] = fl
     c.f[n, 1] = fr
+    c.p[n] = -1
     return c, n + 1
 
 
-@jit
+@jit(inline=True)
 def _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, forward, first, last):
     """Append the events first..last (inclusive, in walking order) of one edge; the piece after each is recorded.
     Walking backward, left and right swap. Takes the event arrays of ``EcmArrays`` themselves (called per edge)."""
@@ -59,12 +63,16 @@ def _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, forward, first, last)
             fr = ev_fr[q] if q < last else -1
             c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0], ev_l[q, 1], ev_r[q, 0], ev_r[q, 1],
                               fl, fr)
+            if q < last:
+                c.p[n - 1] = 2 * q
     else:
         for q in range(first, last - 1, -1):
             fl = ev_fr[q - 1] if q > last else -1
             fr = ev_fl[q - 1] if q > last else -1
             c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0], ev_r[q, 1], ev_l[q, 0], ev_l[q, 1],
                               fl, fr)
+            if q > last:
+                c.p[n - 1] = 2 * q + 1
     return c, n
 
 
@@ -97,12 +105,20 @@ def explicit_corridor(ecm, plan):
     features of the curve from disk i to disk i + 1, or (-1, -1) where disks i and i + 1 share their centre (a
     Voronoi vertex where the corridor turns onto another edge: its boundary is an arc of that disk).
     """
+    c, n = corridor_disks(ecm, plan)
+    return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()
+
+
+@jit
+def corridor_disks(ecm, plan):
+    """``explicit_corridor`` as its ``Disks`` (with the pieces' cache entries) and the number of rows in use, without
+    copies: (Disks, n)."""
     nodes, edges, s, g = plan.nodes, plan.edges, plan.start, plan.goal
     edge_uv, edge_ptr, ev_fl, ev_fr = ecm.edge_uv, ecm.edge_ptr, ecm.ev_fl, ecm.ev_fr
     ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
     cap = 64
     c = Disks(np.empty((cap, 2)), np.empty(cap), np.empty((cap, 2)), np.empty((cap, 2)),
-              np.empty((cap, 2), dtype=np.int64))
+              np.empty((cap, 2), dtype=np.int64), np.empty(cap, dtype=np.int64))
     n = 0
     m = nodes.shape[0]
     # Direct step along one edge.
@@ -118,7 +134,7 @@ def explicit_corridor(ecm, plan):
             c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, s.i, g.i + 1)
             _close_piece(c, n, ecm, g.i, False)
             c, n = _end_disk(c, n, ecm, g, False, -1, -1)
-        return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()
+        return c, n
     # Start: from S along its edge to the first vertex of the path.
     a = edge_ptr[s.k]
     b = edge_ptr[s.k + 1]
@@ -148,4 +164,4 @@ def explicit_corridor(ecm, plan):
         c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, b - 1, g.i + 1)
         _close_piece(c, n, ecm, g.i, False)
         c, n = _end_disk(c, n, ecm, g, False, -1, -1)
-    return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()
+    return c, n

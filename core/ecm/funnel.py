@@ -29,12 +29,15 @@ from __future__ import annotations
 import numpy as np
 from core.jitcache import jit
 
+from core.kernels.buffers import reserve
+
 from .distance import feature_closest, ray_bisector
+from .portal_cache import arc_cache, cached_rows, keep_rows
 
 ARC_STEP = np.deg2rad(10.0)
 
 
-@jit
+@jit(inline=True)
 def _vertex_at(p, f, xy, nv):
     """Vertex f if f is a vertex feature located exactly at point p, else -1."""
     if f >= 0 and f < nv and xy[f, 0] == p[0] and xy[f, 1] == p[1]:
@@ -42,7 +45,7 @@ def _vertex_at(p, f, xy, nv):
     return -1
 
 
-@jit
+@jit(inline=True)
 def _side_point(bx, by, R, cx, cy, vert, interior, c, c_out):
     """Shrunk boundary point of a disk (B, R) whose closest point on this side is (cx, cy)."""
     if R <= 0.0:
@@ -56,7 +59,7 @@ def _side_point(bx, by, R, cx, cy, vert, interior, c, c_out):
     return cx + rad * ux, cy + rad * uy
 
 
-@jit
+@jit(inline=True)
 def _emit(out, m, lx, ly, rx, ry, bx, by, rad):
     """Append portal (l, r) with its disk (B, rad) to ``out`` (rows [lx, ly, rx, ry, bx, by, rad])."""
     if m >= out.shape[0]:
@@ -92,6 +95,16 @@ def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
     boundary there is concave (a path never touches it), and a start or goal lying there is found by the disk
     tests of ``enter_index`` and ``exit_index``.
     """
+    n = cB.shape[0]
+    return cached_portals(cB, cR, cl, cr, cf, np.full(n, -1, dtype=np.int64), c, xy, ring_next, normal, step,
+                          arc_cache(0, 0))
+
+
+@jit
+def cached_portals(cB, cR, cl, cr, cf, cp, c, xy, ring_next, normal, step, cache):
+    """``portals``, taking the arc portals of event pieces from a batch's ``portal_cache.ArcCache``: ``cp[i]`` is
+    the cache entry of the piece after disk i (``corridor.Disks.p``; -1 for a piece that is not between two event
+    points of one edge). The rows are those ``portals`` computes, to the bit."""
     nv = xy.shape[0]
     n = cB.shape[0]
     c_out = c / np.cos(step) if c > 0.0 else 0.0
@@ -134,49 +147,68 @@ def portals(cB, cR, cl, cr, cf, c, xy, ring_next, normal, step):
         fr = cf[i, 1]
         if c <= 0.0 or fl < 0 or fr < 0 or (fl >= nv and fr >= nv):
             continue
-        # Points inside the piece: angular steps around its vertex side(s).
-        ns = 0
-        dx = cB[i + 1, 0] - cB[i, 0]
-        dy = cB[i + 1, 1] - cB[i, 1]
-        for side in range(2):
-            v = fl if side == 0 else fr
-            other = fr if side == 0 else fl
-            if v >= nv:
-                continue
-            a0 = np.arctan2(cB[i, 1] - xy[v, 1], cB[i, 0] - xy[v, 0])
-            a1 = np.arctan2(cB[i + 1, 1] - xy[v, 1], cB[i + 1, 0] - xy[v, 0])
-            delta = _wrap(a1 - a0)
-            K = int(np.ceil(abs(delta) / step))
-            for k in range(1, K):
-                a = a0 + delta * k / K
-                ux = np.cos(a)
-                uy = np.sin(a)
-                rho = ray_bisector(xy, ring_next, normal, other, xy[v, 0], xy[v, 1], ux, uy)
-                if not np.isfinite(rho):
-                    continue
-                if ns >= samp.shape[0]:
-                    nsamp = np.empty((2 * samp.shape[0], 3))
-                    nsamp[:ns] = samp[:ns]
-                    samp = nsamp
-                bx = xy[v, 0] + rho * ux
-                by = xy[v, 1] + rho * uy
-                samp[ns, 0] = (bx - cB[i, 0]) * dx + (by - cB[i, 1]) * dy
-                samp[ns, 1] = bx
-                samp[ns, 2] = by
-                ns += 1
-        if ns == 0:
+        k = cached_rows(cache, cp[i], c)
+        if k >= 0:
+            out = reserve(out, m + k)
+            a = cache.ptr[cp[i]]
+            out[m:m + k] = cache.rows[a:a + k]
+            m += k
             continue
-        order = np.argsort(samp[:ns, 0])
-        for q in range(ns):
-            j = order[q]
-            bx = samp[j, 1]
-            by = samp[j, 2]
-            dl, qlx, qly = feature_closest(xy, ring_next, fl, bx, by)
-            dr, qrx, qry = feature_closest(xy, ring_next, fr, bx, by)
-            plx, ply = _side_point(bx, by, dl, qlx, qly, fl if fl < nv else -1, True, c, c_out)
-            prx, pry = _side_point(bx, by, dr, qrx, qry, fr if fr < nv else -1, True, c, c_out)
-            out, m = _emit(out, m, plx, ply, prx, pry, bx, by, max(0.5 * (dl + dr) - c, 0.0))
+        m0 = m
+        out, m, samp = _arc_portals(cB, cf, i, c, c_out, xy, ring_next, normal, step, out, m, samp)
+        keep_rows(cache, cp[i], c, out, m0, m)
     return out[:m].copy()
+
+
+@jit
+def _arc_portals(cB, cf, i, c, c_out, xy, ring_next, normal, step, out, m, samp):
+    """Append the portals added inside the piece after disk i, at angular steps around its vertex side(s), in
+    their order along the piece: (out, m, samp) with the scratch ``samp`` (ns, 3) grown as needed."""
+    nv = xy.shape[0]
+    fl = cf[i, 0]
+    fr = cf[i, 1]
+    ns = 0
+    dx = cB[i + 1, 0] - cB[i, 0]
+    dy = cB[i + 1, 1] - cB[i, 1]
+    for side in range(2):
+        v = fl if side == 0 else fr
+        other = fr if side == 0 else fl
+        if v >= nv:
+            continue
+        a0 = np.arctan2(cB[i, 1] - xy[v, 1], cB[i, 0] - xy[v, 0])
+        a1 = np.arctan2(cB[i + 1, 1] - xy[v, 1], cB[i + 1, 0] - xy[v, 0])
+        delta = _wrap(a1 - a0)
+        K = int(np.ceil(abs(delta) / step))
+        for k in range(1, K):
+            a = a0 + delta * k / K
+            ux = np.cos(a)
+            uy = np.sin(a)
+            rho = ray_bisector(xy, ring_next, normal, other, xy[v, 0], xy[v, 1], ux, uy)
+            if not np.isfinite(rho):
+                continue
+            if ns >= samp.shape[0]:
+                nsamp = np.empty((2 * samp.shape[0], 3))
+                nsamp[:ns] = samp[:ns]
+                samp = nsamp
+            bx = xy[v, 0] + rho * ux
+            by = xy[v, 1] + rho * uy
+            samp[ns, 0] = (bx - cB[i, 0]) * dx + (by - cB[i, 1]) * dy
+            samp[ns, 1] = bx
+            samp[ns, 2] = by
+            ns += 1
+    if ns == 0:
+        return out, m, samp
+    order = np.argsort(samp[:ns, 0])
+    for q in range(ns):
+        j = order[q]
+        bx = samp[j, 1]
+        by = samp[j, 2]
+        dl, qlx, qly = feature_closest(xy, ring_next, fl, bx, by)
+        dr, qrx, qry = feature_closest(xy, ring_next, fr, bx, by)
+        plx, ply = _side_point(bx, by, dl, qlx, qly, fl if fl < nv else -1, True, c, c_out)
+        prx, pry = _side_point(bx, by, dr, qrx, qry, fr if fr < nv else -1, True, c, c_out)
+        out, m = _emit(out, m, plx, ply, prx, pry, bx, by, max(0.5 * (dl + dr) - c, 0.0))
+    return out, m, samp
 
 
 @jit
@@ -204,27 +236,15 @@ def in_triangle(px, py, ax, ay, bx, by, cx, cy, eps):
     return d1 <= eps * eps and d2 <= eps * eps and d3 <= eps * eps
 
 
-@jit
-def strip_position(L, R, px, py, last, eps):
-    """Index k of the strip piece between portals k and k + 1 that holds p (ECM IV's triangles (l_k, r_k, l_k+1) and
-    (r_k, l_k+1, r_k+1)): the last such k if ``last``, else the first; -1 if none."""
-    n = L.shape[0]
-    found = -1
-    for k in range(n - 1):
-        if _in_piece(L, R, k, px, py, eps):
-            found = k
-            if not last:
-                return k
-    return found
+@jit(inline=True)
+def in_piece(P, z, px, py, eps):
+    """p in the strip piece between portals z and z + 1 of P (rows of ``portals``): ECM IV's triangles
+    (l_z, r_z, l_z+1) and (r_z, l_z+1, r_z+1)."""
+    return (in_triangle(px, py, P[z, 0], P[z, 1], P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], eps)
+            or in_triangle(px, py, P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], P[z + 1, 2], P[z + 1, 3], eps))
 
 
-@jit
-def _in_piece(L, R, k, px, py, eps):
-    return (in_triangle(px, py, L[k, 0], L[k, 1], R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], eps)
-            or in_triangle(px, py, R[k, 0], R[k, 1], L[k + 1, 0], L[k + 1, 1], R[k + 1, 0], R[k + 1, 1], eps))
-
-
-@jit
+@jit(inline=True)
 def in_disk(P, k, px, py, eps):
     """p in portal k's disk (row k of ``portals``: centre P[k, 4:6], radius P[k, 6]), with slack eps."""
     return np.hypot(px - P[k, 4], py - P[k, 5]) <= P[k, 6] + eps
@@ -241,7 +261,7 @@ def enter_index(P, px, py, eps):
     n = P.shape[0]
     ks = -1
     for k in range(n):
-        if in_disk(P, k, px, py, eps) or (k < n - 1 and _in_piece(P[:, 0:2], P[:, 2:4], k, px, py, eps)):
+        if in_disk(P, k, px, py, eps) or (k < n - 1 and in_piece(P, k, px, py, eps)):
             ks = k
         else:
             break
@@ -256,7 +276,7 @@ def exit_index(P, px, py, ks, eps):
     if ks >= 0 and in_disk(P, ks, px, py, eps):
         return ks
     for j in range(ks + 1, n):
-        if in_disk(P, j, px, py, eps) or (j >= 1 and _in_piece(P[:, 0:2], P[:, 2:4], j - 1, px, py, eps)):
+        if in_disk(P, j, px, py, eps) or (j >= 1 and in_piece(P, j - 1, px, py, eps)):
             return max(j - 1, ks)
     return n - 1
 

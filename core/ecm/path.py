@@ -18,9 +18,10 @@ from core.kernels.buffers import reserve
 
 from .arrays import Plan, query_work, reset_work
 from .astar import astar
-from .corridor import explicit_corridor
-from .funnel import ARC_STEP, corridor_path, portals
+from .corridor import corridor_disks, explicit_corridor
+from .funnel import ARC_STEP, cached_portals, corridor_path, portals
 from .graph import ECM
+from .portal_cache import arc_cache
 from .retract import edge_of_event, retract, retract_end
 from .search import corridor_search
 
@@ -54,13 +55,15 @@ def _plan(ecm, work, sx, sy, tx, ty, clearance, medial):
 
 
 @jit
-def _query(ecm, work, sx, sy, tx, ty, clearance, step, medial):
-    """The whole query: (points (p, 2), length, status)."""
+def _query(ecm, work, sx, sy, tx, ty, clearance, step, medial, cache):
+    """The whole query: (points (p, 2), length, status); ``cache`` (``portal_cache.ArcCache``) keeps the arc portals
+    of the corridor's pieces for the next queries of a batch."""
     plan = _plan(ecm, work, sx, sy, tx, ty, clearance, medial)
     if plan.status != OK:
         return np.zeros((0, 2)), 0.0, plan.status
-    cB, cR, cl, cr, cf = explicit_corridor(ecm, plan)
-    P = portals(cB, cR, cl, cr, cf, clearance, ecm.xy, ecm.ring_next, ecm.normal, step)
+    d, n = corridor_disks(ecm, plan)
+    P = cached_portals(d.B[:n], d.R[:n], d.l[:n], d.r[:n], d.f[:n], d.p[:n], clearance, ecm.xy, ecm.ring_next,
+                       ecm.normal, step, cache)
     scale = np.hypot(ecm.bounds[2] - ecm.bounds[0], ecm.bounds[3] - ecm.bounds[1])
     pts, length = corridor_path(P, sx, sy, tx, ty, 1e-9 * scale)
     return pts, length, OK
@@ -69,22 +72,24 @@ def _query(ecm, work, sx, sy, tx, ty, clearance, step, medial):
 @jit
 def path_kernel(ecm, sx, sy, tx, ty, clearance, step, medial):
     """One query with its own work buffers: (points (p, 2), length, status)."""
-    return _query(ecm, query_work(ecm), sx, sy, tx, ty, clearance, step, medial)
+    return _query(ecm, query_work(ecm), sx, sy, tx, ty, clearance, step, medial, arc_cache(0, 0))
 
 
 @jit
 def paths_kernel(ecm, starts, goals, clearances, step, medial):
-    """Many queries in one call, one set of work buffers, query q at ``clearances[q]``: (points (P, 2),
-    offsets (n + 1,), lengths (n,), status (n,))."""
+    """Many queries in one call, one set of work buffers and one cache of arc portals (rows for up to 64 per query,
+    at most 8 per event point), query q at ``clearances[q]``: (points (P, 2), offsets (n + 1,), lengths (n,),
+    status (n,))."""
     n = starts.shape[0]
     work = query_work(ecm)
+    cache = arc_cache(ecm.ev_R.shape[0], min(64 * n + 64, 8 * ecm.ev_R.shape[0] + 64))
     offs = np.zeros(n + 1, dtype=np.int64)
     lengths = np.zeros(n)
     status = np.zeros(n, dtype=np.int64)
     buf = np.empty((64 * n + 16, 2))
     for q in range(n):
         pts, length, st = _query(ecm, work, starts[q, 0], starts[q, 1], goals[q, 0], goals[q, 1], clearances[q],
-                                 step, medial)
+                                 step, medial, cache)
         buf = reserve(buf, offs[q] + pts.shape[0])
         buf[offs[q]:offs[q] + pts.shape[0]] = pts
         offs[q + 1] = offs[q] + pts.shape[0]

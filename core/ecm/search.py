@@ -25,7 +25,7 @@ from core.kernels.heap import heap_push
 from core.kernels.paths import path_between
 
 from .astar import ends_clearance, pop_open, same_edge_clearance
-from .funnel import in_disk, in_triangle
+from .funnel import in_disk, in_piece, in_triangle
 from .retract import closest_pair
 
 # Relative weight of the medial-axis length in a final score: ties between equally short paths go to the shorter
@@ -33,7 +33,7 @@ from .retract import closest_pair
 TIE = 1e-9
 
 
-@jit
+@jit(inline=True)
 def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     """Add a left (side 0) or right (side 1) portal end point to the funnel; returns the new state scalars.
 
@@ -86,7 +86,7 @@ def _add(side, px, py, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     return apd, hc, nc, ho, no
 
 
-@jit
+@jit(inline=True)
 def _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps):
     """Length of the shortest path through the funnel to t (the state is not changed).
 
@@ -132,7 +132,7 @@ def _shrunk(bx, by, R, px, py, c):
     return px + c * (bx - px) / R, py + c * (by - py) / R
 
 
-@jit
+@jit(inline=True)
 def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
     """Append the shrunk chords of one edge's events first..last (walking order) to P (rows as ``funnel.portals``);
     returns the new row count. Called for every edge the search relaxes, so it takes the four event arrays of
@@ -150,7 +150,7 @@ def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
     return n
 
 
-@jit
+@jit(inline=True)
 def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
     a, b = _shrunk(bx, by, R, lx, ly, c)
     P[n, 0] = a
@@ -162,13 +162,6 @@ def _disk_portal(bx, by, R, lx, ly, rx, ry, c, P, n):
     P[n, 5] = by
     P[n, 6] = max(R - c, 0.0)
     return n + 1
-
-
-@jit
-def _in_piece(P, z, px, py, eps):
-    """p in the strip piece between portals z and z + 1 of P."""
-    return (in_triangle(px, py, P[z, 0], P[z, 1], P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], eps)
-            or in_triangle(px, py, P[z, 2], P[z, 3], P[z + 1, 0], P[z + 1, 1], P[z + 1, 2], P[z + 1, 3], eps))
 
 
 class Funnel(NamedTuple):
@@ -186,7 +179,7 @@ class Funnel(NamedTuple):
     fresh: bool
 
 
-@jit
+@jit(inline=True)
 def _set_last(last, P, z):
     last[0] = P[z, 0]
     last[1] = P[z, 1]
@@ -194,7 +187,7 @@ def _set_last(last, P, z):
     last[3] = P[z, 3]
 
 
-@jit
+@jit(inline=True)
 def _extend(P, k0, k1, fs, ap, Lc, Rc, last, st, eps):
     """Push portals k0..k1 of P into the funnel ``fs`` (``Funnel`` with its arrays), watching for the goal t before
     each portal; ``st`` is (sx, sy, tx, ty).
@@ -216,7 +209,7 @@ def _extend(P, k0, k1, fs, ap, Lc, Rc, last, st, eps):
         if inside:
             f = _taut(tx, ty, ap, apd, Lc, hl, nl, Rc, hr, nr, eps)
             return Funnel(apd, hl, nl, hr, nr, has_last, fresh), True, f
-        if fresh and (in_disk(P, z, sx, sy, eps) or (z < k1 and _in_piece(P, z, sx, sy, eps))):
+        if fresh and (in_disk(P, z, sx, sy, eps) or (z < k1 and in_piece(P, z, sx, sy, eps))):
             _set_last(last, P, z)
             has_last = True
             continue
@@ -261,7 +254,7 @@ def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
     return best
 
 
-@jit
+@jit(inline=True)
 def _bound(tx, ty, fs, ap, Lc, Rc, last, eps):
     """A lower bound on any path from the start through the portals pushed so far to t: the funnel's path to t when
     t lies ahead of the last portal; else (the corridor turns back towards t further on, through portals not seen
@@ -277,7 +270,7 @@ def _bound(tx, ty, fs, ap, Lc, Rc, last, eps):
     return _taut(tx, ty, ap, fs.apd, Lc, fs.hl, fs.nl, Rc, fs.hr, fs.nr, eps)
 
 
-@jit
+@jit(inline=True)
 def _save_chains(pool, npool, st_chains, target, fs, Lc, Rc):
     """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool)."""
     hl, nl, hr, nr = fs.hl, fs.nl, fs.hr, fs.nr
