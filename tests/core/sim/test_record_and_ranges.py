@@ -184,11 +184,14 @@ def test_an_unrecorded_run_takes_one_kernel_call_and_the_same_steps(monkeypatch)
     sim_on = crowd(True)
     sim_on.run(chunk=100)
     assert len(calls) > 1 and max(calls) == 100
+    assert sim_on.steps == sim_off.steps
     sim_cut = crowd(False)
     while sim_cut.walking():
+        sim_cut.tend()
         sim_cut.step(64)
     for other in (sim_on, sim_cut):
-        assert other.steps == sim_off.steps and np.array_equal(other.state.pos, sim_off.state.pos)
+        assert np.array_equal(other.state.pos, sim_off.state.pos)
+        assert np.array_equal(other.state.status, sim_off.state.status)
         assert np.allclose(other.state.t_arrive, sim_off.state.t_arrive, rtol=1e-12, atol=0)
     # A predicate is asked between calls of ``chunk`` steps.
     calls.clear()
