@@ -521,7 +521,7 @@ def drop_last_grazing(out, n, tol, span) -> int:
     return n
 
 
-@jit(noalloc=True)
+@jit(inline=True, noalloc=True)
 def visible_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, tri):
     """What every window query does first: (free triangle of x, first route segment a of the clamped window, 0),
     or (-1, 0, result) when the answer is already known (x not in the free space, an empty window, a zero-length

@@ -14,7 +14,7 @@ from core.sim import Simulation
 from core.sim import simulation
 from core.sim.simulation import MAX_STEPS
 
-from simgen import random_scene, shipped
+from simgen import planned_routes, random_scene, shipped
 
 
 def _walkers(record, seed: int = 3) -> Simulation:
@@ -158,3 +158,43 @@ def test_respawning_irm_crowd_compacts_its_corridors(monkeypatch):
     for i in range(0, 60, 7):
         c = sim.corridor_of(i)
         assert len(c["radii"]) and np.all(c["radii"] > 0)
+
+
+def test_an_unrecorded_run_takes_one_kernel_call_and_the_same_steps(monkeypatch):
+    """Without a predicate or respawning, an unrecorded run goes on in one kernel call; it walks the same positions,
+    bit for bit, as a recorded run (cut into ``chunk`` steps) and as the same steps taken 64 at a time."""
+    calls = []
+    advance = simulation.kernels.advance
+
+    def counted(plan, *args):
+        calls.append(plan.n_steps)
+        return advance(plan, *args)
+
+    def crowd(record) -> Simulation:
+        scene = random_scene(3)
+        sim = Simulation(scene, record=record, add_scene_agents=False)
+        sim.add_agents(planned_routes(scene, np.random.default_rng(4), 6), [scene.profiles[0].id] * 6)
+        return sim
+
+    monkeypatch.setattr(simulation.kernels, "advance", counted)
+    sim_off = crowd(False)
+    sim_off.run()
+    assert calls == [sim_off.step_budget()] and sim_off.arrived().all()
+    calls.clear()
+    sim_on = crowd(True)
+    sim_on.run(chunk=100)
+    assert len(calls) > 1 and max(calls) == 100
+    assert sim_on.steps == sim_off.steps
+    sim_cut = crowd(False)
+    while sim_cut.walking():
+        sim_cut.tend()
+        sim_cut.step(64)
+    for other in (sim_on, sim_cut):
+        assert np.array_equal(other.state.pos, sim_off.state.pos)
+        assert np.array_equal(other.state.status, sim_off.state.status)
+        assert np.allclose(other.state.t_arrive, sim_off.state.t_arrive, rtol=1e-12, atol=0)
+    # A predicate is asked between calls of ``chunk`` steps.
+    calls.clear()
+    sim = crowd(False)
+    sim.run(until=lambda s: s.steps >= 100, chunk=40)
+    assert max(calls) == 40 and sim.steps >= 100
