@@ -101,6 +101,8 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     reach2 = reach * reach
     # For a neighbour walking at speed v the force is below the floor once |r| - tau v exceeds the static reach.
     rstat = social_reach(v0, sig, tau, 0.0, SOCIAL_FLOOR)
+    # |r| <= rstat (with a margin far above rounding) keeps a neighbour: the test below needs no square root there.
+    near2 = (rstat * (1.0 - 1e-9)) ** 2
     scratch = wk.crowd
     e = scratch[0]
     f = scratch[1]
@@ -131,7 +133,8 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
                         r2 = rx * rx + ry * ry
                         if j == i or r2 > reach2:
                             continue
-                        if math.sqrt(r2) - tau * norm2d(vel[j, 0], vel[j, 1]) > rstat:
+                        # Within the static reach no neighbour is left out, whatever its speed: no square roots.
+                        if r2 > near2 and math.sqrt(r2) - tau * norm2d(vel[j, 0], vel[j, 1]) > rstat:
                             continue
                         social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]
