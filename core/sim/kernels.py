@@ -658,7 +658,7 @@ def _block_works(W, C, A, P, X, blocks) -> list:
         if prof[p, P_D] > 0.0:
             most = max(most, prof[p, P_SIGMA] / prof[p, P_D])
     shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
-              np.zeros(n, dtype=np.float64))
+              np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64))
     n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
     return [work_buffers(A.terrain_len.shape[1], C[0].shape[0], n_cands, X.terrain, shared, b * n // blocks,
                          (b + 1) * n // blocks) for b in range(blocks)]
@@ -719,7 +719,7 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
                 lost += got[b]
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, A.pos, status, cell_start, order)
-        vtop = fastest_walker(A) if crowd else 0.0
+        vtop = fastest_walker(A, w0.speed) if crowd else 0.0
         if blocks == 1:
             force_phase(C, A, P, nb, tr, w0)
             if crowd:
