@@ -235,13 +235,17 @@ def _unreachable(ctx: PlannerContext, planner: str, start: np.ndarray, goal: np.
 
 
 def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = None, clearance: float = 0.0,
-               context: PlannerContext | None = None, min_clearance: float | None = None) -> PlanResult:
+               context: PlannerContext | None = None, min_clearance: float | None = None,
+               spot: bool = True) -> PlanResult:
     """Plan an indicative route from start to goal with one of the five planners (see the module docstring).
 
     ``min_clearance`` (default: ``clearance``) is the least clearance the caller accepts where no route keeps
     ``clearance``. Raises InputError for an unknown planner or profile, a start or goal outside the free space, a
     negative clearance, a goal that cannot be reached, or one that cannot be reached with ``min_clearance`` (the
     message names the narrowest spot of the best route that keeps less).
+
+    ``spot=False`` leaves ``narrowest_at`` None: finding the spot (a nearest-pair query of every route piece against
+    every boundary segment) is a third of a planning's time, and a crowd's errands only need the route.
     """
     if planner not in PLANNERS:
         raise InputError([Problem("planner", f"unknown planner {planner!r} (valid: {', '.join(PLANNERS)})")])
@@ -288,9 +292,9 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
         # The ECM keeps the clearance only where the corridor is wide enough: a narrower route is refused here too.
         raise _too_narrow(ctx, p, planner, s, g, weights, c, least, route.points)
     search = float(leg.cost if leg.search_cost is None else leg.search_cost)
-    at = ctx.narrowest_spot(route.points)
+    at = ctx.narrowest_spot(route.points) if spot else None
     return PlanResult(route, float(leg.cost), planner, bool(ok), float(narrowest), prof, c, used, search,
-                      (float(at[0]), float(at[1])))
+                      (float(at[0]), float(at[1])) if at is not None else None)
 
 
 def _ends_clearance(ctx: PlannerContext, s: np.ndarray, g: np.ndarray) -> float:

@@ -26,7 +26,7 @@ from core.steering.irm import disc_boundary_point
 from core.steering.methods import IRM
 from core.steering.noise import noise_angle, noise_force
 from core.steering.slope import deflection, height_gradient, rotate
-from core.steering.social import SOCIAL_FLOOR, social_reach, social_term
+from core.steering.social import SOCIAL_FLOOR, social_reach, social_term_at
 
 from .params import (
     G_CB,
@@ -68,22 +68,24 @@ def crowd_needed(gvec, nb, X, n_irm) -> bool:
 
 
 @jit(noalloc=True)
-def fastest_walker(A) -> float:
-    """The fastest walking agent's speed: it bounds how far ahead the neighbours' personal space reaches."""
+def fastest_walker(A, speed) -> float:
+    """The fastest walking agent's speed: it bounds how far ahead the neighbours' personal space reaches. Every
+    agent's speed |v| into ``speed`` (n,), for the neighbour scans of this step."""
     vtop = 0.0
     for j in range(A.pos.shape[0]):
+        speed[j] = norm2d(A.vel[j, 0], A.vel[j, 1])
         if A.status[j] == WALKING:
-            vtop = max(vtop, norm2d(A.vel[j, 0], A.vel[j, 1]))
+            vtop = max(vtop, speed[j])
     return vtop
 
 
 @jit(noalloc=True)
 def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     """Add the social, noise and slope terms to ``wk.fnew`` (n, 2) for every walking agent of the block (positions
-    of this step); ``vtop`` is ``fastest_walker(A)``, ``wk.crowd`` (5, 2) scratch space."""
+    of this step); ``vtop`` is ``fastest_walker(A, wk.speed)``, ``wk.crowd`` (5, 2) scratch space."""
     pos, vel, attr, profile, method, radius, status = A.pos, A.vel, A.attr, A.profile, A.method, A.radius, A.status
     gvec, prof = P.gvec, P.prof
-    fnew = wk.fnew
+    fnew, speed = wk.fnew, wk.speed
     hf_geo, heights, perm, phase = X.hf_geo, X.heights, X.perm, X.noise_phase
     cB, cR, corr_lo, corr_hi, corr_k, corr_ds = X.cB, X.cR, X.corr_lo, X.corr_hi, X.corr_k, X.corr_ds
     grid, cell_start, order = nb
@@ -101,6 +103,8 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     reach2 = reach * reach
     # For a neighbour walking at speed v the force is below the floor once |r| - tau v exceeds the static reach.
     rstat = social_reach(v0, sig, tau, 0.0, SOCIAL_FLOOR)
+    # |r| <= rstat (with a margin far above rounding) keeps a neighbour: the test below needs no square root there.
+    near2 = (rstat * (1.0 - 1e-9)) ** 2
     scratch = wk.crowd
     e = scratch[0]
     f = scratch[1]
@@ -131,9 +135,11 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
                         r2 = rx * rx + ry * ry
                         if j == i or r2 > reach2:
                             continue
-                        if math.sqrt(r2) - tau * norm2d(vel[j, 0], vel[j, 1]) > rstat:
+                        # Within the static reach no neighbour is left out, whatever its speed: no square roots.
+                        a = math.sqrt(r2)
+                        if r2 > near2 and a - tau * speed[j] > rstat:
                             continue
-                        social_term(x, e, pos[j], vel[j], v0, sig, tau, fmax * vmax, f)
+                        social_term_at(x, e, pos[j], vel[j], a, v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if method[i] == IRM and corr_hi[i] > corr_lo[i]:

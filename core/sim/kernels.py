@@ -308,7 +308,8 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
 
 @jit(noalloc=True)
 def force_phase(C, A, P, nb, tr, wk) -> None:
-    """F = F_s + F_b + F_o for every walking agent of the block at its current position, into ``wk.fnew`` (n, 2)."""
+    """F = F_s + F_b + F_o for every walking agent of the block at its current position, into ``wk.fnew`` (n, 2);
+    its clearance d_b into ``wk.clear`` (n,)."""
     E, EG, ES, EI = C
     pos, attr, profile, method, radius, status, min_clear = A.pos, A.attr, A.profile, A.method, A.radius, \
         A.status, A.min_clear
@@ -337,6 +338,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
         rgeo = radius[i] if method[i] == DISC_MIRAN else 0.0
         steering_force(x, attr[i], cs, vmax, fs)
         db, bx, by, e = point_clearance(E, EG, ES, EI, x[0], x[1])
+        wk.clear[i] = db
         fb[0] = 0.0
         fb[1] = 0.0
         if e >= 0:
@@ -380,13 +382,16 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
 
 
 @jit(noalloc=True)
-def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
+def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, sure, tl) -> bool:
     """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space and the bounds; a
     disc must keep ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the
     segment. One walk (from ``tri``, a triangle containing (x0, y0), or -1) decides and leaves the step's length
-    per terrain type in ``tl`` (T,) (MIRAN 3.3's l^T)."""
+    per terrain type in ``tl`` (T,) (MIRAN 3.3's l^T).
+
+    ``sure``: the disc's clearance at (x0, y0) less ``need`` and a rounding margin. The distance to the obstacles
+    is 1-Lipschitz, so a step shorter than ``sure`` keeps ``need`` along the whole segment and the exact segment
+    test (the costly part of a disc's step) would answer yes: it is skipped."""
     V, T, N, TT, B, G, S = W
-    E, EG, ES, EI = C
     for k in range(tl.shape[0]):
         tl[k] = 0.0
     if not in_bounds(B, x1, y1):
@@ -397,7 +402,7 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, tl) -> bool:
         blocked = segment_terrain_lengths(V, T, N, TT, B, G, S, x0, y0, x1, y1, tl)
     if blocked > 0.0:
         return False
-    if rgeo > 0.0 and sweep_blocked(C, x0, y0, x1, y1, need):
+    if rgeo > 0.0 and norm2d(x1 - x0, y1 - y0) >= sure and sweep_blocked(C, x0, y0, x1, y1, need):
         return False
     return True
 
@@ -418,7 +423,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
         A.terrain_len
     pg = A.prog
     lost_reason, rec_s, rec_u = pg.lost_reason, pg.rec_s, pg.rec_u
-    fnew, moved = wk.fnew, wk.moved
+    fnew, moved, clear = wk.fnew, wk.moved, wk.clear
     dt = gvec[G_DT]
     code = int(gvec[G_INTEGRATOR])
     lost = 0
@@ -440,11 +445,14 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
         tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
         tri[i] = tx
         need = 0.0
+        sure = 0.0
         if rgeo > 0.0:
             # Ten times the attraction phase's tolerance (attraction_rest, 1e-9): its disc fallback picks sweeps
-            # that graze at that tolerance, and a part of such a sweep can compute a hair closer.
-            c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
+            # that graze at that tolerance, and a part of such a sweep can compute a hair closer. The clearance at
+            # x is the force phase's (the same point_clearance of the same position).
+            c0 = clear[i]
             need = min(rgeo, c0) * (1.0 - 1e-8)
+            sure = c0 - need - tol
         if s_attr[i] >= total - tol and dgoal <= max(arrive_r, vmax * dt):
             # The goal is the attraction point (visible, or sweepable for a disc) and within one step: arrive.
             xn[0] = gx
@@ -464,7 +472,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
             lo = route_lo[i]
             hi = route_hi[i]
             u = recovery_target(rp, rs, lo, hi, x, attr[i], s_attr[i], rec_u[i], vmax * dt, xn)
-            ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl)
+            ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl)
             if not ok and rec_u[i] < 0.0:
                 # An attraction point a disc cannot sweep to (IRM's is only visible): get onto the route where it
                 # is nearest, behind the attraction point.
@@ -473,7 +481,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                 q = wk.q
                 point_at_into(rp, rs, lo, hi, s_q, q)
                 u = recovery_target(rp, rs, lo, hi, x, q, s_q, -1.0, vmax * dt, xn)
-                ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl)
+                ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl)
             if ok:
                 if u >= 0.0:
                     rec_u[i] = u
@@ -500,7 +508,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                 xn[1] = x[1] + (gy - x[1]) * (h / dgoal)
                 vn[0] = (xn[0] - x[0]) / dt
                 vn[1] = (xn[1] - x[1]) / dt
-            if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
+            if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
                 # Straight towards the attraction point, as far as the integrated step would have gone.
                 h = norm2d(xn[0] - x[0], xn[1] - x[1])
                 ax = attr[i, 0] - x[0]
@@ -513,7 +521,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                 else:
                     xn[0] = x[0]
                     xn[1] = x[1]
-                if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, tl):
+                if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
                     xn[0] = x[0]
                     xn[1] = x[1]
                 vn[0] = (xn[0] - x[0]) / dt
@@ -650,7 +658,8 @@ def _block_works(W, C, A, P, X, blocks) -> list:
     for p in range(prof.shape[0]):
         if prof[p, P_D] > 0.0:
             most = max(most, prof[p, P_SIGMA] / prof[p, P_D])
-    shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_))
+    shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
+              np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64))
     n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
     return [work_buffers(A.terrain_len.shape[1], C[0].shape[0], n_cands, X.terrain, shared, b * n // blocks,
                          (b + 1) * n // blocks) for b in range(blocks)]
@@ -711,7 +720,7 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
                 lost += got[b]
         if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, A.pos, status, cell_start, order)
-        vtop = fastest_walker(A) if crowd else 0.0
+        vtop = fastest_walker(A, w0.speed) if crowd else 0.0
         if blocks == 1:
             force_phase(C, A, P, nb, tr, w0)
             if crowd:

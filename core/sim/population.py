@@ -89,7 +89,7 @@ def plan_errand(sim, start: np.ndarray, rng: np.random.Generator, profile: str, 
             continue
         try:
             return plan_route(sim.scene, start, goal, planner, profile=profile, clearance=c,
-                              context=sim.context).route
+                              context=sim.context, spot=False).route
         except InputError:
             continue
     return None
@@ -147,7 +147,7 @@ def replan_lost(sim, planner: str = DEFAULT_PLANNER, max_replans: int = 25) -> i
         c = sim.clearance_for(prof)
         try:
             res = plan_route(sim.scene, st.pos[i].copy(), st.goal[i].copy(), planner, profile=prof, clearance=c,
-                             context=sim.context)
+                             context=sim.context, spot=False)
         except InputError:
             st.lost_reason[i] = REASON_NO_ROUTE
             continue

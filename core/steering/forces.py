@@ -12,6 +12,9 @@ from core.jitcache import jit
 
 # Distances below this (scene units) have no direction: the force that needs one is left out.
 _TINY = 1e-12
+# Relative margin of the squared-distance tests that skip a square root: far above rounding (1e-16), far below any
+# distance that matters, so the test decides exactly as the square-rooted comparison would.
+_FAR = 1e-9
 
 
 @jit(noalloc=True)
@@ -80,7 +83,12 @@ def avoidance_term(x: np.ndarray, o: np.ndarray, r: float, r_o: float, d_o: floa
     """
     dx = x[0] - o[0]
     dy = x[1] - o[1]
-    d = np.sqrt(dx * dx + dy * dy)
+    d2 = dx * dx + dy * dy
+    # Beyond the influence region by more than any rounding: no square root (most neighbours of a crowd).
+    far = (d_o + r_o + r) * (1.0 + _FAR)
+    if d2 > far * far:
+        return
+    d = np.sqrt(d2)
     if d < _TINY:
         return
     gap = d - r_o - r

@@ -46,9 +46,15 @@ def social_term(x: np.ndarray, e: np.ndarray, o: np.ndarray, vo: np.ndarray, v0:
                 fmax: float, out: np.ndarray) -> None:
     """Add beta's (at ``o`` with velocity ``vo``) personal-space force on alpha (at ``x``, walking direction ``e``, a
     unit vector or zero) to ``out``; its magnitude is capped at ``fmax`` (units/s^2)."""
+    social_term_at(x, e, o, vo, norm2d(x[0] - o[0], x[1] - o[1]), v0, sigma, tau, fmax, out)
+
+
+@jit(noalloc=True)
+def social_term_at(x: np.ndarray, e: np.ndarray, o: np.ndarray, vo: np.ndarray, a: float, v0: float, sigma: float,
+                   tau: float, fmax: float, out: np.ndarray) -> None:
+    """``social_term`` with a = |x - o| given: a neighbour scan has already taken that square root."""
     rx = x[0] - o[0]
     ry = x[1] - o[1]
-    a = norm2d(rx, ry)
     if a < _TINY:
         return
     yx = tau * vo[0]
