@@ -167,7 +167,8 @@ class Simulation:
         """Add the scene's agents: a named route, or a route planned from start to goal with the agent's planner
         (DEFAULT_PLANNER when none is named), keeping ``clearance_for`` the profile. Pieces of a named route that
         cross an obstacle or pass closer than that are replaced by detours (``core.routes.repair_route``)."""
-        routes, problems = [], []
+        routes: list[Route] = []
+        problems: list[Problem] = []
         for k, a in enumerate(self.scene.agents):
             c = self.clearance_for(a.profile)
             try:
@@ -215,7 +216,7 @@ class Simulation:
             return np.zeros(0, dtype=np.int64)
         starts = np.array([r.start for r in routes], dtype=np.float64).reshape(k, 2)
         inside = locate(self.mesh, starts) >= 0
-        for j in np.nonzero(~inside)[0]:
+        for j in np.nonzero(~inside)[0].tolist():
             problems.append(Problem(f"agents[{j}]", f"start {fmt_point(starts[j])} is not in the free space"))
         codes = np.array([method_code(m) for m in meths], dtype=np.int8)
         radius = self.params.prof["radius"][prof_idx]

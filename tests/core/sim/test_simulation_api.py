@@ -103,3 +103,12 @@ def test_parameters_set_between_steps_are_read_by_the_next_step(world):
     assert np.all(steps <= 0.3 * 0.05 * (1 + 1e-9)) and np.any(steps > 0.0)   # the integrators' speed cap
     k = sim.params.profile_index("pedestrian")
     assert sim.params.glob["dt"][0] == 0.05 and sim.params.prof["max_speed"][k] == 0.3
+
+
+def test_agent_state_declares_every_array_it_holds():
+    """AgentState's annotations (what the type checker sees) name exactly its arrays, each a read-only view."""
+    from core.sim.state import AgentState
+
+    st = AgentState(3)
+    assert set(AgentState.__annotations__) == set(st._buf)
+    assert all(isinstance(getattr(AgentState, name), property) for name in st._buf)
