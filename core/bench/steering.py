@@ -71,7 +71,7 @@ def _crowd(scene, mesh, method: str, n: int, seed: int = 1):
     character fits, keeping its radius (as the simulation plans them)."""
     import shapely
 
-    from core.routes import PlannerContext, plan_route
+    from core.routes import PlannerContext, Route, plan_route
     from core.routes.freespace import polygon_parts
     from core.scene.problems import InputError
     from core.sim import Simulation
@@ -83,7 +83,7 @@ def _crowd(scene, mesh, method: str, n: int, seed: int = 1):
     shapely.prepare(comp)
     rng = np.random.default_rng(seed)
     x0, y0, x1, y1 = comp.bounds
-    routes = []
+    routes: list[Route] = []
     while len(routes) < n:
         p = rng.uniform([x0, y0], [x1, y1], size=(64, 2))
         p = p[shapely.contains_xy(comp, p[:, 0], p[:, 1])]
