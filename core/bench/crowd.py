@@ -29,7 +29,6 @@ from pathlib import Path
 
 import numpy as np
 
-from core.sim.params import P_VMAX
 
 from .record import Record
 
@@ -103,7 +102,7 @@ def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_na
             sim = crowd_simulation(scene, mesh, ctx, method, n)
             setup = time.thread_time() - t0
             st = sim.state
-            route_s = float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof[st.profile, P_VMAX]))
+            route_s = float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof["max_speed"][st.profile]))
             sim.run(max_steps=1)                                     # kernels compiled or loaded: not counted
             sim.run(max_steps=int(round((1.0 if quick else WARMUP_S) / sim.params.dt)))
             steps = 10 if quick else MEASURE_STEPS

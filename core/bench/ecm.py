@@ -206,7 +206,8 @@ def _queries(scene, geometry, ecm, n_time: int, n_length: int) -> list[Record]:
                         "(paper 321 m)"))
     out.extend(_batch_records(ecm, S, G))
     # The parts: retraction + search, corridor + shrink (portals), funnel.
-    parts = {"retraction + graph search": [], "explicit corridor + shrink": [], "strip + funnel": []}
+    parts: dict[str, list[float]] = {"retraction + graph search": [], "explicit corridor + shrink": [],
+                                     "strip + funnel": []}
     s = ecm.sites
     for q in range(n_time):
         t0 = time.thread_time()

@@ -7,6 +7,7 @@ apart. The city is ``scenes/city.json`` (the largest shipped scene if it is miss
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -52,8 +53,8 @@ def run(quick: bool) -> list[Record]:
         g = geoms[name]
         meshes[name] = build.build_navmesh(scene, g)
         m = meshes[name]
-        tb = median_time(lambda scene=scene, g=g: build.build_navmesh(scene, g), 1 if quick else 5)
-        tg = median_time(lambda scene=scene: build_geometry(scene), 1 if quick else 3)
+        tb = median_time(partial(build.build_navmesh, scene, g), 1 if quick else 5)
+        tg = median_time(partial(build_geometry, scene), 1 if quick else 3)
         out.append(_rec(f"triangles {name}", int(m.n_triangles), "triangles",
                         f"{m.xtriangles.shape[0]} with obstacle interiors, {len(m.vertices)} vertices"))
         out.append(_rec(f"build {name}", 1e3 * tb, "ms",
@@ -101,7 +102,9 @@ def _route_windows(rng, scene, mesh, n: int):
     rp = np.ascontiguousarray(np.concatenate(routes))
     rs = np.ascontiguousarray(np.concatenate(arcs))
     offsets = np.concatenate([[0], np.cumsum([len(r) for r in routes])]).astype(np.int64)
-    xs, which, s0 = [], [], []
+    xs: list[np.ndarray] = []
+    which: list[int] = []
+    s0: list[float] = []
     while len(xs) < n:
         r = int(rng.integers(len(routes)))
         s = rng.uniform(0, arcs[r][-1])

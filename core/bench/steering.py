@@ -71,7 +71,7 @@ def _crowd(scene, mesh, method: str, n: int, seed: int = 1):
     character fits, keeping its radius (as the simulation plans them)."""
     import shapely
 
-    from core.routes import PlannerContext, plan_route
+    from core.routes import PlannerContext, Route, plan_route
     from core.routes.freespace import polygon_parts
     from core.scene.problems import InputError
     from core.sim import Simulation
@@ -83,7 +83,7 @@ def _crowd(scene, mesh, method: str, n: int, seed: int = 1):
     shapely.prepare(comp)
     rng = np.random.default_rng(seed)
     x0, y0, x1, y1 = comp.bounds
-    routes = []
+    routes: list[Route] = []
     while len(routes) < n:
         p = rng.uniform([x0, y0], [x1, y1], size=(64, 2))
         p = p[shapely.contains_xy(comp, p[:, 0], p[:, 1])]
@@ -116,7 +116,6 @@ def disc_choice_batch(sim, mesh):
     (Kremyzas 4.1)."""
     from core.navmesh import visible_intervals
     from core.navmesh.kernels.clearance import point_clearance
-    from core.sim.params import P_D, P_SIGMA
     from core.sim.state import WALKING
     from core.steering.disc_miran import adjust_intervals
     from core.steering.disc_query import ChoiceBatch, DiscQuery, RouteSpan
@@ -132,7 +131,7 @@ def disc_choice_batch(sim, mesh):
     for i in np.flatnonzero((st.status == WALKING) & (st.radius > 0.0)):
         lo, hi, p, x = int(st.route_lo[i]), int(st.route_hi[i]), int(st.profile[i]), st.pos[i].copy()
         s_r = reference_point(rp, rs, lo, hi, x, st.s_ref[i], st.s_attr[i])
-        s1 = min(s_r + prm.prof[p, P_SIGMA], rs[hi - 1])
+        s1 = min(s_r + prm.prof["sigma"][p], rs[hi - 1])
         rad = float(st.radius[i])
         need = min(rad, point_clearance(*C, x[0], x[1])[0]) * (1.0 - 1e-9)
         w = prm.weights[p]
@@ -142,7 +141,7 @@ def disc_choice_batch(sim, mesh):
         adj = np.empty((max(1, len(vis)), 2))
         k = adjust_intervals(W, RouteSpan(rp, rs, lo, hi), q, np.ascontiguousarray(vis), len(vis), adj, np.empty(2))
         same = np.hypot(*(x - r_pt)) <= 1e-9 * scale
-        rows.append((lo, hi, x, rad, need, w, s_r, s1, r_pt, adj[:k], prm.prof[p, P_D],
+        rows.append((lo, hi, x, rad, need, w, s_r, s1, r_pt, adj[:k], prm.prof["d"][p],
                      bool(k > 0 and adj[0, 0] <= s_r + 1e-9 * scale and same)))
     m = max([1] + [len(r[9]) for r in rows])
     ints = np.zeros((len(rows), m, 2))

@@ -36,6 +36,7 @@ def run(args) -> int:
     from core.ecm.build import build_ecm, check_resolution, resolve_backend
     from core.ecm.ecmfile import ecm_to_dict
     from core.ecm.glcontext import renderer
+    from core.ecm.gvd import GVD
     from core.ecm.colours import clearance_top, legend_entries
     from core.ecm.debug import medial_axis_segments
     from core.ecm.obstacle_raster import obstacle_labels
@@ -49,11 +50,12 @@ def run(args) -> int:
     ecm = build_ecm(scene, resolution, keep_gvd=bool(args.png), backend=backend)
     if args.out:
         write_result(args.out, "--out", json_bytes(ecm_to_dict(ecm, scene.name, scene.units), indent=None))
-    legend = None
+    legend: list[dict[str, str]] | None = None
     st = ecm.stats
     if args.png:
-        labels = ecm.gvd.labels if backend == "gpu" else obstacle_labels(ecm.sites, st["height"], st["width"],
-                                                                          ecm.pixel)
+        gvd = ecm.gvd
+        labels = gvd.labels if isinstance(gvd, GVD) else obstacle_labels(ecm.sites, st["height"], st["width"],
+                                                                         ecm.pixel)
         write_result(args.png, "--png", png_bytes(ecm_picture(ecm, labels)))
         legend = [{"colour": c, "clearance": text}
                   for c, text in legend_entries(clearance_top(medial_axis_segments(ecm)[1]))]
@@ -87,6 +89,6 @@ def run(args) -> int:
     if args.out:
         print(f"  wrote {args.out}")
     if args.png:
-        keys = ", ".join(f"{e['colour']} {e['clearance']}" for e in legend)
+        keys = ", ".join(f"{e['colour']} {e['clearance']}" for e in legend or [])
         print(f"  wrote {args.png} (clearance colours, narrow to wide: {keys})")
     return 0

@@ -61,14 +61,15 @@ def run(args) -> int:
         pf = parse_paths(data, args.paths)
     note = ""
     try:
-        if args.format == "pedpy":
+        if pf is None or args.format == "geojson":
+            # A scene file (no paths) reaches here only for geojson: checked above.
+            write_geojson(args.out, scene, pf, decimals)
+        elif args.format == "pedpy":
             write_pedpy(args.out, pf, decimals)
         elif args.format == "csv":
             write_csv(args.out, pf, decimals)
         elif args.format == "jupedsim":
             note = write_jupedsim(args.out, pf, scene, decimals)
-        else:
-            write_geojson(args.out, scene, pf, decimals)
     except InputError as e:
         raise InputError(e.problems, e.source or args.paths) from None
     except OSError as e:

@@ -44,16 +44,16 @@ def add_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def _number(problems: list[Problem], name: str, text: str | None, zero_ok: bool = False) -> float | None:
-    if text is None:
-        return None
+def _number(problems: list[Problem], name: str, text: str, zero_ok: bool = False) -> float:
+    """The positive (or, with ``zero_ok``, non-negative) number given for option ``name``; NaN after adding a
+    problem naming the option when it is not one."""
     try:
         v = float(text)
     except ValueError:
         v = float("nan")
     if not math.isfinite(v) or v < 0 or (v == 0 and not zero_ok):
         problems.append(Problem(name, f"expected a {'non-negative' if zero_ok else 'positive'} number, got {text!r}"))
-        return None
+        return math.nan
     return v
 
 
@@ -63,7 +63,7 @@ def run(args) -> int:
     grid = _number(problems, "--grid", args.grid)
     min_area = _number(problems, "--min-area", args.min_area, zero_ok=True)
     snap = _number(problems, "--snap", args.snap, zero_ok=True)
-    scale = _number(problems, "--scale", args.scale)
+    scale = _number(problems, "--scale", args.scale) if args.scale is not None else None
     if args.projection not in PROJECTIONS:
         problems.append(Problem("--projection", f"unknown projection {args.projection!r} (choose one of: "
                                                 f"{', '.join(PROJECTIONS)})"))

@@ -85,9 +85,9 @@ def read_polylines(path: str) -> list[tuple[str, str | None, np.ndarray]]:
                                                                   f"(x, y within +/-{MAX_COORD:g}), "
                                                                   f"got {_short(pts[bad])}"))
                 continue
-            aid = a.get("id") if isinstance(a.get("id"), str) else str(i)
-            prof = a.get("profile") if isinstance(a.get("profile"), str) else None
-            out.append((aid, prof, np.array(pts, dtype=np.float64)[:, 1:3].copy()))
+            aid, prof = a.get("id"), a.get("profile")
+            out.append((aid if isinstance(aid, str) else str(i), prof if isinstance(prof, str) else None,
+                        np.array(pts, dtype=np.float64)[:, 1:3].copy()))
     elif isinstance(data, dict):
         fmt = data.get("format")
         problems.append(Problem("format", f"expected a JSON list of polylines or a miran-paths file, got format "
@@ -124,7 +124,7 @@ def run(args) -> int:
         pid = args.profile or (prof if prof in ids else (ids[0] if ids else None))
         return pid, (wm[ids.index(pid)] if pid is not None else ones)
 
-    results = []
+    results: list[dict[str, Any]] = []
     for lid, prof, pts in lines:
         pid, w = weights_of(prof)
         m = measure_polyline(mesh, pts, w, radius)

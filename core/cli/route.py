@@ -84,11 +84,13 @@ def read_queries(path: str) -> list[tuple[float, float, float, float]]:
     if len(data) > MAX_QUERIES:
         raise InputError([Problem("", f"{len(data)} queries, over the limit of {MAX_QUERIES} (split the file)")],
                          path)
-    out, problems = [], []
+    out: list[tuple[float, float, float, float]] = []
+    problems: list[Problem] = []
     for i, q in enumerate(data):
         if (isinstance(q, list) and len(q) == 4 and
                 all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in q)):
-            out.append(tuple(float(v) for v in q))
+            x0, y0, x1, y1 = (float(v) for v in q)
+            out.append((x0, y0, x1, y1))
         else:
             problems.append(Problem(f"[{i}]", f"expected [x0, y0, x1, y1] (four numbers), got {q!r}"))
     if problems:

@@ -106,7 +106,7 @@ def _threads(problems: list, text: str | None) -> int | None:
 
 
 def _options(args) -> tuple[float | None, int | None]:
-    problems = []
+    problems: list[Problem] = []
     dt = steps = None
     agents = _count(problems, "--agents", getattr(args, "agents", None))
     seed = _count(problems, "--seed", getattr(args, "seed", None))

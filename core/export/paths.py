@@ -155,7 +155,8 @@ def check_paths(data: Any) -> tuple[PathsFile | None, list]:
             r.add(f"agents[{i}].id", f"duplicate id {a.id!r} (also agents[{seen[a.id]}])")
         seen.setdefault(a.id, i)
         agents.append(a)
-    if r.problems:
+    # The readers return None only after recording a problem: the None tests are for the type checker.
+    if r.problems or method is None or integrator is None or dt is None:
         return None, r.problems
     return PathsFile(scene or "", method, integrator, dt, agents, params), []
 
@@ -189,7 +190,9 @@ def _agent(r: FieldReader, path: str, v: Any) -> AgentPath | None:
             if val is not None:
                 tl[k] = val
     pts = _points(r, join(path, "points"), o.get("points"))
-    if len(r.problems) > before:
+    # The readers return None only after recording a problem: the None tests are for the type checker.
+    if (len(r.problems) > before or aid is None or prof is None or not isinstance(reached, bool) or time is None
+            or length is None or wlen is None or mc is None or pts is None):
         return None
     total = sum(tl.values())
     if not math.isclose(total, length, rel_tol=_LENGTH_RTOL, abs_tol=1e-9):

@@ -254,7 +254,8 @@ class _Cleaner:
 
     def _split_holes(self, poly: Polygon) -> list[Polygon]:
         """Hole-free pieces covering ``poly``: cut each piece with a hole by a vertical line through that hole."""
-        todo, done = [poly], []
+        todo: list[Polygon] = [poly]
+        done: list[Polygon] = []
         for _ in range(10_000):
             if not todo:
                 return done
@@ -471,7 +472,7 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
                   obstacles=scene_obstacles, terrains=scene_terrains, profiles=profiles,
                   routes=scene_routes)
     checked, problems = check_scene(scene_to_dict(scene))
-    if problems:
+    if checked is None:
         raise InputError([_locate(p, scene, sources) for p in problems], origin)
     c.report.obstacle_area = float(obstacle_union.area)
     for p, t, _ in terrains:

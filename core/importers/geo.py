@@ -254,7 +254,7 @@ def _ogr_features(layers: list[tuple[str, str | None, list, list]], opts: Import
     pyproj = require("pyproj", "coordinates with a CRS") if any(crs for _, crs, _, _ in layers) else None
 
     def geographic(crs: str | None, geoms: list) -> bool:
-        if crs:
+        if crs and pyproj is not None:  # pyproj is loaded whenever a layer states a CRS
             return bool(pyproj.CRS.from_user_input(crs).is_geographic)
         return looks_lonlat(shapely.get_coordinates(np.asarray(geoms, dtype=object)))
 

@@ -143,7 +143,9 @@ def read_osm(path: str | Path, opts: ImportOptions, mapping: dict[str, Role] | N
                 pts = [(n.lon, n.lat) for n in o.nodes if n.location.valid()]
                 if len(pts) < 2:
                     continue
-                width = _width(tags, rule.width if rule is not None else DEFAULT_LINE_WIDTH)
+                # A rule without a width marks its ways as areas: they were skipped above.
+                width: float | None = _width(tags, rule.width if rule is not None and rule.width is not None
+                                             else DEFAULT_LINE_WIDTH)
                 lonlat.append(LineString(pts))
                 meta.append((keys, f"way {o.id}", rule.role if rule else None, width))
     except (RuntimeError, ValueError, KeyError) as e:  # osmium's I/O and parse errors

@@ -212,7 +212,8 @@ def _assemble(scene, V, T, XN, terrain, nt, csegs, snap) -> NavMesh:
     # Obstacle edges: blocked half-edges, free space on their left.
     hb = np.flatnonzero(he_blocked)
     E = np.ascontiguousarray(np.concatenate([V[he_origin[hb]], V[he_origin[he_next[hb]]]], axis=1))
-    bounds = tuple(float(x) for x in scene.bounds)
+    x0, y0, x1, y1 = (float(x) for x in scene.bounds)
+    bounds = (x0, y0, x1, y1)
     EG = grid_meta(bounds, max(len(E), 1))
     ES, EI = bin_edges(E, EG)
     TE, TD = _terrain_boundaries(V, tris, nbr, terrain[:nt])

@@ -38,7 +38,7 @@ from core.routes.route import Route
 from core.sim.crowd import irm_boundary
 from core.sim.integrators import EULER, VERLET, integrate
 from core.sim.irm_phase import corridor_reach
-from core.sim.params import G_CO, G_CS, G_DO, SimParams
+from core.sim.params import SimParams
 from core.steering.forces import avoidance_term, steering_force
 from core.steering.irm import admissible_safe_distance, attraction_on_disc, build_corridor, deepest_disc, disc_stretch
 
@@ -92,7 +92,7 @@ def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: 
     ``max_time``. IRM's noise force (4.4) is left out: Figure 1(b) shows the repulsion of eq. 6 alone."""
     who = who or Walker()
     params = SimParams(scene)
-    g = params.gvec
+    g = params.glob[0]
     scale = float(np.hypot(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1]))
     B, R, _, _, S = corridor(mesh, backbone, CMM_STEP if method == "cmm" else None, scale)
     rp = np.ascontiguousarray(backbone.points, dtype=np.float64)
@@ -100,7 +100,7 @@ def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: 
     n = len(rp)
     goal = rp[-1]
     vmax, dt, r = who.vmax, who.dt, who.radius
-    d_o = g[G_DO] if g[G_DO] > 0 else vmax * 1.0
+    d_o = g["d_o"] if g["d_o"] > 0 else vmax * 1.0
     ds = admissible_safe_distance(who.safe_distance, vmax, dt, float(R.min()), r)
     x, v = rp[0].copy(), np.zeros(2)
     f_prev, f = np.zeros(2), np.zeros(2)
@@ -121,13 +121,13 @@ def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: 
             s_a = attraction_on_disc(rp, rs, 0, n, B[k, 0], B[k, 1], R[k], S[k], disc_stretch(S[k], R[k]))
             if s_a >= 0.0:
                 point_at_into(rp, rs, 0, n, s_a, attr)
-            steering_force(x, attr, g[G_CS], vmax, fs)
+            steering_force(x, attr, g["c_s"], vmax, fs)
             irm_boundary(x, r, B, R, 0, len(R), k, ds, vmax, g, bp, fb)
             f[:] = fs + fb
         fo[:] = 0.0
         for ox, oy, orad in obstacles:
             q[0], q[1] = ox, oy
-            avoidance_term(x, q, r, orad, d_o, g[G_CO] * d_o, vmax, UNCAPPED, fo)
+            avoidance_term(x, q, r, orad, d_o, g["c_o"] * d_o, vmax, UNCAPPED, fo)
         f += fo
         integrate(EULER if method == "cmm" else VERLET, x, v, f_prev, step > 0, f, dt, vmax, x_new, v_new)
         x[:], v[:], f_prev[:] = x_new, v_new, f

@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from core.sim.params import G_DO, P_RADIUS, P_VMAX
 from core.sim.state import WALKING
 
 SCENES_DIR = Path(__file__).resolve().parents[2] / "scenes"
@@ -53,9 +52,9 @@ def neighbours_per_agent(sim) -> float:
     pts = shapely.points(st.pos[walking])
     if len(pts) < 2:
         return 0.0
-    vmax = float(sim.params.prof[:, P_VMAX].min())
-    d_o = float(sim.params.gvec[G_DO]) if sim.params.gvec[G_DO] > 0 else vmax
-    reach = d_o + 2.0 * float(sim.params.prof[:, P_RADIUS].max())
+    vmax = float(sim.params.prof["max_speed"].min())
+    d_o = float(sim.params.glob["d_o"][0]) if sim.params.glob["d_o"][0] > 0 else vmax
+    reach = d_o + 2.0 * float(sim.params.prof["radius"].max())
     pairs = shapely.STRtree(pts).query(pts, predicate="dwithin", distance=reach)
     return float(np.count_nonzero(pairs[0] != pairs[1]) / len(pts))
 
@@ -84,7 +83,7 @@ def crowd_loads(sizes: tuple[int, ...], methods: tuple[str, ...] = ("miran", "ir
             sims[n] = sim = crowd_simulation(scene, mesh, ctx, method, n)
             errand[n] = (time.thread_time() - t0) / n
             st = sim.state
-            route_s[n] = float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof[st.profile, P_VMAX]))
+            route_s[n] = float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof["max_speed"][st.profile]))
             sim.run(max_steps=1)
             sim.run(max_steps=int(round((1.0 if quick else WARMUP_S) / sim.params.dt)))
         got: dict[int, list[tuple]] = {n: [] for n in sizes}

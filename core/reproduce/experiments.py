@@ -169,7 +169,8 @@ def miran_fig7(quick: bool = False) -> Experiment:
         check("every path reaches the goal (MIRAN 3.5)", "all arrived", "yes",
               "yes" if all(data[s]["arrived"] for s in sigmas) else "no", all(data[s]["arrived"] for s in sigmas)),
     ]
-    md = (f"Route length {_length(route):.0f} m with a loop of {loop[1] - loop[0]:.0f} m between its crossings, "
+    loop_m = loop[1] - loop[0] if loop else float("nan")
+    md = (f"Route length {_length(route):.0f} m with a loop of {loop_m:.0f} m between its crossings, "
           "d = 20. Paper (section 5): \"the smaller the value of sigma, the closer the character follows the route "
           "... with sigma = 300 the character neither follows the loop nor does it skip it entirely\".\n\n"
           "| sigma | mean distance route to path (m) | loop within d = 20 m of the path | path length (m) | arrived |\n"
@@ -253,10 +254,10 @@ def miran_fig1(quick: bool = False) -> Experiment:
     routes = routes_for(FOREST_GRID_CELL)
     sim, _ = _run(scene, routes=routes)
     pf = paths_from_simulation(sim)
-    data = {a.id: {"terrain_lengths": a.terrain_lengths, "arrived": a.reached_goal, "length": a.length}
-            for a in pf.agents}
+    data: dict[str, Any] = {a.id: {"terrain_lengths": a.terrain_lengths, "arrived": a.reached_goal,
+                                   "length": a.length} for a in pf.agents}
     data["grid_cell_m"] = FOREST_GRID_CELL
-    sensitivity = {}
+    sensitivity: dict[str, dict[str, float]] = {}
     if not quick:
         for label, cell, planner in (("grid 0.75 m (default)", None, "grid"), ("grid 2 m", 2.0, "grid"),
                                      ("cdt (section 4, triangles)", None, "cdt")):
@@ -320,7 +321,7 @@ def miran_table1(quick: bool = False) -> Experiment:
     from core.navmesh import build_navmesh
 
     rows, data, labels, ours, coarse, paper = [], {}, [], [], [], []
-    meshes = {}
+    meshes: dict[str, Any] = {}
     for scene_name, method, sigma, d, paper_ms in TABLE_1:
         scene, routes = _scene(scene_name.split()[0]), None
         if scene_name.startswith("forest"):   # one character alone, on its Figure 1 route
@@ -710,7 +711,7 @@ def ecm_timings(quick: bool = False) -> Experiment:
 
 # ECM Figure 8: a shrunk corridor with cl_min = 2.25 m, its shortest path, a query of 2.77 ms. The paper does not give
 # the query's ends; ours cross the city diagonally, from one street crossing to the opposite one.
-ECM_FIG8 = {"clearance": 2.25, "ms": 2.77, "start": (50.0, 50.0), "goal": (450.0, 450.0), "radius": 0.4}
+ECM_FIG8: dict[str, Any] = {"clearance": 2.25, "ms": 2.77, "start": (50.0, 50.0), "goal": (450.0, 450.0), "radius": 0.4}
 
 
 def _clearance(path: np.ndarray, obstacles, walls) -> float:
@@ -760,7 +761,7 @@ def ecm_fig8(quick: bool = False) -> Experiment:
     ax.plot([], [], "o", mfc="none", color="#6a51a3", label="corridor: maximum clearance disks")
     from matplotlib.collections import LineCollection
 
-    ax.add_collection(LineCollection(np.stack([cor.left, cor.right], axis=1), colors="#969696", linewidths=0.3,
+    ax.add_collection(LineCollection(list(np.stack([cor.left, cor.right], axis=1)), colors="#969696", linewidths=0.3,
                                      zorder=4, label="portals of the triangle strip (Figure 5)"))
     plot.line(ax, cor.left, f"shrunk corridor boundary (cl_min = {c:g} m)", "#2171b5", 1.0, "-", z=4)
     plot.line(ax, cor.right, None, "#2171b5", 1.0, "-", z=4)
@@ -783,7 +784,7 @@ def ecm_fig8(quick: bool = False) -> Experiment:
               "arrives, length <= 1.05 x the shortest path's, clearance >= 0.4 m", "short, clear",
               f"{data['smooth_length']:.1f} m against {cor.length:.1f} m, clearance {data['smooth_clearance']:.2f} m"
               f", arrived {'yes' if data['smooth_arrived'] else 'no'}",
-              data["smooth_arrived"] and data["smooth_length"] <= 1.05 * cor.length
+              bool(data["smooth_arrived"]) and data["smooth_length"] <= 1.05 * cor.length
               and data["smooth_clearance"] >= ECM_FIG8["radius"]),
     ]
     md = (f"From {s} to {g} on the city's ECM ({res} px). Paper (section VI, Figure 8): the corridor shrunk by "
@@ -808,7 +809,8 @@ def _random_map(seed: int, n_obstacles: int, size: float = 1000.0):
     from core.scene.model import Obstacle, Profile, Scene, TerrainType
 
     rng = np.random.default_rng(seed)
-    polys, obstacles = [], []
+    polys: list[shapely.Polygon] = []
+    obstacles: list[Obstacle] = []
     while len(obstacles) < n_obstacles:
         c = rng.uniform(0.05 * size, 0.95 * size, 2)
         r = rng.uniform(0.015, 0.045) * size
@@ -819,7 +821,7 @@ def _random_map(seed: int, n_obstacles: int, size: float = 1000.0):
         if not p.is_valid or p.area < 1.0 or any(p.distance(q) < 0.01 * size for q in polys):
             continue
         polys.append(p)
-        obstacles.append(Obstacle(f"o{len(obstacles)}", [tuple(map(float, v)) for v in ring]))
+        obstacles.append(Obstacle(f"o{len(obstacles)}", [(float(x), float(y)) for x, y in ring]))
     return Scene(bounds=(0.0, 0.0, size, size), terrain_types=[TerrainType("default")], default_terrain="default",
                  obstacles=obstacles, profiles=[Profile("uniform")], name=f"{n_obstacles} obstacles")
 
@@ -954,7 +956,7 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
                 t0 = time.thread_time()
                 base = centre_route(dec, graph, s, g, ps, pg, npor)
                 ms[name].append(1e3 * (time.thread_time() - t0))
-                b = _length(base)
+                b = _length(base) if base is not None else np.inf  # no baseline route: ours is shorter
                 key = "shorter" if ours < b * (1 - 1e-9) else "equal" if ours <= b * (1 + 1e-9) else "longer"
                 counts[name][key] += 1
         data[label] = {"ms_per_query": {k: float(np.mean(v)) for k, v in ms.items()},

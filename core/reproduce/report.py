@@ -9,7 +9,7 @@ import platform
 import time
 import traceback
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from core.scene.jsonio import write_text_atomic
 
@@ -42,7 +42,9 @@ def reproduce(outdir: str | Path, quick: bool = False, only: Sequence[str] | Non
     names = list(only) if only else list(EXPERIMENTS)
     written: dict[str, list[Path]] = {}
     failed: list[str] = []
-    sections, results, summary = [], {}, []
+    sections: list[str] = []
+    results: dict[str, dict[str, Any]] = {}
+    summary: list[tuple[str, str, str]] = []
     host = machine()
     for name in names:
         if progress:

@@ -52,6 +52,7 @@ def disc_fit_errors(scene: Scene, ctx: PlannerContext | None = None, method: str
     radius = {p.id: p.radius for p in scene.profiles}
     ends, names, radii = [], [], []
     for k, a in enumerate(scene.agents):
+        pairs: tuple[tuple[str, tuple[float, float] | None], ...]
         if a.route is not None:
             pts = scene.route(a.route).points
             pairs = ((f"agents[{k}] (route {a.route!r} start)", pts[0]), (f"agents[{k}] (route {a.route!r} goal)",

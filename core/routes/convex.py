@@ -92,9 +92,9 @@ def triangulate_free(free: BaseGeometry) -> tuple[np.ndarray, np.ndarray]:
                     verts.append(key)
                 ids.append(index[key])
             for i in range(len(ids)):
-                a, b = ids[i], ids[(i + 1) % len(ids)]
-                if a != b:
-                    segs.append((a, b))
+                u, w = ids[i], ids[(i + 1) % len(ids)]
+                if u != w:
+                    segs.append((u, w))
         for ring in poly.interiors:
             holes.append(Polygon(ring).representative_point().coords[0])
         data = {"vertices": np.asarray(verts, dtype=np.float64), "segments": np.asarray(segs, dtype=np.int32)}
@@ -183,7 +183,7 @@ def trapezoidate(free: BaseGeometry) -> tuple[np.ndarray, list[list[int]]]:
         bottom = [x for x in xs0[(xs0 > bl) & (xs0 < br)]]
         top = [x for x in xs1[(xs1 > tl) & (xs1 < tr_)]][::-1]
         pts = [(bl, y0)] + [(x, y0) for x in bottom] + [(br, y0), (tr_, y1)] + [(x, y1) for x in top] + [(tl, y1)]
-        cyc = []
+        cyc: list[int] = []
         for x, y in pts:
             v = vid(float(x), float(y))
             if not cyc or cyc[-1] != v:
@@ -238,6 +238,7 @@ DECOMPOSITIONS = ("trapezoids", "triangles")
 
 def decompose(free: BaseGeometry, pieces: str = "trapezoids") -> ConvexDecomposition:
     """Cut the free space into trapezoids (or triangles) and merge them into convex cells after Hertel-Mehlhorn."""
+    cells: list[list[int]] | np.ndarray
     if pieces == "trapezoids":
         vertices, cells = trapezoidate(free)
     elif pieces == "triangles":

@@ -80,7 +80,7 @@ def route_problems(ctx: PlannerContext, points, clearance: float) -> list[Piece]
         if narrow >= c - tol and (c > 0.0 or bool(np.all(ctx.visible(sub[:-1], sub[1:])))):
             continue  # round-off of the eroded outline: the piece keeps the clearance
         blocked = not bool(np.all(ctx.visible(sub[:-1], sub[1:])))
-        pieces.append(Piece(lo, hi, tuple(float(v) for v in sub[0]), tuple(float(v) for v in sub[-1]),
+        pieces.append(Piece(lo, hi, (float(sub[0, 0]), float(sub[0, 1])), (float(sub[-1, 0]), float(sub[-1, 1])),
                             0.0 if blocked else float(narrow), blocked))
     return pieces
 

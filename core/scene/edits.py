@@ -421,7 +421,7 @@ def paste_items(scene: Scene, doc: Any, dx: float, dy: float) -> tuple[Changes, 
                 route = route_map[route]
             elif find(scene, "route", route) is None:
                 route_map[route] = put("route", sub.route(route))
-                route = route_map[a.route]
+                route = route_map[route]
         moved = dataclasses.replace(a, route=route)
         nid = a.id if a.id not in taken("agent") else fresh_id(taken("agent"), ID_PREFIX["agent"])
         lst("agent").append(dataclasses.replace(translate_item("agent", moved, dx, dy), id=nid))

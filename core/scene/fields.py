@@ -113,8 +113,9 @@ class FieldReader:
         if not isinstance(v, list) or len(v) != 2:
             self.add(path, f"expected a point [x, y], got {short(v)}")
             return None
-        xy = [as_float(c) if is_number(c) else None for c in v]
-        for c, f in zip(v, xy):
+        xy: list[float] = []
+        for c in v:
+            f = as_float(c) if is_number(c) else None
             if f is None:
                 what = "finite numbers" if is_number(c) else "numbers"
                 self.add(path, f"point coordinates must be {what}, got {short(c)}")
@@ -122,6 +123,7 @@ class FieldReader:
             if abs(f) > MAX_COORD:
                 self.add(path, f"coordinate {f:g} is beyond the limit of +/-{MAX_COORD:g}")
                 return None
+            xy.append(f)
         return (xy[0], xy[1])
 
     def points(self, path: str, v: Any, min_len: int) -> list[tuple[float, float]] | None:
@@ -135,7 +137,8 @@ class FieldReader:
                 self.add(path, f"expected at least {min_len} points, got {len(fast)}")
                 return None
             return fast
-        pts, bad = [], 0
+        pts: list[tuple[float, float]] = []
+        bad = 0
         for i, p in enumerate(lst):
             n = len(self.problems)
             q = self.point(f"{path}[{i}]", p)
@@ -143,7 +146,8 @@ class FieldReader:
                 bad += 1
                 if bad > MAX_REPORTED_POINTS:
                     del self.problems[n:]
-            pts.append(q)
+            else:
+                pts.append(q)
         if bad > MAX_REPORTED_POINTS:
             self.add(path, f"{bad} bad points in all ({MAX_REPORTED_POINTS} shown)")
         if bad:

@@ -95,7 +95,8 @@ def check_scene(data: Any) -> tuple[Scene | None, list[Problem]]:
         # Checked with the items that are themselves valid, so that a bad obstacle does not hide a misplaced route.
         check_placement(r, bounds, obstacles, terrains, routes, networks, agents)
 
-    if r.problems:
+    # The readers return None only after recording a problem: the None tests are for the type checker.
+    if r.problems or bounds is None or types is None or default is None or name is None or units is None:
         return None, r.problems
 
     def bare(indexed):
@@ -147,15 +148,16 @@ def _over_size_limits(r: FieldReader, top: dict) -> bool:
     return too_big
 
 
-def _bounds(r: FieldReader, v: Any):
+def _bounds(r: FieldReader, v: Any) -> tuple[float, float, float, float] | None:
     lst = r.list_("bounds", v)
     if lst is None:
         return None
     if len(lst) != 4:
         r.add("bounds", f"expected [xmin, ymin, xmax, ymax], got {len(lst)} items")
         return None
-    nums = [r.number(f"bounds[{i}]", x) for i, x in enumerate(lst)]
-    if any(n is None for n in nums):
+    read = [r.number(f"bounds[{i}]", x) for i, x in enumerate(lst)]
+    nums = [n for n in read if n is not None]
+    if len(nums) < len(read):
         return None
     for i, n in enumerate(nums):
         if abs(n) > MAX_COORD:
@@ -176,7 +178,8 @@ def _items(r: FieldReader, top: dict, key: str, read_one: Callable) -> list[tupl
     lst = r.list_(key, top.get(key, []))
     if lst is None:
         return []
-    out, seen = [], {}
+    out: list[tuple[int, Any]] = []
+    seen: dict[str, int] = {}
     for i, v in enumerate(lst):
         path = f"{key}[{i}]"
         item = read_one(r, path, v)
@@ -212,7 +215,9 @@ def _terrain_type(r: FieldReader, path: str, v: Any):
     color = r.string(join(path, "color"), o.get("color", DEFAULT_COLOR))
     if color is not None and not _is_color(color):
         r.add(join(path, "color"), f"expected a colour like '#7f7f7f', got {short(color)}")
-    return TerrainType(tid, name, color) if len(r.problems) == n else None
+    if len(r.problems) != n or tid is None or name is None or color is None:
+        return None
+    return TerrainType(tid, name, color)
 
 
 def _is_color(s: str) -> bool:
@@ -263,7 +268,7 @@ def _terrain(r: FieldReader, path: str, v: Any, type_ids):
         for which, msg in hole_problems(shell, holes):
             r.add(f"{path}.{which}", msg)
             holes_ok = False
-    if None in (tid, ttype, shell) or not holes_ok:
+    if tid is None or ttype is None or shell is None or not holes_ok:
         return None
     return TerrainPolygon(tid, ttype, shell, holes)
 
@@ -274,7 +279,7 @@ def _profile(r: FieldReader, path: str, v: Any, type_ids):
         return None
     n = len(r.problems)
     pid = r.string(join(path, "id"), o["id"]) if "id" in o else None
-    weights = {}
+    weights: dict[str, float] = {}
     wv = o.get("weights", {})
     if not isinstance(wv, dict):
         r.add(join(path, "weights"), "expected an object mapping terrain type ids to weights")
@@ -288,16 +293,17 @@ def _profile(r: FieldReader, path: str, v: Any, type_ids):
             if x is not None:
                 weights[k] = x
     d = Profile("")
-    vals = {}
+    vals: dict[str, float | None] = {}
     for key in ("radius", "max_speed", "sigma", "d"):
         vals[key] = _ranged(r, join(path, key), o.get(key, getattr(d, key)), key)
     if vals["sigma"] is not None and vals["d"] is not None:
         msg = candidates_problem(vals["sigma"], vals["d"])
         if msg:
             r.add(join(path, "d"), msg)
-    if len(r.problems) != n:
+    radius, max_speed, sigma, dd = vals["radius"], vals["max_speed"], vals["sigma"], vals["d"]
+    if len(r.problems) != n or pid is None or radius is None or max_speed is None or sigma is None or dd is None:
         return None
-    return Profile(pid, weights, **vals)
+    return Profile(pid, weights, radius=radius, max_speed=max_speed, sigma=sigma, d=dd)
 
 
 def _ranged(r: FieldReader, path: str, v: Any, name: str) -> float | None:
@@ -332,7 +338,8 @@ def _network(r: FieldReader, path: str, v: Any):
     nid = r.string(join(path, "id"), o["id"]) if "id" in o else None
     nodes = r.points(join(path, "nodes"), o["nodes"], 2) if "nodes" in o else None
     el = r.list_(join(path, "edges"), o["edges"]) if "edges" in o else None
-    edges, seen = [], {}
+    edges: list[tuple[int, int]] = []
+    seen: dict[tuple[int, int], int] = {}
     for i, e in enumerate(el or []):
         ep = f"{path}.edges[{i}]"
         if not isinstance(e, list) or len(e) != 2:
@@ -396,7 +403,7 @@ def _agent(r: FieldReader, path: str, v: Any, profile_ids, route_ids, has_networ
               "a planner applies only to agents with a start and a goal, not to one with a route")
     if planner == "network" and not has_networks:
         r.add(join(path, "planner"), "planner 'network' needs an indicative network, and 'networks' is empty")
-    if len(r.problems) != n:
+    if len(r.problems) != n or aid is None or prof is None:
         return None
     return Agent(aid, prof, route, start, goal, planner)
 
@@ -409,7 +416,7 @@ def _simulation(r: FieldReader, v: Any):
     method = r.choice("simulation.method", o.get("method", d.method), METHODS)
     integ = r.choice("simulation.integrator", o.get("integrator", d.integrator), INTEGRATORS)
     dt = _ranged(r, "simulation.dt", o.get("dt", d.dt), "dt")
-    if None in (method, integ, dt):
+    if method is None or integ is None or dt is None:
         return None
     return SimulationSettings(method, integ, dt)
 
@@ -465,13 +472,13 @@ def _heightfield(r: FieldReader, v: Any, bounds):
             if width * len(rows) > MAX_HEIGHT_NODES:
                 r.add("heightfield.heights", f"{width * len(rows)} heights, over the limit of {MAX_HEIGHT_NODES}")
                 break
-            vals = []
+            vals: list[float] = []
             for i, h in enumerate(row):
                 x = r.number(f"{path}[{i}]", h)
                 if x is not None and abs(x) > MAX_COORD:
                     r.add(f"{path}[{i}]", f"height {x:g} is beyond the limit of +/-{MAX_COORD:g}")
-                    x = None
-                vals.append(x)
+                elif x is not None:
+                    vals.append(x)
                 if len(r.problems) - n >= 10:
                     break
             if len(r.problems) - n >= 10:

@@ -51,9 +51,9 @@ def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
     tree = shapely.STRtree(polys)
     names = [o.id for _, o in obstacles]
     for i, route in routes:
-        _check_points(r, bounds, tree, names, union, route.points, lambda k, i=i: f"routes[{i}].points[{k}]")
+        _check_points(r, bounds, tree, names, union, route.points, _indexed(f"routes[{i}].points"))
     for i, net in networks:
-        _check_points(r, bounds, tree, names, union, net.nodes, lambda k, i=i: f"networks[{i}].nodes[{k}]")
+        _check_points(r, bounds, tree, names, union, net.nodes, _indexed(f"networks[{i}].nodes"))
     ends, paths = [], []
     for i, a in agents:
         for key in ("start", "goal"):
@@ -82,6 +82,11 @@ def _outside(p: Polygon, box: Polygon) -> str | None:
     if shapely.clip_by_rect(p, *box.bounds).area <= 0.0:
         return "lies outside the bounds, touching them only along their edge"
     return None
+
+
+def _indexed(prefix: str) -> Callable[[int], str]:
+    """The JSON path of item k of the list at ``prefix``."""
+    return lambda k: f"{prefix}[{k}]"
 
 
 def _check_points(r: FieldReader, bounds, tree: shapely.STRtree, names: list[str], union, pts: list,

@@ -29,8 +29,9 @@ class CorridorBook:
             return a[name][: self.__dict__["used"]]
         raise AttributeError(name)
 
-    def _views(self) -> tuple[np.ndarray, ...]:
-        return tuple(self._a[n][: self.used] for n in _NAMES)
+    def _views(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        B, R, L, Q, S = (self._a[n][: self.used] for n in _NAMES)
+        return B, R, L, Q, S
 
     def add(self, parts: tuple[np.ndarray, ...]) -> tuple[int, int]:
         """Append one corridor given as (B, R, L, Q, S); returns its row range."""
@@ -70,7 +71,7 @@ class CorridorBook:
         array every cached view keeps alive)."""
         return self.used, id(self._a["R"])
 
-    def kernel_tuple(self) -> tuple[np.ndarray, ...]:
+    def kernel_tuple(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(B, R, L, Q, S) for the kernels; the same views until corridors are added."""
         key = self.layout_key()
         cached = self.__dict__.get("_kt")

@@ -28,42 +28,24 @@ from core.steering.noise import noise_angle, noise_force
 from core.steering.slope import deflection, height_gradient, rotate
 from core.steering.social import SOCIAL_FLOOR, social_reach, social_term_at
 
-from .params import (
-    G_CB,
-    G_CN,
-    G_CS,
-    G_FMAX,
-    G_INTERACT,
-    G_KAPPA,
-    G_NOISE_FREQ,
-    G_SF_SIGMA,
-    G_SF_TAU,
-    G_SF_V0,
-    G_SLOPE,
-    G_SLOPE_FADE,
-    G_SLOPE_MAX,
-    G_SOCIAL,
-    P_D,
-    P_VMAX,
-)
 from .state import WALKING
 
 
 @jit(noalloc=True)
-def crowd_terms(gvec, nb, X) -> tuple:
+def crowd_terms(g, nb, X) -> tuple:
     """(social, slope): is the personal-space force on (with a neighbour grid), and the slope deflection (with a
     height field)?"""
     cell_start = nb[1]
     heights = X.heights
-    social = gvec[G_SOCIAL] > 0.0 and gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1 and gvec[G_SF_V0] > 0.0
-    slope = gvec[G_SLOPE] > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
+    social = g.social > 0.0 and g.interact > 0.0 and cell_start.shape[0] > 1 and g.social_v0 > 0.0
+    slope = g.slope > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
     return social, slope
 
 
 @jit(noalloc=True)
-def crowd_needed(gvec, nb, X, n_irm) -> bool:
+def crowd_needed(g, nb, X, n_irm) -> bool:
     """Has ``crowd_phase`` anything to add: the social force or the slope on, or IRM agents (n_irm of them)?"""
-    social, slope = crowd_terms(gvec, nb, X)
+    social, slope = crowd_terms(g, nb, X)
     return social or slope or n_irm > 0
 
 
@@ -84,18 +66,18 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     """Add the social, noise and slope terms to ``wk.fnew`` (n, 2) for every walking agent of the block (positions
     of this step); ``vtop`` is ``fastest_walker(A, wk.speed)``, ``wk.crowd`` (5, 2) scratch space."""
     pos, vel, attr, profile, method, radius, status = A.pos, A.vel, A.attr, A.profile, A.method, A.radius, A.status
-    gvec, prof = P.gvec, P.prof
+    g, prof = P.glob[0], P.prof
     fnew, speed = wk.fnew, wk.speed
     hf_geo, heights, perm, phase = X.hf_geo, X.heights, X.perm, X.noise_phase
     cB, cR, corr_lo, corr_hi, corr_k, corr_ds = X.cB, X.cR, X.corr_lo, X.corr_hi, X.corr_k, X.corr_ds
     grid, cell_start, order = nb
-    social, slope = crowd_terms(gvec, nb, X)
-    cn = gvec[G_CN]
-    v0 = gvec[G_SF_V0]
-    sig = gvec[G_SF_SIGMA]
-    tau = gvec[G_SF_TAU]
-    fmax = gvec[G_FMAX]
-    cs = gvec[G_CS]
+    social, slope = crowd_terms(g, nb, X)
+    cn = g.c_n
+    v0 = g.social_v0
+    sig = g.social_sigma
+    tau = g.social_tau
+    fmax = g.f_max
+    cs = g.c_s
     ncx = int(grid[3])
     ncy = int(grid[4])
     cell = grid[2]
@@ -109,13 +91,13 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     e = scratch[0]
     f = scratch[1]
     fs = scratch[2]
-    g = scratch[3]
+    grad = scratch[3]
     bp = scratch[4]
     for i in range(wk.lo, wk.hi):
         if status[i] != WALKING:
             continue
         x = pos[i]
-        vmax = prof[profile[i], P_VMAX]
+        vmax = prof[profile[i]].max_speed
         dx = attr[i, 0] - x[0]
         dy = attr[i, 1] - x[1]
         da = norm2d(dx, dy)
@@ -143,18 +125,18 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if method[i] == IRM and corr_hi[i] > corr_lo[i]:
-            irm_boundary(x, radius[i], cB, cR, corr_lo[i], corr_hi[i], corr_k[i], corr_ds[i], vmax, gvec, bp, f)
+            irm_boundary(x, radius[i], cB, cR, corr_lo[i], corr_hi[i], corr_k[i], corr_ds[i], vmax, g, bp, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if method[i] == IRM and cn > 0.0:
-            th = noise_angle(perm, t_now, gvec[G_NOISE_FREQ], phase[i])
+            th = noise_angle(perm, t_now, g.noise_freq, phase[i])
             noise_force(x, attr[i], th, cn, vmax, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if slope and da > 0.0:
-            height_gradient(hf_geo, heights, x[0], x[1], g)
-            fade = gvec[G_SLOPE_FADE] if gvec[G_SLOPE_FADE] > 0.0 else prof[profile[i], P_D]
-            delta = deflection(g[0], g[1], dx, dy, gvec[G_SLOPE_MAX], fade)
+            height_gradient(hf_geo, heights, x[0], x[1], grad)
+            fade = g.slope_fade if g.slope_fade > 0.0 else prof[profile[i]].d
+            delta = deflection(grad[0], grad[1], dx, dy, g.slope_max_angle, fade)
             if delta != 0.0:
                 steering_force(x, attr[i], cs, vmax, fs)
                 f[0] = fs[0]
@@ -165,7 +147,7 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
 
 
 @jit(noalloc=True)
-def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, gvec, bp, out) -> float:
+def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, g, bp, out) -> float:
     """IRM eq. 1 for one agent: F_b from b(x) on the corridor disc it lies deepest in (core.steering.irm) into
     ``out`` (2,); returns the depth d_b. An agent outside that disc (others pushed it out of its corridor) is pulled
     back towards the disc's centre at the force cap."""
@@ -173,12 +155,12 @@ def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, gvec, bp, out) -> float:
     out[1] = 0.0
     k = min(max(k, clo), chi - 1)
     db = disc_boundary_point(cB[k, 0], cB[k, 1], cR[k], x, bp)
-    fmax = gvec[G_FMAX]
+    fmax = g.f_max
     if db < 0.0:
         gap = cR[k] - db
         out[0] = fmax * vmax * (cB[k, 0] - x[0]) / gap
         out[1] = fmax * vmax * (cB[k, 1] - x[1]) / gap
         return db
     if db < cR[k]:
-        boundary_force(x, bp, r, ds, gvec[G_KAPPA], gvec[G_CB], vmax, fmax, out)
+        boundary_force(x, bp, r, ds, g.kappa, g.c_b, vmax, fmax, out)
     return db

@@ -19,7 +19,6 @@ from core.routes.kernels import point_at_into
 from core.steering.irm import attraction_on_disc, deepest_disc, disc_stretch
 from core.steering.methods import IRM
 
-from .params import G_DT, P_VMAX
 from .state import LOST, WALKING
 from .trace import (
     TS_ATTR_X,
@@ -63,7 +62,7 @@ def irm_attraction_phase(W, R, A, P, X, t_now, tr, wk) -> int:
     slot, tsc = tr[0], tr[1]
     prof = P.prof
     q = wk.q
-    dt = P.gvec[G_DT]
+    dt = P.glob[0].dt
     lost = 0
     for i in range(wk.lo, wk.hi):
         if status[i] != WALKING or method[i] != IRM:
@@ -78,7 +77,7 @@ def irm_attraction_phase(W, R, A, P, X, t_now, tr, wk) -> int:
         if chi - clo < 1:
             code = _LOST
         else:
-            vmax = prof[profile[i], P_VMAX]
+            vmax = prof[profile[i]].max_speed
             k0 = min(max(k, clo), chi - 1)
             gap = norm2d(x[0] - cB[k0, 0], x[1] - cB[k0, 1])
             reach = corridor_reach(cR[k0], gap, vmax, dt)

@@ -18,11 +18,12 @@ class RouteArrays(NamedTuple):
 
 
 class Params(NamedTuple):
-    """The live parameters (core.sim.params): ``gvec`` the global vector (G_* fields), ``prof`` (P, N_PROF) the
-    profile table (P_* fields), ``weights`` (P, T) the terrain weights, ``wstat`` (P, 2) per profile the smallest
-    weight and whether all are equal, and ``scale`` the scene's size (the tolerances' unit)."""
+    """The live parameters (core.sim.params): ``glob`` (1,) the global record (``P.glob[0].dt``, fields
+    GLOBAL_NAMES), ``prof`` (P,) the profile records (``P.prof[p].max_speed``, fields PROFILE_FIELDS), ``weights``
+    (P, T) the terrain weights, ``wstat`` (P, 2) per profile the smallest weight and whether all are equal, and
+    ``scale`` the scene's size (the tolerances' unit)."""
 
-    gvec: np.ndarray
+    glob: np.ndarray
     prof: np.ndarray
     weights: np.ndarray
     wstat: np.ndarray

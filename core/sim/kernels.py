@@ -64,22 +64,6 @@ from . import neighbors
 from .crowd import crowd_needed, crowd_phase, fastest_walker
 from .irm_phase import irm_attraction_phase
 from .integrators import integrate
-from .params import (
-    G_ARRIVE,
-    G_CB,
-    G_CO,
-    G_CS,
-    G_DO,
-    G_DS,
-    G_DT,
-    G_FMAX,
-    G_INTEGRATOR,
-    G_INTERACT,
-    G_KAPPA,
-    P_D,
-    P_SIGMA,
-    P_VMAX,
-)
 from .work import MAX_INTERVALS, work_buffers
 from .progress import end_recovery, note_progress, recovery_target, stall_time
 from .state import ARRIVED, LOST, REASON_BLOCKED, WALKING
@@ -136,7 +120,7 @@ def _begin_choice(i, W, R, A, P, rpt) -> tuple:
     A.tri[i] = tx
     s_r = reference_point(rp, rs, lo, hi, x, A.s_ref[i], A.s_attr[i])
     point_at_into(rp, rs, lo, hi, s_r, rpt)
-    return tx, s_r, min(s_r + P.prof[A.profile[i], P_SIGMA], rs[hi - 1])
+    return tx, s_r, min(s_r + P.prof[A.profile[i]].sigma, rs[hi - 1])
 
 
 @jit(inline=True, noalloc=True)
@@ -225,7 +209,7 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
         best_s, _, m = pick_candidate(mesh_of(W, C), TX, RouteSpan(rp, rs, lo, hi), x, s_r, ibuf, n_int,
-                                      ChoiceParams(prof[p, P_D], weights[p], wstat[p, 0], wstat[p, 1] > 0.0,
+                                      ChoiceParams(prof[p].d, weights[p], wstat[p, 0], wstat[p, 1] > 0.0,
                                                    skip_first, 0.0, 0.0), ChoiceWork(q, tc, cwork), tx, no_sweep)
         code = CHOSEN
         if best_s < 0.0:
@@ -284,10 +268,10 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
         if rad > 0.0 and tc.shape[0] == 0:
-            best_s, m = pick_disc_candidate(W, C, span, Q, ints, n_use, prof[p, P_D], skip_first, cwork, dwork)
+            best_s, m = pick_disc_candidate(W, C, span, Q, ints, n_use, prof[p].d, skip_first, cwork, dwork)
         else:
             best_s, _, m = pick_candidate(mesh_of(W, C), TX, span, x, s_r, ints, n_use,
-                                          ChoiceParams(prof[p, P_D], w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first,
+                                          ChoiceParams(prof[p].d, w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first,
                                                        rad, need), ChoiceWork(q, tc, cwork), tx, sweep_cost)
         code = CHOSEN
         if rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
@@ -313,17 +297,17 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
     E, EG, ES, EI = C
     pos, attr, profile, method, radius, status, min_clear = A.pos, A.attr, A.profile, A.method, A.radius, \
         A.status, A.min_clear
-    gvec, prof = P.gvec, P.prof
+    g, prof = P.glob[0], P.prof
     grid, cell_start, order = nb
     slot, tsc = tr[0], tr[1]
     fnew = wk.fnew
-    dt = gvec[G_DT]
-    cs = gvec[G_CS]
-    cb = gvec[G_CB]
-    kappa = gvec[G_KAPPA]
-    fmax = gvec[G_FMAX]
-    co = gvec[G_CO]
-    interact = gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1
+    dt = g.dt
+    cs = g.c_s
+    cb = g.c_b
+    kappa = g.kappa
+    fmax = g.f_max
+    co = g.c_o
+    interact = g.interact > 0.0 and cell_start.shape[0] > 1
     ncx = int(grid[3])
     ncy = int(grid[4])
     cell = grid[2]
@@ -334,7 +318,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
         if status[i] != WALKING:
             continue
         x = pos[i]
-        vmax = prof[profile[i], P_VMAX]
+        vmax = prof[profile[i]].max_speed
         rgeo = radius[i] if method[i] == DISC_MIRAN else 0.0
         steering_force(x, attr[i], cs, vmax, fs)
         db, bx, by, e = point_clearance(E, EG, ES, EI, x[0], x[1])
@@ -344,7 +328,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
         if e >= 0:
             bpt[0] = bx
             bpt[1] = by
-            ds = gvec[G_DS] if gvec[G_DS] > 0.0 else 2.0 * vmax * dt
+            ds = g.safe_distance if g.safe_distance > 0.0 else 2.0 * vmax * dt
             if method[i] != IRM:  # IRM agents feel their corridor's boundary instead (crowd.irm_boundary)
                 boundary_force(x, bpt, rgeo, ds, kappa, cb, vmax, fmax, fb)
             if db - rgeo < min_clear[i]:
@@ -353,7 +337,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
         fo[1] = 0.0
         if interact and co > 0.0:
             ri = radius[i]
-            d_o = gvec[G_DO] if gvec[G_DO] > 0.0 else vmax * 1.0
+            d_o = g.d_o if g.d_o > 0.0 else vmax * 1.0
             reach = d_o + 2.0 * ri
             cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
@@ -416,7 +400,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
     rp, rs = R.points, R.s
-    gvec, prof, scale = P.gvec, P.prof, P.scale
+    g, prof, scale = P.glob[0], P.prof, P.scale
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
         status, t_arrive, length, terrain_len = A.pos, A.vel, A.force, A.has_force, A.attr, A.s_ref, A.s_attr, \
         A.route_lo, A.route_hi, A.goal, A.profile, A.method, A.radius, A.tri, A.status, A.t_arrive, A.length, \
@@ -424,8 +408,8 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
     pg = A.prog
     lost_reason, rec_s, rec_u = pg.lost_reason, pg.rec_s, pg.rec_u
     fnew, moved, clear = wk.fnew, wk.moved, wk.clear
-    dt = gvec[G_DT]
-    code = int(gvec[G_INTEGRATOR])
+    dt = g.dt
+    code = int(g.integrator)
     lost = 0
     xn, vn, tl = wk.v0, wk.v1, wk.tl
     tol = 1e-9 * scale
@@ -434,11 +418,11 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
         if status[i] != WALKING:
             continue
         x = pos[i]
-        vmax = prof[profile[i], P_VMAX]
+        vmax = prof[profile[i]].max_speed
         total = rs[route_hi[i] - 1]
         # Discs keep their radius from the obstacles: disc MIRAN's and IRM's characters (IRM eq. 2's r).
         rgeo = radius[i] if method[i] == DISC_MIRAN or method[i] == IRM else 0.0
-        arrive_r = gvec[G_ARRIVE] if gvec[G_ARRIVE] > 0.0 else vmax * dt
+        arrive_r = g.arrival_radius if g.arrival_radius > 0.0 else vmax * dt
         gx = goal[i, 0]
         gy = goal[i, 1]
         dgoal = norm2d(gx - x[0], gy - x[1])
@@ -476,7 +460,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
             if not ok and rec_u[i] < 0.0:
                 # An attraction point a disc cannot sweep to (IRM's is only visible): get onto the route where it
                 # is nearest, behind the attraction point.
-                s_q = closest_point(rp, rs, lo, hi, x, max(0.0, min(s_ref[i], s_attr[i]) - vmax * stall_time(gvec)),
+                s_q = closest_point(rp, rs, lo, hi, x, max(0.0, min(s_ref[i], s_attr[i]) - vmax * stall_time(g)),
                                     s_attr[i])
                 q = wk.q
                 point_at_into(rp, rs, lo, hi, s_q, q)
@@ -500,7 +484,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
             vn[1] = 0.0 if status[i] != WALKING else (xn[1] - x[1]) / dt
         else:
             integrate(code, x, vel[i], force[i], has_force[i], fnew[i], dt, vmax, xn, vn)
-            if s_attr[i] >= total - tol and dgoal <= vmax / gvec[G_CS] + vmax * dt:
+            if s_attr[i] >= total - tol and dgoal <= vmax / g.c_s + vmax * dt:
                 # Final approach: within the turning radius vmax / c_s of its goal an agent that others nudged
                 # could circle it for ever (the steering force cannot turn it tighter), so it walks straight in.
                 h = min(vmax * dt, dgoal)
@@ -526,7 +510,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                     xn[1] = x[1]
                 vn[0] = (xn[0] - x[0]) / dt
                 vn[1] = (xn[1] - x[1]) / dt
-            if gvec[G_ARRIVE] > 0.0 and norm2d(gx - xn[0], gy - xn[1]) <= gvec[G_ARRIVE]:
+            if g.arrival_radius > 0.0 and norm2d(gx - xn[0], gy - xn[1]) <= g.arrival_radius:
                 status[i] = ARRIVED
                 t_arrive[i] = t_next
                 vn[0] = 0.0
@@ -544,7 +528,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
         pos[i, 0] = xn[0]
         pos[i, 1] = xn[1]
         if status[i] == WALKING and rec_s[i] < 0.0:
-            note_progress(i, gvec, vmax, t_next, pos[i], attr[i], s_ref[i], s_attr[i], total, pg)
+            note_progress(i, g, vmax, t_next, pos[i], attr[i], s_ref[i], s_attr[i], total, pg)
     return lost
 
 
@@ -656,8 +640,8 @@ def _block_works(W, C, A, P, X, blocks) -> list:
     # Candidates of one window: at most sigma / d + 1 per unit of window plus both ends of every interval.
     most = 0.0
     for p in range(prof.shape[0]):
-        if prof[p, P_D] > 0.0:
-            most = max(most, prof[p, P_SIGMA] / prof[p, P_D])
+        if prof[p].d > 0.0:
+            most = max(most, prof[p].sigma / prof[p].d)
     shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
               np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64))
     n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
@@ -672,7 +656,7 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
     Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost (STOP_ON_LOST). The per-agent phases
     run over ``plan.blocks`` blocks in parallel (one block: in the calling thread, with no parallel kernel: compiled
     with ``parallel=True`` this loop cost about 6 us a step more)."""
-    gvec = P.gvec
+    g = P.glob[0]
     status = A.status
     n = A.pos.shape[0]
     blocks = max(1, min(plan.blocks, n))
@@ -694,10 +678,10 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
     kinds = (KIND_MIRAN if n_miran > 0 else 0) | (KIND_IRM if n_irm > 0 else 0)
     # The parallel kernels see the inputs through a list: numba's parallel loops take no tuple of arrays as such.
     jobs = [(W, C, R, A, P, X, nb, tr)]
-    crowd = crowd_needed(gvec, nb, X, n_irm)
+    crowd = crowd_needed(g, nb, X, n_irm)
     done = 0
     t0 = clock[0]
-    dt = gvec[G_DT]
+    dt = g.dt
     for k in range(plan.n_steps):
         if (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
             break
@@ -718,7 +702,7 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
             _attraction_blocks(jobs, works, t_now, kinds, got)
             for b in range(blocks):
                 lost += got[b]
-        if gvec[G_INTERACT] > 0.0 and cell_start.shape[0] > 1:
+        if g.interact > 0.0 and cell_start.shape[0] > 1:
             neighbors.build(grid, A.pos, status, cell_start, order)
         vtop = fastest_walker(A, w0.speed) if crowd else 0.0
         if blocks == 1:

@@ -17,7 +17,7 @@ def copy_params(src: SimParams, dst: SimParams) -> None:
         raise ValueError(f"profiles differ: {src.profile_ids} and {dst.profile_ids}")
     if src.terrain_ids != dst.terrain_ids:
         raise ValueError(f"terrain types differ: {src.terrain_ids} and {dst.terrain_ids}")
-    dst.gvec[:] = src.gvec
+    dst.glob[:] = src.glob
     dst.prof[:] = src.prof
     dst.weights[:] = src.weights
 

@@ -1,9 +1,10 @@
-"""Live-tunable simulation parameters: a global vector and the per-profile table the kernels read directly.
+"""Live-tunable simulation parameters: a global record and the per-profile table the kernels read directly.
 
 Changing a parameter writes one number into these arrays (DESIGN.md "Profiles, not copies"): the next step uses
 it, nothing is rebuilt. Names are checked against the known ones and the error lists the valid names.
 
-Global vector ``gvec`` (float64, indices G_*):
+Global record ``glob``: a 1-element structured array of dtype ``GLOBAL_DTYPE``, one float64 field per name of
+``GLOBAL_NAMES`` (kernels read ``g = P.glob[0]; g.dt``; switches are 0.0 / 1.0, the integrator its code):
 - ``dt`` (s): fixed time step.
 - ``integrator``: 0 euler, 1 verlet (see integrators.py).
 - ``c_s`` (1/s): steering strength, F_s = c_s * vmax toward the attraction point (MIRAN 3.4, IRM eq. 3).
@@ -27,8 +28,9 @@ Global vector ``gvec`` (float64, indices G_*):
   route itself for a while (the progress guarantee, core.sim.progress).
 
 ``dt``, the profiles' fields and the weights are held to the ranges of ``core.scene.ranges``, as in the scene
-file. Profile table ``prof`` (P, N_PROF) float64, columns P_*: vmax (units/s), sigma (units), d (units), radius
-(units); and ``weights`` (P, T) float64, the (profile x terrain type) weight matrix of the scene.
+file. Profile table ``prof``: a (P,) structured array of dtype ``PROFILE_DTYPE``, one float64 field per name of
+``PROFILE_FIELDS`` (kernels read ``prof[p].max_speed``): max_speed (units/s, the vmax of the papers), sigma (units),
+d (units), radius (units); and ``weights`` (P, T) float64, the (profile x terrain type) weight matrix of the scene.
 """
 
 from __future__ import annotations
@@ -44,11 +46,6 @@ from core.scene.ranges import RANGES, candidates_problem, range_problem, step_pr
 
 from .integrators import INTEGRATORS, integrator_code
 
-G_DT, G_INTEGRATOR, G_CS, G_CB, G_KAPPA, G_DS, G_CO, G_DO, G_FMAX, G_ARRIVE, G_INTERACT = range(11)
-(G_SOCIAL, G_SF_V0, G_SF_SIGMA, G_SF_TAU, G_CN, G_NOISE_FREQ, G_SLOPE, G_SLOPE_MAX, G_SLOPE_FADE) = range(11, 20)
-G_STALL = 20
-N_GLOBAL = 21
-
 GLOBAL_NAMES = ("dt", "integrator", "c_s", "c_b", "kappa", "safe_distance", "c_o", "d_o", "f_max",
                 "arrival_radius", "interact", "social", "social_v0", "social_sigma", "social_tau", "c_n",
                 "noise_freq", "slope", "slope_max_angle", "slope_fade", "stall_time")
@@ -59,9 +56,11 @@ DEFAULTS = {"dt": 0.1, "integrator": 0.0, "c_s": 4.0, "c_b": 1.0, "kappa": 1.0, 
 # Switches: read and written as booleans.
 _FLAGS = ("interact", "social", "slope")
 
-P_VMAX, P_SIGMA, P_D, P_RADIUS = range(4)
-N_PROF = 4
 PROFILE_FIELDS = ("max_speed", "sigma", "d", "radius")
+
+# The record types the kernels see: every field float64, so a kernel reads the very numbers the setters wrote.
+GLOBAL_DTYPE = np.dtype([(name, np.float64) for name in GLOBAL_NAMES])
+PROFILE_DTYPE = np.dtype([(name, np.float64) for name in PROFILE_FIELDS])
 
 # Which parameters must be > 0, and which >= 0 (0 meaning "automatic").
 _POSITIVE = {"dt", "c_s", "kappa", "max_speed", "sigma", "d"}
@@ -71,7 +70,7 @@ _POSITIVE |= {"social_sigma", "social_tau", "slope_max_angle", "stall_time"}
 
 
 class SimParams:
-    """The parameters of one simulation: ``gvec`` (N_GLOBAL,), ``prof`` (P, N_PROF), ``weights`` (P, T).
+    """The parameters of one simulation: ``glob`` (1,) GLOBAL_DTYPE, ``prof`` (P,) PROFILE_DTYPE, ``weights`` (P, T).
 
     The arrays are owned here and handed to the kernels as they are; setters write into them in place.
     """
@@ -79,12 +78,12 @@ class SimParams:
     def __init__(self, scene: Scene) -> None:
         self.profile_ids = [p.id for p in scene.profiles]
         self.terrain_ids = [t.id for t in scene.terrain_types]
-        self.gvec = np.zeros(N_GLOBAL, dtype=np.float64)
-        for i, name in enumerate(GLOBAL_NAMES):
-            self.gvec[i] = DEFAULTS[name]
-        self.gvec[G_DT] = scene.simulation.dt
-        self.gvec[G_INTEGRATOR] = integrator_code(scene.simulation.integrator)
-        self.prof = np.zeros((len(scene.profiles), N_PROF), dtype=np.float64)
+        self.glob = np.zeros(1, dtype=GLOBAL_DTYPE)
+        for name in GLOBAL_NAMES:
+            self.glob[name] = DEFAULTS[name]
+        self.glob["dt"] = scene.simulation.dt
+        self.glob["integrator"] = integrator_code(scene.simulation.integrator)
+        self.prof = np.zeros(len(scene.profiles), dtype=PROFILE_DTYPE)
         for k, p in enumerate(scene.profiles):
             self.prof[k] = (p.max_speed, p.sigma, p.d, p.radius)
         self.weights = np.ascontiguousarray(scene.weight_matrix(), dtype=np.float64)
@@ -94,33 +93,33 @@ class SimParams:
     # ----- global parameters
     def get(self, name: str) -> Any:
         """The value of a global parameter (the integrator as its name, interact as a bool)."""
-        i = _global_index(name)
-        if i == G_INTEGRATOR:
-            return INTEGRATORS[int(self.gvec[i])]
+        v = float(self.glob[_global_name(name)][0])
+        if name == "integrator":
+            return INTEGRATORS[int(v)]
         if name in _FLAGS:
-            return bool(self.gvec[i])
-        return float(self.gvec[i])
+            return bool(v)
+        return v
 
     def set(self, name: str, value: Any) -> None:
         """Set a global parameter for the next step; InputError names a bad name or value."""
-        i = _global_index(name)
-        if i == G_INTEGRATOR:
+        field = self.glob[_global_name(name)]
+        if name == "integrator":
             try:
-                self.gvec[i] = integrator_code(value)
+                field[0] = integrator_code(value)
             except ValueError as e:
                 raise InputError([Problem(name, str(e))]) from None
             return
         if name in _FLAGS:
-            self.gvec[i] = 1.0 if bool(value) else 0.0
+            field[0] = 1.0 if bool(value) else 0.0
             return
         v = _checked(name, value)
-        if i == G_DT:
-            self._check_steps(self.prof[:, P_VMAX], v, name)
-        self.gvec[i] = v
+        if name == "dt":
+            self._check_steps(self.prof["max_speed"], v, name)
+        field[0] = v
 
     @property
     def dt(self) -> float:
-        return float(self.gvec[G_DT])
+        return float(self.glob["dt"][0])
 
     # ----- per-profile parameters
     def profile_index(self, profile_id: str) -> int:
@@ -133,22 +132,23 @@ class SimParams:
 
     def get_profile(self, profile_id: str, field: str) -> float:
         """One of max_speed, sigma, d, radius of a profile."""
-        return float(self.prof[self.profile_index(profile_id), _profile_column(field)])
+        return float(self.prof[_profile_field(field)][self.profile_index(profile_id)])
 
     def set_profile(self, profile_id: str, **values: float) -> None:
         """Set max_speed, sigma, d or radius of a profile (e.g. ``set_profile("adult", sigma=80)``)."""
         k = self.profile_index(profile_id)
-        cols = {f: _profile_column(f) for f in values}
+        for f in values:
+            _profile_field(f)
         checked = {f: _checked(f"profiles.{profile_id}.{f}", v, f) for f, v in values.items()}
-        sigma = checked.get("sigma", self.prof[k, P_SIGMA])
-        d = checked.get("d", self.prof[k, P_D])
+        sigma = checked.get("sigma", self.prof["sigma"][k])
+        d = checked.get("d", self.prof["d"][k])
         msg = candidates_problem(float(sigma), float(d))
         if msg:
             raise InputError([Problem(f"profiles.{profile_id}.{'d' if 'd' in checked else 'sigma'}", msg)])
         if "max_speed" in checked:
             self._check_steps(np.array([checked["max_speed"]]), self.dt, f"profiles.{profile_id}.max_speed")
         for f, v in checked.items():
-            self.prof[k, cols[f]] = v
+            self.prof[f][k] = v
 
     def weight(self, profile_id: str, terrain_id: str) -> float:
         """w(T) of a profile for a terrain type (MIRAN 3.3)."""
@@ -167,7 +167,7 @@ class SimParams:
         """InputError naming each profile too slow to move measurably at the current dt in this scene."""
         problems = []
         for k, pid in enumerate(self.profile_ids):
-            msg = step_problem(float(self.prof[k, P_VMAX]), self.dt, self.diagonal)
+            msg = step_problem(float(self.prof["max_speed"][k]), self.dt, self.diagonal)
             if msg:
                 problems.append(Problem(f"profiles[{k}].max_speed", msg))
         if problems:
@@ -191,7 +191,7 @@ class SimParams:
         """Every parameter that shapes a run, JSON-ready (the ``parameters`` of a miran-paths file)."""
         out: dict[str, Any] = {name: self.get(name) for name in GLOBAL_NAMES}
         out["profiles"] = {
-            pid: {**{f: float(self.prof[k, c]) for c, f in enumerate(PROFILE_FIELDS)},
+            pid: {**{f: float(self.prof[f][k]) for f in PROFILE_FIELDS},
                   "weights": {tid: float(self.weights[k, t]) for t, tid in enumerate(self.terrain_ids)}}
             for k, pid in enumerate(self.profile_ids)
         }
@@ -202,26 +202,25 @@ class SimParams:
         c = object.__new__(SimParams)
         c.profile_ids = list(self.profile_ids)
         c.terrain_ids = list(self.terrain_ids)
-        c.gvec = self.gvec.copy()
+        c.glob = self.glob.copy()
         c.prof = self.prof.copy()
         c.weights = self.weights.copy()
         c.diagonal = self.diagonal
         return c
 
 
-def _global_index(name: str) -> int:
-    try:
-        return GLOBAL_NAMES.index(name)
-    except ValueError:
-        raise InputError([Problem(str(name), f"unknown parameter (valid: {', '.join(GLOBAL_NAMES)})")]) from None
+def _global_name(name: str) -> str:
+    """``name`` when it is a global parameter (a field of GLOBAL_DTYPE); InputError listing the valid ones."""
+    if isinstance(name, str) and name in GLOBAL_NAMES:
+        return name
+    raise InputError([Problem(str(name), f"unknown parameter (valid: {', '.join(GLOBAL_NAMES)})")])
 
 
-def _profile_column(field: str) -> int:
-    try:
-        return PROFILE_FIELDS.index(field)
-    except ValueError:
-        raise InputError([Problem(str(field), f"unknown profile parameter (valid: {', '.join(PROFILE_FIELDS)})")]
-                         ) from None
+def _profile_field(field: str) -> str:
+    """``field`` when it is a profile parameter (a field of PROFILE_DTYPE); InputError listing the valid ones."""
+    if isinstance(field, str) and field in PROFILE_FIELDS:
+        return field
+    raise InputError([Problem(str(field), f"unknown profile parameter (valid: {', '.join(PROFILE_FIELDS)})")])
 
 
 def _checked(path: str, value: Any, name: str | None = None) -> float:

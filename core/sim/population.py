@@ -109,7 +109,8 @@ def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None,
         sim.params.profile_index(p)
     meth = method or sim.method
     rng = np.random.default_rng(seed)
-    routes, profs = [], []
+    routes: list[Route] = []
+    profs: list[str] = []
     room = max(sim.scene.profile(p).radius for p in names)
     starts = roomy_points(sim, rng, n * MAX_TRIES, room)
     k = 0

@@ -32,8 +32,6 @@ from core.jitcache import jit
 from core.navmesh.kernels.predicates import norm2d
 from core.routes.kernels import point_at_into, segment_of
 
-from .params import G_DT, G_STALL
-
 # Progress is at least this fraction of a full step (vmax dt).
 PROGRESS_FRACTION = 0.1
 # The stall time is at least this many steps.
@@ -44,18 +42,18 @@ ON_THE_ROUTE = 1
 
 
 @jit(noalloc=True)
-def stall_time(gvec) -> float:
+def stall_time(g) -> float:
     """Seconds without progress after which an agent recovers: ``stall_time``, at least MIN_STALL_STEPS steps."""
-    return max(gvec[G_STALL], MIN_STALL_STEPS * gvec[G_DT])
+    return max(g.stall_time, MIN_STALL_STEPS * g.dt)
 
 
 @jit(noalloc=True)
-def note_progress(i, gvec, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
+def note_progress(i, g, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
     """Book agent i's progress at time t, standing at x; start its recovery when it has stalled. Returns True
     when the recovery starts."""
     prog_t, prog_s, prog_a, prog_sa, prog_d = pg.prog_t, pg.prog_s, pg.prog_a, pg.prog_sa, pg.prog_d
     rec_s, rec_u = pg.rec_s, pg.rec_u
-    eps = PROGRESS_FRACTION * vmax * gvec[G_DT]
+    eps = PROGRESS_FRACTION * vmax * g.dt
     d = norm2d(attr[0] - x[0], attr[1] - x[1])
     moved = False
     if s_ref > prog_s[i] + eps or s_attr > prog_a[i] + eps:
@@ -73,9 +71,9 @@ def note_progress(i, gvec, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
         prog_sa[i] = s_attr
         prog_d[i] = d
         return False
-    if t - prog_t[i] < stall_time(gvec):
+    if t - prog_t[i] < stall_time(g):
         return False
-    rec_s[i] = min(total, max(s_ref, s_attr) + 0.5 * vmax * stall_time(gvec))
+    rec_s[i] = min(total, max(s_ref, s_attr) + 0.5 * vmax * stall_time(g))
     rec_u[i] = -1.0
     return True
 

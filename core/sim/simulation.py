@@ -36,7 +36,7 @@ from core.steering.noise import TABLE, permutation
 from . import kernels, neighbors, population
 from .corridors import CorridorBook, corridor_of_route
 from .kernel_inputs import CrowdArrays, Params, RouteArrays, StepPlan
-from .params import G_DO, G_DS, P_D, P_RADIUS, P_SIGMA, P_VMAX, SimParams
+from .params import SimParams
 from .recorder import Recorder, record_every
 from .routebook import RouteBook
 from .state import (
@@ -167,7 +167,8 @@ class Simulation:
         """Add the scene's agents: a named route, or a route planned from start to goal with the agent's planner
         (DEFAULT_PLANNER when none is named), keeping ``clearance_for`` the profile. Pieces of a named route that
         cross an obstacle or pass closer than that are replaced by detours (``core.routes.repair_route``)."""
-        routes, problems = [], []
+        routes: list[Route] = []
+        problems: list[Problem] = []
         for k, a in enumerate(self.scene.agents):
             c = self.clearance_for(a.profile)
             try:
@@ -215,10 +216,10 @@ class Simulation:
             return np.zeros(0, dtype=np.int64)
         starts = np.array([r.start for r in routes], dtype=np.float64).reshape(k, 2)
         inside = locate(self.mesh, starts) >= 0
-        for j in np.nonzero(~inside)[0]:
+        for j in np.nonzero(~inside)[0].tolist():
             problems.append(Problem(f"agents[{j}]", f"start {fmt_point(starts[j])} is not in the free space"))
         codes = np.array([method_code(m) for m in meths], dtype=np.int8)
-        radius = self.params.prof[prof_idx, P_RADIUS].copy()
+        radius = self.params.prof["radius"][prof_idx]
         problems += self._disc_fit_problems(routes, codes, radius, inside)
         if problems:
             raise InputError(problems)
@@ -310,9 +311,9 @@ class Simulation:
         st = self.state
         lo, hi = self.corridors.add(corridor_of_route(self.mesh, route, self.scale))
         st.corr_lo[agent], st.corr_hi[agent], st.corr_k[agent], st.corr_ak[agent] = lo, hi, lo, -1
-        vmax = float(self.params.prof[st.profile[agent], P_VMAX])
+        vmax = float(self.params.prof["max_speed"][st.profile[agent]])
         r_min = float(self.corridors.R[lo:hi].min()) if hi > lo else 0.0
-        ds = float(self.params.gvec[G_DS]) if self.params.gvec[G_DS] > 0 else IRM_SAFE_TIME * vmax
+        ds = self.params.get("safe_distance") or IRM_SAFE_TIME * vmax
         st.corr_ds[agent] = admissible_safe_distance(ds, vmax, self.params.dt, r_min, float(st.radius[agent]))
 
     def corridor_of(self, agent: int) -> dict[str, np.ndarray]:
@@ -357,7 +358,7 @@ class Simulation:
         self.params.set_profile(profile_id, **values)
         if "radius" in values:
             k = self.params.profile_index(profile_id)
-            self.state.radius[self.state.profile == k] = self.params.prof[k, P_RADIUS]
+            self.state.radius[self.state.profile == k] = self.params.prof["radius"][k]
 
     def set_weight(self, profile_id: str, terrain_id: str, value: float) -> None:
         """w(T) of a profile for a terrain type, from the next step on."""
@@ -469,7 +470,7 @@ class Simulation:
         if st.n == 0:
             return 0.0
         lengths = self.routes.s[st.route_hi - 1]
-        speeds = self.params.prof[st.profile, P_VMAX]
+        speeds = self.params.prof["max_speed"][st.profile]
         with np.errstate(over="ignore", divide="ignore"):
             need = 20.0 * float(np.max(lengths / speeds)) / self.params.dt + 1000.0
         return need if math.isfinite(need) else math.inf
@@ -491,7 +492,7 @@ class Simulation:
         if self.threads > 1:
             numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
         plan = StepPlan(int(n), int(flags), int(every), self.threads)
-        P = Params(self.params.gvec, self.params.prof, self.params.weights, self._weight_stats(), self.scale)
+        P = Params(self.params.glob, self.params.prof, self.params.weights, self._weight_stats(), self.scale)
         return int(kernels.advance(plan, self._walk, self._clear, RouteArrays(self.routes.points, self.routes.s),
                                    st.kernel_arrays(), P, self._extension(), nb, self.recorder.buffers(),
                                    self._clock, tr))
@@ -537,8 +538,8 @@ class Simulation:
             return np.zeros(5), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
         # Every neighbour loop scans the cells its own reach covers, so any cell size is correct; this one fits
         # the slowest profile's avoidance region (IRM eq. 6, d_o = vmax by default): faster agents scan more cells.
-        vmin = float(self.params.prof[:, P_VMAX].min())
-        d_o = self.params.gvec[G_DO] if self.params.gvec[G_DO] > 0 else vmin
+        vmin = float(self.params.prof["max_speed"].min())
+        d_o = self.params.get("d_o") or vmin
         cell = d_o + 2.0 * float(st.radius.max(initial=0.0))
         grid = neighbors.grid_shape(self.scene.bounds, cell, st.n)
         ncell = int(grid[3]) * int(grid[4])
@@ -548,8 +549,8 @@ class Simulation:
         idx = np.asarray(list(agents), dtype=np.int64).reshape(-1)
         if len(idx) and (idx.min() < 0 or idx.max() >= self.state.n):
             raise InputError([Problem("trace", f"agent index out of range 0..{self.state.n - 1}")])
-        prof = self.params.prof[self.state.profile[idx]] if len(idx) else np.zeros((0, 4))
-        cap = int(np.max(np.ceil(prof[:, P_SIGMA] / prof[:, P_D]))) + 2 * MAX_INTERVALS + 4 if len(idx) else 1
+        prof = self.params.prof[self.state.profile[idx]]
+        cap = int(np.max(np.ceil(prof["sigma"] / prof["d"]))) + 2 * MAX_INTERVALS + 4 if len(idx) else 1
         return TraceBuffers(self.state.n, idx, cap)
 
     # ----- results

@@ -67,6 +67,42 @@ _FIELDS = (
 class AgentState:
     """All agents' state as flat arrays; ``n`` rows are in use out of a larger capacity."""
 
+    # The views of the rows in use, one read-only property per field of _FIELDS (installed below the class).
+    pos: np.ndarray
+    vel: np.ndarray
+    force: np.ndarray
+    has_force: np.ndarray
+    attr: np.ndarray
+    s_ref: np.ndarray
+    s_attr: np.ndarray
+    route_lo: np.ndarray
+    route_hi: np.ndarray
+    goal: np.ndarray
+    profile: np.ndarray
+    method: np.ndarray
+    radius: np.ndarray
+    tri: np.ndarray
+    status: np.ndarray
+    t_arrive: np.ndarray
+    length: np.ndarray
+    min_clear: np.ndarray
+    lost_reason: np.ndarray
+    prog_t: np.ndarray
+    prog_s: np.ndarray
+    prog_a: np.ndarray
+    prog_sa: np.ndarray
+    prog_d: np.ndarray
+    rec_s: np.ndarray
+    rec_u: np.ndarray
+    replans: np.ndarray
+    noise_phase: np.ndarray
+    corr_lo: np.ndarray
+    corr_hi: np.ndarray
+    corr_k: np.ndarray
+    corr_ds: np.ndarray
+    corr_ak: np.ndarray
+    terrain_len: np.ndarray
+
     def __init__(self, n_terrain_types: int, capacity: int = 16) -> None:
         self.n = 0
         self.n_types = int(n_terrain_types)

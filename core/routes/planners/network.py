@@ -23,7 +23,7 @@ def _area2(p, q, r):
     return (q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0])
 
 
-def _on(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+def _on(a: np.ndarray, b: np.ndarray, t: np.ndarray | float) -> np.ndarray:
     return a + np.asarray(t)[..., None] * (b - a)
 
 

@@ -9,16 +9,16 @@ import numpy as np
 
 from core.reproduce import experiments
 from core.reproduce.crowd_load import neighbours_per_agent
-from core.sim.params import G_DO, N_GLOBAL, N_PROF, P_RADIUS, P_VMAX
+from core.sim.params import GLOBAL_DTYPE, PROFILE_DTYPE
 from core.sim.state import ARRIVED, WALKING
 
 
 def _sim(pos: np.ndarray, status: np.ndarray, vmax: float = 1.4, radius: float = 0.25, d_o: float = 0.0):
-    prof = np.zeros((1, N_PROF))
-    prof[0, P_VMAX], prof[0, P_RADIUS] = vmax, radius
-    gvec = np.zeros(N_GLOBAL)
-    gvec[G_DO] = d_o
-    return SimpleNamespace(state=SimpleNamespace(pos=pos, status=status), params=SimpleNamespace(prof=prof, gvec=gvec))
+    prof = np.zeros(1, dtype=PROFILE_DTYPE)
+    prof["max_speed"], prof["radius"] = vmax, radius
+    glob = np.zeros(1, dtype=GLOBAL_DTYPE)
+    glob["d_o"] = d_o
+    return SimpleNamespace(state=SimpleNamespace(pos=pos, status=status), params=SimpleNamespace(prof=prof, glob=glob))
 
 
 def test_neighbours_per_agent_counts_walkers_within_the_avoidance_reach():

@@ -35,11 +35,11 @@ def test_speed_series_of_a_standing_agent_is_empty():
 def test_copy_params_writes_in_place_and_refuses_other_tables():
     scene = Scene.empty()
     a, b = SimParams(scene), SimParams(scene)
-    gvec, prof, weights = b.gvec, b.prof, b.weights
+    glob, prof, weights = b.glob, b.prof, b.weights
     a.set("c_s", 3.5)
     copy_params(a, b)
-    assert b.get("c_s") == 3.5 and b.gvec is gvec and b.prof is prof and b.weights is weights
-    assert np.array_equal(a.gvec, b.gvec) and np.array_equal(a.prof, b.prof) and np.array_equal(a.weights, b.weights)
+    assert b.get("c_s") == 3.5 and b.glob is glob and b.prof is prof and b.weights is weights
+    assert np.array_equal(a.glob, b.glob) and np.array_equal(a.prof, b.prof) and np.array_equal(a.weights, b.weights)
     b.profile_ids = b.profile_ids + ["extra"]
     with pytest.raises(ValueError, match="profiles differ"):
         copy_params(a, b)

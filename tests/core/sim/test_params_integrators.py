@@ -7,7 +7,7 @@ import pytest
 
 from core.scene.problems import InputError
 from core.sim.integrators import EULER, VERLET, integrate, integrator_code
-from core.sim.params import GLOBAL_NAMES, SimParams
+from core.sim.params import GLOBAL_DTYPE, GLOBAL_NAMES, PROFILE_DTYPE, PROFILE_FIELDS, SimParams
 
 from simgen import random_scene
 
@@ -52,13 +52,19 @@ def test_integrator_names_are_checked():
 def test_live_parameters_write_one_number_and_refuse_bad_values():
     scene = random_scene(1)
     p = SimParams(scene)
-    gvec, prof, weights = p.gvec, p.prof, p.weights
+    glob, prof, weights = p.glob, p.prof, p.weights
     p.set("c_s", 2.5)
     p.set("integrator", "verlet")
     p.set_profile("pedestrian", sigma=77.0, d=7.0)
     p.set_weight("pedestrian", "mud", 12.0)
-    assert p.gvec is gvec and p.prof is prof and p.weights is weights      # changed in place, nothing rebuilt
+    assert p.glob is glob and p.prof is prof and p.weights is weights      # changed in place, nothing rebuilt
     assert p.get("c_s") == 2.5 and p.get("integrator") == "verlet"
+    # The kernels' records hold the same numbers under the names users see (no index table in between).
+    assert GLOBAL_DTYPE.names == GLOBAL_NAMES and PROFILE_DTYPE.names == PROFILE_FIELDS
+    k = p.profile_index("pedestrian")
+    assert p.glob[0]["c_s"] == 2.5 and p.glob[0]["integrator"] == VERLET
+    assert p.prof[k]["sigma"] == 77.0 and p.prof[k]["d"] == 7.0
+    assert p.to_dict()["profiles"]["pedestrian"]["sigma"] == 77.0 and p.to_dict()["c_s"] == 2.5
     assert p.get_profile("pedestrian", "sigma") == 77.0 and p.weight("pedestrian", "mud") == 12.0
     for bad in [("dt", 0.0), ("dt", float("nan")), ("c_s", "x"), ("safe_distance", -1.0), ("nope", 1.0),
                 ("integrator", "rk4")]:

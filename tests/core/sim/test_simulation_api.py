@@ -85,3 +85,30 @@ def test_a_new_route_makes_an_agent_walk_again(world):
     assert sim.walking() == 1
     sim.run()
     assert sim.arrived().all() and np.allclose(sim.state.pos[0], routes[0].start)
+
+
+def test_parameters_set_between_steps_are_read_by_the_next_step(world):
+    """The kernels read the parameter records by field name (core.sim.params): a global (dt) and a profile field
+    (max_speed) written between two runs govern the very next step, checked against the step's own bounds."""
+    scene, ctx, routes = world
+    sim = Simulation(scene, mesh=ctx.mesh, add_scene_agents=False)
+    sim.add_agents(routes, ["pedestrian"] * 3)
+    sim.run(max_steps=5)
+    sim.set_dt(0.05)
+    sim.set_profile("pedestrian", max_speed=0.3)
+    before, t0 = sim.state.pos.copy(), sim.time
+    assert sim.run(max_steps=1) == 1
+    assert sim.time == pytest.approx(t0 + 0.05)
+    steps = np.hypot(*(sim.state.pos - before).T)
+    assert np.all(steps <= 0.3 * 0.05 * (1 + 1e-9)) and np.any(steps > 0.0)   # the integrators' speed cap
+    k = sim.params.profile_index("pedestrian")
+    assert sim.params.glob["dt"][0] == 0.05 and sim.params.prof["max_speed"][k] == 0.3
+
+
+def test_agent_state_declares_every_array_it_holds():
+    """AgentState's annotations (what the type checker sees) name exactly its arrays, each a read-only view."""
+    from core.sim.state import AgentState
+
+    st = AgentState(3)
+    assert set(AgentState.__annotations__) == set(st._buf)
+    assert all(isinstance(getattr(AgentState, name), property) for name in st._buf)
