@@ -5,10 +5,6 @@ An edge u -> v runs from node u's point through a crossing point into node v's c
 cost is ``w[terrain[u]] * half_u + w[terrain[v]] * half_v``. Costs are computed per weight vector and cached, so a
 changed weight costs one vector operation, not a rebuild. Each thread keeps one search workspace per graph, so a
 query touches only the nodes it visits.
-
-A graph asked many times with the same weights (a crowd's errands: thousands of routes) measures LANDMARKS landmark
-nodes for them after LANDMARK_AFTER queries and searches with their bound as well (ALT, core.routes.search): the
-same optimal routes, several times fewer nodes expanded. Only queries towards a single target node use it.
 """
 
 from __future__ import annotations
@@ -19,12 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from core.jitcache import jit
 
-from .search import NO_LANDMARKS, astar_ws, csr_from_edges, landmarks, new_workspace
-from .search_arrays import Heuristic
-
-# Landmarks measured per weight vector, after this many queries with those weights.
-LANDMARKS = 8
-LANDMARK_AFTER = 64
+from .search import astar_ws, csr_from_edges, new_workspace
 
 
 @dataclass(eq=False)
@@ -47,7 +38,6 @@ class DualGraph:
     half_v: np.ndarray
     via: np.ndarray
     _costs: dict = field(default_factory=dict, repr=False)
-    _landmarks: dict = field(default_factory=dict, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
 
     @classmethod
@@ -89,33 +79,11 @@ class DualGraph:
         """A* from the start's source nodes to the goal's target nodes; (nodes, cost), empty and inf if none."""
         w = np.asarray(weights, dtype=np.float64)
         hscale = float(np.min(w)) if len(w) else 1.0
-        dst = np.asarray(dst, dtype=np.int64)
-        lm = self._landmark_table(w) if len(dst) == 1 else None
-        lm, lm_goal = (lm, lm[int(dst[0])]) if lm is not None else NO_LANDMARKS
         ws, stamp = self._workspace()
-        H = Heuristic(self.xy, hscale, np.asarray(goal, dtype=np.float64), lm, lm_goal)
-        return astar_ws(self.indptr, self.indices, self.costs(w), H, np.asarray(src, dtype=np.int64),
-                        np.asarray(src_cost, dtype=np.float64), dst, np.asarray(dst_cost, dtype=np.float64), ws,
-                        stamp)
-
-    def _landmark_table(self, w: np.ndarray) -> np.ndarray | None:
-        """The (n, LANDMARKS) landmark costs for weights ``w``, measured at the LANDMARK_AFTER-th query with them
-        (None before, and for graphs too small to gain from them)."""
-        key = tuple(float(v) for v in w)
-        got = self._landmarks.get(key)
-        if isinstance(got, np.ndarray):
-            return got
-        seen = (got or 0) + 1
-        if seen < LANDMARK_AFTER or self.n <= 4 * LANDMARKS:
-            if len(self._landmarks) > 16:
-                self._landmarks.clear()
-            self._landmarks[key] = seen
-            return None
-        ws, stamp = self._workspace()
-        self._local.ws[1] += LANDMARKS
-        table = landmarks(self.indptr, self.indices, self.costs(w), LANDMARKS, ws, stamp)
-        self._landmarks[key] = table
-        return table
+        return astar_ws(self.indptr, self.indices, self.costs(w), self.xy, hscale,
+                        np.asarray(src, dtype=np.int64), np.asarray(src_cost, dtype=np.float64),
+                        np.asarray(dst, dtype=np.int64), np.asarray(dst_cost, dtype=np.float64),
+                        np.asarray(goal, dtype=np.float64), ws, stamp)
 
     def _workspace(self) -> tuple[tuple, int]:
         """This thread's search workspace and a fresh stamp (queries reuse the arrays; threads never share)."""
