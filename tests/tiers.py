@@ -12,6 +12,7 @@ PERF = {
 }
 SLOW = {
     "test_core_without_qt.py",
+    "core/bench/test_bench_table1.py",
     "core/test_jitcache.py",
     "core/test_jitprecompile.py",
     "app/test_jit_manifest.py",
