@@ -108,7 +108,10 @@ def table_1_in_processes(rows: list[tuple[str, float, float, float]], rounds: in
     runs = []
     for _ in range(max(1, processes)):
         out = subprocess.run([sys.executable, "-c", "from core.bench.steering import table_1_child; table_1_child()"],
-                             input=json.dumps([rows, rounds]), capture_output=True, text=True, check=True)
+                             input=json.dumps([rows, rounds]), capture_output=True, text=True, check=False)
+        if out.returncode != 0:
+            tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"a Table 1 process exited with status {out.returncode}: {tail}")
         runs.append({tuple(json.loads(k)): v for k, v in json.loads(out.stdout.strip().splitlines()[-1]).items()})
     merged = {}
     for key in runs[0]:
