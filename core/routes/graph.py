@@ -97,7 +97,8 @@ class DualGraph:
         lm = self._landmark_table(w) if self.use_landmarks and len(dst) == 1 and self.n > 4 * LANDMARKS else None
         lm, lm_goal = (lm, lm[int(dst[0])]) if lm is not None else NO_LANDMARKS
         ws, stamp = self._workspace()
-        H = Heuristic(self.xy, hscale, np.asarray(goal, dtype=np.float64), lm, lm_goal)
+        tail = float(np.asarray(dst_cost, dtype=np.float64)[0]) if len(lm_goal) else 0.0
+        H = Heuristic(self.xy, hscale, np.asarray(goal, dtype=np.float64), lm, lm_goal, tail)
         return astar_ws(self.indptr, self.indices, self.costs(w), H, np.asarray(src, dtype=np.int64),
                         np.asarray(src_cost, dtype=np.float64), dst, np.asarray(dst_cost, dtype=np.float64), ws,
                         stamp)

@@ -14,9 +14,13 @@ Landmarks (ALT, Goldberg and Harrelson, "Computing the shortest path: A* search 
 on an undirected graph (every edge's cost equal both ways), the cost d(L, v) from a landmark L to every node gives
 the bound d(v, t) >= |d(L, v) - d(L, t)| by the triangle inequality, consistent like the straight-line one; the
 larger of the bounds is still admissible and consistent, so A* stays exact and expands fewer nodes where weights
-below 1 make the straight-line bound weak. ``landmarks`` picks them farthest-first and ``node_costs`` is the
-Dijkstra that measures them. The landmark bound is shrunk by LANDMARK_SHRINK so that rounding in the Dijkstra
-sums cannot make it exceed the A*'s own sums.
+below 1 make the straight-line bound weak. With a single target node t, every route ends t -> goal at the
+target's cost c_t, so the landmark bound plus c_t bounds the whole rest of the route (a constant added to a
+consistent bound keeps it consistent): without it A* would expand every node whose key is within c_t of the
+optimum. ``landmarks`` picks them farthest-first and ``node_costs`` is the Dijkstra that measures them. The
+landmark bound is shrunk by LANDMARK_SHRINK so that rounding in the Dijkstra sums cannot make it exceed the A*'s own
+sums. The table is measured once per (graph, weights) by core.routes.graph, so routes never depend on the queries
+answered before.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal
     workspace; ``astar_ws`` reuses one across queries.
     """
     ws = new_workspace(indptr.shape[0] - 1, indices.shape[0])
-    H = Heuristic(xy, hscale, goal, np.zeros((xy.shape[0], 0)), np.zeros(0))
+    H = Heuristic(xy, hscale, goal, np.zeros((xy.shape[0], 0)), np.zeros(0), 0.0)
     return astar_ws(indptr, indices, costs, H, src, src_cost, dst, dst_cost, ws, 1)
 
 
@@ -56,12 +60,18 @@ def new_workspace(n, m) -> SearchWork:
 
 @jit(inline=True, noalloc=True)
 def lower_bound(H: Heuristic, v: int) -> float:
-    """The heuristic of node v: the straight-line bound, raised to the landmark bound (module docstring)."""
+    """The heuristic of node v: the straight-line bound, raised to the landmark bound plus the target's cost to the
+    goal (module docstring)."""
     dx = H.xy[v, 0] - H.goal[0]
     dy = H.xy[v, 1] - H.goal[1]
     h = H.hscale * np.sqrt(dx * dx + dy * dy)
-    for k in range(H.lm_goal.shape[0]):
-        a = abs(H.lm[v, k] - H.lm_goal[k]) * LANDMARK_SHRINK
+    if H.lm_goal.shape[0] > 0:
+        a = 0.0
+        for k in range(H.lm_goal.shape[0]):
+            d = abs(H.lm[v, k] - H.lm_goal[k])
+            if d > a:
+                a = d
+        a = a * LANDMARK_SHRINK + H.lm_tail
         if a > h:
             h = a
     return h

@@ -24,14 +24,15 @@ class SearchWork(NamedTuple):
 class Heuristic(NamedTuple):
     """A*'s lower bound on the cost from node v to the goal: ``hscale * |xy[v] - goal|`` (``xy`` (n, 2), ``goal``
     (2,)), raised to the landmark bound max_k |lm[v, k] - lm_goal[k]| (ALT: Goldberg and Harrelson 2005) where
-    landmarks are given: ``lm`` (n, L) each node's cost to L landmark nodes, ``lm_goal`` (L,) the target node's
-    (L = 0: none)."""
+    landmarks are given: ``lm`` (n, L) each node's cost to L landmark nodes, ``lm_goal`` (L,) the single target
+    node's (L = 0: none), ``lm_tail`` the target's cost to the goal, added to the landmark bound."""
 
     xy: np.ndarray
     hscale: float
     goal: np.ndarray
     lm: np.ndarray
     lm_goal: np.ndarray
+    lm_tail: float
 
 
 class PortalCells(NamedTuple):
