@@ -101,6 +101,9 @@ def test_node_costs_and_landmark_bound_match_scipy(city_graph):
     g = city_graph
     w = np.array([1.0, 0.5, 4.0, 1.0])
     costs = g.costs(w)
+    # ALT needs every edge to cost the same both ways: the two directions' sums are made of the same numbers.
+    back = {(int(u), int(v)): c for u, v, c in zip(g.sources(), g.indices, costs.tolist())}
+    assert all(back[(v, u)] == c for (u, v), c in back.items())
     ws = new_workspace(g.n, len(g.indices))
     out = np.empty(g.n)
     node_costs(g.indptr, g.indices, costs, 17, ws, 1, out)
