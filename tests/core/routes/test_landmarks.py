@@ -149,3 +149,27 @@ def test_cdt_routes_with_landmarks_are_as_cheap_as_without(monkeypatch):
             ties += 1
             assert cost_a == pytest.approx(cost_p, rel=1e-12)
     assert ties <= len(plain) // 20
+
+
+def test_landmarks_on_a_graph_in_two_pieces():
+    """An eroded free space falls apart into pieces, and the landmarks (picked from node 0's piece) are unreachable
+    from the others: queries inside the other piece still find the optimum, and across pieces none."""
+    rng = np.random.default_rng(8)
+    a, b = _Mesh(rng, 2), _Mesh(rng, 2)
+    mesh = _Mesh.__new__(_Mesh)
+    mesh.vertices = np.vstack([a.vertices, b.vertices + 500.0])
+    mesh.triangles = np.vstack([a.triangles, b.triangles + len(a.vertices)])
+    nb = b.neighbors.copy()
+    nb[nb >= 0] += len(a.triangles)
+    mesh.neighbors = np.vstack([a.neighbors, nb])
+    mesh.tri_terrain = np.concatenate([a.tri_terrain, b.tri_terrain])
+    g = dual_graph(mesh)
+    w = np.array([1.0, 0.4])
+    ref = _scipy_costs(g, g.costs(w), np.arange(len(a.triangles), g.n))
+    for _ in range(20):
+        s, t = (int(v) for v in rng.integers(len(a.triangles), g.n, 2))
+        nodes, cost = g.search(w, np.array([s]), np.zeros(1), np.array([t]), np.array([0.5]), g.xy[t])
+        assert cost == pytest.approx(ref[s - len(a.triangles), t] + 0.5, rel=1e-12)
+    nodes, cost = g.search(w, np.array([0]), np.zeros(1), np.array([g.n - 1]), np.zeros(1), g.xy[g.n - 1])
+    assert len(nodes) == 0 and cost == np.inf
+    assert np.isinf(g._landmarks[(1.0, 0.4)][len(a.triangles):]).all()
