@@ -119,7 +119,11 @@ class FreeSpace:
 
     @property
     def empty(self) -> bool:
-        return self.free.is_empty
+        """The free space has no area (asked on every point query: shapely's is_empty, measured once)."""
+        got = self.__dict__.get("_empty")
+        if got is None:
+            got = self.__dict__["_empty"] = bool(self.free.is_empty)
+        return got
 
     def contains(self, pts: np.ndarray) -> np.ndarray:
         """(n,) bool: points in the closed free space."""

@@ -5,6 +5,12 @@ An edge u -> v runs from node u's point through a crossing point into node v's c
 cost is ``w[terrain[u]] * half_u + w[terrain[v]] * half_v``. Costs are computed per weight vector and cached, so a
 changed weight costs one vector operation, not a rebuild. Each thread keeps one search workspace per graph, so a
 query touches only the nodes it visits.
+
+A graph built with ``use_landmarks=True`` (the cdt planner's: a crowd asks it thousands of routes) measures LANDMARKS
+landmark nodes per weight vector on its first query with those weights and searches with their bound as well (ALT,
+core.routes.search): the same optimal costs, several times fewer nodes expanded. The table is a function of the
+graph and the weights only (farthest-first from node 0), so a route is a function of (graph, weights, query), never
+of how many queries came before. Only queries towards a single target node use it.
 """
 
 from __future__ import annotations
@@ -15,7 +21,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from core.jitcache import jit
 
-from .search import astar_ws, csr_from_edges, new_workspace
+from .search import NO_LANDMARKS, astar_ws, csr_from_edges, landmarks, new_workspace
+from .search_arrays import Heuristic
+
+# Landmarks measured per weight vector (on its first query) by a graph that uses them.
+LANDMARKS = 8
 
 
 @dataclass(eq=False)
@@ -28,6 +38,7 @@ class DualGraph:
       indices[indptr[u]:indptr[u+1]]).
     - ``half_u``, ``half_v``: (m,) float64 lengths of each edge's part in the source and the target cell.
     - ``via``: (m, 2) float64 the crossing point of each edge (NaN where the edge is one straight segment).
+    - ``use_landmarks``: search single-target queries with landmark bounds too (module docstring).
     """
 
     xy: np.ndarray
@@ -37,12 +48,15 @@ class DualGraph:
     half_u: np.ndarray
     half_v: np.ndarray
     via: np.ndarray
+    use_landmarks: bool = False
     _costs: dict = field(default_factory=dict, repr=False)
+    _landmarks: dict = field(default_factory=dict, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def from_edges(cls, xy: np.ndarray, terrain: np.ndarray, a: np.ndarray, b: np.ndarray, half_a: np.ndarray,
-                   half_b: np.ndarray, via: np.ndarray | None = None) -> "DualGraph":
+                   half_b: np.ndarray, via: np.ndarray | None = None, use_landmarks: bool = False) -> "DualGraph":
         """Build from directed edge lists a[k] -> b[k] (each undirected edge given in both directions)."""
         n = len(xy)
         indptr, indices, order = csr_from_edges(n, a, b)
@@ -51,7 +65,7 @@ class DualGraph:
         return cls(np.ascontiguousarray(xy, dtype=np.float64), np.asarray(terrain, dtype=np.int32), indptr,
                    indices, np.ascontiguousarray(np.asarray(half_a, dtype=np.float64)[order]),
                    np.ascontiguousarray(np.asarray(half_b, dtype=np.float64)[order]),
-                   np.ascontiguousarray(np.asarray(via, dtype=np.float64)[order]))
+                   np.ascontiguousarray(np.asarray(via, dtype=np.float64)[order]), use_landmarks)
 
     @property
     def n(self) -> int:
@@ -79,11 +93,33 @@ class DualGraph:
         """A* from the start's source nodes to the goal's target nodes; (nodes, cost), empty and inf if none."""
         w = np.asarray(weights, dtype=np.float64)
         hscale = float(np.min(w)) if len(w) else 1.0
+        dst = np.asarray(dst, dtype=np.int64)
+        lm = self._landmark_table(w) if self.use_landmarks and len(dst) == 1 and self.n > 4 * LANDMARKS else None
+        lm, lm_goal = (lm, lm[int(dst[0])]) if lm is not None else NO_LANDMARKS
         ws, stamp = self._workspace()
-        return astar_ws(self.indptr, self.indices, self.costs(w), self.xy, hscale,
-                        np.asarray(src, dtype=np.int64), np.asarray(src_cost, dtype=np.float64),
-                        np.asarray(dst, dtype=np.int64), np.asarray(dst_cost, dtype=np.float64),
-                        np.asarray(goal, dtype=np.float64), ws, stamp)
+        tail = float(np.asarray(dst_cost, dtype=np.float64)[0]) if len(lm_goal) else 0.0
+        H = Heuristic(self.xy, hscale, np.asarray(goal, dtype=np.float64), lm, lm_goal, tail)
+        return astar_ws(self.indptr, self.indices, self.costs(w), H, np.asarray(src, dtype=np.int64),
+                        np.asarray(src_cost, dtype=np.float64), dst, np.asarray(dst_cost, dtype=np.float64), ws,
+                        stamp)
+
+    def _landmark_table(self, w: np.ndarray) -> np.ndarray:
+        """The (n, LANDMARKS) costs from the landmark nodes for weights ``w``, measured on the first query with
+        them (under a lock: threads planning at once measure it once; a table dropped from the cache is the same
+        when measured again)."""
+        key = tuple(float(v) for v in w)
+        table = self._landmarks.get(key)
+        if table is None:
+            with self._lock:
+                table = self._landmarks.get(key)
+                if table is None:
+                    ws, stamp = self._workspace()
+                    self._local.ws[1] += LANDMARKS
+                    table = landmarks(self.indptr, self.indices, self.costs(w), LANDMARKS, ws, stamp)
+                    if len(self._landmarks) > 16:
+                        self._landmarks.clear()
+                    self._landmarks[key] = table
+        return table
 
     def _workspace(self) -> tuple[tuple, int]:
         """This thread's search workspace and a fresh stamp (queries reuse the arrays; threads never share)."""

@@ -9,6 +9,18 @@ The heuristic is ``hscale * |xy[u] - goal|``. It is admissible and consistent wh
 ``hscale`` times the distance between its nodes and every target cost at least ``hscale`` times the distance to the
 goal: with terrain weights that is ``hscale = min weight``, which keeps A* exact when weights are below 1 (MIRAN
 section 4 asks for weights > 0, not >= 1).
+
+Landmarks (ALT, Goldberg and Harrelson, "Computing the shortest path: A* search meets graph theory", SODA 2005):
+on an undirected graph (every edge's cost equal both ways), the cost d(L, v) from a landmark L to every node gives
+the bound d(v, t) >= |d(L, v) - d(L, t)| by the triangle inequality, consistent like the straight-line one; the
+larger of the bounds is still admissible and consistent, so A* stays exact and expands fewer nodes where weights
+below 1 make the straight-line bound weak. With a single target node t, every route ends t -> goal at the
+target's cost c_t, so the landmark bound plus c_t bounds the whole rest of the route (a constant added to a
+consistent bound keeps it consistent): without it A* would expand every node whose key is within c_t of the
+optimum. ``landmarks`` picks them farthest-first and ``node_costs`` is the Dijkstra that measures them. The
+landmark bound is shrunk by LANDMARK_SHRINK so that rounding in the Dijkstra sums cannot make it exceed the A*'s own
+sums. The table is measured once per (graph, weights) by core.routes.graph, so routes never depend on the queries
+answered before.
 """
 
 from __future__ import annotations
@@ -18,7 +30,12 @@ from core.jitcache import jit
 from core.kernels.paths import path_to
 from core.kernels.heap import heap_pop, heap_push
 
-from .search_arrays import SearchWork
+from .search_arrays import Heuristic, SearchWork
+
+# The landmark bound times this (1 - 1e-9): rounding in sums of edge costs is far below it.
+LANDMARK_SHRINK = 1.0 - 1e-9
+# No landmarks: a Heuristic's ``lm`` and ``lm_goal`` when only the straight-line bound is used.
+NO_LANDMARKS = (np.zeros((0, 0)), np.zeros(0))
 
 
 @jit
@@ -29,7 +46,8 @@ def astar(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal
     workspace; ``astar_ws`` reuses one across queries.
     """
     ws = new_workspace(indptr.shape[0] - 1, indices.shape[0])
-    return astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, ws, 1)
+    H = Heuristic(xy, hscale, goal, np.zeros((xy.shape[0], 0)), np.zeros(0), 0.0)
+    return astar_ws(indptr, indices, costs, H, src, src_cost, dst, dst_cost, ws, 1)
 
 
 @jit
@@ -40,25 +58,40 @@ def new_workspace(n, m) -> SearchWork:
                       np.zeros(n, dtype=np.int64), np.empty(cap), np.empty(cap, dtype=np.int64))
 
 
+@jit(inline=True, noalloc=True)
+def lower_bound(H: Heuristic, v: int) -> float:
+    """The heuristic of node v: the straight-line bound, raised to the landmark bound plus the target's cost to the
+    goal (module docstring)."""
+    dx = H.xy[v, 0] - H.goal[0]
+    dy = H.xy[v, 1] - H.goal[1]
+    h = H.hscale * np.sqrt(dx * dx + dy * dy)
+    if H.lm_goal.shape[0] > 0:
+        a = 0.0
+        for k in range(H.lm_goal.shape[0]):
+            d = abs(H.lm[v, k] - H.lm_goal[k])
+            if d > a:
+                a = d
+        a = a * LANDMARK_SHRINK + H.lm_tail
+        if a > h:
+            h = a
+    return h
+
+
 @jit
-def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, goal, ws: SearchWork, stamp):
-    """``astar`` on a reused workspace ``ws``: node u's ``g`` and ``parent`` count only where ``seen[u] == stamp``
-    and it is closed where ``closed[u] == stamp``, so a query costs what it visits, not the size of the graph.
-    ``stamp`` must differ from every stamp used before on this workspace (and be > 0)."""
+def astar_ws(indptr, indices, costs, H: Heuristic, src, src_cost, dst, dst_cost, ws: SearchWork, stamp):
+    """``astar`` on a reused workspace ``ws`` with the heuristic ``H``: node u's ``g`` and ``parent`` count only
+    where ``seen[u] == stamp`` and it is closed where ``closed[u] == stamp``, so a query costs what it visits, not
+    the size of the graph. ``stamp`` must differ from every stamp used before on this workspace (and be > 0)."""
     g, parent, seen, closed, hk, hv = ws
     n = indptr.shape[0] - 1
     size = 0
-    gx = goal[0]
-    gy = goal[1]
     for k in range(src.shape[0]):
         u = src[k]
         if seen[u] != stamp or src_cost[k] < g[u]:
             seen[u] = stamp
             g[u] = src_cost[k]
             parent[u] = -1
-            dx = xy[u, 0] - gx
-            dy = xy[u, 1] - gy
-            size = heap_push(hk, hv, size, g[u] + hscale * np.sqrt(dx * dx + dy * dy), u)
+            size = heap_push(hk, hv, size, g[u] + lower_bound(H, u), u)
     best = np.inf
     best_node = -1
     cap = hk.shape[0]
@@ -89,12 +122,56 @@ def astar_ws(indptr, indices, costs, xy, hscale, src, src_cost, dst, dst_cost, g
                 seen[v] = stamp
                 g[v] = nv
                 parent[v] = u
-                dx = xy[v, 0] - gx
-                dy = xy[v, 1] - gy
-                size = heap_push(hk, hv, size, nv + hscale * np.sqrt(dx * dx + dy * dy), v)
+                size = heap_push(hk, hv, size, nv + lower_bound(H, v), v)
     if best_node < 0:
         return np.zeros(0, dtype=np.int64), np.inf
     return path_to(parent, best_node), best
+
+
+@jit
+def node_costs(indptr, indices, costs, src: int, ws: SearchWork, stamp: int, out) -> None:
+    """Dijkstra from node ``src``: the cheapest cost to every node into ``out`` (n,) (inf where unreachable), on
+    the reused workspace ``ws`` with a fresh ``stamp`` (as ``astar_ws``)."""
+    g, parent, seen, closed, hk, hv = ws
+    out[:] = np.inf
+    out[src] = 0.0
+    size = heap_push(hk, hv, 0, 0.0, src)
+    while size > 0:
+        u = hv[0]
+        size = heap_pop(hk, hv, size)
+        if closed[u] == stamp:
+            continue
+        closed[u] = stamp
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            nv = out[u] + costs[e]
+            if closed[v] != stamp and nv < out[v]:
+                out[v] = nv
+                size = heap_push(hk, hv, size, nv, v)
+
+
+@jit
+def landmarks(indptr, indices, costs, count: int, ws: SearchWork, stamp: int):
+    """(n, count) costs from ``count`` landmark nodes to every node, the landmarks picked farthest-first (each the
+    node whose nearest landmark so far is the farthest, the first the node farthest from node 0; unreachable nodes
+    are never picked), using stamps ``stamp .. stamp + count`` of ``ws``."""
+    n = indptr.shape[0] - 1
+    lm = np.empty((n, count))
+    col = np.empty(n)
+    near = np.full(n, np.inf)
+    node_costs(indptr, indices, costs, 0, ws, stamp, col)
+    for k in range(count):
+        best = 0
+        for v in range(n):
+            d = col[v] if k == 0 else near[v]
+            if np.isfinite(d) and d > (col[best] if k == 0 else near[best]):
+                best = v
+        node_costs(indptr, indices, costs, best, ws, stamp + k + 1, col)
+        for v in range(n):
+            lm[v, k] = col[v]
+            if col[v] < near[v]:
+                near[v] = col[v]
+    return lm
 
 
 def csr_from_edges(n: int, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,5 +1,6 @@
 """Named structures of the route searches' kernels (issue 19: kernels take a handful of named structures):
-the A* workspace of ``search.astar_ws`` and the cells, portals and per-state arrays of ``planners.portal``."""
+the A* workspace and heuristic of ``search.astar_ws`` and the cells, portals and per-state arrays of
+``planners.portal``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,20 @@ class SearchWork(NamedTuple):
     closed: np.ndarray
     hk: np.ndarray
     hv: np.ndarray
+
+
+class Heuristic(NamedTuple):
+    """A*'s lower bound on the cost from node v to the goal: ``hscale * |xy[v] - goal|`` (``xy`` (n, 2), ``goal``
+    (2,)), raised to the landmark bound max_k |lm[v, k] - lm_goal[k]| (ALT: Goldberg and Harrelson 2005) where
+    landmarks are given: ``lm`` (n, L) each node's cost to L landmark nodes, ``lm_goal`` (L,) the single target
+    node's (L = 0: none), ``lm_tail`` the target's cost to the goal, added to the landmark bound."""
+
+    xy: np.ndarray
+    hscale: float
+    goal: np.ndarray
+    lm: np.ndarray
+    lm_goal: np.ndarray
+    lm_tail: float
 
 
 class PortalCells(NamedTuple):

@@ -38,11 +38,13 @@ def random_free_points(mesh, rng: np.random.Generator, n: int) -> np.ndarray:
     t = cdf.searchsorted(rng.random(n), side="right")
     a, b = rng.random(n), rng.random(n)
     flip = a + b > 1.0
-    a[flip], b[flip] = 1.0 - a[flip], 1.0 - b[flip]
+    if flip.any():                                  # (skipped when empty: a crowd's errand draws one point)
+        a[flip], b[flip] = 1.0 - a[flip], 1.0 - b[flip]
     p = v[t, 0] + a[:, None] * (v[t, 1] - v[t, 0]) + b[:, None] * (v[t, 2] - v[t, 0])
     # Round-off may put a point a hair outside a boundary triangle: pull those back to the triangle's centroid.
     bad = locate(mesh, p) < 0
-    p[bad] = v[t[bad]].mean(axis=1)
+    if bad.any():
+        p[bad] = v[t[bad]].mean(axis=1)
     return p
 
 

@@ -26,9 +26,10 @@ from ..trimesh import TriMesh, quality_mesh
 from .base import Leg, join_point
 
 
-def dual_graph(mesh) -> DualGraph:
+def dual_graph(mesh, use_landmarks: bool = True) -> DualGraph:
     """The weighted dual graph of a mesh's free triangles (both directions of every shared edge); ``mesh`` has
-    ``vertices``, ``triangles``, ``neighbors`` and ``tri_terrain`` (a TriMesh or a NavMesh)."""
+    ``vertices``, ``triangles``, ``neighbors`` and ``tri_terrain`` (a TriMesh or a NavMesh). Its searches use
+    landmark bounds (``use_landmarks``, core.routes.graph): every edge costs the same both ways, as ALT needs."""
     V = mesh.vertices
     T = mesh.triangles.astype(np.int64)
     N = mesh.neighbors.astype(np.int64)
@@ -39,7 +40,7 @@ def dual_graph(mesh) -> DualGraph:
     mid = 0.5 * (V[T[t, k]] + V[T[t, (k + 1) % 3]])
     half_u = np.hypot(*(mid - cent[u]).T)
     half_v = np.hypot(*(cent[v] - mid).T)
-    return DualGraph.from_edges(cent, mesh.tri_terrain, u, v, half_u, half_v, via=mid)
+    return DualGraph.from_edges(cent, mesh.tri_terrain, u, v, half_u, half_v, via=mid, use_landmarks=use_landmarks)
 
 
 @jit

@@ -154,16 +154,32 @@ def portal_astar(vertices, portals, portal_polys, pp_ptr, pp_idx, start, goal, p
 def channel(dec: ConvexDecomposition, start: np.ndarray, goal: np.ndarray, states: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray]:
     """Left and right end points (n + 2, 2) of the crossed portals, framed by the start and the goal."""
-    k = states >> 1
-    d = states & 1
-    a = dec.vertices[dec.portals[k, 0]]
-    b = dec.vertices[dec.portals[k, 1]]
-    # a -> b runs counter-clockwise in portal_polys[k, 0]; leaving that cell, b is on the left.
-    left = np.where((d == 0)[:, None], b, a)
-    right = np.where((d == 0)[:, None], a, b)
-    s = np.asarray(start, dtype=np.float64)[None]
-    g = np.asarray(goal, dtype=np.float64)[None]
-    return (np.ascontiguousarray(np.vstack([s, left, g])), np.ascontiguousarray(np.vstack([s, right, g])))
+    return channel_kernel(dec.vertices, dec.portals, np.asarray(states, dtype=np.int64),
+                          np.asarray(start, dtype=np.float64), np.asarray(goal, dtype=np.float64))
+
+
+@jit
+def channel_kernel(vertices, portals, states, start, goal):
+    """``channel`` in one kernel call (a route's errand pays no NumPy call per step): state 2k + d crosses portal
+    k = (a, b); a -> b runs counter-clockwise in portal_polys[k, 0], so leaving that cell (d = 0) b is on the
+    left."""
+    n = states.shape[0]
+    left = np.empty((n + 2, 2))
+    right = np.empty((n + 2, 2))
+    left[0, 0] = right[0, 0] = start[0]
+    left[0, 1] = right[0, 1] = start[1]
+    left[n + 1, 0] = right[n + 1, 0] = goal[0]
+    left[n + 1, 1] = right[n + 1, 1] = goal[1]
+    for i in range(n):
+        k = states[i] >> 1
+        a = portals[k, 0]
+        b = portals[k, 1]
+        lv, rv = (b, a) if (states[i] & 1) == 0 else (a, b)
+        left[i + 1, 0] = vertices[lv, 0]
+        left[i + 1, 1] = vertices[lv, 1]
+        right[i + 1, 0] = vertices[rv, 0]
+        right[i + 1, 1] = vertices[rv, 1]
+    return left, right
 
 
 def portal_path(dec: ConvexDecomposition, start: np.ndarray, goal: np.ndarray, ps: int, pg: int
