@@ -25,7 +25,7 @@ from core.kernels.heap import heap_push
 from core.kernels.paths import path_between
 
 from .astar import ends_clearance, pop_open, same_edge_clearance
-from .funnel import in_disk, in_piece, in_triangle
+from .funnel import FILTER, in_disk, in_piece, in_triangle
 from .retract import closest_pair
 
 # Relative weight of the medial-axis length in a final score: ties between equally short paths go to the shorter
@@ -225,33 +225,54 @@ def _extend(P, k0, k1, fs, ap, Lc, Rc, last, st, eps):
 @jit
 def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
     """min over q on segment [l, r] of |a - q| + |q - t| (reflect t across the segment's line when a and t lie on
-    the same side)."""
+    the same side).
+
+    Where the straight line from a to (reflected) t crosses the segment, that distance is the answer unless rounding
+    makes a detour through an end as short: the ends' sums are then only estimated with ``sqrt`` (a filter with
+    margin ``funnel.FILTER``), and computed with ``hypot`` as before where the estimate cannot decide, so the result
+    is the same to the bit (``tests/core/ecm/test_distance_filter.py``)."""
     dx = rx - lx
     dy = ry - ly
     dd = dx * dx + dy * dy
-    best = min(np.hypot(lx - ax, ly - ay) + np.hypot(tx - lx, ty - ly),
+    if dd > 0.0:
+        sa = dx * (ay - ly) - dy * (ax - lx)
+        st = dx * (ty - ly) - dy * (tx - lx)
+        fx = tx
+        fy = ty
+        if sa * st > 0.0:
+            # Reflect t across the line.
+            u = ((tx - lx) * dx + (ty - ly) * dy) / dd
+            px = lx + u * dx
+            py = ly + u * dy
+            fx = 2.0 * px - tx
+            fy = 2.0 * py - ty
+            st = -st
+        den = sa - st
+        if den != 0.0:
+            w = sa / den
+            qx = ax + w * (fx - ax)
+            qy = ay + w * (fy - ay)
+            u = ((qx - lx) * dx + (qy - ly) * dy) / dd
+            if 0.0 <= u <= 1.0:
+                h = np.hypot(fx - ax, fy - ay)
+                if h < (1.0 - FILTER) * min(_norm(lx - ax, ly - ay) + _norm(tx - lx, ty - ly),
+                                            _norm(rx - ax, ry - ay) + _norm(tx - rx, ty - ry)):
+                    return h
+                return min(_via_ends(ax, ay, tx, ty, lx, ly, rx, ry), h)
+    return _via_ends(ax, ay, tx, ty, lx, ly, rx, ry)
+
+
+@jit(inline=True)
+def _norm(x, y):
+    """|(x, y)| to within two units in the last place (``np.hypot`` costs ten times as much)."""
+    return np.sqrt(x * x + y * y)
+
+
+@jit(inline=True)
+def _via_ends(ax, ay, tx, ty, lx, ly, rx, ry):
+    """The shorter way from a to t through an end of segment [l, r]."""
+    return min(np.hypot(lx - ax, ly - ay) + np.hypot(tx - lx, ty - ly),
                np.hypot(rx - ax, ry - ay) + np.hypot(tx - rx, ty - ry))
-    if dd <= 0.0:
-        return best
-    sa = dx * (ay - ly) - dy * (ax - lx)
-    st = dx * (ty - ly) - dy * (tx - lx)
-    if sa * st > 0.0:
-        # Reflect t across the line.
-        u = ((tx - lx) * dx + (ty - ly) * dy) / dd
-        fx = lx + u * dx
-        fy = ly + u * dy
-        tx = 2.0 * fx - tx
-        ty = 2.0 * fy - ty
-        st = -st
-    den = sa - st
-    if den != 0.0:
-        w = sa / den
-        qx = ax + w * (tx - ax)
-        qy = ay + w * (ty - ay)
-        u = ((qx - lx) * dx + (qy - ly) * dy) / dd
-        if 0.0 <= u <= 1.0:
-            best = min(best, np.hypot(tx - ax, ty - ay))
-    return best
 
 
 @jit(inline=True)
