@@ -429,6 +429,22 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
         u, nh = pop_open(hk, hv, nh, closed)
         if u < 0 or u == G:
             break
+        # u's kept prefix, read once for all its relaxations (they write other vertices only).
+        med_u = w.medial[u]
+        found_u = w.st_found[u]
+        d_u = w.st_d[u]
+        has_u = w.st_has[u]
+        fresh_u = w.st_fresh[u]
+        ax_u = w.st_ap[u, 0]
+        ay_u = w.st_ap[u, 1]
+        l0 = w.st_chains[u, 0]
+        nl = w.st_chains[u, 1]
+        r0 = w.st_chains[u, 2]
+        nr = w.st_chains[u, 3]
+        last_u0 = w.st_last[u, 0]
+        last_u1 = w.st_last[u, 1]
+        last_u2 = w.st_last[u, 2]
+        last_u3 = w.st_last[u, 3]
         deg = adj_ptr[u + 1] - adj_ptr[u]
         for q in range(deg + 2):
             if q < deg:
@@ -442,34 +458,35 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                     n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ea, eb - 1, clearance, P, 0)
                 else:
                     n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, eb - 1, ea, clearance, P, 0)
-                med = w.medial[u] + edge_len[k]
+                med = med_u + edge_len[k]
                 target = v
             else:
                 end = q - deg
                 if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
                     continue
                 n = _goal_portals(ecm, goal, end, clearance, P)
-                med = w.medial[u] + goal.s if end == 0 else w.medial[u] + edge_len[kg] - goal.s
+                med = med_u + goal.s if end == 0 else med_u + edge_len[kg] - goal.s
                 k = kg
                 target = G
-            if w.st_found[u]:
-                f = w.st_d[u]
+            if found_u:
+                f = d_u
                 found = True
-                fs = Funnel(0.0, 0, 0, 0, 0, w.st_has[u], False)
+                fs = Funnel(0.0, 0, 0, 0, 0, has_u, False)
             else:
-                ap[0] = w.st_ap[u, 0]
-                ap[1] = w.st_ap[u, 1]
-                nl = w.st_chains[u, 1]
-                nr = w.st_chains[u, 3]
+                ap[0] = ax_u
+                ap[1] = ay_u
                 if Lc.shape[0] < nl + n + 4:
                     Lc = np.empty((2 * (nl + n + 4), 2))
                 if Rc.shape[0] < nr + n + 4:
                     Rc = np.empty((2 * (nr + n + 4), 2))
-                Lc[:nl] = pool[w.st_chains[u, 0]:w.st_chains[u, 0] + nl]
-                Rc[:nr] = pool[w.st_chains[u, 2]:w.st_chains[u, 2] + nr]
-                last[:] = w.st_last[u]
-                fs, found, f = _extend(P, 0, n - 1, Funnel(w.st_d[u], 0, nl, 0, nr, w.st_has[u], w.st_fresh[u]), ap,
-                                       Lc, Rc, last, st, eps)
+                Lc[:nl] = pool[l0:l0 + nl]
+                Rc[:nr] = pool[r0:r0 + nr]
+                last[0] = last_u0
+                last[1] = last_u1
+                last[2] = last_u2
+                last[3] = last_u3
+                fs, found, f = _extend(P, 0, n - 1, Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u), ap, Lc, Rc, last, st,
+                                       eps)
             key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
             if kept:
                 parent[target] = u
