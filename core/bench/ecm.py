@@ -264,11 +264,10 @@ def _batch_records(ecm, S: np.ndarray, G: np.ndarray) -> list[Record]:
     single, batch, threaded = np.inf, np.inf, np.inf
     for _ in range(3):
         t0 = time.thread_time()
-        for q in range(n):
-            shortest_path_status(ecm, S[q], G[q], 1.0)
+        answers = [shortest_path_status(ecm, S[q], G[q], 1.0) for q in range(n)]
         single = min(single, (time.thread_time() - t0) / n)
         t0 = time.thread_time()
-        query_batch(ecm, S, G, 1.0)
+        b = query_batch(ecm, S, G, 1.0)
         batch = min(batch, (time.thread_time() - t0) / n)
         t0 = time.perf_counter()
         query_batch(ecm, S, G, 1.0, threads=2)
@@ -276,7 +275,12 @@ def _batch_records(ecm, S: np.ndarray, G: np.ndarray) -> list[Record]:
     pairs = f"{n} pairs, clearance 1 m, funnel search; target 0.03 ms per query"
     ref = ("batches of " + pairs + "; the batch's own set-up (work buffers, cache of arc portals) included in its "
            "time, amortised over its queries")
-    return [_rec("query, one call per pair (shortest_path_status): per query", 1e3 * single, "ms",
+    same = sum(int(b.status[q]) == st and b.path(q).tobytes() == pts.tobytes()
+               and b.lengths[q].tobytes() == np.float64(length).tobytes()
+               for q, (pts, length, st) in enumerate(answers))
+    return [_rec("batch answers equal to the single queries (status, points and length to the bit)", same, "count",
+                 f"of {n}; must be all"),
+            _rec("query, one call per pair (shortest_path_status): per query", 1e3 * single, "ms",
                  "CPU time, best of 3 rounds; the same " + pairs),
             _rec("batch query (query_batch, one kernel call): per query", 1e3 * batch, "ms",
                  f"CPU time, best of 3 rounds, {single / batch:.2f}x the single calls; " + ref),

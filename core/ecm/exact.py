@@ -18,7 +18,10 @@ to integers: vertices are exact to a few 1e-9 of the scene's size (1e-6 m on the
 
 from __future__ import annotations
 
+import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -55,7 +58,8 @@ def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     seg_edge = list(range(w0))
     tol = 1e-9 * sites.scale
     obst = xy[:w0]
-    along = {(tuple(xy[i]), tuple(xy[sites.ring_next[i]])) for i in range(w0)}
+    pts = [tuple(q) for q in xy.tolist()]
+    along = {(pts[i], pts[j]) for i, j in enumerate(seg_b)}
     for e in range(w0, nv):
         f = int(sites.ring_next[e])
         d = xy[f] - xy[e]
@@ -67,7 +71,7 @@ def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for u, v in zip(cut[:-1], cut[1:]):
             # A piece along an obstacle clipped by the bounds is that obstacle's edge too: Boost.Polygon's
             # segments may not overlap, and the obstacle's edge bounds the free space there.
-            if (tuple(xy[u]), tuple(xy[v])) in along or (tuple(xy[v]), tuple(xy[u])) in along:
+            if (pts[u], pts[v]) in along or (pts[v], pts[u]) in along:
                 continue
             seg_a.append(u)
             seg_b.append(v)
@@ -134,41 +138,66 @@ def _closest(sites: Sites, feat: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.where(is_edge[:, None], q, a)
 
 
-def _chains(n_vert: int, start: np.ndarray, end: np.ndarray) -> tuple[list[list[int]], np.ndarray]:
+def _chains(n_vert: int, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Walk the free edges (k undirected, ``start[k] -> end[k]``) into chains between vertices of degree != 2.
 
-    Returns the chains as lists of signed edge steps (k walked forward as k, backward as ~k) and the degrees.
+    Returns the chains' signed edge steps one after the other (k walked forward as k, backward as ~k), each chain's
+    number of steps, and the degrees. A vertex's edges are tried in the order of k (forward before backward).
     """
     deg = np.bincount(np.concatenate([start, end]), minlength=n_vert)
-    out: list[list[int]] = [[] for _ in range(n_vert)]
-    for k, (a, b) in enumerate(zip(start.tolist(), end.tolist())):
-        out[a].append(k)
-        out[b].append(~k)
-    done = np.zeros(len(start), dtype=bool)
-    chains: list[list[int]] = []
+    k = np.arange(len(start), dtype=np.int64)
+    ent_v = np.column_stack([start, end]).ravel()
+    order = np.argsort(ent_v, kind="stable")
+    adj = np.column_stack([k, ~k]).ravel()[order]
+    ptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int64)
+    steps, lengths = _walk_chains(np.ascontiguousarray(start, dtype=np.int64),
+                                  np.ascontiguousarray(end, dtype=np.int64), deg.astype(np.int64), ptr, adj)
+    return steps, lengths, deg
 
-    def walk(step: int) -> list[int]:
-        steps = [step]
-        while True:
-            k = step if step >= 0 else ~step
-            done[k] = True
-            v = end[k] if step >= 0 else start[k]
-            if deg[v] != 2:
-                return steps
-            nxt = [s for s in out[v] if not done[s if s >= 0 else ~s]]
-            if not nxt:
-                return steps
-            step = nxt[0]
-            steps.append(step)
 
-    for v in np.flatnonzero((deg != 2) & (deg > 0)).tolist():
-        for step in out[v]:
-            if not done[step if step >= 0 else ~step]:
-                chains.append(walk(step))
-    for k in np.flatnonzero(~done).tolist():
-        if not done[k]:
-            chains.append(walk(k))
-    return chains, deg
+@jit
+def _walk_chains(start, end, deg, ptr, adj):
+    """The chains of ``_chains``: first from every vertex of degree 1 or >= 3 in turn (its edges in ``adj[ptr[v]:
+    ptr[v + 1]]`` order), then the closed loops from their lowest edge; (steps, steps per chain)."""
+    m = start.shape[0]
+    done = np.zeros(m, dtype=np.bool_)
+    steps = np.empty(m, dtype=np.int64)
+    lengths = np.empty(m + 1, dtype=np.int64)
+    ns = 0
+    nc = 0
+    for v0 in range(deg.shape[0] + m):
+        if v0 < deg.shape[0]:
+            if deg[v0] == 2 or deg[v0] == 0:
+                continue
+            a = ptr[v0]
+            b = ptr[v0 + 1]
+        else:
+            a = -1
+            b = 0
+        for z in range(a, b):
+            step = adj[z] if z >= 0 else v0 - deg.shape[0]
+            if done[step if step >= 0 else ~step]:
+                continue
+            first = ns
+            while True:
+                e = step if step >= 0 else ~step
+                done[e] = True
+                steps[ns] = step
+                ns += 1
+                v = end[e] if step >= 0 else start[e]
+                if deg[v] != 2:
+                    break
+                found = False
+                for y in range(ptr[v], ptr[v + 1]):
+                    if not done[adj[y] if adj[y] >= 0 else ~adj[y]]:
+                        step = adj[y]
+                        found = True
+                        break
+                if not found:
+                    break
+            lengths[nc] = ns - first
+            nc += 1
+    return steps[:ns], lengths[:nc]
 
 
 @jit
@@ -337,12 +366,35 @@ def _events(loc, loc_f, cptr, xy, ring_next, normal, tol):
     return ev_ptr, ev[:m].copy(), ev_f[:m].copy(), ok
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (restored on exit, as it was).
+
+    pyvoronoi hands the diagram back as one Python object per vertex, edge and cell (some 14,000 on the city, none in
+    a reference cycle); their allocation alone triggers generation-2 collections that scan the whole process heap,
+    which measured 40 % of the ``voronoi`` phase on the city (more in a process holding a large heap).
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def exact_chains(sites: Sites) -> tuple:
     """The annotated chains of the exact diagram, in ``graph.assemble``'s input form.
 
     Returns ``(chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, stats)``; ``chain_ptr``
     counts the diagram edges of each chain (the GPU path counts pixel cracks there).
     """
+    with _collector_paused():
+        return _exact_chains(sites)
+
+
+def _exact_chains(sites: Sites) -> tuple:
+    """``exact_chains`` with the collector paused."""
     t0 = time.perf_counter()
     vx, E, feat = _diagram(sites)
     t_diagram = time.perf_counter() - t0
@@ -362,11 +414,9 @@ def exact_chains(sites: Sites) -> tuple:
     node_xy = np.ascontiguousarray(vx[used])
     s_loc = inv[: len(h)]
     e_loc = inv[len(h):]
-    chains, deg = _chains(len(used), s_loc, e_loc)
-    nc = len(chains)
+    steps, m_c, deg = _chains(len(used), s_loc, e_loc)
+    nc = len(m_c)
     # One row per diagram vertex along each chain: the chain's start, then the end of every step.
-    steps = np.fromiter((s for ch in chains for s in ch), dtype=np.int64)
-    m_c = np.fromiter((len(ch) for ch in chains), dtype=np.int64, count=nc)
     sptr = np.concatenate([[0], np.cumsum(m_c)])
     cptr = sptr + np.arange(nc + 1)
     k = np.where(steps >= 0, steps, ~steps)

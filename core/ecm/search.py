@@ -25,7 +25,7 @@ from core.kernels.heap import heap_push
 from core.kernels.paths import path_between
 
 from .astar import ends_clearance, pop_open, same_edge_clearance
-from .funnel import in_disk, in_piece, in_triangle
+from .funnel import FILTER, in_disk, in_piece, in_triangle
 from .retract import closest_pair
 
 # Relative weight of the medial-axis length in a final score: ties between equally short paths go to the shorter
@@ -225,33 +225,54 @@ def _extend(P, k0, k1, fs, ap, Lc, Rc, last, st, eps):
 @jit
 def _via_segment(ax, ay, tx, ty, lx, ly, rx, ry):
     """min over q on segment [l, r] of |a - q| + |q - t| (reflect t across the segment's line when a and t lie on
-    the same side)."""
+    the same side).
+
+    Where the straight line from a to (reflected) t crosses the segment, that distance is the answer unless rounding
+    makes a detour through an end as short: the ends' sums are then only estimated with ``sqrt`` (a filter with
+    margin ``funnel.FILTER``), and computed with ``hypot`` as before where the estimate cannot decide, so the result
+    is the same to the bit (``tests/core/ecm/test_distance_filter.py``)."""
     dx = rx - lx
     dy = ry - ly
     dd = dx * dx + dy * dy
-    best = min(np.hypot(lx - ax, ly - ay) + np.hypot(tx - lx, ty - ly),
+    if dd > 0.0:
+        sa = dx * (ay - ly) - dy * (ax - lx)
+        st = dx * (ty - ly) - dy * (tx - lx)
+        fx = tx
+        fy = ty
+        if sa * st > 0.0:
+            # Reflect t across the line.
+            u = ((tx - lx) * dx + (ty - ly) * dy) / dd
+            px = lx + u * dx
+            py = ly + u * dy
+            fx = 2.0 * px - tx
+            fy = 2.0 * py - ty
+            st = -st
+        den = sa - st
+        if den != 0.0:
+            w = sa / den
+            qx = ax + w * (fx - ax)
+            qy = ay + w * (fy - ay)
+            u = ((qx - lx) * dx + (qy - ly) * dy) / dd
+            if 0.0 <= u <= 1.0:
+                h = np.hypot(fx - ax, fy - ay)
+                if h < (1.0 - FILTER) * min(_norm(lx - ax, ly - ay) + _norm(tx - lx, ty - ly),
+                                            _norm(rx - ax, ry - ay) + _norm(tx - rx, ty - ry)):
+                    return h
+                return min(_via_ends(ax, ay, tx, ty, lx, ly, rx, ry), h)
+    return _via_ends(ax, ay, tx, ty, lx, ly, rx, ry)
+
+
+@jit(inline=True)
+def _norm(x, y):
+    """|(x, y)| to within two units in the last place (``np.hypot`` costs ten times as much)."""
+    return np.sqrt(x * x + y * y)
+
+
+@jit(inline=True)
+def _via_ends(ax, ay, tx, ty, lx, ly, rx, ry):
+    """The shorter way from a to t through an end of segment [l, r]."""
+    return min(np.hypot(lx - ax, ly - ay) + np.hypot(tx - lx, ty - ly),
                np.hypot(rx - ax, ry - ay) + np.hypot(tx - rx, ty - ry))
-    if dd <= 0.0:
-        return best
-    sa = dx * (ay - ly) - dy * (ax - lx)
-    st = dx * (ty - ly) - dy * (tx - lx)
-    if sa * st > 0.0:
-        # Reflect t across the line.
-        u = ((tx - lx) * dx + (ty - ly) * dy) / dd
-        fx = lx + u * dx
-        fy = ly + u * dy
-        tx = 2.0 * fx - tx
-        ty = 2.0 * fy - ty
-        st = -st
-    den = sa - st
-    if den != 0.0:
-        w = sa / den
-        qx = ax + w * (tx - ax)
-        qy = ay + w * (ty - ay)
-        u = ((qx - lx) * dx + (qy - ly) * dy) / dd
-        if 0.0 <= u <= 1.0:
-            best = min(best, np.hypot(tx - ax, ty - ay))
-    return best
 
 
 @jit(inline=True)
@@ -408,6 +429,22 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
         u, nh = pop_open(hk, hv, nh, closed)
         if u < 0 or u == G:
             break
+        # u's kept prefix, read once for all its relaxations (they write other vertices only).
+        med_u = w.medial[u]
+        found_u = w.st_found[u]
+        d_u = w.st_d[u]
+        has_u = w.st_has[u]
+        fresh_u = w.st_fresh[u]
+        ax_u = w.st_ap[u, 0]
+        ay_u = w.st_ap[u, 1]
+        l0 = w.st_chains[u, 0]
+        nl = w.st_chains[u, 1]
+        r0 = w.st_chains[u, 2]
+        nr = w.st_chains[u, 3]
+        last_u0 = w.st_last[u, 0]
+        last_u1 = w.st_last[u, 1]
+        last_u2 = w.st_last[u, 2]
+        last_u3 = w.st_last[u, 3]
         deg = adj_ptr[u + 1] - adj_ptr[u]
         for q in range(deg + 2):
             if q < deg:
@@ -421,34 +458,35 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                     n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ea, eb - 1, clearance, P, 0)
                 else:
                     n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, eb - 1, ea, clearance, P, 0)
-                med = w.medial[u] + edge_len[k]
+                med = med_u + edge_len[k]
                 target = v
             else:
                 end = q - deg
                 if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
                     continue
                 n = _goal_portals(ecm, goal, end, clearance, P)
-                med = w.medial[u] + goal.s if end == 0 else w.medial[u] + edge_len[kg] - goal.s
+                med = med_u + goal.s if end == 0 else med_u + edge_len[kg] - goal.s
                 k = kg
                 target = G
-            if w.st_found[u]:
-                f = w.st_d[u]
+            if found_u:
+                f = d_u
                 found = True
-                fs = Funnel(0.0, 0, 0, 0, 0, w.st_has[u], False)
+                fs = Funnel(0.0, 0, 0, 0, 0, has_u, False)
             else:
-                ap[0] = w.st_ap[u, 0]
-                ap[1] = w.st_ap[u, 1]
-                nl = w.st_chains[u, 1]
-                nr = w.st_chains[u, 3]
+                ap[0] = ax_u
+                ap[1] = ay_u
                 if Lc.shape[0] < nl + n + 4:
                     Lc = np.empty((2 * (nl + n + 4), 2))
                 if Rc.shape[0] < nr + n + 4:
                     Rc = np.empty((2 * (nr + n + 4), 2))
-                Lc[:nl] = pool[w.st_chains[u, 0]:w.st_chains[u, 0] + nl]
-                Rc[:nr] = pool[w.st_chains[u, 2]:w.st_chains[u, 2] + nr]
-                last[:] = w.st_last[u]
-                fs, found, f = _extend(P, 0, n - 1, Funnel(w.st_d[u], 0, nl, 0, nr, w.st_has[u], w.st_fresh[u]), ap,
-                                       Lc, Rc, last, st, eps)
+                Lc[:nl] = pool[l0:l0 + nl]
+                Rc[:nr] = pool[r0:r0 + nr]
+                last[0] = last_u0
+                last[1] = last_u1
+                last[2] = last_u2
+                last[3] = last_u3
+                fs, found, f = _extend(P, 0, n - 1, Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u), ap, Lc, Rc, last, st,
+                                       eps)
             key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
             if kept:
                 parent[target] = u
