@@ -183,7 +183,7 @@ def disc_choice_batch(sim, mesh):
     from core.navmesh.kernels.clearance import point_clearance
     from core.sim.state import WALKING
     from core.steering.disc_miran import adjust_intervals
-    from core.steering.disc_query import ChoiceBatch, DiscQuery, RouteSpan
+    from core.steering.disc_query import ChoiceBatch, DiscQuery, RouteSpan, disc_choice_work
     from core.steering.miran import reference_point
     from core.routes.kernels import point_at
 
@@ -204,7 +204,8 @@ def disc_choice_batch(sim, mesh):
         r_pt = point_at(rp, rs, lo, hi, s_r)
         q = DiscQuery(x, rad, need, w, s_r, s1, r_pt, scale)
         adj = np.empty((max(1, len(vis)), 2))
-        k = adjust_intervals(W, RouteSpan(rp, rs, lo, hi), q, np.ascontiguousarray(vis), len(vis), adj, np.empty(2))
+        k = adjust_intervals(W, RouteSpan(rp, rs, lo, hi), q, np.ascontiguousarray(vis), len(vis), adj,
+                             disc_choice_work(len(adj)))
         same = np.hypot(*(x - r_pt)) <= 1e-9 * scale
         rows.append((lo, hi, x, rad, need, w, s_r, s1, r_pt, adj[:k], prm.prof["d"][p],
                      bool(k > 0 and adj[0, 0] <= s_r + 1e-9 * scale and same)))

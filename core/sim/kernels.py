@@ -262,7 +262,7 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         n_use = n_int
         Q = DiscQuery(x, rad, need, w, s_r, s1, rpt, scale)
         if rad > 0.0:
-            n_use = adjust_intervals(W, span, Q, ibuf, n_int, abuf, q)
+            n_use = adjust_intervals(W, span, Q, ibuf, n_int, abuf, dwork)
             ints = abuf
         skip_first = n_use > 0 and ints[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1

@@ -24,7 +24,7 @@ from core.jitcache import jit
 from core.navmesh.kernels.arrays import mesh_of
 from core.navmesh.kernels.disc import disc_cost_from, sweep_blocked
 from core.navmesh.kernels.predicates import norm2d
-from core.navmesh.kernels.segments import segment_cost, segment_first_block, walk_cost, walk_visible
+from core.navmesh.kernels.segments import segment_cost, segment_first_block, walk_cost, walk_cost_visible
 from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import point_at_into, segment_of
 
@@ -116,9 +116,10 @@ def ray_to_route(R: RouteSpan, x, ux, uy, s_lo, s_hi, end) -> float:
 
 
 @jit
-def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> float:
-    """The adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas 4.1); -1 when it does not exist. ``tx``
-    is ``locate_any``'s triangle of the disc's position (-1: outside the bounds)."""
+def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> tuple:
+    """(arc length, point cost x -> pi(end')) of the adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas
+    4.1); (-1, NaN) when it does not exist. ``tx`` is ``locate_any``'s triangle of the disc's position (-1: outside
+    the bounds). The visibility walk also sums the point cost (MIRAN 3.3), which the candidate there reuses."""
     V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     x = Q.x
@@ -129,13 +130,13 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> flo
     dist = norm2d(dx, dy)
     theta = tangent_angle(Q.radius * (1.0 + _CLEAR_MARGIN), dist)
     if theta != theta:
-        return -1.0
+        return -1.0, np.nan
     # Rotate towards the visible side: the side of a route point just inside the interval.
     inner = end - outward * 0.25 * (b - a)
     point_at_into(rp, rs, lo, hi, inner, q)
     side = dx * (q[1] - x[1]) - dy * (q[0] - x[0])
     if side == 0.0:
-        return -1.0
+        return -1.0, np.nan
     if side < 0.0:
         theta = -theta
     c = math.cos(theta)
@@ -144,18 +145,26 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> flo
     uy = s * dx + c * dy
     t = ray_to_route(R, x, ux, uy, max(a, Q.s_r), min(b, Q.s1), end)
     if t < 0.0:
-        return -1.0
+        return -1.0, np.nan
     point_at_into(rp, rs, lo, hi, t, q)
     # segment_visible's test, from the triangle located once for all the ends.
-    if tx < 0 or not in_bounds(B, q[0], q[1]) or not walk_visible(V, T, N, TT, tx, x[0], x[1], q[0], q[1]):
-        return -1.0
-    return t
+    if tx < 0 or not in_bounds(B, q[0], q[1]):
+        return -1.0, np.nan
+    c, vis = walk_cost_visible(V, T, N, TT, tx, x[0], x[1], q[0], q[1], Q.weights)
+    if not vis:
+        return -1.0, np.nan
+    return t, c
 
 
 @jit
-def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) -> int:
-    """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1)."""
+def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work: DiscChoiceWork) -> int:
+    """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1).
+
+    Also leaves in ``work.ends`` / ``work.memo`` what the next ``pick_disc_candidate`` of the same query reuses
+    instead of walking again: the point cost to each adjusted end (a candidate) and the disc's triangle."""
     V, T, N, TT, B, G, S = W
+    q = work.q
+    ends = work.ends
     total = R.rs[R.hi - 1]
     tol = _NUDGE_RTOL * (1.0 + total)
     s_r = Q.s_r
@@ -167,26 +176,38 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, q) ->
         b = intervals[j, 1]
         if b <= a:
             continue
+        ca = np.nan
+        cb = np.nan
         if j == 0 and a <= s_r + tol:
             a2 = s_r
         else:
-            a2 = adjust_end(W, R, Q, tx, a, a, b, True, q)
+            a2, ca = adjust_end(W, R, Q, tx, a, a, b, True, q)
             if a2 < 0.0:
                 continue
         if j == n_int - 1 and b >= s1 - tol:
             b2 = s1
         else:
-            b2 = adjust_end(W, R, Q, tx, b, a, b, False, q)
+            b2, cb = adjust_end(W, R, Q, tx, b, a, b, False, q)
             if b2 < 0.0:
                 continue
         if a2 < b2 and m < out.shape[0]:
             out[m, 0] = a2
             out[m, 1] = b2
+            if m < ends.shape[0]:
+                ends[m, 0] = a2
+                ends[m, 1] = b2
+                ends[m, 2] = ca
+                ends[m, 3] = cb
             m += 1
+    memo = work.memo
+    memo[0] = min(m, ends.shape[0])
+    memo[1] = Q.x[0]
+    memo[2] = Q.x[1]
+    memo[3] = tx
     return m
 
 
-@jit
+@jit(inline=True)
 def sweep_from(W, C, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST of the disc sweeping from its position to q, +inf ("a very large
     omega", section 4.1) where the sweep would come closer than ``Q.need`` to an obstacle (the exact
@@ -199,23 +220,44 @@ def sweep_from(W, C, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
     return np.inf if c != c else c
 
 
-@jit
+@jit(inline=True)
+def _point_cost(W, x, start, qx, qy, weights) -> float:
+    """sum_T w(T) l^T of x -> q (MIRAN 3.3), walked from x's triangle ``start`` where both are in the bounds."""
+    V, T, N, TT, B, G, S = W
+    if start >= 0 and in_bounds(B, qx, qy):
+        return walk_cost(V, T, N, TT, start, x[0], x[1], qx, qy, weights)
+    return segment_cost(V, T, N, TT, B, G, S, x[0], x[1], qx, qy, weights)
+
+
+@jit(inline=True)
 def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
                       work: DiscChoiceWork) -> tuple:
     """Sample the intervals every d as ``miran.pick_candidate`` does (arc lengths into cwork[0], route order, the
     nearest left out beyond its capacity) and write each candidate's lower bound on omega into ``work.bound``:
     its point cost sum_T w(T) l^T (MIRAN 3.3) over d_ij; +inf at d_ij <= 0, 0 where the walk gives no cost.
-    Returns (the number of candidates, ``locate_any``'s triangle of the disc's position or -1)."""
+    Returns (the number of candidates, ``locate_any``'s triangle of the disc's position or -1).
+
+    After ``adjust_intervals`` of the same query (same position; ``work.memo``), its triangle and the point costs to
+    the adjusted ends, the same walks from the same triangle, are taken instead of walked again; the memo is used
+    once."""
     V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     x = Q.x
     q = work.q
+    ends = work.ends
+    memo = work.memo
+    known = 0
+    if memo[0] >= 0.0 and memo[1] == x[0] and memo[2] == x[1]:
+        known = int(memo[0])
+        start = int(memo[3])
+    else:
+        start = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
+    memo[0] = -1.0
     total = 0
     for j in range(n_int):
         total += sample_count(intervals[j, 0], intervals[j, 1], d)
     if skip_first and n_int > 0:
         total -= 1
-    start = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
     if total <= 0:
         return 0, start
     total = min(total, cwork.shape[1], work.bound.shape[0])
@@ -225,6 +267,7 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
         a = intervals[j, 0]
         b = intervals[j, 1]
         count = sample_count(a, b, d)
+        same = j < known and ends[j, 0] == a and ends[j, 1] == b
         for kk in range(count):
             k = count - 1 - kk
             if j == 0 and k == 0 and skip_first:
@@ -238,13 +281,15 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
             if dij <= 0.0:
                 work.bound[m] = np.inf
                 continue
-            point_at_into(rp, rs, lo, hi, t, q)
             # The disc meets the triangle its centre is in, so at every centre position its rate is at least that
             # triangle's weight (Kremyzas 3.1's max-weight rule); obstacles add 0 to both costs.
-            if start >= 0 and in_bounds(B, q[0], q[1]):
-                pc = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], Q.weights)
+            if same and k == 0 and ends[j, 2] == ends[j, 2]:
+                pc = ends[j, 2]
+            elif same and k == count - 1 and ends[j, 3] == ends[j, 3]:
+                pc = ends[j, 3]
             else:
-                pc = segment_cost(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1], Q.weights)
+                point_at_into(rp, rs, lo, hi, t, q)
+                pc = _point_cost(W, x, start, q[0], q[1], Q.weights)
             # Not w_min |x - q|: where a sweep may cross an obstacle (a disc already touching one has need 0), the
             # disc can pay less than that, never less than the point cost.
             work.bound[m] = pc / dij if pc == pc else 0.0
@@ -326,6 +371,19 @@ def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
         out[i, 2] = evaluated
 
 
+@jit(inline=True)
+def _can_sweep(W, C, Q: DiscQuery, tx, qx, qy, finite, work: DiscChoiceWork) -> bool:
+    """``sweep_from(...) < inf``. With finite weights (``finite``) the disc cost is a finite sum wherever both ends
+    are in the bounds (``disc_cost_from`` is NaN only outside them), so the clearance test and the bounds decide
+    without the cost's walks: the same answer."""
+    B = W[4]
+    x = Q.x
+    if finite:
+        return in_bounds(B, x[0], x[1]) and in_bounds(B, qx, qy) and not sweep_blocked(C, x[0], x[1], qx, qy,
+                                                                                         Q.need)
+    return sweep_from(W, C, Q, tx, qx, qy, work) < math.inf
+
+
 @jit
 def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscChoiceWork) -> float:
     """The farthest arc length t in (s_lo, s_hi] whose route point the disc can sweep to from x, by bisection on
@@ -335,8 +393,11 @@ def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscC
     q = work.q
     x = Q.x
     tx = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
+    finite = True
+    for k in range(Q.weights.shape[0]):
+        finite = finite and math.isfinite(Q.weights[k])
     point_at_into(rp, rs, lo, hi, s_hi, q)
-    if sweep_from(W, C, Q, tx, q[0], q[1], work) < math.inf:
+    if _can_sweep(W, C, Q, tx, q[0], q[1], finite, work):
         return s_hi
     a = s_lo
     b = s_hi
@@ -344,7 +405,7 @@ def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscC
     for _ in range(40):
         m = 0.5 * (a + b)
         point_at_into(rp, rs, lo, hi, m, q)
-        if sweep_from(W, C, Q, tx, q[0], q[1], work) < math.inf:
+        if _can_sweep(W, C, Q, tx, q[0], q[1], finite, work):
             found = m
             a = m
         else:

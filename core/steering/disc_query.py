@@ -36,12 +36,15 @@ class DiscChoiceWork(NamedTuple):
     bound: np.ndarray  # (m,) float64: each candidate's lower bound on omega
     order: np.ndarray  # (m,) int64: candidates by increasing bound
     disc: DiscWork  # the disc traversal cost's scratch
+    ends: np.ndarray  # (m, 4) float64: adjusted intervals [a', b', point cost x -> pi(a'), x -> pi(b')] (NaN: none)
+    memo: np.ndarray  # (4,) float64: [rows of ends valid (-1: none), x, y, x's triangle] from adjust_intervals
 
 
 @jit
 def disc_choice_work(m: int) -> DiscChoiceWork:
     """A DiscChoiceWork for up to m candidates (the capacity of the attraction phase's candidate buffer)."""
-    return DiscChoiceWork(np.empty(2), np.empty(m), np.empty(m, dtype=np.int64), disc_work(DISC_WORK_TRIANGLES))
+    return DiscChoiceWork(np.empty(2), np.empty(m), np.empty(m, dtype=np.int64), disc_work(DISC_WORK_TRIANGLES),
+                          np.empty((m, 4)), np.full(4, -1.0))
 
 
 class ChoiceBatch(NamedTuple):

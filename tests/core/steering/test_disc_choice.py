@@ -24,7 +24,7 @@ from core.navmesh.kernels.disc_work import disc_work
 from core.navmesh.kernels.walk import locate_any
 from core.routes.kernels import point_at
 from core.steering.candidates import candidate_arcs, omega_of, pick_best
-from core.steering.disc_miran import pick_disc_candidate
+from core.steering.disc_miran import adjust_intervals, farthest_sweepable, pick_disc_candidate, sweep_from
 from core.steering.disc_query import DiscQuery, RouteSpan, disc_choice_work
 from core.steering.miran import sweep_cost
 
@@ -231,3 +231,72 @@ def test_each_triangle_weighed_once_gives_the_cost_with_repeats(name):
             repeats += k
             assert disc_cost(W, a[0], a[1], b[0], b[1], r, w) == pytest.approx(want, rel=1e-13, abs=1e-13 * size)
     assert repeats > 0
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_choice_after_adjust_intervals_reuses_its_walks_exactly(name):
+    """``adjust_intervals`` leaves the point costs to the adjusted ends and the disc's triangle for the next choice
+    of the same query: the bounds, omegas and pick are bit for bit those of a choice that walks everything itself,
+    the memo is used once, and a choice at another position ignores it."""
+    scene, _, mesh = case(name)
+    rng = np.random.default_rng(31)
+    memo_work, fresh_work = disc_choice_work(4096), disc_choice_work(4096)
+    c_memo, c_fresh = np.empty((2, 4096)), np.empty((2, 4096))
+    reused = 0
+    for _ in range(60):
+        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        adj = np.empty((len(intervals), 2))
+        n = adjust_intervals(W, R, Q, intervals, len(intervals), adj, memo_work)
+        k = int(memo_work.memo[0])
+        reused += int(np.sum(memo_work.ends[:k, 2:] == memo_work.ends[:k, 2:]))
+        got = pick_disc_candidate(W, C, R, Q, adj, n, d, skip_first, c_memo, memo_work)
+        assert memo_work.memo[0] == -1.0
+        want = pick_disc_candidate(W, C, R, Q, adj, n, d, skip_first, c_fresh, fresh_work)
+        assert got == want
+        m = got[1]
+        assert np.array_equal(memo_work.bound[:m], fresh_work.bound[:m])
+        assert np.array_equal(c_memo[:, :m], c_fresh[:, :m], equal_nan=True)
+    assert reused >= 5
+    # A memo left by another position is not taken.
+    W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+    adj = np.empty((len(intervals), 2))
+    n = adjust_intervals(W, R, Q, intervals, len(intervals), adj, memo_work)
+    moved = Q._replace(x=Q.x + 1e-7 * Q.scale)
+    got = pick_disc_candidate(W, C, R, moved, adj, n, d, skip_first, c_memo, memo_work)
+    assert got == pick_disc_candidate(W, C, R, moved, adj, n, d, skip_first, c_fresh, fresh_work)
+    assert np.array_equal(memo_work.bound[:got[1]], fresh_work.bound[:got[1]])
+
+
+def _bisection_by_the_sweep_cost(W, C, R, Q, s_lo, s_hi, work):
+    """``farthest_sweepable`` as it was: every probe decided by the sweep cost being finite."""
+    def ok(t):
+        q = point_at(R.rp, R.rs, R.lo, R.hi, t)
+        return sweep_from(W, C, Q, -1, q[0], q[1], work) < math.inf
+
+    if ok(s_hi):
+        return s_hi
+    a, b, found = s_lo, s_hi, -1.0
+    for _ in range(40):
+        m = 0.5 * (a + b)
+        if ok(m):
+            found, a = m, m
+        else:
+            b = m
+    return found
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_fallback_bisection_decides_as_the_sweep_cost(name):
+    """The disc fallback's bisection decides each probe by the clearance test and the bounds (finite weights make the
+    cost finite): the same arc length, bit for bit, as deciding by the sweep cost."""
+    scene, _, mesh = case(name)
+    rng = np.random.default_rng(41)
+    work = disc_choice_work(64)
+    inner = 0
+    for _ in range(40):
+        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        s_hi = float(intervals[-1, 1])
+        want = _bisection_by_the_sweep_cost(W, C, R, Q, Q.s_r, s_hi, work)
+        assert farthest_sweepable(W, C, R, Q, Q.s_r, s_hi, work) == want
+        inner += Q.s_r < want < s_hi
+    assert inner >= 5
