@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from core.jitcache import jit
-from core.kernels.grid import cell_range
+from core.kernels.grid import cell_range, disc_row_span
 
 from core.navmesh.kernels.predicates import norm2d
 from core.steering.forces import boundary_force, steering_force
@@ -28,6 +28,7 @@ from core.steering.noise import noise_angle, noise_force
 from core.steering.slope import deflection, height_gradient, rotate
 from core.steering.social import SOCIAL_FLOOR, social_reach, social_term_at
 
+from .neighbors import visited, visits
 from .state import WALKING
 
 
@@ -35,7 +36,7 @@ from .state import WALKING
 def crowd_terms(g, nb, X) -> tuple:
     """(social, slope): is the personal-space force on (with a neighbour grid), and the slope deflection (with a
     height field)?"""
-    cell_start = nb[1]
+    cell_start = nb.cell_start
     heights = X.heights
     social = g.social > 0.0 and g.interact > 0.0 and cell_start.shape[0] > 1 and g.social_v0 > 0.0
     slope = g.slope > 0.0 and heights.shape[0] > 0 and heights.shape[1] > 0
@@ -64,13 +65,14 @@ def fastest_walker(A, speed) -> float:
 @jit(noalloc=True)
 def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     """Add the social, noise and slope terms to ``wk.fnew`` (n, 2) for every walking agent of the block (positions
-    of this step); ``vtop`` is ``fastest_walker(A, wk.speed)``, ``wk.crowd`` (5, 2) scratch space."""
-    pos, vel, attr, profile, method, radius, status = A.pos, A.vel, A.attr, A.profile, A.method, A.radius, A.status
+    of this step); ``vtop`` is ``fastest_walker(A, wk.speed)``, ``wk.crowd`` (5, 2) scratch space; ``nb`` the
+    step's sorted neighbour grid (core.sim.neighbors.Neighbours)."""
+    pos, attr, profile, method, radius, status = A.pos, A.attr, A.profile, A.method, A.radius, A.status
     g, prof = P.glob[0], P.prof
-    fnew, speed = wk.fnew, wk.speed
+    fnew = wk.fnew
     hf_geo, heights, perm, phase = X.hf_geo, X.heights, X.perm, X.noise_phase
     cB, cR, corr_lo, corr_hi, corr_k, corr_ds = X.cB, X.cR, X.corr_lo, X.corr_hi, X.corr_k, X.corr_ds
-    grid, cell_start, order = nb
+    grid, cell_start, order, spos, svel, sspeed = nb.grid, nb.cell_start, nb.order, nb.pos, nb.vel, nb.speed
     social, slope = crowd_terms(g, nb, X)
     cn = g.c_n
     v0 = g.social_v0
@@ -93,8 +95,10 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     fs = scratch[2]
     grad = scratch[3]
     bp = scratch[4]
-    for i in range(wk.lo, wk.hi):
-        if status[i] != WALKING:
+    # With the personal-space force, agents go in cell order (core.sim.neighbors.visited): their scans share rows.
+    for k in range(visits(nb, social, wk.lo, wk.hi)):
+        i = visited(nb, social, k, wk.lo, wk.hi)
+        if i < 0 or status[i] != WALKING:
             continue
         x = pos[i]
         vmax = prof[profile[i]].max_speed
@@ -108,20 +112,21 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
             f[1] = 0.0
             cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
-                for cxx in range(cx0, cx1 + 1):
-                    c = cy * ncx + cxx
-                    for m in range(cell_start[c], cell_start[c + 1]):
-                        j = order[m]
-                        rx = pos[j, 0] - x[0]
-                        ry = pos[j, 1] - x[1]
-                        r2 = rx * rx + ry * ry
-                        if j == i or r2 > reach2:
-                            continue
-                        # Within the static reach no neighbour is left out, whatever its speed: no square roots.
-                        a = math.sqrt(r2)
-                        if r2 > near2 and a - tau * speed[j] > rstat:
-                            continue
-                        social_term_at(x, e, pos[j], vel[j], a, v0, sig, tau, fmax * vmax, f)
+                # The row's cells within the disc are one run of sorted agents, in the order cell by cell; the
+                # agents of the corner cells left out are all beyond the reach (skipped below as well).
+                ra, rb = disc_row_span(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach, cy)
+                row = cy * ncx
+                for m in range(cell_start[row + max(ra, cx0)], cell_start[row + min(rb, cx1) + 1]):
+                    rx = spos[m, 0] - x[0]
+                    ry = spos[m, 1] - x[1]
+                    r2 = rx * rx + ry * ry
+                    if r2 > reach2 or order[m] == i:
+                        continue
+                    # Within the static reach no neighbour is left out, whatever its speed: no square roots.
+                    a = math.sqrt(r2)
+                    if r2 > near2 and a - tau * sspeed[m] > rstat:
+                        continue
+                    social_term_at(x, e, spos[m], svel[m], a, v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if method[i] == IRM and corr_hi[i] > corr_lo[i]:

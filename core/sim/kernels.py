@@ -25,7 +25,7 @@ agents, so the same seed gives the same bytes whatever the number of threads.
 Arguments: ``W`` the mesh's walk arrays (V, T, N, TT, B, G, S); ``C`` its clearance arrays (E, EG, ES, EI);
 ``R`` the packed routes, ``P`` the parameters, ``X`` the crowd extras (core.sim.kernel_inputs); ``A`` the agent
 arrays (core.sim.agent_arrays); ``wk`` a block's Work; ``rec`` the path log (agent, t, xy, cursor); ``tr`` the trace
-buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (grid, cell_start, order).
+buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (core.sim.neighbors.Neighbours).
 """
 
 from __future__ import annotations
@@ -309,7 +309,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
     pos, attr, profile, method, radius, status, min_clear = A.pos, A.attr, A.profile, A.method, A.radius, \
         A.status, A.min_clear
     g, prof = P.glob[0], P.prof
-    grid, cell_start, order = nb
+    grid, cell_start, order, spos, srad = nb.grid, nb.cell_start, nb.order, nb.pos, nb.radius
     slot, tsc = tr[0], tr[1]
     fnew = wk.fnew
     dt = g.dt
@@ -327,7 +327,10 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
     for i in range(wk.lo, wk.hi):
         fnew[i, 0] = 0.0
         fnew[i, 1] = 0.0
-        if status[i] != WALKING:
+    # With interactions, agents go in cell order (core.sim.neighbors.visited): neighbours' scans share rows.
+    for k in range(neighbors.visits(nb, interact, wk.lo, wk.hi)):
+        i = neighbors.visited(nb, interact, k, wk.lo, wk.hi)
+        if i < 0 or status[i] != WALKING:
             continue
         x = pos[i]
         vmax = prof[profile[i]].max_speed
@@ -359,13 +362,10 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
             reach = d_o + 2.0 * ri
             cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
-                for cxx in range(cx0, cx1 + 1):
-                    c = cy * ncx + cxx
-                    for m in range(cell_start[c], cell_start[c + 1]):
-                        j = order[m]
-                        if j == i:
-                            continue
-                        avoidance_term(x, pos[j], ri, radius[j], d_o, co * d_o, vmax, fmax, fo)
+                # A row's cells are one run of the sorted agents (core.sim.neighbors), cell by cell.
+                for m in range(cell_start[cy * ncx + cx0], cell_start[cy * ncx + cx1 + 1]):
+                    if order[m] != i:
+                        avoidance_term(x, spos[m], ri, srad[m], d_o, co * d_o, vmax, fmax, fo)
         fnew[i, 0] = fs[0] + fb[0] + fo[0]
         fnew[i, 1] = fs[1] + fb[1] + fo[1]
         if traced:
@@ -678,7 +678,6 @@ def _serial_steps(plan, job, rec, clock, w0, k, attr_lost, kinds, crowd, t0) -> 
     ``t0`` the time of step 0; ``kinds`` and ``crowd`` as in ``advance``."""
     W, C, R, A, P, X, nb, tr = job
     g = P.glob[0]
-    grid, cell_start, order = nb
     dt = g.dt
     status = A.status
     while k < plan.n_steps:
@@ -697,8 +696,8 @@ def _serial_steps(plan, job, rec, clock, w0, k, attr_lost, kinds, crowd, t0) -> 
         attr_lost = -1
         if kinds & KIND_IRM:
             lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, w0)
-        if g.interact > 0.0 and cell_start.shape[0] > 1:
-            neighbors.build(grid, A.pos, status, cell_start, order)
+        if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
+            neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
         vtop = fastest_walker(A, w0.speed) if crowd else 0.0
         force_phase(C, A, P, nb, tr, w0)
         if crowd:
@@ -732,7 +731,6 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
     w0 = works[0]
     moved = w0.moved
     got = np.zeros(blocks, dtype=np.int64)
-    grid, cell_start, order = nb
     # Phases with nothing to do are not called (each call passes every state array).
     method = A.method
     n_irm = 0
@@ -767,8 +765,8 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
         _attraction_blocks(jobs, works, t_now, kinds, got)
         for b in range(blocks):
             lost += got[b]
-        if g.interact > 0.0 and cell_start.shape[0] > 1:
-            neighbors.build(grid, A.pos, status, cell_start, order)
+        if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
+            neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
         vtop = fastest_walker(A, w0.speed) if crowd else 0.0
         _force_blocks(jobs, works, crowd, t_now, vtop)
         _move_blocks(jobs, works, t_next, got)

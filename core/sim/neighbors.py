@@ -3,14 +3,51 @@
 Arrays: ``cell_start`` (ncx * ncy + 1,) int64 and ``order`` (n,) int64 form a counting sort of the walking
 agents by cell (agents of cell c are ``order[cell_start[c]:cell_start[c + 1]]``); ``grid`` (5,) float64 is
 ``[x0, y0, cell, ncx, ncy]`` in scene units. Arrived agents are left out: they no longer take part.
+
+The sort is stable (agents keep index order within a cell), and ``Neighbours`` also holds the sorted agents'
+positions, velocities, speeds and radii contiguously in that order: a scan over a row of cells reads one run of
+memory instead of one random agent row per neighbour, and visits the neighbours in the same order as before.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from core.jitcache import jit
 
+from core.navmesh.kernels.predicates import norm2d
+
 from .state import WALKING
+
+
+class Neighbours(NamedTuple):
+    """A step's neighbour grid: ``grid``, ``cell_start`` (ncell + 1,) and ``order`` (n,) as above; the sorted agents'
+    ``pos`` (n, 2), ``vel`` (n, 2), ``speed`` |vel| (n,) and ``radius`` (n,) (row m is agent order[m]'s; rows past
+    the walkers' count are stale); ``fill`` (ncell,) int64 the sort's scratch."""
+
+    grid: np.ndarray
+    cell_start: np.ndarray
+    order: np.ndarray
+    pos: np.ndarray
+    vel: np.ndarray
+    speed: np.ndarray
+    radius: np.ndarray
+    fill: np.ndarray
+
+
+def neighbours_for(grid: np.ndarray, n_agents: int) -> Neighbours:
+    """The arrays of a neighbour grid of shape ``grid`` (``grid_shape``) for n_agents agents."""
+    ncell = int(grid[3]) * int(grid[4])
+    return Neighbours(grid, np.zeros(ncell + 1, dtype=np.int64), np.zeros(n_agents, dtype=np.int64),
+                      np.zeros((n_agents, 2), dtype=np.float64), np.zeros((n_agents, 2), dtype=np.float64),
+                      np.zeros(n_agents, dtype=np.float64), np.zeros(n_agents, dtype=np.float64),
+                      np.zeros(ncell, dtype=np.int64))
+
+
+def no_neighbours() -> Neighbours:
+    """The grid of a simulation without interactions: one empty cell (the kernels then skip every scan)."""
+    return neighbours_for(np.zeros(5), 0)
 
 
 def grid_shape(bounds, cell: float, n_agents: int) -> np.ndarray:
@@ -38,9 +75,11 @@ def cell_of(grid: np.ndarray, x: float, y: float) -> int:
     return cy * ncx + cx
 
 
-@jit
-def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.ndarray, order: np.ndarray) -> int:
-    """Counting-sort the walking agents into the grid cells; returns how many were sorted."""
+@jit(noalloc=True)
+def _sort_by_cell(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.ndarray,
+                  order: np.ndarray, fill: np.ndarray) -> int:
+    """Counting-sort the walking agents into the grid cells, stably (``fill`` (ncell,) scratch); returns how many
+    were sorted."""
     ncell = cell_start.shape[0] - 1
     for c in range(ncell + 1):
         cell_start[c] = 0
@@ -50,7 +89,7 @@ def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.
             cell_start[cell_of(grid, pos[i, 0], pos[i, 1]) + 1] += 1
     for c in range(ncell):
         cell_start[c + 1] += cell_start[c]
-    fill = cell_start[:-1].copy()
+        fill[c] = cell_start[c]
     m = 0
     for i in range(n):
         if status[i] == WALKING:
@@ -58,6 +97,29 @@ def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.
             order[fill[c]] = i
             fill[c] += 1
             m += 1
+    return m
+
+
+@jit
+def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.ndarray, order: np.ndarray) -> int:
+    """Counting-sort the walking agents into the grid cells; returns how many were sorted."""
+    return _sort_by_cell(grid, pos, status, cell_start, order, np.empty(cell_start.shape[0] - 1, dtype=np.int64))
+
+
+@jit(noalloc=True)
+def sort_agents(nb: Neighbours, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, status: np.ndarray) -> int:
+    """Sort the walking agents into ``nb``'s cells and copy their positions, velocities, speeds and radii into its
+    sorted rows; returns how many were sorted."""
+    m = _sort_by_cell(nb.grid, pos, status, nb.cell_start, nb.order, nb.fill)
+    order, spos, svel, sspeed, srad = nb.order, nb.pos, nb.vel, nb.speed, nb.radius
+    for k in range(m):
+        i = order[k]
+        spos[k, 0] = pos[i, 0]
+        spos[k, 1] = pos[i, 1]
+        svel[k, 0] = vel[i, 0]
+        svel[k, 1] = vel[i, 1]
+        sspeed[k] = norm2d(vel[i, 0], vel[i, 1])
+        srad[k] = radius[i]
     return m
 
 
@@ -106,3 +168,19 @@ def neighbour_pairs(bounds, pos: np.ndarray, reach: float, status: np.ndarray | 
     out = np.zeros((2, k), dtype=np.int64)
     _count_pairs(grid, cell_start, order, pos, float(reach), out, True)
     return out
+
+
+@jit(inline=True, noalloc=True)
+def visits(nb: Neighbours, in_cells: bool, lo: int, hi: int) -> int:
+    """How many agents a phase over the block [lo, hi) visits: the sorted walkers of every block when it goes in
+    cell order (``in_cells``: a sorted grid of this step is there), else the block's agents."""
+    return nb.cell_start[nb.cell_start.shape[0] - 1] if in_cells else hi - lo
+
+
+@jit(inline=True, noalloc=True)
+def visited(nb: Neighbours, in_cells: bool, k: int, lo: int, hi: int) -> int:
+    """The agent of a phase's k-th visit (``visits``), or -1 when it is another block's. In cell order consecutive
+    agents scan the same sorted rows, which stay in cache; results are written by agent index and do not depend on
+    the order (nor on the blocks)."""
+    i = nb.order[k] if in_cells else lo + k
+    return i if lo <= i < hi else -1

@@ -532,18 +532,16 @@ class Simulation:
         self.__dict__["_wstats"] = (key, out)
         return out
 
-    def _neighbour_grid(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _neighbour_grid(self) -> neighbors.Neighbours:
         st = self.state
         if not self.params.get("interact") or st.n < 2:
-            return np.zeros(5), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+            return neighbors.no_neighbours()
         # Every neighbour loop scans the cells its own reach covers, so any cell size is correct; this one fits
         # the slowest profile's avoidance region (IRM eq. 6, d_o = vmax by default): faster agents scan more cells.
         vmin = float(self.params.prof["max_speed"].min())
         d_o = self.params.get("d_o") or vmin
         cell = d_o + 2.0 * float(st.radius.max(initial=0.0))
-        grid = neighbors.grid_shape(self.scene.bounds, cell, st.n)
-        ncell = int(grid[3]) * int(grid[4])
-        return grid, np.zeros(ncell + 1, dtype=np.int64), np.zeros(st.n, dtype=np.int64)
+        return neighbors.neighbours_for(neighbors.grid_shape(self.scene.bounds, cell, st.n), st.n)
 
     def _trace_buffers(self, agents: Sequence[int]) -> TraceBuffers:
         idx = np.asarray(list(agents), dtype=np.int64).reshape(-1)
