@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -117,13 +118,10 @@ class FreeSpace:
         """The free space of a scene geometry eroded by ``clearance``."""
         return cls(float(clearance), erode_geometry(geometry, clearance))
 
-    @property
+    @cached_property
     def empty(self) -> bool:
         """The free space has no area (asked on every point query: shapely's is_empty, measured once)."""
-        got = self.__dict__.get("_empty")
-        if got is None:
-            got = self.__dict__["_empty"] = bool(self.free.is_empty)
-        return got
+        return bool(self.free.is_empty)
 
     def contains(self, pts: np.ndarray) -> np.ndarray:
         """(n,) bool: points in the closed free space."""
