@@ -14,6 +14,9 @@
   with the pruned evaluation (the disc traversal cost only for candidates whose point-cost bound can still win)
   and with every candidate's disc cost (the unpruned baseline), same queries, same run; both must pick the same
   attraction points.
+- ``disc MIRAN step lookups``: the sweep clearance and the disc's triangle of every walking disc agent after a step,
+  measured afresh (the baseline) and taken from the last step's clearance (1-Lipschitz) and triangle, same run;
+  both must give the same values.
 - ``cpu_load <method> <N> agents`` (core.bench.crowd): IRM section 6's CPU-load of respawning crowds of 1,000, 5,000
   and 10,000 agents with MIRAN and IRM.
 
@@ -253,6 +256,47 @@ def disc_choice_records(sim, mesh, repeat: int) -> list[Record]:
                  f"candidates (the others cannot be swept)")]
 
 
+def disc_lookup_records(sim, mesh, repeat: int) -> list[Record]:
+    """The walking disc agents' sweep clearance and triangle after one more step (``core.bench.disc_lookups``):
+    measured afresh against reused from the step before, microseconds of CPU per agent, best of ``repeat``."""
+    from core.navmesh.kernels.clearance import point_clearance
+    from core.sim.state import WALKING
+
+    from .disc_lookups import lookups_measured, lookups_reused
+
+    W, C = mesh.kernel_args(), mesh.clearance_args()
+    x0, y0, x1, y1 = mesh.bounds
+    tol = 1e-9 * max(x1 - x0, y1 - y0)
+    before = sim.state.pos.copy()
+    c_last = np.array([point_clearance(*C, p[0], p[1])[0] for p in before])  # the force phase's measure
+    sim.step()
+    st = sim.state
+    walk = np.flatnonzero((st.status == WALKING) & (st.radius > 0.0))
+    X, rad = np.ascontiguousarray(st.pos[walk]), np.ascontiguousarray(st.radius[walk])
+    at, c_last = np.ascontiguousarray(before[walk]), np.ascontiguousarray(c_last[walk])
+    hint = np.ascontiguousarray(st.tri[walk], dtype=np.int64)
+    n = len(walk)
+    outs = [(np.empty(n), np.empty(n, dtype=np.int64)) for _ in range(2)]
+    calls = [lambda: lookups_measured(W, C, X, rad, *outs[0]),
+             lambda: lookups_reused(W, C, X, rad, c_last, at, hint, tol, *outs[1])]
+    best = [float("inf"), float("inf")]
+    for f in calls:
+        f()  # warm-up (compiles or loads the kernels)
+    for _ in range(max(1, repeat)):
+        for k, f in enumerate(calls):
+            t0 = time.thread_time()
+            f()
+            best[k] = min(best[k], time.thread_time() - t0)
+    same = np.array_equal(outs[0][0], outs[1][0]) and np.array_equal(outs[0][1], outs[1][1])
+    spared = float(np.mean(c_last - np.hypot(*(X - at).T) - tol >= rad)) if n else 0.0
+    old, new = (1e6 * b / max(n, 1) for b in best)
+    return [_rec("disc MIRAN step lookups, reused", new, "us",
+                 f"{n} disc agents: sweep clearance and triangle per agent-step, {old / max(new, 1e-12):.2f}x "
+                 f"faster than measuring them; the clearance query spared for {spared:.0%}"
+                 f"{'' if same else '; VALUES DIFFER'}"),
+            _rec("disc MIRAN step lookups, measured (baseline)", old, "us", "same agents, same run")]
+
+
 def run(quick: bool) -> list[Record]:
     """Table 1 paths, then agent-step costs on the city."""
     from core.navmesh import build_navmesh
@@ -296,6 +340,7 @@ def run(quick: bool) -> list[Record]:
                         f"agents at 30%)"))
         if method == "disc-miran":
             out += disc_choice_records(sim, meshes["city"], 3 if quick else 7)
+            out += disc_lookup_records(sim, meshes["city"], 3 if quick else 7)
     from .crowd import cpu_load_records  # IRM section 6: respawning crowds of 1,000 to 10,000 agents
 
     out += cpu_load_records(quick)

@@ -45,7 +45,7 @@ from core.navmesh.kernels.shadows import shadow_intervals, visible_intervals_by_
 from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import closest_point, point_at_into
 from core.steering.choice import ChoiceParams, ChoiceWork
-from core.steering.disc_miran import adjust_intervals, disc_fallback, pick_disc_candidate
+from core.steering.disc_miran import adjust_intervals, disc_fallback, pick_disc_candidate, sweep_need
 from core.steering.disc_query import DiscQuery, disc_choice_work
 from core.steering.forces import avoidance_term, boundary_force, steering_force
 from core.steering.methods import DISC_MIRAN, IRM, MIRAN
@@ -247,10 +247,7 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         p = profile[i]
         w = weights[p]
         rad = radius[i] if method[i] == DISC_MIRAN else 0.0
-        need = 0.0
-        if rad > 0.0:
-            c0, _, _, _ = point_clearance(E, EG, ES, EI, x[0], x[1])
-            need = min(rad, c0) * (1.0 - 1e-9)
+        need = sweep_need(C, x, rad, wk.clear[i], wk.clear_at[i], tol) if rad > 0.0 else 0.0
         tx, s_r, s1 = _begin_choice(i, W, R, A, P, rpt)
         span = RouteSpan(rp, rs, lo, hi)
         n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], span, s_r, s1, ibuf, vwork, tx)
@@ -262,7 +259,7 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         n_use = n_int
         Q = DiscQuery(x, rad, need, w, s_r, s1, rpt, scale)
         if rad > 0.0:
-            n_use = adjust_intervals(W, span, Q, ibuf, n_int, abuf, dwork)
+            n_use = adjust_intervals(W, span, Q, ibuf, n_int, abuf, dwork, tx)
             ints = abuf
         skip_first = n_use > 0 and ints[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1

@@ -22,8 +22,9 @@ import numpy as np
 from core.jitcache import jit
 
 from core.navmesh.kernels.arrays import mesh_of
+from core.navmesh.kernels.clearance import point_clearance
 from core.navmesh.kernels.disc import disc_cost_from, sweep_blocked
-from core.navmesh.kernels.predicates import norm2d
+from core.navmesh.kernels.predicates import norm2d, orient
 from core.navmesh.kernels.segments import segment_cost, segment_first_block, walk_cost, walk_cost_visible
 from core.navmesh.kernels.walk import in_bounds, locate_any
 from core.routes.kernels import point_at_into, segment_of
@@ -37,6 +38,36 @@ _NUDGE_RTOL = 1e-9
 _NUDGE_TRIES = 8
 # The rotated ray passes the occluder this relative amount beyond R, so that round-off cannot make the sweep touch.
 _CLEAR_MARGIN = 1e-6
+# A sweep keeps min(R, clearance at x) less this relative amount (the disc may already stand closer than R).
+NEED_RTOL = 1e-9
+
+
+@jit(inline=True)
+def sweep_need(C, x, radius, c_last, at, tol) -> float:
+    """The clearance every sweep of a disc of radius R at x must keep: min(R, clearance(x)) (1 - NEED_RTOL).
+
+    ``c_last`` is the clearance measured at ``at`` (2,) (NaN: never). The distance to the obstacles is 1-Lipschitz,
+    so where c_last - |x - at| - tol >= R the clearance at x is at least R and min(R, .) is R without the
+    nearest-obstacle query; ``tol`` (1e-9 of the scene's size) covers the rounding of both measures."""
+    if c_last - norm2d(x[0] - at[0], x[1] - at[1]) - tol >= radius:
+        return radius * (1.0 - NEED_RTOL)
+    c0, _, _, _ = point_clearance(C[0], C[1], C[2], C[3], x[0], x[1])
+    return min(radius, c0) * (1.0 - NEED_RTOL)
+
+
+@jit(inline=True)
+def located(W, hint, x, y) -> int:
+    """``locate_any``'s triangle of (x, y), taken from ``hint`` (a triangle containing it, -1: unknown) where (x, y)
+    lies strictly inside the hint: then no other triangle contains it, so ``locate_any`` returns the hint too
+    (exact orientation signs); else located afresh."""
+    V, T, N, TT, B, G, S = W
+    if hint >= 0:
+        a, b, c = T[hint, 0], T[hint, 1], T[hint, 2]
+        if (orient(V[a, 0], V[a, 1], V[b, 0], V[b, 1], x, y) > 0
+                and orient(V[b, 0], V[b, 1], V[c, 0], V[c, 1], x, y) > 0
+                and orient(V[c, 0], V[c, 1], V[a, 0], V[a, 1], x, y) > 0):
+            return hint
+    return locate_any(V, T, N, TT, B, G, S, x, y)
 
 
 @jit
@@ -157,8 +188,10 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> tup
 
 
 @jit
-def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work: DiscChoiceWork) -> int:
+def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work: DiscChoiceWork,
+                     hint: int = -1) -> int:
     """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1).
+    ``hint``: a triangle containing the disc's position (the step's ``locate_near``), -1 when unknown.
 
     Also leaves in ``work.ends`` / ``work.memo`` what the next ``pick_disc_candidate`` of the same query reuses
     instead of walking again: the point cost to each adjusted end (a candidate) and the disc's triangle."""
@@ -169,7 +202,7 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work:
     tol = _NUDGE_RTOL * (1.0 + total)
     s_r = Q.s_r
     s1 = Q.s1
-    tx = locate_any(V, T, N, TT, B, G, S, Q.x[0], Q.x[1])
+    tx = located(W, hint, Q.x[0], Q.x[1])
     m = 0
     for j in range(n_int):
         a = intervals[j, 0]

@@ -24,7 +24,15 @@ from core.navmesh.kernels.disc_work import disc_work
 from core.navmesh.kernels.walk import locate_any
 from core.routes.kernels import point_at
 from core.steering.candidates import candidate_arcs, omega_of, pick_best
-from core.steering.disc_miran import adjust_intervals, farthest_sweepable, pick_disc_candidate, sweep_from
+from core.steering.disc_miran import (
+    NEED_RTOL,
+    adjust_intervals,
+    farthest_sweepable,
+    located,
+    pick_disc_candidate,
+    sweep_from,
+    sweep_need,
+)
 from core.steering.disc_query import DiscQuery, RouteSpan, disc_choice_work
 from core.steering.miran import sweep_cost
 
@@ -300,3 +308,74 @@ def test_the_fallback_bisection_decides_as_the_sweep_cost(name):
         assert farthest_sweepable(W, C, R, Q, Q.s_r, s_hi, work) == want
         inner += Q.s_r < want < s_hi
     assert inner >= 5
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_sweep_need_is_the_measured_one(name):
+    """The step's sweep clearance min(R, clearance(x)) (1 - NEED_RTOL) is the same float whether the Lipschitz bound
+    from an earlier measure (c_last at ``at``) spares the nearest-obstacle query or not; positions near obstacles,
+    where the bound cannot decide, are measured."""
+    scene, _, mesh = case(name)
+    W, C = mesh.kernel_args(), mesh.clearance_args()
+    x0, y0, x1, y1 = mesh.bounds
+    size = max(x1 - x0, y1 - y0)
+    tol = 1e-9 * size
+    rng = np.random.default_rng(51)
+    spared = measured = closer = 0
+    for _ in range(400):
+        x = _free_point(rng, mesh, W)
+        radius = float(rng.choice([0.002, 0.01, 0.03]) * size)
+        at = x + rng.normal(0.0, rng.choice([1e-6, 0.3, 3.0]) * radius, 2)
+        c_last = point_clearance(*C, at[0], at[1])[0] if rng.random() < 0.9 else math.nan
+        c0 = point_clearance(*C, x[0], x[1])[0]
+        want = min(radius, c0) * (1.0 - NEED_RTOL)
+        assert sweep_need(C, x, radius, c_last, at, tol) == want
+        if c_last - math.hypot(*(x - at)) - tol >= radius:
+            spared += 1
+        else:
+            measured += 1
+        closer += c0 < radius
+    assert spared >= 50 and measured >= 50 and closer >= 5
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_located_is_locate_any_whatever_the_hint(name):
+    """``located`` takes the hint only where the point lies strictly inside it, so it returns ``locate_any``'s
+    triangle for any hint: the triangle itself, a neighbour, a far one, none, and points on edges and vertices."""
+    scene, _, mesh = case(name)
+    W = mesh.kernel_args()
+    V, T, N = W[0], W[1], W[2]
+    rng = np.random.default_rng(61)
+    taken = 0
+    for k in range(600):
+        if k % 3 == 0:
+            t = int(rng.integers(len(T)))
+            a, b = V[T[t, 0]], V[T[t, 1]]
+            p = a if k % 2 else a + rng.uniform() * (b - a)  # a vertex or a point of an edge
+        else:
+            p = _free_point(rng, mesh, W)
+        want = locate_any(*W, p[0], p[1])
+        for hint in (want, int(N[max(want, 0), k % 3]), int(rng.integers(len(T))), -1):
+            got = located(W, hint, p[0], p[1])
+            assert got == want
+            taken += hint == want >= 0
+    assert taken >= 300
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_adjust_intervals_with_a_hint_is_the_same(name):
+    """``adjust_intervals`` given the disc's triangle (the step's ``locate_near``) writes the same adjusted intervals,
+    point costs and memo, bit for bit, as locating the disc itself."""
+    scene, _, mesh = case(name)
+    rng = np.random.default_rng(71)
+    w_hint, w_none = disc_choice_work(4096), disc_choice_work(4096)
+    for _ in range(60):
+        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        a_hint, a_none = np.empty((len(intervals), 2)), np.empty((len(intervals), 2))
+        hint = locate_any(*W, Q.x[0], Q.x[1])
+        n = adjust_intervals(W, R, Q, intervals, len(intervals), a_hint, w_hint, hint)
+        assert n == adjust_intervals(W, R, Q, intervals, len(intervals), a_none, w_none)
+        k = int(w_none.memo[0])
+        assert np.array_equal(a_hint[:n], a_none[:n])
+        assert np.array_equal(w_hint.memo, w_none.memo)
+        assert np.array_equal(w_hint.ends[:k], w_none.ends[:k], equal_nan=True)
