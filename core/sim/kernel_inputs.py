@@ -8,6 +8,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from core.navmesh.kernels.kept_edges import KeptEdges, kept_edges
+
 
 class RouteArrays(NamedTuple):
     """The packed routes (core.sim.routebook): ``points`` (m, 2) float64 and ``s`` (m,) float64 their arc lengths;
@@ -30,12 +32,27 @@ class Params(NamedTuple):
     scale: float
 
 
+class KeptWindows(NamedTuple):
+    """Per agent, the obstacle edges of its route window's box and the terrain boundary edges of its candidates'
+    box, kept between steps (core.navmesh.kernels.kept_edges: the attraction phase reads the same edges in the
+    same order as from the grid, and visits the grid only when a window leaves its kept box)."""
+
+    obstacles: KeptEdges
+    terrain: KeptEdges
+
+
+def kept_windows(n: int) -> KeptWindows:
+    """Empty kept edge lists for n agents."""
+    return KeptWindows(kept_edges(n), kept_edges(n))
+
+
 class CrowdArrays(NamedTuple):
     """The crowd phase's and IRM's extras (core.sim.crowd): the height field ``hf_geo`` (3,) and ``heights``
     (ny, nx), the Perlin table ``perm`` (512,), per agent ``noise_phase`` (n,); the corridor arrays ``cB, cR, cL,
     cQ, cS`` (core.sim.corridors); per agent ``corr_lo``, ``corr_hi``, ``corr_k`` (n,) int64 (its corridor rows and
     current disc), ``corr_ds`` (n,) float64 (its safe distance, IRM eq. 2), ``corr_ak`` (n,) int64 (the disc its
-    attraction point was taken on); and ``terrain`` the mesh's terrain boundaries (``NavMesh.terrain_args()``)."""
+    attraction point was taken on); ``terrain`` the mesh's terrain boundaries (``NavMesh.terrain_args()``); and
+    ``keep`` each MIRAN agent's window edges kept between steps (``KeptWindows``)."""
 
     hf_geo: np.ndarray
     heights: np.ndarray
@@ -52,6 +69,7 @@ class CrowdArrays(NamedTuple):
     corr_ds: np.ndarray
     corr_ak: np.ndarray
     terrain: tuple
+    keep: KeptWindows
 
 
 class StepPlan(NamedTuple):

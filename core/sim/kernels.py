@@ -41,7 +41,7 @@ from core.navmesh.kernels.clearance import point_clearance
 from core.navmesh.kernels.disc import sweep_blocked
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_terrain_lengths, walk_terrain_lengths
-from core.navmesh.kernels.shadows import shadow_intervals, visible_intervals_by_shadows
+from core.navmesh.kernels.shadows import shadow_intervals_kept, visible_intervals_by_shadows
 from core.navmesh.kernels.walk import in_bounds, locate_near
 from core.routes.kernels import closest_point, point_at_into
 from core.steering.choice import ChoiceParams, ChoiceWork
@@ -176,7 +176,9 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
     """The attraction phase's allocation-free pass over the block's agents [wk.lo, wk.hi): every walking point
     MIRAN agent whose window the shadows decide. The others (discs, windows that need the exact expansion or more
     room) go into ``wk.rest[wk.lo:]``. Returns (agents that became LOST, agents in rest). ``wk.tx`` holds the
-    terrain boundaries and their work arrays (``core.steering.miran.pick_candidate``)."""
+    terrain boundaries and their work arrays (``core.steering.miran.pick_candidate``); ``wk.keep`` every agent's
+    window edges kept between steps (core.sim.kernel_inputs.KeptWindows: the same edges in the same order as from
+    the grids, which are visited only when a window leaves its kept box)."""
     V, T, N, TT, B, G, S = W
     E, EG, ES, EI = C
     rp, rs = R.points, R.s
@@ -185,6 +187,7 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
     slot, tcand = tr[0], tr[4]
     ibuf, q, rpt, no_trace, vwork, cwork, TX, rest = wk.ibuf, wk.q, wk.rpt, wk.no_trace, wk.vwork, wk.cwork, wk.tx, \
         wk.rest
+    keep = wk.keep
     lost = 0
     n_rest = 0
     tol = 1e-9 * scale
@@ -199,7 +202,8 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
         lo = route_lo[i]
         hi = route_hi[i]
         tx, s_r, s1 = _begin_choice(i, W, R, A, P, rpt)
-        n_int = shadow_intervals(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf, vwork, tx)
+        n_int = shadow_intervals_kept(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf, vwork, tx,
+                                      keep.obstacles, i)
         if n_int < 0:
             rest[wk.lo + n_rest] = i
             n_rest += 1
@@ -210,7 +214,8 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
         tc = tcand[k] if k >= 0 else no_trace
         best_s, _, m = pick_candidate(mesh_of(W, C), TX, RouteSpan(rp, rs, lo, hi), x, s_r, ibuf, n_int,
                                       ChoiceParams(prof[p].d, weights[p], wstat[p, 0], wstat[p, 1] > 0.0,
-                                                   skip_first, 0.0, 0.0), ChoiceWork(q, tc, cwork), tx, no_sweep)
+                                                   skip_first, 0.0, 0.0), ChoiceWork(q, tc, cwork, keep.terrain, i),
+                                      tx, no_sweep)
         code = CHOSEN
         if best_s < 0.0:
             code = fallback(mesh_of(W, C), x, s_r, rpt, A.s_attr[i], A.attr[i], wk.outs)
@@ -269,7 +274,8 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         else:
             best_s, _, m = pick_candidate(mesh_of(W, C), TX, span, x, s_r, ints, n_use,
                                           ChoiceParams(prof[p].d, w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first,
-                                                       rad, need), ChoiceWork(q, tc, cwork), tx, sweep_cost)
+                                                       rad, need), ChoiceWork(q, tc, cwork, wk.keep.terrain, i), tx,
+                                          sweep_cost)
         code = CHOSEN
         if rad > 0.0 and best_s <= s_r + tol and not same_point(x[0], x[1], rpt[0], rpt[1], scale):
             best_s = -1.0  # only r_i itself (omega infinite) was left: the disc needs a point it can sweep to
@@ -660,7 +666,7 @@ def _block_works(W, C, A, P, X, blocks) -> list:
     shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
               np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64), np.full((n, 2), np.nan))
     n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
-    return [work_buffers(A.terrain_len.shape[1], C[0].shape[0], n_cands, X.terrain, shared, b * n // blocks,
+    return [work_buffers(A.terrain_len.shape[1], C[0].shape[0], n_cands, X.terrain, shared, X.keep, b * n // blocks,
                          (b + 1) * n // blocks) for b in range(blocks)]
 
 

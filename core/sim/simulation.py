@@ -35,7 +35,7 @@ from core.steering.noise import TABLE, permutation
 
 from . import kernels, neighbors, population
 from .corridors import CorridorBook, corridor_of_route
-from .kernel_inputs import CrowdArrays, Params, RouteArrays, StepPlan
+from .kernel_inputs import CrowdArrays, Params, RouteArrays, StepPlan, kept_windows
 from .params import SimParams
 from .recorder import Recorder, record_every
 from .routebook import RouteBook
@@ -511,7 +511,8 @@ class Simulation:
         cached = self.__dict__.get("_ext")
         if cached is None or cached[0] != key:
             ext = CrowdArrays(self._hf_geo, self._heights, self._perm, st.noise_phase, *self.corridors.kernel_tuple(),
-                              st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak, self.mesh.terrain_args())
+                              st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak, self.mesh.terrain_args(),
+                              kept_windows(st.n))
             cached = (key, ext)
             self.__dict__["_ext"] = cached
         return cached[1]

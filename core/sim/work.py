@@ -13,6 +13,8 @@ from core.jitcache import jit
 from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.shadows import shadow_work
 
+from .kernel_inputs import KeptWindows
+
 # Capacity of the per-agent visible-interval buffer (a route window rarely has more than a handful).
 MAX_INTERVALS = 256
 
@@ -30,7 +32,8 @@ class Work(NamedTuple):
     phase's collision guard reuses: the agent has not moved in between; for a point MIRAN agent far from every
     obstacle, the last one measured, see ``clear_at``), ``speed`` (n,), every agent's |v| of this step
     (``core.sim.crowd.fastest_walker``; the personal-space scan reads it for each neighbour), and ``clear_at`` (n, 2),
-    where ``clear`` was measured (NaN before the first measurement: ``kernels.far_from_obstacles``)."""
+    where ``clear`` was measured (NaN before the first measurement: ``kernels.far_from_obstacles``); ``keep`` the
+    crowd's kept window edges (core.sim.kernel_inputs.KeptWindows, every agent's row, kept across calls)."""
 
     ibuf: np.ndarray
     abuf: np.ndarray
@@ -53,19 +56,22 @@ class Work(NamedTuple):
     clear: np.ndarray
     speed: np.ndarray
     clear_at: np.ndarray
+    keep: KeptWindows
     lo: int
     hi: int
 
 
 @jit
-def work_buffers(n_types: int, n_edges: int, n_cands: int, terrain: tuple, shared: tuple, lo: int, hi: int) -> Work:
+def work_buffers(n_types: int, n_edges: int, n_cands: int, terrain: tuple, shared: tuple, keep: KeptWindows, lo: int,
+                 hi: int) -> Work:
     """A block's Work for agents [lo, hi) of a mesh with n_types terrain types and n_edges obstacle edges, room for
     n_cands candidates, the mesh's ``terrain`` boundaries and the ``shared`` (fnew, rest, moved, clear, speed, clear_at)
-    arrays."""
+    arrays, and the crowd's ``keep``."""
     fnew, rest, moved, clear, speed, clear_at = shared
     return Work(np.empty((MAX_INTERVALS, 2), dtype=np.float64), np.empty((MAX_INTERVALS, 2), dtype=np.float64),
                 np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(1, dtype=np.float64),
                 np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
                 np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
                 shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64),
-                terrain + (crossing_work(terrain[0].shape[0]),), fnew, rest, moved, clear, speed, clear_at, lo, hi)
+                terrain + (crossing_work(terrain[0].shape[0]),), fnew, rest, moved, clear, speed, clear_at, keep, lo,
+                hi)

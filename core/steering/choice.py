@@ -7,6 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from core.navmesh.kernels.kept_edges import KeptEdges
+
 
 class ChoiceParams(NamedTuple):
     """One agent's choice: sampling distance ``d`` (MIRAN 3.2), terrain weights ``w`` (n_types,) and their minimum
@@ -25,8 +27,12 @@ class ChoiceParams(NamedTuple):
 
 class ChoiceWork(NamedTuple):
     """Work arrays of one choice: ``q`` (2,) a candidate point, ``trace`` (m, 4) the [s, x, y, omega] rows recorded
-    when tracing (0 rows otherwise), ``cands`` (2, m) the candidates' arc lengths and omegas."""
+    when tracing (0 rows otherwise), ``cands`` (2, m) the candidates' arc lengths and omegas; ``kept`` the crowd's
+    kept terrain boundary edges (``core.navmesh.kernels.kept_edges.KeptEdges``) and ``agent`` the chooser's row in
+    them (-1: gather the window's edges afresh)."""
 
     q: np.ndarray
     trace: np.ndarray
     cands: np.ndarray
+    kept: KeptEdges
+    agent: int

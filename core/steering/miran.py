@@ -17,6 +17,7 @@ from core.navmesh.kernels.arrays import MeshArrays, RouteSpan
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
 from core.navmesh.kernels.disc import disc_cost
+from core.navmesh.kernels.kept_edges import collect_kept
 from core.navmesh.kernels.predicates import norm2d
 from core.navmesh.kernels.segments import segment_cost, segment_visible, walk_cost
 from core.navmesh.kernels.shadows import box_meets_any
@@ -55,7 +56,8 @@ def pick_candidate(M: MeshArrays, TX, R: RouteSpan, x, s_r, intervals, n_int, cp
                    tri, sweep) -> tuple:
     """Sample the intervals every ``cp.d`` and return (best arc length, its omega, number of candidates) (MIRAN
     3.2-3.3). ``M`` is the mesh, ``R`` the agent's route; ``cp`` the choice's parameters and ``cw`` its work arrays
-    (``choice``: ``q``, ``trace`` named ``tr_c`` below, ``cands`` named ``cwork``).
+    (``choice``: ``q``, ``trace`` named ``tr_c`` below, ``cands`` named ``cwork``, and the kept terrain edges of
+    a crowd's agent, ``kept`` and ``agent``).
 
     omega = sum_T w(T) l^T / d_ij with the exact terrain lengths of x -> candidate: from the segment's crossings
     of terrain boundaries (``crossings.crossing_cost``; ``TX`` is (TE, TD, TG, TS, TI, work) of the mesh's
@@ -76,7 +78,7 @@ def pick_candidate(M: MeshArrays, TX, R: RouteSpan, x, s_r, intervals, n_int, cp
     and omegas (m at least sigma / d + 2 n_int + 2); ``tri`` is a triangle containing x (-1 when unknown).
     """
     d, w, w_min, uniform, skip_first, disc_radius, disc_need = cp
-    q, tr_c, cwork = cw
+    q, tr_c, cwork, kept, agent = cw
     rp, rs, lo, hi = R
     tracing = tr_c.shape[0] > 0
     total = 0
@@ -100,7 +102,10 @@ def pick_candidate(M: MeshArrays, TX, R: RouteSpan, x, s_r, intervals, n_int, cp
         start = tri if tri >= 0 else locate_any(V, T, N, TT, B, G, S, x[0], x[1])
         if start >= 0 and TT[start] >= 0 and n_int > 0:
             x0, y0, x1, y1 = window_box(rp, rs, lo, hi, intervals[0, 0], intervals[n_int - 1, 1], x[0], x[1])
-            nc = window_terrain_edges(TE, TG, TS, TI, x0, y0, x1, y1, xwork)
+            if agent >= 0:
+                nc = collect_kept((TE, TG, TS, TI), x0, y0, x1, y1, xwork[0], xwork[1], kept, agent)
+            else:
+                nc = window_terrain_edges(TE, TG, TS, TI, x0, y0, x1, y1, xwork)
     best_w = np.inf
     m = total
     for jj in range(n_int):

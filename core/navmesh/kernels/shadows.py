@@ -26,6 +26,7 @@ import numpy as np
 from core.jitcache import jit
 
 from .arrays import MeshArrays, RouteSpan, ShadowWork
+from .kept_edges import cell_span, collect_kept, edge_misses_box, gather_cells
 from .predicates import orient
 from .visibility import (
     MERGE_TOL,
@@ -49,41 +50,14 @@ DEFER = -1
 NEEDS_EXPANSION = -2
 
 
-@jit(inline=True, noalloc=True)
-def edge_misses_box(E, e, xmin, ymin, xmax, ymax) -> bool:
-    """Does the bounding box of edge E[e] (x0, y0, x1, y1) miss the box [xmin, xmax] x [ymin, ymax]?"""
-    return (max(E[e, 0], E[e, 2]) < xmin or min(E[e, 0], E[e, 2]) > xmax
-            or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax)
-
-
 @jit(noalloc=True)
 def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
     bounding boxes meet the box [xmin, xmax] x [ymin, ymax], into ``cand`` (>= ne,) int64; returns how many.
     ``stamp`` (ne + 1,) int64 marks the edges seen by this query (``stamp[ne]`` is the counter), so that an edge
     listed in several grid cells is taken once."""
-    ne = E.shape[0]
-    q = stamp[ne] + 1
-    stamp[ne] = q
-    ncols = int(EG[4])
-    nrows = int(EG[5])
-    ci0 = min(max(int(math.floor((xmin - EG[0]) / EG[2])), 0), ncols - 1)
-    ci1 = min(max(int(math.floor((xmax - EG[0]) / EG[2])), 0), ncols - 1)
-    cj0 = min(max(int(math.floor((ymin - EG[1]) / EG[3])), 0), nrows - 1)
-    cj1 = min(max(int(math.floor((ymax - EG[1]) / EG[3])), 0), nrows - 1)
-    k = 0
-    for cj in range(cj0, cj1 + 1):
-        for ci in range(ci0, ci1 + 1):
-            c = cj * ncols + ci
-            for m in range(ES[c], ES[c + 1]):
-                e = EI[m]
-                if stamp[e] == q:
-                    continue
-                stamp[e] = q
-                if edge_misses_box(E, e, xmin, ymin, xmax, ymax):
-                    continue
-                cand[k] = e
-                k += 1
+    box = (xmin, ymin, xmax, ymax)
+    k, _ = gather_cells(E, ES, EI, int(EG[4]), cell_span(EG, xmin, ymin, xmax, ymax), box, box, cand, stamp, cand, 0)
     return k
 
 
@@ -101,6 +75,20 @@ def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> in
     """The obstacle edges meeting the box (``collect_edges``) into ``cand``; returns their number, or DEFER when
     one passes through or next to x (see the module docstring)."""
     k = collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp)
+    return edges_or_defer(E, cand, k, x, y, xmin, ymin, xmax, ymax)
+
+
+@jit(noalloc=True)
+def kept_window_edges(grid, x, y, xmin, ymin, xmax, ymax, cand, stamp, K, i) -> int:
+    """``window_edges`` of the obstacle edges ``grid`` (E, EG, ES, EI) from agent i's kept list
+    (``kept_edges.collect_kept``): the same edges in the same order, or DEFER."""
+    k = collect_kept(grid, xmin, ymin, xmax, ymax, cand, stamp, K, i)
+    return edges_or_defer(grid[0], cand, k, x, y, xmin, ymin, xmax, ymax)
+
+
+@jit(inline=True, noalloc=True)
+def edges_or_defer(E, cand, k, x, y, xmin, ymin, xmax, ymax) -> int:
+    """k, the number of the window's edges ``cand[:k]``, or DEFER when one of them passes through or next to x."""
     near = NEAR_RTOL * max(xmax - xmin, ymax - ymin)
     for c in range(k):
         e = cand[c]
@@ -238,23 +226,22 @@ def shadow_work(n_edges: int) -> ShadowWork:
 
 
 @jit(inline=True, noalloc=True)
-def _window_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri) -> tuple:
-    """What both window queries do first: (tri, a, nc, tol, result, s0, s1) with x's free triangle tri, the window's
-    first piece a, the nc obstacle edges (into ``work.cand``; DEFER when one runs through x) of the window's
-    bounding box with x and the window clamped to the route. tri < 0 when ``result`` already answers the query (an
-    empty route, ``visible_start``, or a box that meets no edge: the whole window is visible)."""
+def _window_bounds(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, tri) -> tuple:
+    """What both window queries do first: (tri, a, code, tol, s0, s1, box) with x's free triangle tri, the window's
+    first piece a, the window clamped to the route and the bounding box (xmin, ymin, xmax, ymax) of x and the
+    pieces as the window cuts them (a long last segment counts only up to s1). tri < 0 when ``code`` already
+    answers the query (an empty route, or ``visible_start``)."""
     rp, rs, lo, hi = R
     B = M.B
     if hi - lo < 1:
-        return -1, 0, 0, 0.0, 0, s0, s1
+        return -1, 0, 0, 0.0, s0, s1, (x, y, x, y)
     tri, a, code = visible_start(M, x, y, R, s0, s1, out, tri)
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
     if tri < 0:
-        return -1, a, 0, 0.0, code, s0, s1
+        return -1, a, code, 0.0, s0, s1, (x, y, x, y)
     tol = MERGE_TOL * ((B[2] - B[0]) + (B[3] - B[1]))
-    # One pass over the grid collects every edge any piece may need: those meeting the bounding box of x and the
-    # pieces as the window cuts them (a long last segment counts only up to s1).
+    # One pass over the grid collects every edge any piece may need: those meeting this box.
     xmin = xmax = x
     ymin = ymax = y
     i = a
@@ -266,15 +253,44 @@ def _window_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWo
             ymin = min(ymin, ay, by)
             ymax = max(ymax, ay, by)
         i += 1
-    nc = window_edges(M.E, M.EG, M.ES, M.EI, x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp)
+    return tri, a, 0, tol, s0, s1, (xmin, ymin, xmax, ymax)
+
+
+@jit(inline=True, noalloc=True)
+def _window_open(tri, a, nc, tol, s0, s1, out) -> tuple:
+    """``_window_start``'s answer once the window's nc obstacle edges are known: the whole window visible when
+    there are none (x is free and no outline meets the box: every sight line to the window stays in it)."""
     if nc == 0:
-        # x is free and no obstacle outline meets the box: every sight line to the window stays in it.
         if out.shape[0] < 1:
             return -1, a, 0, tol, -1, s0, s1
         out[0, 0] = s0
         out[0, 1] = s1
         return -1, a, 0, tol, 1, s0, s1
     return tri, a, nc, tol, 0, s0, s1
+
+
+@jit(inline=True, noalloc=True)
+def _window_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri) -> tuple:
+    """(tri, a, nc, tol, result, s0, s1): ``_window_bounds`` and the nc obstacle edges of its box (into
+    ``work.cand``; DEFER when one runs through x). tri < 0 when ``result`` already answers the query (an empty
+    route, ``visible_start``, or a box that meets no edge: the whole window is visible)."""
+    tri, a, code, tol, s0, s1, box = _window_bounds(M, x, y, R, s0, s1, out, tri)
+    if tri < 0:
+        return -1, a, 0, tol, code, s0, s1
+    xmin, ymin, xmax, ymax = box
+    nc = window_edges(M.E, M.EG, M.ES, M.EI, x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp)
+    return _window_open(tri, a, nc, tol, s0, s1, out)
+
+
+@jit(inline=True, noalloc=True)
+def _window_start_kept(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri, K, i) -> tuple:
+    """``_window_start`` with the obstacle edges from agent i's kept list ``K`` (``kept_window_edges``)."""
+    tri, a, code, tol, s0, s1, box = _window_bounds(M, x, y, R, s0, s1, out, tri)
+    if tri < 0:
+        return -1, a, 0, tol, code, s0, s1
+    xmin, ymin, xmax, ymax = box
+    nc = kept_window_edges((M.E, M.EG, M.ES, M.EI), x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp, K, i)
+    return _window_open(tri, a, nc, tol, s0, s1, out)
 
 
 @jit(inline=True, noalloc=True)
@@ -314,10 +330,26 @@ def shadow_intervals(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: Shado
     ``visibility.visible_start``) are inlined into their callers: numba passes every field of every array of the
     mesh, the route and the work arrays as arguments, and those copies cost more than the helpers' own work on a
     walker's usual window (measured: about 40 ns per call)."""
-    tri, a, nc, tol, code, s0, s1 = _window_start(M, x, y, R, s0, s1, out, work, tri)
+    start = _window_start(M, x, y, R, s0, s1, out, work, tri)
+    return _intervals_from(M.E, work, start, x, y, R, out)
+
+
+@jit(inline=True, noalloc=True)
+def shadow_intervals_kept(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri, K, i) -> int:
+    """``shadow_intervals`` for agent i of a crowd, its window's obstacle edges from its kept list ``K`` (a
+    ``kept_edges.KeptEdges``): the same result, the edges gathered from the grid only when the window leaves the
+    kept box."""
+    start = _window_start_kept(M, x, y, R, s0, s1, out, work, tri, K, i)
+    return _intervals_from(M.E, work, start, x, y, R, out)
+
+
+@jit(inline=True, noalloc=True)
+def _intervals_from(E, work: ShadowWork, start, x, y, R: RouteSpan, out) -> int:
+    """``shadow_intervals``'s rest after its window's start ``start`` (``_window_start``'s tuple)."""
+    tri, a, nc, tol, code, s0, s1 = start
     if tri < 0:
         return code
-    n, _, done = _shadow_pieces(M.E, work, nc, x, y, R, a, s0, s1, tol, out, 0)
+    n, _, done = _shadow_pieces(E, work, nc, x, y, R, a, s0, s1, tol, out, 0)
     if n < 0:
         return -1
     if not done:
