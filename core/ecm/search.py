@@ -14,6 +14,7 @@ the paper's medial-axis A*.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -135,8 +136,9 @@ def _shrunk(bx, by, R, px, py, c):
 @jit(inline=True)
 def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
     """Append the shrunk chords of one edge's events first..last (walking order) to P (rows as ``funnel.portals``);
-    returns the new row count. Called for every edge the search relaxes, so it takes the four event arrays of
-    ``EcmArrays`` themselves (fields taken out of the structure cost a reference count each call)."""
+    returns the new row count. Used for the partial edges at the start and the goal (whole edges read ``edge_rows``);
+    it takes the four event arrays of ``EcmArrays`` themselves (fields taken out of the structure cost a reference
+    count each call)."""
     step = 1 if forward else -1
     q = first
     while True:
@@ -148,6 +150,25 @@ def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
             break
         q += step
     return n
+
+
+@jit(inline=True)
+def edge_rows(ev_B, ev_R, ev_l, ev_r, ea, eb, c, E):
+    """Fill the rows of events ea..eb-1 (one ECM edge) in E (``arrays.QueryWork.edge_rows``) at clearance c: walking
+    forward, event q's portal is row q; walking backward, row 2 * events - 1 - q, so either walk reads a contiguous
+    block in walking order. The same arithmetic as ``_edge_portals``, computed once per (edge, clearance) and read
+    by every later relaxation of the edge instead of shrinking its disks again."""
+    top = 2 * ev_R.shape[0] - 1
+    for q in range(ea, eb):
+        _disk_portal(ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0], ev_l[q, 1], ev_r[q, 0], ev_r[q, 1], c, E, q)
+        _disk_portal(ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0], ev_r[q, 1], ev_l[q, 0], ev_l[q, 1], c, E, top - q)
+
+
+@jit(inline=True)
+def _stale(kept, c):
+    """Whether an edge's rows kept for clearance ``kept`` (NaN: none yet) are not the rows for c (0.0 and -0.0 shrink
+    to different signed zeros, so they are told apart)."""
+    return kept != c or (c == 0.0 and math.copysign(1.0, kept) != math.copysign(1.0, c))
 
 
 @jit(inline=True)
@@ -391,6 +412,8 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
     S = nv
     G = nv + 1
     pool = w.pool
+    E, rows_c = w.edge_rows, w.edge_rows_c
+    top = 2 * ev_R.shape[0] - 1
     npool = 0
     nh = 0
     ok, min_back, min_fwd, g_back, g_fwd = ends_clearance(ecm, start, goal, clearance)
@@ -454,10 +477,15 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                     continue
                 ea = edge_ptr[k]
                 eb = edge_ptr[k + 1]
+                if _stale(rows_c[k], clearance):
+                    edge_rows(ev_B, ev_R, ev_l, ev_r, ea, eb, clearance, E)
+                    rows_c[k] = clearance
+                rows = E
                 if edge_uv[k, 0] == u:
-                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ea, eb - 1, clearance, P, 0)
+                    k0 = ea
                 else:
-                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, eb - 1, ea, clearance, P, 0)
+                    k0 = top - (eb - 1)
+                n = eb - ea
                 med = med_u + edge_len[k]
                 target = v
             else:
@@ -465,6 +493,8 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                 if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
                     continue
                 n = _goal_portals(ecm, goal, end, clearance, P)
+                rows = P
+                k0 = 0
                 med = med_u + goal.s if end == 0 else med_u + edge_len[kg] - goal.s
                 k = kg
                 target = G
@@ -485,8 +515,8 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                 last[1] = last_u1
                 last[2] = last_u2
                 last[3] = last_u3
-                fs, found, f = _extend(P, 0, n - 1, Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u), ap, Lc, Rc, last, st,
-                                       eps)
+                fs, found, f = _extend(rows, k0, k0 + n - 1, Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u), ap, Lc, Rc,
+                                       last, st, eps)
             key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
             if kept:
                 parent[target] = u
