@@ -314,18 +314,28 @@ def _bound(tx, ty, fs, ap, Lc, Rc, last, eps):
 
 @jit(inline=True)
 def _save_chains(pool, npool, st_chains, target, fs, Lc, Rc):
-    """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool)."""
+    """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool). Element by element: a slice
+    copy builds two array views per chain, which cost more than the few points a chain holds."""
     hl, nl, hr, nr = fs.hl, fs.nl, fs.hr, fs.nr
-    pool = reserve(pool, npool + (nl - hl) + (nr - hr))
+    if npool + (nl - hl) + (nr - hr) > pool.shape[0]:
+        pool = reserve(pool, npool + (nl - hl) + (nr - hr))
     st_chains[target, 0] = npool
     st_chains[target, 1] = nl - hl
-    pool[npool:npool + nl - hl] = Lc[hl:nl]
-    npool += nl - hl
+    npool = _copy_rows(Lc, hl, nl, pool, npool)
     st_chains[target, 2] = npool
     st_chains[target, 3] = nr - hr
-    pool[npool:npool + nr - hr] = Rc[hr:nr]
-    npool += nr - hr
+    npool = _copy_rows(Rc, hr, nr, pool, npool)
     return pool, npool
+
+
+@jit(inline=True)
+def _copy_rows(src, a, b, dst, n):
+    """Copy points src[a:b] to dst[n:]; returns the new end n + b - a."""
+    for j in range(a, b):
+        dst[n, 0] = src[j, 0]
+        dst[n, 1] = src[j, 1]
+        n += 1
+    return n
 
 
 @jit(inline=True)
@@ -347,7 +357,10 @@ def _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool):
     w.st_d[target] = fs.apd
     w.st_has[target] = fs.has
     w.st_fresh[target] = fs.fresh
-    w.st_last[target] = last
+    w.st_last[target, 0] = last[0]
+    w.st_last[target, 1] = last[1]
+    w.st_last[target, 2] = last[2]
+    w.st_last[target, 3] = last[3]
     pool, npool = _save_chains(pool, npool, w.st_chains, target, fs, Lc, Rc)
     return key, True, pool, npool
 
@@ -509,8 +522,8 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                     Lc = np.empty((2 * (nl + n + 4), 2))
                 if Rc.shape[0] < nr + n + 4:
                     Rc = np.empty((2 * (nr + n + 4), 2))
-                Lc[:nl] = pool[l0:l0 + nl]
-                Rc[:nr] = pool[r0:r0 + nr]
+                _copy_rows(pool, l0, l0 + nl, Lc, 0)
+                _copy_rows(pool, r0, r0 + nr, Rc, 0)
                 last[0] = last_u0
                 last[1] = last_u1
                 last[2] = last_u2
