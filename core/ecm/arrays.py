@@ -85,7 +85,9 @@ class Plan(NamedTuple):
 class QueryWork(NamedTuple):
     """Buffers of the graph searches over nv + 2 nodes (the ECM's vertices, the start, the goal), reset by
     ``reset_work`` at every query: A* costs, parents and the funnel state kept per node (``search``), the heap, and
-    scratch for one edge's portals and the funnel's chains."""
+    scratch for one edge's portals and the funnel's chains. ``edge_rows`` (2 * events, 7) keeps every edge's shrunk
+    portals in both walking directions (``search.edge_rows``) for the clearance in ``edge_rows_c`` (per edge, NaN
+    until first needed): they depend on the map and the clearance only, so they outlive ``reset_work``."""
 
     best: F8
     medial: F8
@@ -107,6 +109,8 @@ class QueryWork(NamedTuple):
     ap: F8
     last: F8
     pool: F8
+    edge_rows: F8
+    edge_rows_c: F8
 
 
 @jit
@@ -123,7 +127,8 @@ def query_work(ecm: EcmArrays) -> QueryWork:
                      np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_),
                      np.zeros((n, 4), dtype=np.int64), np.empty(cap, dtype=np.float64), np.empty(cap, dtype=np.int64),
                      np.empty((2 * maxev + 8, 7)), np.empty((4 * maxev + 64, 2)), np.empty((4 * maxev + 64, 2)),
-                     np.empty(2), np.empty(4), np.empty((1024, 2)))
+                     np.empty(2), np.empty(4), np.empty((1024, 2)), np.empty((2 * ecm.ev_R.shape[0], 7)),
+                     np.full(ecm.edge_uv.shape[0], np.nan))
 
 
 @jit(noalloc=True)

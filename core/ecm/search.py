@@ -14,6 +14,7 @@ the paper's medial-axis A*.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -135,8 +136,9 @@ def _shrunk(bx, by, R, px, py, c):
 @jit(inline=True)
 def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
     """Append the shrunk chords of one edge's events first..last (walking order) to P (rows as ``funnel.portals``);
-    returns the new row count. Called for every edge the search relaxes, so it takes the four event arrays of
-    ``EcmArrays`` themselves (fields taken out of the structure cost a reference count each call)."""
+    returns the new row count. Used for the partial edges at the start and the goal (whole edges read ``edge_rows``);
+    it takes the four event arrays of ``EcmArrays`` themselves (fields taken out of the structure cost a reference
+    count each call)."""
     step = 1 if forward else -1
     q = first
     while True:
@@ -148,6 +150,25 @@ def _edge_portals(ev_B, ev_R, ev_l, ev_r, forward, first, last, c, P, n):
             break
         q += step
     return n
+
+
+@jit(inline=True)
+def edge_rows(ev_B, ev_R, ev_l, ev_r, ea, eb, c, E):
+    """Fill the rows of events ea..eb-1 (one ECM edge) in E (``arrays.QueryWork.edge_rows``) at clearance c: walking
+    forward, event q's portal is row q; walking backward, row 2 * events - 1 - q, so either walk reads a contiguous
+    block in walking order. The same arithmetic as ``_edge_portals``, computed once per (edge, clearance) and read
+    by every later relaxation of the edge instead of shrinking its disks again."""
+    top = 2 * ev_R.shape[0] - 1
+    for q in range(ea, eb):
+        _disk_portal(ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0], ev_l[q, 1], ev_r[q, 0], ev_r[q, 1], c, E, q)
+        _disk_portal(ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0], ev_r[q, 1], ev_l[q, 0], ev_l[q, 1], c, E, top - q)
+
+
+@jit(inline=True)
+def _stale(kept, c):
+    """Whether an edge's rows kept for clearance ``kept`` (NaN: none yet) are not the rows for c (0.0 and -0.0 shrink
+    to different signed zeros, so they are told apart)."""
+    return kept != c or (c == 0.0 and math.copysign(1.0, kept) != math.copysign(1.0, c))
 
 
 @jit(inline=True)
@@ -293,18 +314,28 @@ def _bound(tx, ty, fs, ap, Lc, Rc, last, eps):
 
 @jit(inline=True)
 def _save_chains(pool, npool, st_chains, target, fs, Lc, Rc):
-    """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool)."""
+    """Append a funnel's live chains to the pool as ``target``'s; returns (pool, npool). Element by element: a slice
+    copy builds two array views per chain, which cost more than the few points a chain holds."""
     hl, nl, hr, nr = fs.hl, fs.nl, fs.hr, fs.nr
-    pool = reserve(pool, npool + (nl - hl) + (nr - hr))
+    if npool + (nl - hl) + (nr - hr) > pool.shape[0]:
+        pool = reserve(pool, npool + (nl - hl) + (nr - hr))
     st_chains[target, 0] = npool
     st_chains[target, 1] = nl - hl
-    pool[npool:npool + nl - hl] = Lc[hl:nl]
-    npool += nl - hl
+    npool = _copy_rows(Lc, hl, nl, pool, npool)
     st_chains[target, 2] = npool
     st_chains[target, 3] = nr - hr
-    pool[npool:npool + nr - hr] = Rc[hr:nr]
-    npool += nr - hr
+    npool = _copy_rows(Rc, hr, nr, pool, npool)
     return pool, npool
+
+
+@jit(inline=True)
+def _copy_rows(src, a, b, dst, n):
+    """Copy points src[a:b] to dst[n:]; returns the new end n + b - a."""
+    for j in range(a, b):
+        dst[n, 0] = src[j, 0]
+        dst[n, 1] = src[j, 1]
+        n += 1
+    return n
 
 
 @jit(inline=True)
@@ -326,7 +357,10 @@ def _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool):
     w.st_d[target] = fs.apd
     w.st_has[target] = fs.has
     w.st_fresh[target] = fs.fresh
-    w.st_last[target] = last
+    w.st_last[target, 0] = last[0]
+    w.st_last[target, 1] = last[1]
+    w.st_last[target, 2] = last[2]
+    w.st_last[target, 3] = last[3]
     pool, npool = _save_chains(pool, npool, w.st_chains, target, fs, Lc, Rc)
     return key, True, pool, npool
 
@@ -391,6 +425,8 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
     S = nv
     G = nv + 1
     pool = w.pool
+    E, rows_c = w.edge_rows, w.edge_rows_c
+    top = 2 * ev_R.shape[0] - 1
     npool = 0
     nh = 0
     ok, min_back, min_fwd, g_back, g_fwd = ends_clearance(ecm, start, goal, clearance)
@@ -454,10 +490,15 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                     continue
                 ea = edge_ptr[k]
                 eb = edge_ptr[k + 1]
+                if _stale(rows_c[k], clearance):
+                    edge_rows(ev_B, ev_R, ev_l, ev_r, ea, eb, clearance, E)
+                    rows_c[k] = clearance
+                rows = E
                 if edge_uv[k, 0] == u:
-                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, True, ea, eb - 1, clearance, P, 0)
+                    k0 = ea
                 else:
-                    n = _edge_portals(ev_B, ev_R, ev_l, ev_r, False, eb - 1, ea, clearance, P, 0)
+                    k0 = top - (eb - 1)
+                n = eb - ea
                 med = med_u + edge_len[k]
                 target = v
             else:
@@ -465,6 +506,8 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                 if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
                     continue
                 n = _goal_portals(ecm, goal, end, clearance, P)
+                rows = P
+                k0 = 0
                 med = med_u + goal.s if end == 0 else med_u + edge_len[kg] - goal.s
                 k = kg
                 target = G
@@ -479,14 +522,14 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                     Lc = np.empty((2 * (nl + n + 4), 2))
                 if Rc.shape[0] < nr + n + 4:
                     Rc = np.empty((2 * (nr + n + 4), 2))
-                Lc[:nl] = pool[l0:l0 + nl]
-                Rc[:nr] = pool[r0:r0 + nr]
+                _copy_rows(pool, l0, l0 + nl, Lc, 0)
+                _copy_rows(pool, r0, r0 + nr, Rc, 0)
                 last[0] = last_u0
                 last[1] = last_u1
                 last[2] = last_u2
                 last[3] = last_u3
-                fs, found, f = _extend(P, 0, n - 1, Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u), ap, Lc, Rc, last, st,
-                                       eps)
+                fs, found, f = _extend(rows, k0, k0 + n - 1, Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u), ap, Lc, Rc,
+                                       last, st, eps)
             key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
             if kept:
                 parent[target] = u
