@@ -15,6 +15,8 @@ state (core.sim.agent_arrays), ``P`` the parameters, ``wk`` a block's Work (core
 
 from __future__ import annotations
 
+import math
+
 from core.jitcache import jit
 from core.kernels.grid import cell_range, disc_row_span
 
@@ -24,7 +26,7 @@ from core.steering.irm import disc_boundary_point
 from core.steering.methods import IRM
 from core.steering.noise import noise_angle, noise_force
 from core.steering.slope import deflection, height_gradient, rotate
-from core.steering.social import PAIR_CHUNK, SOCIAL_FLOOR, social_reach, social_run
+from core.steering.social import SOCIAL_FLOOR, social_reach, social_term_at
 
 from .neighbors import visited, visits
 from .state import WALKING
@@ -65,8 +67,8 @@ def fastest_walker(g, nb, X) -> float:
 @jit(noalloc=True)
 def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     """Add the social, noise and slope terms to ``wk.fnew`` (n, 2) for every walking agent of the block (positions
-    of this step); ``vtop`` is ``fastest_walker(g, nb, X)``, ``wk.crowd`` (5, 2) and ``wk.pair`` scratch space; ``nb``
-    the step's sorted neighbour grid (core.sim.neighbors.Neighbours)."""
+    of this step); ``vtop`` is ``fastest_walker(g, nb, X)``, ``wk.crowd`` (5, 2) scratch space; ``nb`` the
+    step's sorted neighbour grid (core.sim.neighbors.Neighbours)."""
     pos, attr, profile, method, radius, status = A.pos, A.attr, A.profile, A.method, A.radius, A.status
     g, prof = P.glob[0], P.prof
     fnew = wk.fnew
@@ -89,8 +91,6 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     rstat = social_reach(v0, sig, tau, 0.0, SOCIAL_FLOOR)
     # |r| <= rstat (with a margin far above rounding) keeps a neighbour: the test below needs no square root there.
     near2 = (rstat * (1.0 - 1e-9)) ** 2
-    pair = wk.pair
-    fx, fy = pair[6], pair[7]
     scratch = wk.crowd
     e = scratch[0]
     f = scratch[1]
@@ -112,22 +112,23 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
         if social:
             f[0] = 0.0
             f[1] = 0.0
-            scan = (reach2, near2, rstat, v0, sig, tau, fmax * vmax)
             cx0, cx1, cy0, cy1 = cell_range(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach)
             for cy in range(cy0, cy1 + 1):
                 # The row's cells within the disc are one run of sorted agents, in the order cell by cell; the
-                # agents of the corner cells left out are all beyond the reach (social_run leaves them out as well).
+                # agents of the corner cells left out are all beyond the reach (skipped below as well).
                 ra, rb = disc_row_span(grid[0], grid[1], cell, ncx, ncy, x[0], x[1], reach, cy)
                 row = cy * ncx
-                lo = cell_start[row + max(ra, cx0)]
-                hi = cell_start[row + min(rb, cx1) + 1]
-                # The terms of a chunk of the run in SIMD lanes (core.steering.social.social_run), added in order.
-                for c0 in range(lo, hi, PAIR_CHUNK):
-                    c1 = min(c0 + PAIR_CHUNK, hi)
-                    social_run(spos, svel, sspeed, order, i, x, e, c0, c1, scan, pair)
-                    for t in range(c1 - c0):
-                        f[0] += fx[t]
-                        f[1] += fy[t]
+                for m in range(cell_start[row + max(ra, cx0)], cell_start[row + min(rb, cx1) + 1]):
+                    rx = spos[m, 0] - x[0]
+                    ry = spos[m, 1] - x[1]
+                    r2 = rx * rx + ry * ry
+                    if r2 > reach2 or order[m] == i:
+                        continue
+                    # Within the static reach no neighbour is left out, whatever its speed: no square roots.
+                    a = math.sqrt(r2)
+                    if r2 > near2 and a - tau * sspeed[m] > rstat:
+                        continue
+                    social_term_at(x, e, spos[m], svel[m], a, v0, sig, tau, fmax * vmax, f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if method[i] == IRM and corr_hi[i] > corr_lo[i]:

@@ -365,7 +365,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
                 # A row's cells are one run of the sorted agents (core.sim.neighbors), cell by cell.
                 for m in range(cell_start[cy * ncx + cx0], cell_start[cy * ncx + cx1 + 1]):
                     if order[m] != i:
-                        avoidance_term(x, spos[:, m], ri, srad[m], d_o, co * d_o, vmax, fmax, fo)
+                        avoidance_term(x, spos[m], ri, srad[m], d_o, co * d_o, vmax, fmax, fo)
         fnew[i, 0] = fs[0] + fb[0] + fo[0]
         fnew[i, 1] = fs[1] + fb[1] + fo[1]
         if traced:

@@ -7,8 +7,6 @@ agents by cell (agents of cell c are ``order[cell_start[c]:cell_start[c + 1]]``)
 The sort is stable (agents keep index order within a cell), and ``Neighbours`` also holds the sorted agents'
 positions, velocities, speeds and radii contiguously in that order: a scan over a row of cells reads one run of
 memory instead of one random agent row per neighbour, and visits the neighbours in the same order as before.
-Positions and velocities are stored by coordinate (x row, y row): a run of x values is contiguous, so the
-personal-space scan's per-pair loop runs in SIMD lanes (core.steering.social.social_run).
 """
 
 from __future__ import annotations
@@ -25,8 +23,8 @@ from .state import WALKING
 
 class Neighbours(NamedTuple):
     """A step's neighbour grid: ``grid``, ``cell_start`` (ncell + 1,) and ``order`` (n,) as above; the sorted agents'
-    ``pos`` (2, n) and ``vel`` (2, n) by coordinate, ``speed`` |vel| (n,) and ``radius`` (n,) (column m is agent
-    order[m]'s; columns past the walkers' count are stale); ``fill`` (ncell,) int64 the sort's scratch."""
+    ``pos`` (n, 2), ``vel`` (n, 2), ``speed`` |vel| (n,) and ``radius`` (n,) (row m is agent order[m]'s; rows past
+    the walkers' count are stale); ``fill`` (ncell,) int64 the sort's scratch."""
 
     grid: np.ndarray
     cell_start: np.ndarray
@@ -42,7 +40,7 @@ def neighbours_for(grid: np.ndarray, n_agents: int) -> Neighbours:
     """The arrays of a neighbour grid of shape ``grid`` (``grid_shape``) for n_agents agents."""
     ncell = int(grid[3]) * int(grid[4])
     return Neighbours(grid, np.zeros(ncell + 1, dtype=np.int64), np.zeros(n_agents, dtype=np.int64),
-                      np.zeros((2, n_agents), dtype=np.float64), np.zeros((2, n_agents), dtype=np.float64),
+                      np.zeros((n_agents, 2), dtype=np.float64), np.zeros((n_agents, 2), dtype=np.float64),
                       np.zeros(n_agents, dtype=np.float64), np.zeros(n_agents, dtype=np.float64),
                       np.zeros(ncell, dtype=np.int64))
 
@@ -111,15 +109,15 @@ def build(grid: np.ndarray, pos: np.ndarray, status: np.ndarray, cell_start: np.
 @jit(noalloc=True)
 def sort_agents(nb: Neighbours, pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, status: np.ndarray) -> int:
     """Sort the walking agents into ``nb``'s cells and copy their positions, velocities, speeds and radii into its
-    sorted columns; returns how many were sorted."""
+    sorted rows; returns how many were sorted."""
     m = _sort_by_cell(nb.grid, pos, status, nb.cell_start, nb.order, nb.fill)
     order, spos, svel, sspeed, srad = nb.order, nb.pos, nb.vel, nb.speed, nb.radius
     for k in range(m):
         i = order[k]
-        spos[0, k] = pos[i, 0]
-        spos[1, k] = pos[i, 1]
-        svel[0, k] = vel[i, 0]
-        svel[1, k] = vel[i, 1]
+        spos[k, 0] = pos[i, 0]
+        spos[k, 1] = pos[i, 1]
+        svel[k, 0] = vel[i, 0]
+        svel[k, 1] = vel[i, 1]
         sspeed[k] = norm2d(vel[i, 0], vel[i, 1])
         srad[k] = radius[i]
     return m

@@ -12,7 +12,6 @@ import numpy as np
 from core.jitcache import jit
 from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.shadows import shadow_work
-from core.steering.social import PAIR_CHUNK, PAIR_ROWS
 
 # Capacity of the per-agent visible-interval buffer (a route window rarely has more than a handful).
 MAX_INTERVALS = 256
@@ -24,14 +23,13 @@ class Work(NamedTuple):
     ``no_trace`` (0, 4); four (2,) vectors ``v0``-``v3`` (forces, or the new position and velocity); the step's
     terrain lengths ``tl`` (T,); the shadow visibility's work arrays ``vwork`` (core.navmesh.kernels.shadows); the
     candidates' arc lengths and omegas ``cwork`` (2, n_cands) (core.steering.miran.pick_candidate); five (2,) vectors
-    ``crowd`` and the personal-space terms of a chunk of neighbours ``pair`` (PAIR_ROWS, PAIR_CHUNK)
-    (core.steering.social.social_run) for the crowd phase; ``tx`` the terrain boundaries with this block's crossing
-    work (pick_candidate's TX). Shared by all blocks: the new forces ``fnew`` (n, 2), the agents
-    ``attraction_points`` leaves to ``attraction_rest`` (block b's in ``rest[lo:hi]``), ``moved`` (n,), whether an
-    agent walked this step, and ``clear`` (n,), each walker's clearance at its position of this step (the force
-    phase's d_b, which the move phase's collision guard reuses: the agent has not moved in between; for a point MIRAN
-    agent far from every obstacle, the last one measured, see ``clear_at``), and ``clear_at`` (n, 2), where ``clear``
-    was measured (NaN before the first measurement: ``kernels.far_from_obstacles``)."""
+    ``crowd`` for the crowd phase; ``tx`` the terrain boundaries with this block's crossing work (pick_candidate's
+    TX). Shared by all blocks: the new forces ``fnew`` (n, 2), the agents ``attraction_points`` leaves to
+    ``attraction_rest`` (block b's in ``rest[lo:hi]``), ``moved`` (n,), whether an agent walked this step,
+    ``clear`` (n,), each walker's clearance at its position of this step (the force phase's d_b, which the move
+    phase's collision guard reuses: the agent has not moved in between; for a point MIRAN agent far from every
+    obstacle, the last one measured, see ``clear_at``), and ``clear_at`` (n, 2), where ``clear`` was measured (NaN
+    before the first measurement: ``kernels.far_from_obstacles``)."""
 
     ibuf: np.ndarray
     abuf: np.ndarray
@@ -47,7 +45,6 @@ class Work(NamedTuple):
     vwork: tuple
     cwork: np.ndarray
     crowd: np.ndarray
-    pair: np.ndarray
     tx: tuple
     fnew: np.ndarray
     rest: np.ndarray
@@ -69,5 +66,4 @@ def work_buffers(n_types: int, n_edges: int, n_cands: int, terrain: tuple, share
                 np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
                 np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
                 shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64),
-                np.empty((PAIR_ROWS, PAIR_CHUNK), dtype=np.float64), terrain + (crossing_work(terrain[0].shape[0]),),
-                fnew, rest, moved, clear, clear_at, lo, hi)
+                terrain + (crossing_work(terrain[0].shape[0]),), fnew, rest, moved, clear, clear_at, lo, hi)

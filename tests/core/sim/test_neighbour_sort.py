@@ -38,7 +38,7 @@ def test_sort_is_numpys_stable_sort_by_cell_with_the_rows_copied(seed):
     assert nb.order[:m].tolist() == want.tolist()
     assert np.array_equal(nb.cell_start, np.concatenate([[0], np.cumsum(np.bincount(cells,
                                                                                    minlength=len(nb.fill)))]))
-    assert np.array_equal(nb.pos[:, :m].T, pos[want]) and np.array_equal(nb.vel[:, :m].T, vel[want])
+    assert np.array_equal(nb.pos[:m], pos[want]) and np.array_equal(nb.vel[:m], vel[want])
     assert np.array_equal(nb.radius[:m], radius[want])
     assert np.array_equal(nb.speed[:m], np.sqrt(vel[want, 0] ** 2 + vel[want, 1] ** 2))
 
@@ -60,7 +60,7 @@ def _scan(nb, m, x, y, reach, trim):
 
 def _near(nb, rows, x, y, reach):
     """The visited rows within reach, |r|^2 computed as the crowd phase does."""
-    return [k for k in rows if (nb.pos[0, k] - x) ** 2 + (nb.pos[1, k] - y) ** 2 <= reach * reach]
+    return [k for k in rows if (nb.pos[k, 0] - x) ** 2 + (nb.pos[k, 1] - y) ** 2 <= reach * reach]
 
 
 @pytest.mark.parametrize("seed", range(4))
