@@ -51,21 +51,23 @@ def crowd_needed(g, nb, X, n_irm) -> bool:
 
 
 @jit(noalloc=True)
-def fastest_walker(A, speed) -> float:
-    """The fastest walking agent's speed: it bounds how far ahead the neighbours' personal space reaches. Every
-    agent's speed |v| into ``speed`` (n,), for the neighbour scans of this step."""
+def fastest_walker(g, nb, X) -> float:
+    """The fastest walking agent's speed when the personal-space force is on (else 0.0): it bounds how far ahead the
+    neighbours' personal space reaches. Read from the step's sorted grid (``nb.speed``, the walkers' |v|: the
+    maximum does not depend on their order)."""
+    social, slope = crowd_terms(g, nb, X)
     vtop = 0.0
-    for j in range(A.pos.shape[0]):
-        speed[j] = norm2d(A.vel[j, 0], A.vel[j, 1])
-        if A.status[j] == WALKING:
-            vtop = max(vtop, speed[j])
+    if social:
+        sspeed = nb.speed
+        for m in range(nb.cell_start[nb.cell_start.shape[0] - 1]):
+            vtop = max(vtop, sspeed[m])
     return vtop
 
 
 @jit(noalloc=True)
 def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
     """Add the social, noise and slope terms to ``wk.fnew`` (n, 2) for every walking agent of the block (positions
-    of this step); ``vtop`` is ``fastest_walker(A, wk.speed)``, ``wk.crowd`` (5, 2) scratch space; ``nb`` the
+    of this step); ``vtop`` is ``fastest_walker(g, nb, X)``, ``wk.crowd`` (5, 2) scratch space; ``nb`` the
     step's sorted neighbour grid (core.sim.neighbors.Neighbours)."""
     pos, attr, profile, method, radius, status = A.pos, A.attr, A.profile, A.method, A.radius, A.status
     g, prof = P.glob[0], P.prof

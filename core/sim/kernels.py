@@ -664,7 +664,7 @@ def _block_works(W, C, A, P, X, blocks) -> list:
         if prof[p].d > 0.0:
             most = max(most, prof[p].sigma / prof[p].d)
     shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
-              np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.float64), np.full((n, 2), np.nan))
+              np.zeros(n, dtype=np.float64), np.full((n, 2), np.nan))
     n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
     return [work_buffers(A.terrain_len.shape[1], C[0].shape[0], n_cands, X.terrain, shared, X.keep, b * n // blocks,
                          (b + 1) * n // blocks) for b in range(blocks)]
@@ -701,7 +701,7 @@ def _serial_steps(plan, job, rec, clock, w0, k, attr_lost, kinds, crowd, t0) -> 
             lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, w0)
         if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
             neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
-        vtop = fastest_walker(A, w0.speed) if crowd else 0.0
+        vtop = fastest_walker(g, nb, X) if crowd else 0.0
         force_phase(C, A, P, nb, tr, w0)
         if crowd:
             crowd_phase(A, P, nb, X, t_now, vtop, w0)
@@ -770,7 +770,7 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
             lost += got[b]
         if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
             neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
-        vtop = fastest_walker(A, w0.speed) if crowd else 0.0
+        vtop = fastest_walker(g, nb, X) if crowd else 0.0
         _force_blocks(jobs, works, crowd, t_now, vtop)
         _move_blocks(jobs, works, t_next, got)
         for b in range(blocks):

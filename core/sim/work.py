@@ -27,13 +27,12 @@ class Work(NamedTuple):
     candidates' arc lengths and omegas ``cwork`` (2, n_cands) (core.steering.miran.pick_candidate); five (2,) vectors
     ``crowd`` for the crowd phase; ``tx`` the terrain boundaries with this block's crossing work (pick_candidate's
     TX). Shared by all blocks: the new forces ``fnew`` (n, 2), the agents ``attraction_points`` leaves to
-    ``attraction_rest`` (block b's in ``rest[lo:hi]``), ``moved`` (n,), whether an agent walked this step, and
+    ``attraction_rest`` (block b's in ``rest[lo:hi]``), ``moved`` (n,), whether an agent walked this step,
     ``clear`` (n,), each walker's clearance at its position of this step (the force phase's d_b, which the move
     phase's collision guard reuses: the agent has not moved in between; for a point MIRAN agent far from every
-    obstacle, the last one measured, see ``clear_at``), ``speed`` (n,), every agent's |v| of this step
-    (``core.sim.crowd.fastest_walker``; the personal-space scan reads it for each neighbour), and ``clear_at`` (n, 2),
-    where ``clear`` was measured (NaN before the first measurement: ``kernels.far_from_obstacles``); ``keep`` the
-    crowd's kept window edges (core.sim.kernel_inputs.KeptWindows, every agent's row, kept across calls)."""
+    obstacle, the last one measured, see ``clear_at``), and ``clear_at`` (n, 2), where ``clear`` was measured (NaN
+    before the first measurement: ``kernels.far_from_obstacles``); ``keep`` the crowd's kept window edges
+    (core.sim.kernel_inputs.KeptWindows, every agent's row, kept across calls)."""
 
     ibuf: np.ndarray
     abuf: np.ndarray
@@ -54,7 +53,6 @@ class Work(NamedTuple):
     rest: np.ndarray
     moved: np.ndarray
     clear: np.ndarray
-    speed: np.ndarray
     clear_at: np.ndarray
     keep: KeptWindows
     lo: int
@@ -65,13 +63,12 @@ class Work(NamedTuple):
 def work_buffers(n_types: int, n_edges: int, n_cands: int, terrain: tuple, shared: tuple, keep: KeptWindows, lo: int,
                  hi: int) -> Work:
     """A block's Work for agents [lo, hi) of a mesh with n_types terrain types and n_edges obstacle edges, room for
-    n_cands candidates, the mesh's ``terrain`` boundaries and the ``shared`` (fnew, rest, moved, clear, speed, clear_at)
+    n_cands candidates, the mesh's ``terrain`` boundaries and the ``shared`` (fnew, rest, moved, clear, clear_at)
     arrays, and the crowd's ``keep``."""
-    fnew, rest, moved, clear, speed, clear_at = shared
+    fnew, rest, moved, clear, clear_at = shared
     return Work(np.empty((MAX_INTERVALS, 2), dtype=np.float64), np.empty((MAX_INTERVALS, 2), dtype=np.float64),
                 np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(1, dtype=np.float64),
                 np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
                 np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
                 shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64),
-                terrain + (crossing_work(terrain[0].shape[0]),), fnew, rest, moved, clear, speed, clear_at, keep, lo,
-                hi)
+                terrain + (crossing_work(terrain[0].shape[0]),), fnew, rest, moved, clear, clear_at, keep, lo, hi)
