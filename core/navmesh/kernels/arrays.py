@@ -42,12 +42,15 @@ class RouteSpan(NamedTuple):
 
 class ShadowWork(NamedTuple):
     """Work arrays of ``shadows.visible_intervals_by_shadows``: shadows (MAX_SHADOWS, 2), parts (64, 2) float64,
-    the window's obstacle edges (ne,) int64 and the per-query edge stamp (ne + 1,) int64."""
+    the window's obstacle edges (ne,) int64, the per-query edge stamp (ne + 1,) int64 and ``cells`` (ne + 5,)
+    int64, the distinct edges of the last grid-cell range a window's box covered (``shadows.window_edges``): a
+    walker's window moves a fraction of a cell per step, so the next step usually covers the same cells."""
 
     sh: np.ndarray
     parts: np.ndarray
     cand: np.ndarray
     stamp: np.ndarray
+    cells: np.ndarray
 
 
 @jit(inline=True)

@@ -56,6 +56,19 @@ def edge_misses_box(E, e, xmin, ymin, xmax, ymax) -> bool:
             or max(E[e, 1], E[e, 3]) < ymin or min(E[e, 1], E[e, 3]) > ymax)
 
 
+@jit(inline=True, noalloc=True)
+def cell_span(EG, xmin, ymin, xmax, ymax) -> tuple:
+    """(ci0, ci1, cj0, cj1): the columns and rows of the CSR grid ``EG`` (see ``clearance``) that the box
+    [xmin, xmax] x [ymin, ymax] covers, clamped to the grid."""
+    ncols = int(EG[4])
+    nrows = int(EG[5])
+    ci0 = min(max(int(math.floor((xmin - EG[0]) / EG[2])), 0), ncols - 1)
+    ci1 = min(max(int(math.floor((xmax - EG[0]) / EG[2])), 0), ncols - 1)
+    cj0 = min(max(int(math.floor((ymin - EG[1]) / EG[3])), 0), nrows - 1)
+    cj1 = min(max(int(math.floor((ymax - EG[1]) / EG[3])), 0), nrows - 1)
+    return ci0, ci1, cj0, cj1
+
+
 @jit(noalloc=True)
 def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
@@ -66,11 +79,7 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     q = stamp[ne] + 1
     stamp[ne] = q
     ncols = int(EG[4])
-    nrows = int(EG[5])
-    ci0 = min(max(int(math.floor((xmin - EG[0]) / EG[2])), 0), ncols - 1)
-    ci1 = min(max(int(math.floor((xmax - EG[0]) / EG[2])), 0), ncols - 1)
-    cj0 = min(max(int(math.floor((ymin - EG[1]) / EG[3])), 0), nrows - 1)
-    cj1 = min(max(int(math.floor((ymax - EG[1]) / EG[3])), 0), nrows - 1)
+    ci0, ci1, cj0, cj1 = cell_span(EG, xmin, ymin, xmax, ymax)
     k = 0
     for cj in range(cj0, cj1 + 1):
         for ci in range(ci0, ci1 + 1):
@@ -87,6 +96,40 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     return k
 
 
+# ``ShadowWork.cells``: its first CELLS_HEAD entries hold the cached range (ci0, ci1, cj0, cj1) and the count.
+CELLS_HEAD = 5
+
+
+@jit(noalloc=True)
+def span_edges(EG, ES, EI, span, stamp, cells) -> int:
+    """The distinct edges listed in the grid cells ``span`` (ci0, ci1, cj0, cj1), in ``collect_edges``'s order
+    (row by row, first listing), kept in ``cells`` (``ShadowWork.cells``) and reused while the span is the same;
+    returns their number (they are ``cells[CELLS_HEAD:CELLS_HEAD + count]``)."""
+    ci0, ci1, cj0, cj1 = span
+    if cells[0] == ci0 and cells[1] == ci1 and cells[2] == cj0 and cells[3] == cj1:
+        return cells[4]
+    ne = stamp.shape[0] - 1
+    q = stamp[ne] + 1
+    stamp[ne] = q
+    ncols = int(EG[4])
+    k = 0
+    for cj in range(cj0, cj1 + 1):
+        for ci in range(ci0, ci1 + 1):
+            c = cj * ncols + ci
+            for m in range(ES[c], ES[c + 1]):
+                e = EI[m]
+                if stamp[e] != q:
+                    stamp[e] = q
+                    cells[CELLS_HEAD + k] = e
+                    k += 1
+    cells[0] = ci0
+    cells[1] = ci1
+    cells[2] = cj0
+    cells[3] = cj1
+    cells[4] = k
+    return k
+
+
 @jit(inline=True, noalloc=True)
 def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
     """Does the bounding box of any edge E[cand[:nc]] meet the box [xmin, xmax] x [ymin, ymax]?"""
@@ -96,14 +139,30 @@ def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
     return False
 
 
+@jit(inline=True, noalloc=True)
+def first_meeting(E, cand, nc, xmin, ymin, xmax, ymax) -> int:
+    """Index in ``cand[:nc]`` of the first edge of E whose bounding box meets the box; -1 when none does."""
+    for c in range(nc):
+        if not edge_misses_box(E, cand[c], xmin, ymin, xmax, ymax):
+            return c
+    return -1
+
+
 @jit(noalloc=True)
-def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> int:
-    """The obstacle edges meeting the box (``collect_edges``) into ``cand``; returns their number, or DEFER when
-    one passes through or next to x (see the module docstring)."""
-    k = collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp)
+def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, work: ShadowWork) -> int:
+    """The obstacle edges meeting the box, as ``collect_edges`` finds them and in its order, into ``work.cand``;
+    returns their number, or DEFER when one passes through or next to x (see the module docstring). The grid
+    cells' edges come from ``span_edges``: a walker's window box stays in the same cells for tens of steps."""
+    cand = work.cand
+    nl = span_edges(EG, ES, EI, cell_span(EG, xmin, ymin, xmax, ymax), work.stamp, work.cells)
     near = NEAR_RTOL * max(xmax - xmin, ymax - ymin)
-    for c in range(k):
-        e = cand[c]
+    k = 0
+    for m in range(CELLS_HEAD, CELLS_HEAD + nl):
+        e = work.cells[m]
+        if edge_misses_box(E, e, xmin, ymin, xmax, ymax):
+            continue
+        cand[k] = e
+        k += 1
         px, py = E[e, 0], E[e, 1]
         ex = E[e, 2] - px
         ey = E[e, 3] - py
@@ -159,12 +218,12 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
         qxr = qx - x
         qyr = qy - y
         a0 = (pxr * vy - pyr * vx) * inv
-        b0 = (ux * pyr - uy * pxr) * inv
         a1 = (qxr * vy - qyr * vx) * inv
-        b1 = (ux * qyr - uy * qxr) * inv
         t0, t1 = clip_nonnegative(0.0, 1.0, a0, a1)
         if t0 >= t1:
-            continue
+            continue  # behind x: beta is not needed
+        b0 = (ux * pyr - uy * pxr) * inv
+        b1 = (ux * qyr - uy * qxr) * inv
         t0, t1 = clip_nonnegative(t0, t1, b0, b1)
         if t0 >= t1:
             continue
@@ -232,9 +291,11 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
 @jit
 def shadow_work(n_edges: int) -> ShadowWork:
     """Work arrays of ``visible_intervals_by_shadows``: shadows (MAX_SHADOWS, 2), parts (64, 2), the window's
-    edges (n_edges,) int64 and the edge stamp (n_edges + 1,) int64. One set per thread: every query writes them."""
+    edges (n_edges,) int64, the edge stamp (n_edges + 1,) int64 and the cached cell range's edges (n_edges +
+    CELLS_HEAD,) int64, no range yet. One set per thread and mesh: every query writes them."""
     return ShadowWork(np.empty((MAX_SHADOWS, 2), dtype=np.float64), np.empty((64, 2), dtype=np.float64),
-                      np.empty(max(n_edges, 1), dtype=np.int64), np.zeros(n_edges + 1, dtype=np.int64))
+                      np.empty(max(n_edges, 1), dtype=np.int64), np.zeros(n_edges + 1, dtype=np.int64),
+                      np.full(n_edges + CELLS_HEAD, -1, dtype=np.int64))
 
 
 @jit(inline=True, noalloc=True)
@@ -266,7 +327,7 @@ def _window_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWo
             ymin = min(ymin, ay, by)
             ymax = max(ymax, ay, by)
         i += 1
-    nc = window_edges(M.E, M.EG, M.ES, M.EI, x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp)
+    nc = window_edges(M.E, M.EG, M.ES, M.EI, x, y, xmin, ymin, xmax, ymax, work)
     if nc == 0:
         # x is free and no obstacle outline meets the box: every sight line to the window stays in it.
         if out.shape[0] < 1:
@@ -288,13 +349,16 @@ def _shadow_pieces(E, work: ShadowWork, nc, x, y, R: RouteSpan, i, s0, s1, tol, 
         sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
         if sb > sa:
             k = DEFER
-            if nc != DEFER and not box_meets_any(E, cand, nc, min(x, ax, bx), min(y, ay, by), max(x, ax, bx),
-                                                 max(y, ay, by)):
+            c0 = -1
+            if nc != DEFER:
+                c0 = first_meeting(E, cand, nc, min(x, ax, bx), min(y, ay, by), max(x, ax, bx), max(y, ay, by))
+            if nc != DEFER and c0 < 0:
                 k = 1  # no outline near the triangle x-A-B: the whole piece is visible
                 parts[0, 0] = 0.0
                 parts[0, 1] = 1.0
             elif nc != DEFER:
-                k = segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol / (sb - sa), sh, parts)
+                # The edges before c0 miss the triangle's box, which segment_shadow_parts would test again.
+                k = segment_shadow_parts(E, cand[c0:], nc - c0, x, y, ax, ay, bx, by, tol / (sb - sa), sh, parts)
             if k == DEFER:
                 return n, i, False
             for j in range(k):

@@ -125,3 +125,62 @@ def test_an_obstacle_between_x_and_the_route_casts_its_shadow():
     # Rays from (50, 10) through the box's near corners (40, 40) and (60, 40) meet y = 90 at x = 50 -/+ 26.67.
     assert iv.shape == (2, 2)
     assert np.allclose(iv, [[0.0, 50.0 - 80.0 / 3.0], [50.0 + 80.0 / 3.0, 100.0]], atol=1e-9)
+
+
+def _grid_edges_reference(E, EG, ES, EI, box):
+    """The edges listed in the grid cells the box covers, first listing first, whose bounding boxes meet it:
+    plain Python over the CSR grid."""
+    xmin, ymin, xmax, ymax = box
+    ncols, nrows = int(EG[4]), int(EG[5])
+
+    def cell(v, o, size, n):
+        return min(max(int(np.floor((v - o) / size)), 0), n - 1)
+
+    seen, out = set(), []
+    for cj in range(cell(ymin, EG[1], EG[3], nrows), cell(ymax, EG[1], EG[3], nrows) + 1):
+        for ci in range(cell(xmin, EG[0], EG[2], ncols), cell(xmax, EG[0], EG[2], ncols) + 1):
+            c = cj * ncols + ci
+            for e in EI[ES[c]:ES[c + 1]]:
+                if e in seen:
+                    continue
+                seen.add(e)
+                ex0, ex1 = sorted((E[e, 0], E[e, 2]))
+                ey0, ey1 = sorted((E[e, 1], E[e, 3]))
+                if not (ex1 < xmin or ex0 > xmax or ey1 < ymin or ey0 > ymax):
+                    out.append(int(e))
+    return out
+
+
+@pytest.mark.parametrize("name", [n for n in ALL_CASES if n != "grid"][:4])
+def test_window_edges_reuse_the_cells_exactly(name):
+    """``window_edges`` keeps the last cell range's edges between queries (a walker's window box drifts within the
+    same cells): over boxes that drift a little and boxes that jump, with one work reused, it returns the very
+    edges, in the very order, of a fresh grid scan in Python and of ``collect_edges``."""
+    scene, g, m = case(name)
+    E, EG, ES, EI = m.arrays.E, m.arrays.EG, m.arrays.ES, m.arrays.EI
+    if len(E) == 0:
+        pytest.skip("no obstacle edges")
+    rng = np.random.default_rng(11)
+    x0, y0, x1, y1 = scene.bounds
+    size = max(x1 - x0, y1 - y0)
+    work = ksh.shadow_work(E.shape[0])
+    fresh = ksh.shadow_work(E.shape[0])
+    c = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    half = np.array([0.2, 0.2]) * size
+    hits = 0
+    for it in range(400):
+        if it % 40 == 0:
+            c = rng.uniform([x0, y0], [x1, y1])
+            half = rng.uniform(0.02, 0.4, 2) * size
+        c = c + rng.normal(0, 0.002 * size, 2)
+        box = (c[0] - half[0], c[1] - half[1], c[0] + half[0], c[1] + half[1])
+        x, y = c + rng.uniform(-1, 1, 2) * half
+        before = work.cells[:4].copy()
+        k = ksh.window_edges(E, EG, ES, EI, x, y, *box, work)
+        hits += int(np.array_equal(before, work.cells[:4]))
+        ref = _grid_edges_reference(E, EG, ES, EI, box)
+        nk = ksh.collect_edges(E, EG, ES, EI, *box, fresh.cand, fresh.stamp)
+        assert fresh.cand[:nk].tolist() == ref
+        if k != ksh.DEFER:
+            assert work.cand[:k].tolist() == ref, (it, box)
+    assert hits > 100  # most drifting boxes stayed in their cells
