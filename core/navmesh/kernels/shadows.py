@@ -69,45 +69,12 @@ def cell_span(EG, xmin, ymin, xmax, ymax) -> tuple:
     return ci0, ci1, cj0, cj1
 
 
-@jit(noalloc=True)
-def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
-    """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
-    bounding boxes meet the box [xmin, xmax] x [ymin, ymax], into ``cand`` (>= ne,) int64; returns how many.
-    ``stamp`` (ne + 1,) int64 marks the edges seen by this query (``stamp[ne]`` is the counter), so that an edge
-    listed in several grid cells is taken once."""
-    ne = E.shape[0]
-    q = stamp[ne] + 1
-    stamp[ne] = q
-    ncols = int(EG[4])
-    ci0, ci1, cj0, cj1 = cell_span(EG, xmin, ymin, xmax, ymax)
-    k = 0
-    for cj in range(cj0, cj1 + 1):
-        for ci in range(ci0, ci1 + 1):
-            c = cj * ncols + ci
-            for m in range(ES[c], ES[c + 1]):
-                e = EI[m]
-                if stamp[e] == q:
-                    continue
-                stamp[e] = q
-                if edge_misses_box(E, e, xmin, ymin, xmax, ymax):
-                    continue
-                cand[k] = e
-                k += 1
-    return k
-
-
-# ``ShadowWork.cells``: its first CELLS_HEAD entries hold the cached range (ci0, ci1, cj0, cj1) and the count.
-CELLS_HEAD = 5
-
-
-@jit(noalloc=True)
-def span_edges(EG, ES, EI, span, stamp, cells) -> int:
-    """The distinct edges listed in the grid cells ``span`` (ci0, ci1, cj0, cj1), in ``collect_edges``'s order
-    (row by row, first listing), kept in ``cells`` (``ShadowWork.cells``) and reused while the span is the same;
-    returns their number (they are ``cells[CELLS_HEAD:CELLS_HEAD + count]``)."""
+@jit(inline=True, noalloc=True)
+def listed_edges(EG, ES, EI, span, stamp, out, at) -> int:
+    """The distinct edges listed in the grid cells ``span`` (ci0, ci1, cj0, cj1), row by row, each at its first
+    listing, into ``out[at:]``; returns how many. ``stamp`` (ne + 1,) int64 marks the edges seen by this query
+    (``stamp[ne]`` is the counter), so that an edge listed in several cells is taken once."""
     ci0, ci1, cj0, cj1 = span
-    if cells[0] == ci0 and cells[1] == ci1 and cells[2] == cj0 and cells[3] == cj1:
-        return cells[4]
     ne = stamp.shape[0] - 1
     q = stamp[ne] + 1
     stamp[ne] = q
@@ -120,8 +87,39 @@ def span_edges(EG, ES, EI, span, stamp, cells) -> int:
                 e = EI[m]
                 if stamp[e] != q:
                     stamp[e] = q
-                    cells[CELLS_HEAD + k] = e
+                    out[at + k] = e
                     k += 1
+    return k
+
+
+@jit(noalloc=True)
+def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
+    """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
+    bounding boxes meet the box [xmin, xmax] x [ymin, ymax], into ``cand`` (>= ne,) int64; returns how many.
+    ``stamp`` (ne + 1,) int64 as in ``listed_edges``."""
+    n = listed_edges(EG, ES, EI, cell_span(EG, xmin, ymin, xmax, ymax), stamp, cand, 0)
+    k = 0
+    for m in range(n):
+        e = cand[m]
+        if edge_misses_box(E, e, xmin, ymin, xmax, ymax):
+            continue
+        cand[k] = e
+        k += 1
+    return k
+
+
+# ``ShadowWork.cells``: its first CELLS_HEAD entries hold the cached range (ci0, ci1, cj0, cj1) and the count.
+CELLS_HEAD = 5
+
+
+@jit(noalloc=True)
+def span_edges(EG, ES, EI, span, stamp, cells) -> int:
+    """``listed_edges`` of the grid cells ``span``, kept in ``cells`` (``ShadowWork.cells``) and reused while the
+    span is the same; returns their number (they are ``cells[CELLS_HEAD:CELLS_HEAD + count]``)."""
+    ci0, ci1, cj0, cj1 = span
+    if cells[0] == ci0 and cells[1] == ci1 and cells[2] == cj0 and cells[3] == cj1:
+        return cells[4]
+    k = listed_edges(EG, ES, EI, span, stamp, cells, CELLS_HEAD)
     cells[0] = ci0
     cells[1] = ci1
     cells[2] = cj0
