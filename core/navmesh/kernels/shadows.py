@@ -62,12 +62,19 @@ def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
 
 
 @jit(inline=True, noalloc=True)
-def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
-    """Does the bounding box of any edge E[cand[:nc]] meet the box [xmin, xmax] x [ymin, ymax]?"""
+def first_meeting(E, cand, nc, xmin, ymin, xmax, ymax) -> int:
+    """Index in ``cand[:nc]`` of the first edge of E whose bounding box meets the box [xmin, xmax] x [ymin, ymax];
+    -1 when none does."""
     for c in range(nc):
         if not edge_misses_box(E, cand[c], xmin, ymin, xmax, ymax):
-            return True
-    return False
+            return c
+    return -1
+
+
+@jit(inline=True, noalloc=True)
+def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
+    """Does the bounding box of any edge E[cand[:nc]] meet the box [xmin, xmax] x [ymin, ymax]?"""
+    return first_meeting(E, cand, nc, xmin, ymin, xmax, ymax) >= 0
 
 
 @jit(noalloc=True)
@@ -147,12 +154,12 @@ def segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol_u, sh, parts) ->
         qxr = qx - x
         qyr = qy - y
         a0 = (pxr * vy - pyr * vx) * inv
-        b0 = (ux * pyr - uy * pxr) * inv
         a1 = (qxr * vy - qyr * vx) * inv
-        b1 = (ux * qyr - uy * qxr) * inv
         t0, t1 = clip_nonnegative(0.0, 1.0, a0, a1)
         if t0 >= t1:
-            continue
+            continue  # behind x: beta is not needed
+        b0 = (ux * pyr - uy * pxr) * inv
+        b1 = (ux * qyr - uy * qxr) * inv
         t0, t1 = clip_nonnegative(t0, t1, b0, b1)
         if t0 >= t1:
             continue
@@ -304,13 +311,16 @@ def _shadow_pieces(E, work: ShadowWork, nc, x, y, R: RouteSpan, i, s0, s1, tol, 
         sa, sb, ax, ay, bx, by = window_piece(rp, rs, i, s0, s1)
         if sb > sa:
             k = DEFER
-            if nc != DEFER and not box_meets_any(E, cand, nc, min(x, ax, bx), min(y, ay, by), max(x, ax, bx),
-                                                 max(y, ay, by)):
+            c0 = -1
+            if nc != DEFER:
+                c0 = first_meeting(E, cand, nc, min(x, ax, bx), min(y, ay, by), max(x, ax, bx), max(y, ay, by))
+            if nc != DEFER and c0 < 0:
                 k = 1  # no outline near the triangle x-A-B: the whole piece is visible
                 parts[0, 0] = 0.0
                 parts[0, 1] = 1.0
             elif nc != DEFER:
-                k = segment_shadow_parts(E, cand, nc, x, y, ax, ay, bx, by, tol / (sb - sa), sh, parts)
+                # The edges before c0 miss the triangle's box, which segment_shadow_parts would test again.
+                k = segment_shadow_parts(E, cand[c0:], nc - c0, x, y, ax, ay, bx, by, tol / (sb - sa), sh, parts)
             if k == DEFER:
                 return n, i, False
             for j in range(k):
