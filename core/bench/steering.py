@@ -183,7 +183,7 @@ def disc_choice_batch(sim, mesh):
     reference point, window and visible intervals as the step computes them (MIRAN 3.1-3.2), disc-adjusted
     (Kremyzas 4.1)."""
     from core.navmesh import visible_intervals
-    from core.navmesh.kernels.clearance import point_clearance
+    from core.navmesh.queries import clearance
     from core.sim.state import WALKING
     from core.steering.disc_miran import adjust_intervals
     from core.steering.disc_query import ChoiceBatch, DiscQuery, RouteSpan, disc_choice_work
@@ -259,7 +259,7 @@ def disc_choice_records(sim, mesh, repeat: int) -> list[Record]:
 def disc_lookup_records(sim, mesh, repeat: int) -> list[Record]:
     """The walking disc agents' sweep clearance and triangle after one more step (``core.bench.disc_lookups``):
     measured afresh against reused from the step before, microseconds of CPU per agent, best of ``repeat``."""
-    from core.navmesh.kernels.clearance import point_clearance
+    from core.navmesh.queries import clearance
     from core.sim.state import WALKING
 
     from .disc_lookups import lookups_measured, lookups_reused
@@ -268,7 +268,7 @@ def disc_lookup_records(sim, mesh, repeat: int) -> list[Record]:
     x0, y0, x1, y1 = mesh.bounds
     tol = 1e-9 * max(x1 - x0, y1 - y0)
     before = sim.state.pos.copy()
-    c_last = np.array([point_clearance(*C, p[0], p[1])[0] for p in before])  # the force phase's measure
+    c_last = clearance(mesh, before)[0]  # the force phase's measure
     sim.step()
     st = sim.state
     walk = np.flatnonzero((st.status == WALKING) & (st.radius > 0.0))

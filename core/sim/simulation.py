@@ -35,7 +35,7 @@ from core.steering.noise import TABLE, permutation
 
 from . import kernels, neighbors, population
 from .corridors import CorridorBook, corridor_of_route
-from .kernel_inputs import CrowdArrays, Params, RouteArrays, StepPlan, kept_windows
+from .kernel_inputs import CrowdArrays, KeptWindows, Params, RouteArrays, StepPlan, kept_windows
 from .params import SimParams
 from .recorder import Recorder, record_every
 from .routebook import RouteBook
@@ -512,9 +512,19 @@ class Simulation:
         if cached is None or cached[0] != key:
             ext = CrowdArrays(self._hf_geo, self._heights, self._perm, st.noise_phase, *self.corridors.kernel_tuple(),
                               st.corr_lo, st.corr_hi, st.corr_k, st.corr_ds, st.corr_ak, self.mesh.terrain_args(),
-                              kept_windows(st.n))
+                              self._kept_windows())
             cached = (key, ext)
             self.__dict__["_ext"] = cached
+        return cached[1]
+
+    def _kept_windows(self) -> KeptWindows:
+        """Every agent's window edges kept between steps (core.sim.kernel_inputs.KeptWindows): one set per agent
+        layout, so that an IRM agent's new corridor does not throw away the MIRAN agents' kept lists."""
+        key = self.state.layout_key()
+        cached = self.__dict__.get("_keep")
+        if cached is None or cached[0] != key:
+            cached = (key, kept_windows(self.state.n))
+            self.__dict__["_keep"] = cached
         return cached[1]
 
     def _weight_stats(self) -> np.ndarray:
