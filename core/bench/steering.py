@@ -183,7 +183,7 @@ def disc_choice_batch(sim, mesh):
     reference point, window and visible intervals as the step computes them (MIRAN 3.1-3.2), disc-adjusted
     (Kremyzas 4.1)."""
     from core.navmesh import visible_intervals
-    from core.navmesh.queries import clearance
+    from core.navmesh.kernels.clearance import point_clearance
     from core.sim.state import WALKING
     from core.steering.disc_miran import adjust_intervals
     from core.steering.disc_query import ChoiceBatch, DiscQuery, RouteSpan, disc_choice_work
