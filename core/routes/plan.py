@@ -244,8 +244,10 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
     negative clearance, a goal that cannot be reached, or one that cannot be reached with ``min_clearance`` (the
     message names the narrowest spot of the best route that keeps less).
 
-    ``spot=False`` leaves ``narrowest_at`` None: finding the spot (a nearest-pair query of every route piece against
-    every boundary segment) is a third of a planning's time, and a crowd's errands only need the route.
+    ``spot=False`` leaves ``narrowest_at`` None and a refusal for too little clearance without the best route's
+    narrowest spot: finding the spot (a nearest-pair query of every route piece against every boundary segment) is
+    a third of a planning's time, and naming it in a refusal takes a second search; a crowd's errands and replans
+    only need the route, or to know there is none.
     """
     if planner not in PLANNERS:
         raise InputError([Problem("planner", f"unknown planner {planner!r} (valid: {', '.join(PLANNERS)})")])
@@ -281,7 +283,7 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
             used = level
             break
     if leg is None and least > 0.0:
-        raise _too_narrow(ctx, p, planner, s, g, weights, c, least)
+        raise _too_narrow(ctx, p, planner, s, g, weights, c, least, spot=spot)
     if leg is None:
         raise _unreachable(ctx, planner, s, g, getattr(p, "unreachable_hint", "the goal cannot be reached"))
     route = Route.from_points(leg.points)
@@ -290,7 +292,7 @@ def plan_route(scene: Scene, start, goal, planner: str, profile: str | None = No
     ok = narrowest >= c - 1e-9 * scale
     if narrowest < least - 1e-9 * scale and _ends_clearance(ctx, s, g) >= least - 1e-9 * scale:
         # The ECM keeps the clearance only where the corridor is wide enough: a narrower route is refused here too.
-        raise _too_narrow(ctx, p, planner, s, g, weights, c, least, route.points)
+        raise _too_narrow(ctx, p, planner, s, g, weights, c, least, route.points, spot=spot)
     search = float(leg.cost if leg.search_cost is None else leg.search_cost)
     at = ctx.narrowest_spot(route.points) if spot else None
     return PlanResult(route, float(leg.cost), planner, bool(ok), float(narrowest), prof, c, used, search,
@@ -303,9 +305,13 @@ def _ends_clearance(ctx: PlannerContext, s: np.ndarray, g: np.ndarray) -> float:
 
 
 def _too_narrow(ctx: PlannerContext, p, planner: str, s: np.ndarray, g: np.ndarray, weights: np.ndarray,
-                c: float, least: float, pts: np.ndarray | None = None) -> InputError:
+                c: float, least: float, pts: np.ndarray | None = None, spot: bool = True) -> InputError:
     """The error for a goal that no route reaches with ``least`` clearance: the narrowest spot of the best route
-    that keeps less (planned with no clearance), or the plain unreachable error when there is none."""
+    that keeps less (planned with no clearance), or the plain unreachable error when there is none; without
+    ``spot`` only that no route keeps it (no second search, no spot)."""
+    asked = f"a clearance of {c:g}" if least == c else f"a clearance of at least {least:g}"
+    if not spot:
+        return InputError([Problem("", f"no {planner} route from {fmt_point(s)} to {fmt_point(g)} keeps {asked}")])
     if pts is None:
         leg = p.plan(s, g, weights, 0.0)
         if leg is None:
@@ -313,7 +319,6 @@ def _too_narrow(ctx: PlannerContext, p, planner: str, s: np.ndarray, g: np.ndarr
         pts = leg.points
     width = ctx.narrowest(pts)
     at = ctx.narrowest_spot(pts)
-    asked = f"a clearance of {c:g}" if least == c else f"a clearance of at least {least:g}"
     return InputError([Problem("", f"no {planner} route from {fmt_point(s)} to {fmt_point(g)} keeps {asked}: the "
                                    f"best route comes within {width:.3g} of an obstacle at {fmt_point(at)} (a "
                                    f"passage narrower than twice the clearance); ask for less clearance or widen "

@@ -118,6 +118,40 @@ def test_narrow_passage_is_refused_naming_the_narrowest_spot():
         assert door.buffer(0.6).contains(shapely.Point(x, y)), f"{planner}: the spot {(x, y)} is not at the door"
 
 
+@pytest.mark.parametrize("planner", ["grid", "cdt", "ecm", "portal"])
+def test_without_the_spot_the_same_routes_and_the_same_refusals(planner):
+    """``spot=False`` (a crowd's errands and replans) returns the very routes of ``spot=True`` and refuses exactly
+    the queries it refuses, only without the narrowest spot (and the second search that finds it)."""
+    refused = planned = 0
+    for seed in (46, 47):
+        scene = random_scene(seed, n_obstacles=14)
+        ctx = PlannerContext(scene, cell_size=0.5)
+        for x0, y0, x1, y1 in random_queries(scene, seed, 12):
+            outcomes = []
+            for spot in (True, False):
+                try:
+                    outcomes.append(plan_route(scene, (x0, y0), (x1, y1), planner, clearance=3.0, context=ctx,
+                                               spot=spot))
+                except InputError as e:
+                    outcomes.append(str(e))
+            full, bare = outcomes
+            if isinstance(full, str):
+                assert isinstance(bare, str), (planner, seed, full)
+                if "keeps a clearance" in full:
+                    assert "keeps a clearance of 3" in bare and "best route" not in bare, bare
+                    refused += 1
+                else:
+                    assert bare == full
+            else:
+                assert not isinstance(bare, str), (planner, seed, bare)
+                assert np.array_equal(full.route.points, bare.route.points) and full.cost == bare.cost
+                assert bare.narrowest_at is None and full.narrowest == bare.narrowest
+                planned += 1
+    assert refused >= 2 and planned >= 4, (refused, planned)
+    with pytest.raises(InputError, match=r"keeps a clearance of 2$"):
+        plan_route(_door_scene(), (5, 10), (35, 10), planner, clearance=2.0, spot=False)
+
+
 def test_narrow_passage_is_reported_when_less_clearance_is_accepted():
     # With min_clearance 0 the route through the door is returned, and says it does not keep 2.
     scene = _door_scene()
