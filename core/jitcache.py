@@ -1,42 +1,60 @@
-"""The one jit decorator of the engine and its cache policy.
+"""The one jit decorator of the engine and its kernel cache.
 
-Every numba kernel in core is compiled with ``@jit`` (``nogil``, cached on disk), ``@jit(inline=True)`` for small
-helpers numba inlines into their callers, and ``@jit(noalloc=True)`` for hot-path kernels that must not allocate.
+Every numba kernel in core is compiled with ``@jit`` (``nogil``, cached on disk), ``@jit(inline=True)`` for the few
+tiny helpers numba inlines into their callers, and ``@jit(noalloc=True)`` for hot-path kernels that must not
+allocate.
 
-The cache policy, in place of numba's per-file check:
+The cache, in place of numba's per-file one:
 
-- Key: numba stores, next to each cached function, a stamp of its source and reuses the machine code while the
-  stamp matches. Its own stamp covers the function's file only, so a kernel inlining a helper from another file kept
-  stale code after that helper changed. Here the stamp is a SHA-256 of the function's file and of every module of the
-  same package it imports, transitively (their sources, so a change of a called kernel or of an imported constant
-  invalidates the callers; a checkout that restores the same bytes reuses the cache). Nothing is deleted: a stale
-  entry no longer matches and is overwritten when numba saves the new code.
-- Place: ``NUMBA_CACHE_DIR`` when set (numba's own rule), else the ``__pycache__`` next to the source, else the user's
-  cache directory.
-- Concurrency: numba writes each index and data file to a uniquely named temporary beside it and renames it into
-  place (``os.replace``, atomic on POSIX), and a reader that finds an index entry whose data file is not written yet
-  compiles instead. Many processes starting together (a sweep's workers) therefore each see either a complete old
-  file, a complete new one, or none; at worst two of them compile the same kernel.
+- **Key.** A kernel's stamp is a SHA-256 of what numba freezes into its machine code: the function's bytecode,
+  constants and options, and for every global name it uses, that global's value: a kernel's own stamp (so the
+  whole call tree is covered), a constant's value, a named tuple's fields, the attributes a module is read for.
+  A pure-Python module imported beside a kernel is not part of it, so editing a message or the simulation's Python
+  driver recompiles nothing, while editing a called kernel or a constant recompiles every kernel above it. Line
+  numbers are not part of it either: inserting lines above a kernel keeps its entry.
+- **Versions side by side.** The stamp is part of the index file's name, so the entries of the last few versions of
+  a kernel stay usable (switching branches back and forth compiles nothing the second time); older ones are
+  removed when a newer version is written.
+- **Place.** ``NUMBA_CACHE_DIR`` when set, laid out by the module's path inside its package (not by the checkout's
+  absolute path), so every checkout, worktree, installed copy and sweep worker sharing that folder shares the
+  entries. Else the ``__pycache__`` beside the source, else the user's cache folder (a read-only install; the
+  frozen app always uses the user's folder, never its own).
+- **Shipped kernels.** Read-only caches listed in ``MIRAN_SHIPPED_KERNELS`` (folders, ``os.pathsep``-separated),
+  and the frozen app's ``kernels/`` folder, are searched after the writable cache: a packaged app starts with
+  kernels compiled when it was built, and compiles into the user's cache only what is not shipped.
+- **Concurrency.** numba writes each index and data file to a uniquely named temporary and renames it into place
+  (atomic on POSIX); a reader that finds an index entry whose data file is not there yet compiles instead. Many
+  processes starting together (a sweep's workers) each see a complete old file, a complete new one, or none.
 
 The cache classes subclass numba's (``numba.core.caching``), which is why pyproject pins numba to the tested range.
 """
 
 from __future__ import annotations
 
-import ast
+import builtins
 import hashlib
+import os
 import sys
-from collections.abc import Callable
-from functools import lru_cache
+import types
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, overload
 
 import numba
+import numpy as np
 from numba.core import caching
+from numba.core.dispatcher import Dispatcher
 
 # A kernel as the type checker sees it: numba types its calls itself when it compiles them (often with star-args of
 # the owners' array tuples, whose lengths a static checker cannot follow).
 Kernel = Callable[..., Any]
+
+# How many versions of one kernel's index stay in a cache folder (the newest by modification time).
+KEPT_VERSIONS = 4
+# Characters of the stamp in a file name: 64 bits, enough to tell a kernel's versions apart.
+STAMP_CHARS = 16
+# The environment variable naming read-only caches searched after the writable one.
+SHIPPED_ENV = "MIRAN_SHIPPED_KERNELS"
 
 
 @overload
@@ -50,12 +68,12 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
         parallel: bool = False) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
     """Compile ``fn`` as a nogil numba kernel cached under the policy above; use as ``@jit`` or ``@jit(...)``.
 
-    ``inline``: numba inlines the function into every jitted caller (``inline="always"``), for small helpers.
-    ``noalloc``: compile without numba's reference-counting runtime (its private ``_nrt=False`` option, kept here
-    only): the function cannot allocate arrays, so a hot-path kernel that starts allocating fails to compile
-    instead of slowing down, and its calls carry no reference counting. ``parallel``: numba's ``parallel=True``,
-    for the few kernels whose ``prange`` loops run blocks of work on several threads (slow to compile: keep them
-    small)."""
+    ``inline``: numba inlines the function into every jitted caller (``inline="always"``), which type-infers and
+    lowers it again in each caller: only for helpers of a few lines. ``noalloc``: compile without numba's
+    reference-counting runtime (its private ``_nrt=False`` option, kept here only): the function cannot allocate
+    arrays, so a hot-path kernel that starts allocating fails to compile instead of slowing down, and its calls
+    carry no reference counting. ``parallel``: numba's ``parallel=True``, for the few kernels whose ``prange``
+    loops run blocks of work on several threads (slow to compile: keep them small)."""
     options: dict[str, Any] = {"nogil": True}
     if parallel:
         options["parallel"] = True
@@ -68,128 +86,330 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
         dispatcher: Kernel = numba.njit(**options)(f)
         if not numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
             # What Dispatcher.enable_caching does, with this module's cache class.
-            dispatcher._cache = _SourceTreeCache(f)  # type: ignore[attr-defined, no-untyped-call]
+            cache = KernelCache(f)
+            cache.dispatcher = dispatcher
+            dispatcher._cache = cache  # type: ignore[attr-defined]
         return dispatcher
 
     return wrap if fn is None else wrap(fn)
 
 
-@lru_cache(maxsize=None)
-def source_stamp(module: str, path: str) -> str:
-    """SHA-256 of ``path`` (the file of ``module``) and of the sources of the modules it imports, transitively, within
-    the same top-level package: the key under which a kernel of that file is cached."""
-    root = module.split(".", 1)[0]
-    base = _package_base(root)
-    if base is None:
-        return _file_digest(path)
-    h = hashlib.sha256()
-    for f in sorted(_import_closure(root, str(base), module, str(Path(path).resolve()))):
-        h.update(f"{Path(f).relative_to(base) if Path(f).is_relative_to(base) else f}:{_file_digest(f)}\n".encode())
-    return h.hexdigest()
+# ----------------------------------------------------------------------------------------------------------------
+# The stamp
 
 
-def _package_base(root: str) -> Path | None:
-    """The directory holding the top-level package ``root`` (its parent), or None for a lone module."""
-    mod = sys.modules.get(root)
-    init = getattr(mod, "__file__", None)
-    if not init or Path(init).name != "__init__.py":
-        return None
-    return Path(init).resolve().parent.parent
+_stamps: dict[Any, str] = {}
 
 
-@lru_cache(maxsize=None)
-def _file_digest(path: str) -> str:
-    """SHA-256 of one file's bytes (read once per process: kernels are compiled against the sources loaded)."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
+def kernel_stamp(dispatcher: Any) -> str:
+    """The SHA-256 (hex) under which ``dispatcher`` (a kernel of ``jit``) is cached: its code, its options and,
+    transitively, the kernels and values it uses (module docstring, "Key"). Computed once per process."""
+    return _stamp(dispatcher, ())
 
 
-def _module_file(base: str, name: str) -> str | None:
-    """The source file of module ``name`` under ``base``: ``a/b.py`` or ``a/b/__init__.py``, else None."""
-    p = Path(base, *name.split("."))
-    for f in (p.with_suffix(".py"), p / "__init__.py"):
-        if f.is_file():
-            return str(f)
-    return None
+def _stamp(d: Any, chain: tuple[Any, ...]) -> str:
+    done = _stamps.get(d)
+    if done is None:
+        h = hashlib.sha256()
+        _Stamper(h, (*chain, d)).dispatcher(d)
+        done = _stamps[d] = h.hexdigest()
+    return done
 
 
-@lru_cache(maxsize=None)
-def _direct_imports(root: str, base: str, module: str, path: str) -> tuple[tuple[str, str], ...]:
-    """(module, file) of every module of package ``root`` that the source at ``path`` imports."""
-    try:
-        tree = ast.parse(Path(path).read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return ()
-    is_pkg = Path(path).name == "__init__.py"
-    here = module if is_pkg else module.rpartition(".")[0]
-    names: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = here.split(".")
-                parent = ".".join(parts[: len(parts) - node.level + 1])
-                target = f"{parent}.{node.module}" if node.module else parent
+class _Stamper:
+    """Feeds what one kernel's machine code depends on into a hash."""
+
+    def __init__(self, h: Any, chain: tuple[Any, ...]) -> None:
+        self.h = h
+        self.chain = chain  # the kernels being stamped, callers first: a recursive call is named, not followed
+        self.modules: set[str] = set()
+
+    def put(self, *parts: object) -> None:
+        for p in parts:
+            self.h.update(f"{p}\x1f".encode("utf-8", "backslashreplace"))
+
+    def dispatcher(self, d: Any) -> None:
+        f = d.py_func
+        self.put("kernel", f.__module__, f.__qualname__, sorted((k, repr(v)) for k, v in d.targetoptions.items()))
+        self.code(f.__code__)
+        self.put("defaults", constant_text(f.__defaults__))
+        names = _names(f.__code__)
+        for name in sorted(names):
+            if name in f.__globals__:
+                self.put("global", name)
+                self.value(f.__globals__[name], names)
+            elif hasattr(builtins, name):
+                self.put("builtin", name)
+        for cell_name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
+            self.put("cell", cell_name)
+            self.value(cell.cell_contents, names)
+
+    def code(self, c: types.CodeType) -> None:
+        self.put("code", c.co_argcount, c.co_kwonlyargcount, c.co_flags, c.co_names, c.co_varnames, c.co_freevars,
+                 c.co_cellvars)
+        self.h.update(c.co_code)
+        for k in c.co_consts:
+            if isinstance(k, types.CodeType):
+                self.code(k)
             else:
-                target = node.module or ""
-            names.append(target)
-            names += [f"{target}.{a.name}" for a in node.names]  # a submodule imported by name
-    out: list[tuple[str, str]] = []
-    for name in names:
-        if name.split(".", 1)[0] != root:
-            continue
-        f = _module_file(base, name)
-        if f is not None:
-            out.append((name, f))
-    return tuple(out)
+                self.put(constant_text(k))
+
+    def value(self, v: Any, names: frozenset[str]) -> None:
+        """A global's value as the code that names it sees it."""
+        if isinstance(v, Dispatcher):
+            if v in self.chain:
+                self.put("recursive", v.py_func.__module__, v.py_func.__qualname__)
+            else:
+                self.put("calls", _stamp(v, self.chain))
+        elif isinstance(v, types.ModuleType):
+            self.put("module", v.__name__)
+            if _followed(v.__name__) and v.__name__ not in self.modules:
+                self.modules.add(v.__name__)
+                for name in sorted(names):
+                    if name in vars(v):
+                        self.put("attribute", name)
+                        self.value(vars(v)[name], names)
+        elif isinstance(v, type):
+            self.put("class", v.__module__, v.__qualname__)
+            fields = getattr(v, "_fields", None)
+            if isinstance(fields, tuple):
+                self.put("fields", fields, constant_text(tuple(getattr(v, "_field_defaults", {}).items())))
+        elif isinstance(v, np.ndarray):
+            self.put("array", v.dtype.str, v.dtype.descr, v.shape)
+            self.h.update(np.ascontiguousarray(v).tobytes())
+        elif isinstance(v, types.FunctionType | types.BuiltinFunctionType):
+            # Plain functions cannot be called from nopython code (no overloads here): their name is what counts.
+            self.put("function", getattr(v, "__module__", ""), getattr(v, "__qualname__", v.__name__))
+        else:
+            text = constant_text(v)
+            if " at 0x" in text:
+                text = f"{type(v).__module__}.{type(v).__qualname__}"
+            self.put("value", text)
 
 
-def _import_closure(root: str, base: str, module: str, path: str) -> set[str]:
-    """The files of ``module`` and of every module of ``root`` it imports, transitively."""
-    seen = {path}
-    todo = [(module, path)]
-    while todo:
-        mod, f = todo.pop()
-        for dep_mod, dep_file in _direct_imports(root, base, mod, f):
-            if dep_file not in seen:
-                seen.add(dep_file)
-                todo.append((dep_mod, dep_file))
-    return seen
+def constant_text(v: object) -> str:
+    """A text for a constant that is the same in every process (sets sorted, no addresses)."""
+    if isinstance(v, frozenset | set):
+        return "{" + ",".join(sorted(constant_text(x) for x in v)) + "}"
+    if isinstance(v, tuple):
+        return "(" + ",".join(constant_text(x) for x in v) + ")"
+    return f"{type(v).__name__}:{v!r}"
 
 
-class _ClosureStamp:
-    """Locator mixin: the source stamp is ``source_stamp`` of the function's module instead of its file alone."""
+def _names(code: types.CodeType) -> frozenset[str]:
+    """Every global or attribute name the code (and the code nested in it) reads."""
+    out = set(code.co_names)
+    for k in code.co_consts:
+        if isinstance(k, types.CodeType):
+            out |= _names(k)
+    return frozenset(out)
+
+
+def _followed(module: str) -> bool:
+    """Is ``module`` one whose attributes are followed (anything but numba, numpy, llvmlite and the standard
+    library)? Those change only with their version, which the cache files record (numba), or change no compiled
+    code (numba compiles numpy's functions from its own implementations)."""
+    top = module.split(".", 1)[0]
+    return top not in {"numba", "numpy", "llvmlite"} and top not in sys.stdlib_module_names
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Where the entries live
+
+
+def package_relative_dir(py_file: str, module: str) -> str | None:
+    """The folder of ``py_file`` relative to the folder holding its top-level package (``core/sim`` for
+    ``core.sim.kernels``), or None when the module is not inside a package."""
+    depth = module.count(".")
+    if Path(py_file).name == "__init__.py":
+        depth += 1
+    folder = Path(py_file).resolve().parent
+    parts = folder.parts[len(folder.parts) - depth:] if depth else ()
+    if depth == 0 or len(parts) != depth:
+        return None
+    return "/".join(parts)
+
+
+class _RelativeLayout:
+    """Locator mixin: entries under ``<root>/<package-relative folder>``, whatever the checkout's absolute path."""
 
     _py_file: str
+    _lineno: int
 
     def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
         super().__init__(py_func, py_file)  # type: ignore[call-arg]
         self._module = py_func.__module__
 
+    def sub_path(self) -> str:
+        rel = package_relative_dir(self._py_file, self._module)
+        return rel if rel is not None else caching._CacheLocator.get_suitable_cache_subpath(self._py_file)  # type: ignore[no-untyped-call]
+
+    def get_disambiguator(self) -> str:
+        return ""  # the stamp goes into the file name instead (KernelCache)
+
     def get_source_stamp(self) -> str:
-        return source_stamp(self._module, self._py_file)
+        return ""  # filled in lazily by _StampedIndex: the callees are not defined yet at decoration time
 
 
-class _UserDirLocator(_ClosureStamp, caching.UserProvidedCacheLocator):
-    """``NUMBA_CACHE_DIR``/<source dir's name and hash>/, when the variable is set."""
+class _UserDirLocator(_RelativeLayout, caching.UserProvidedCacheLocator):
+    """``NUMBA_CACHE_DIR``/<package-relative folder>/, when the variable is set."""
+
+    def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, self.sub_path())  # type: ignore[attr-defined]
 
 
-class _InTreeLocator(_ClosureStamp, caching.InTreeCacheLocator):
-    """The ``__pycache__`` beside the source, when writable."""
+class _InTreeLocator(_RelativeLayout, caching.InTreeCacheLocator):
+    """The ``__pycache__`` beside the source, when writable (never in the frozen app: its files are its own)."""
+
+    @classmethod
+    def from_function(cls, py_func: Callable[..., Any], py_file: str) -> Any:
+        if getattr(sys, "frozen", False):
+            return None
+        return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call]
 
 
-class _UserWideLocator(_ClosureStamp, caching.UserWideCacheLocator):
-    """The user's cache directory, for a read-only installation."""
+class _UserWideLocator(_RelativeLayout, caching.UserWideCacheLocator):
+    """The user's cache folder (``~/.cache/miran-studio/kernels``), for a read-only or frozen installation."""
+
+    def __init__(self, py_func: Callable[..., Any], py_file: str) -> None:
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(user_cache_root(), self.sub_path())
 
 
-class _SourceTreeImpl(caching.CompileResultCacheImpl):
+def user_cache_root() -> str:
+    """The writable cache of a read-only or frozen install: ``$XDG_CACHE_HOME/miran-studio/kernels``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "miran-studio", "kernels")
+
+
+def shipped_roots() -> list[str]:
+    """The read-only caches searched after the writable one: ``MIRAN_SHIPPED_KERNELS`` and, in the frozen app, the
+    ``kernels`` folder it was built with."""
+    roots = [p for p in os.environ.get(SHIPPED_ENV, "").split(os.pathsep) if p]
+    bundle = getattr(sys, "_MEIPASS", None)
+    if getattr(sys, "frozen", False) and bundle:
+        roots.append(os.path.join(bundle, "kernels"))
+    return roots
+
+
+class _StampedIndex(caching.IndexDataCacheFile):
+    """numba's index + data files, named ``<module>.<qualname>-<stamp>``: the stamp is computed on first use (when
+    every callee is defined) and several versions of a kernel coexist."""
+
+    def __init__(self, cache_path: str, name: str, stamp: Callable[[], str]) -> None:
+        self._cache_path = cache_path
+        self._name = name
+        self._stamp_of = stamp
+        self._version = numba.__version__
+        self._ready = False
+
+    def _ensure(self) -> None:
+        if self._ready:
+            return
+        stamp = self._stamp_of()
+        base = f"{self._name}-{stamp[:STAMP_CHARS]}"
+        self._source_stamp = stamp
+        self._index_name = f"{base}.nbi"
+        self._index_path = os.path.join(self._cache_path, self._index_name)
+        self._data_name_pattern = f"{base}.{{number:d}}.nbc"
+        self._ready = True
+
+    def load(self, key: Any) -> Any:
+        self._ensure()
+        return super().load(key)  # type: ignore[no-untyped-call]
+
+    def save(self, key: Any, data: Any) -> None:
+        self._ensure()
+        super().save(key, data)  # type: ignore[no-untyped-call]
+        self._prune()
+
+    def _load_index(self) -> Any:
+        self._ensure()
+        return super()._load_index()  # type: ignore[no-untyped-call]
+
+    def _prune(self) -> None:
+        """Remove the index and data files of all but the newest ``KEPT_VERSIONS`` versions of this kernel."""
+        try:
+            names = os.listdir(self._cache_path)
+        except OSError:
+            return
+        prefix = f"{self._name}-"
+        versions: dict[str, list[str]] = {}
+        for n in names:
+            if n.startswith(prefix) and ".tmp." not in n:
+                stamp = n[len(prefix):len(prefix) + STAMP_CHARS]
+                if len(stamp) == STAMP_CHARS and n[len(prefix) + STAMP_CHARS:].startswith("."):
+                    versions.setdefault(stamp, []).append(n)
+
+        def newest(stamp: str) -> float:
+            try:
+                return os.stat(os.path.join(self._cache_path, f"{prefix}{stamp}.nbi")).st_mtime
+            except OSError:
+                return 0.0
+
+        for stamp in sorted(versions, key=newest, reverse=True)[KEPT_VERSIONS:]:
+            for n in versions[stamp]:
+                try:
+                    os.unlink(os.path.join(self._cache_path, n))
+                except OSError:
+                    pass
+
+
+class _KernelCacheImpl(caching.CompileResultCacheImpl):
     _locator_classes = [_UserDirLocator, _InTreeLocator, _UserWideLocator]
 
 
-class _SourceTreeCache(caching.FunctionCache):
-    """numba's per-function cache (index + data files, atomic writes) with the locators above."""
+class KernelCache(caching.FunctionCache):
+    """numba's per-function cache (index + data files, atomic writes) with the stamp, layout and shipped caches
+    described in the module docstring."""
 
-    _impl_class = _SourceTreeImpl
+    _impl_class = _KernelCacheImpl
+
+    def __init__(self, py_func: Callable[..., Any]) -> None:
+        self._name = repr(py_func)
+        self._py_func = py_func
+        self._impl = self._impl_class(py_func)  # type: ignore[no-untyped-call]
+        self._cache_path = self._impl.locator.get_cache_path()
+        self.dispatcher: Any = None  # set by ``jit`` once numba has wrapped the function
+        name = _file_name(py_func)
+        locator = self._impl.locator
+        self._cache_file = _StampedIndex(self._cache_path, name, self.stamp)
+        self._shipped = [_StampedIndex(os.path.join(root, locator.sub_path()), name, self.stamp)
+                         for root in shipped_roots()]
+        self.enable()  # type: ignore[no-untyped-call]
+
+    def stamp(self) -> str:
+        """This kernel's stamp (``kernel_stamp``)."""
+        return kernel_stamp(self.dispatcher)
+
+    def cache_files(self) -> Iterable[caching.IndexDataCacheFile]:
+        """The writable index first, then the shipped ones."""
+        return (self._cache_file, *self._shipped)
+
+    def _load_overload(self, sig: Any, target_context: Any) -> Any:
+        if not self._enabled:
+            return None
+        key = self._index_key(sig, target_context.codegen())
+        for f in self.cache_files():
+            data = f.load(key)  # type: ignore[no-untyped-call]
+            if data is not None:
+                return self._impl.rebuild(target_context, data)
+        return None
+
+    def _index_key(self, sig: Any, codegen: Any) -> Any:
+        # numba's key without the closure hash (the stamp covers the cells): the signature and the machine.
+        return sig, codegen.magic_tuple()
+
+    def is_cached(self, sig: Any, codegen: Any) -> bool:
+        """Whether the writable or a shipped cache holds ``sig`` under the current stamp."""
+        key = self._index_key(sig, codegen)
+        return any(key in f._load_index() for f in self.cache_files())  # type: ignore[no-untyped-call]
+
+
+def _file_name(py_func: Callable[..., Any]) -> str:
+    """``<module file stem>.<qualname>.pyXY`` (no line number: an edit above the kernel keeps its entries)."""
+    stem = os.path.splitext(os.path.basename(py_func.__code__.co_filename))[0]
+    qual = py_func.__qualname__.replace("<", "").replace(">", "")
+    return f"{stem}.{qual}.py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+

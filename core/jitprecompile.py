@@ -31,7 +31,7 @@ import numba
 from numba.core import dispatcher as nb_dispatcher
 from numba.core import sigutils
 
-from core.jitcache import _SourceTreeCache
+from core.jitcache import KernelCache
 
 MANIFEST = Path(__file__).with_name("jit_manifest.json")
 
@@ -107,7 +107,7 @@ def recording() -> Iterator[list[Entry]]:
         yield entries
     finally:
         nb_dispatcher.Dispatcher.compile = original  # type: ignore[method-assign]
-    kept = [k for k in order if isinstance(getattr(k[0], "_cache", None), _SourceTreeCache)
+    kept = [k for k in order if isinstance(getattr(k[0], "_cache", None), KernelCache)
             and "<locals>" not in k[0].py_func.__qualname__]
     index = {k: i for i, k in enumerate(kept)}
     for d, args in kept:
@@ -147,7 +147,7 @@ def _resolve(entry: Entry) -> tuple[Any, tuple[Any, ...]]:
         args = pickle.loads(base64.b64decode(entry.signature))
     except Exception as exc:  # an import error, a missing attribute, a type numba no longer has
         raise LookupError(f"{entry.function}: {type(exc).__name__}: {exc}") from exc
-    if not isinstance(getattr(obj, "_cache", None), _SourceTreeCache):
+    if not isinstance(getattr(obj, "_cache", None), KernelCache):
         raise LookupError(f"{entry.function}: not a kernel of core.jitcache.jit")
     return obj, args
 
@@ -156,9 +156,8 @@ def is_cached(entry: Entry) -> bool:
     """Whether numba's cache holds ``entry`` under the current sources (its index has the key); raises LookupError
     when the entry no longer resolves."""
     d, args = _resolve(entry)
-    cache = d._cache
-    key = cache._index_key(args, d.targetctx.codegen())
-    return key in cache._cache_file._load_index()
+    cache: KernelCache = d._cache
+    return cache.is_cached(args, d.targetctx.codegen())
 
 
 def _compile_one(entry: Entry) -> tuple[bool, str, float]:
