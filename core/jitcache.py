@@ -131,7 +131,7 @@ class _Stamper:
     def dispatcher(self, d: Any) -> None:
         f = d.py_func
         self.put("kernel", f.__module__, f.__qualname__, sorted((k, repr(v)) for k, v in d.targetoptions.items()))
-        self.code(f.__code__)
+        self.code(f.__code__, f.__doc__)
         self.put("defaults", constant_text(f.__defaults__))
         names = _names(f.__code__)
         for name in sorted(names):
@@ -144,12 +144,16 @@ class _Stamper:
             self.put("cell", cell_name)
             self.value(cell.cell_contents, names)
 
-    def code(self, c: types.CodeType) -> None:
+    def code(self, c: types.CodeType, doc: str | None = None) -> None:
+        """A code object and the ones nested in it; ``doc``, the function's docstring, is left out (its first
+        constant): rewording a docstring recompiles nothing."""
         self.put("code", c.co_argcount, c.co_kwonlyargcount, c.co_flags, c.co_names, c.co_varnames, c.co_freevars,
                  c.co_cellvars)
         self.h.update(c.co_code)
-        for k in c.co_consts:
-            if isinstance(k, types.CodeType):
+        for i, k in enumerate(c.co_consts):
+            if i == 0 and doc is not None and k is doc:
+                self.put("docstring")
+            elif isinstance(k, types.CodeType):
                 self.code(k)
             else:
                 self.put(constant_text(k))

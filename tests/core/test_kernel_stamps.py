@@ -78,6 +78,14 @@ def test_editing_a_pure_python_module_recompiles_no_kernel(tree, rel):
     assert _changed(base, _edited(root, rel, edit)) == set()
 
 
+def test_rewording_a_kernels_docstring_or_comments_recompiles_nothing(tree):
+    root, base = tree
+    changed = _changed(base, _edited(root, "core/sim/kernels.py",
+                                     lambda t: t.replace('"""Number of agents still walking."""',
+                                                         '"""How many agents still walk."""  # a comment')))
+    assert changed == set()
+
+
 def test_editing_a_constant_recompiles_exactly_the_kernels_that_read_it(tree):
     root, base = tree
     changed = _changed(base, _edited(root, "core/sim/state.py",
