@@ -10,6 +10,7 @@ import importlib
 import keyword
 import sys
 
+from core.cli.output import check_command_files
 from core.scene.problems import InputError
 
 # Command name -> module under core.cli that defines add_parser(subparsers) and run(args) -> int.
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check_command_files(args.command, args)
         return int(args._run(args) or 0)
     except InputError as e:
         for line in e.lines():

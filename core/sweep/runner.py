@@ -155,7 +155,7 @@ def finished_runs(out: str | os.PathLike, tasks: list[RunTask]) -> dict[str, dic
     wanted = {t.run_id for t in tasks}
     found: dict[str, dict[str, Any]] = {}
     if Path(out).exists():
-        found.update(results_from_tables(read_tables(out)))
+        found.update(results_from_tables(read_tables(out), str(out)))
     for r in Journal(journal_path(out)).read():
         found[str(r["run"]["run_id"])] = r
     return {k: v for k, v in found.items() if k in wanted}
