@@ -1,11 +1,21 @@
-"""Paths and scenes as GeoJSON, in the scene's own metres, readable back by ``miran import``.
+"""Paths and scenes as GeoJSON, in the scene's own units, readable back by ``miran import``.
 
-A FeatureCollection whose features carry ``role`` (obstacle, terrain with its ``type``, route, path) and ``id``
-properties; walked paths are LineStrings with their measures and the ``times`` of their points. GeoJSON is WGS 84
-by definition, and these coordinates are not: the collection says so in a foreign member ``"miran": {"units":
-"m", "crs": "local"}`` (which the importer honours, with the terrain types and profiles it also lists) and gives
-the scene's bounds as the standard ``bbox``.
-Coordinates are rounded to ``decimals`` places (3: 1 mm).
+A FeatureCollection whose features carry ``role`` and ``id`` properties:
+
+- ``obstacle``: a Polygon; ``terrain``: a Polygon with its holes and its ``type``; ``route``: a LineString;
+- ``network``: a MultiLineString of its edges (what a GIS draws), with the network itself in the properties:
+  ``nodes`` ([x, y] each) and ``edges`` (pairs of node indices), so that isolated nodes and nodes closer than the
+  rounding survive;
+- ``agent``: a character, with its ``profile``; one that follows a route is the Point where it starts with the
+  ``route`` id, one planned from start to goal is a MultiPoint [start, goal] with its ``planner`` (null: the
+  default);
+- ``path``: a walked path, a LineString with its measures and the ``times`` of its points.
+
+GeoJSON is WGS 84 by definition, and these coordinates are not: the collection says so in a foreign member
+``"miran": {"units": "m", "crs": "local"}`` (which the importer honours), which also lists the scene's name, its
+terrain types, default terrain, profiles and simulation settings, and gives the scene's bounds as the standard
+``bbox``. Coordinates are rounded to ``decimals`` places (3: 1 mm). Not written: the height field and the
+measurement area or line.
 """
 
 from __future__ import annotations
@@ -53,6 +63,22 @@ def scene_features(scene: Scene, decimals: int = 3) -> list[dict]:
         out.append(_feature({"type": "LineString", "coordinates": [[_r(x, decimals), _r(y, decimals)]
                                                                    for x, y in r.points]},
                             {"role": "route", "id": r.id}))
+    for n in scene.networks:
+        nodes = [[_r(x, decimals), _r(y, decimals)] for x, y in n.nodes]
+        out.append(_feature({"type": "MultiLineString", "coordinates": [[nodes[i], nodes[j]] for i, j in n.edges]},
+                            {"role": "network", "id": n.id, "nodes": nodes,
+                             "edges": [[int(i), int(j)] for i, j in n.edges]}))
+    routes = {r.id: r for r in scene.routes}
+    for a in scene.agents:
+        if a.route is not None:
+            x, y = routes[a.route].points[0]  # a checked scene's agents name its routes
+            geom: dict[str, Any] = {"type": "Point", "coordinates": [_r(x, decimals), _r(y, decimals)]}
+            props: dict[str, Any] = {"role": "agent", "id": a.id, "profile": a.profile, "route": a.route}
+        else:
+            ends = [p for p in (a.start, a.goal) if p is not None]
+            geom = {"type": "MultiPoint", "coordinates": [[_r(x, decimals), _r(y, decimals)] for x, y in ends]}
+            props = {"role": "agent", "id": a.id, "profile": a.profile, "planner": a.planner}
+        out.append(_feature(geom, props))
     return out
 
 
@@ -78,11 +104,13 @@ def path_features(pf: PathsFile, decimals: int = 3) -> list[dict]:
 def to_geojson(scene: Scene | None = None, pf: PathsFile | None = None, decimals: int = 3) -> dict[str, Any]:
     """A FeatureCollection of the scene (when given) and the paths (when given), in scene metres."""
     feats: list[dict] = []
-    member: dict[str, Any] = {"units": "m", "crs": "local"}
+    member: dict[str, Any] = {"units": scene.units if scene is not None else "m", "crs": "local"}
     doc: dict[str, Any] = {"type": "FeatureCollection"}
     if scene is not None:
         feats += scene_features(scene, decimals)
         member["scene"] = scene.name
+        member["simulation"] = {"method": scene.simulation.method, "integrator": scene.simulation.integrator,
+                                "dt": scene.simulation.dt}
         member["terrain_types"] = [{"id": t.id, "name": t.name, "color": t.color} for t in scene.terrain_types]
         member["default_terrain"] = scene.default_terrain
         member["profiles"] = [{"id": p.id, "weights": dict(p.weights), "radius": p.radius, "max_speed": p.max_speed,

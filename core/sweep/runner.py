@@ -23,8 +23,8 @@ from core.scene.problems import InputError, Problem
 from .batches import MAX_BATCH, BatchSizer, batch_error, run_batch
 from .deps import require
 from .spec import RunTask, SweepSpec, load_spec, parse_spec
-from .table import Journal, SweepTables, frames, journal_path, paths_dir, read_tables, results_from_tables, \
-    write_tables
+from .table import Journal, SweepTables, check_out_path, check_outputs, frames, journal_path, paths_dir, read_tables, \
+    results_from_tables, write_tables
 from .task import run_task, warm
 
 # Batches in flight per worker thread: one running and one waiting, so that a worker never waits for the round
@@ -76,6 +76,9 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     if batch is not None and not (isinstance(batch, int) and 1 <= batch <= MAX_BATCH):
         raise InputError([Problem("batch", f"expected a whole number of runs per task from 1 to {MAX_BATCH}, "
                                            f"got {batch!r}")])
+    if out is not None:
+        check_out_path(out, "out")
+        check_outputs(out, spec_inputs(spec), keep_paths, "out")
     tasks = spec.tasks(keep_paths)
     texts = spec.scene_texts()
     results: dict[str, dict[str, Any]] = {}
@@ -147,6 +150,12 @@ def _finish(out, journal: Journal | None, results: dict, bar) -> SweepTables:
     if journal is not None:
         journal.remove()
     return tables
+
+
+def spec_inputs(spec: SweepSpec) -> list[tuple[str, str]]:
+    """The files a sweep reads, as (label, path): its spec file (when it has one) and its scenes."""
+    own = [("the spec", spec.source)] if spec.source else []
+    return own + [(f"scenes[{i}]", sc.path) for i, sc in enumerate(spec.scenes)]
 
 
 def finished_runs(out: str | os.PathLike, tasks: list[RunTask]) -> dict[str, dict[str, Any]]:

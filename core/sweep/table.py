@@ -18,6 +18,7 @@ Every column but ``cpu_time`` is deterministic: the same spec gives the same val
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -25,6 +26,7 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple, TextIO
 
+from core.export.csvsafe import escape_frame, unescape_frame
 from core.scene.atomic import write_file_atomic
 from core.scene.outputs import output_problems
 from core.scene.problems import InputError, Problem
@@ -121,7 +123,8 @@ def _writer(df: Any, suffix: str):
         if suffix == ".parquet":
             df.to_parquet(tmp, index=False)
         else:
-            df.to_csv(tmp, index=False)
+            # text cells escaped against formulas and quoted (core.export.csvsafe); numbers as they are
+            escape_frame(df).to_csv(tmp, index=False, quoting=csv.QUOTE_NONNUMERIC)
     return fill
 
 
@@ -136,7 +139,8 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
         # pandas 3 reads floats back exactly by default; pandas 2 needs asking (and warns about it since 3)
         exact = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
         # keys and ids are text even when they are all digits ("0123..." would lose its zero as a number)
-        return pd.read_csv(p, dtype={"run_id": str, "agent": str, "scene": str, "profile": str}, **exact)
+        return unescape_frame(pd.read_csv(p, dtype={"run_id": str, "agent": str, "scene": str, "profile": str},
+                                          **exact))
 
     def checked(p: Path):
         try:
