@@ -11,6 +11,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from core.interrupts import is_interrupt
 from core.scene.jsonio import write_text_atomic
 
 from . import plot
@@ -55,6 +56,8 @@ def reproduce(outdir: str | Path, quick: bool = False, only: Sequence[str] | Non
         except plot.MissingMatplotlib:
             raise
         except Exception as e:  # one broken experiment must not hide the others
+            if is_interrupt(e):
+                raise  # Ctrl+C inside a kernel call (numba's SystemError): stop, as the command was asked to
             last = traceback.extract_tb(e.__traceback__)[-1]
             err = f"{type(e).__name__}: {e} ({Path(last.filename).name}:{last.lineno})"
             sections.append(f"## {name}\n\n**Verdict: failed** ({err})\n")

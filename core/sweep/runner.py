@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from core.interrupts import is_interrupt, sigint_handler
 from core.scene.problems import InputError, Problem
 
 from .batches import MAX_BATCH, BatchSizer, batch_error, run_batch
@@ -129,11 +130,11 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
                         journal.sync()
         else:
             _on_client(client, todo, texts, done, journal.sync if journal is not None else None, batch, stop_asked)
-    except KeyboardInterrupt:
+    except BaseException as e:
         _finish(out, journal, results, bar)
-        raise SweepInterrupted(len(results), len(tasks), str(out) if out is not None else None) from None
-    except BaseException:
-        _finish(out, journal, results, bar)
+        if is_interrupt(e):
+            # a KeyboardInterrupt, or numba's SystemError caused by one (core.interrupts)
+            raise SweepInterrupted(len(results), len(tasks), str(out) if out is not None else None) from None
         raise
     return _finish(out, journal, results, bar)
 
@@ -182,7 +183,8 @@ def _stop_between_runs():
 
     def handler(signum, frame):
         if asked:
-            raise KeyboardInterrupt
+            sigint_handler(signum, frame)  # KeyboardInterrupt, deferred out of a kernel call
+            return
         asked.append(signum)
         print("stopping after the run in progress (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
 
