@@ -40,7 +40,7 @@ def reproduce(outdir: str | Path, quick: bool = False, only: Sequence[str] | Non
     fails is reported with its error (verdict ``failed``), the others still run."""
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    names = list(only) if only else list(EXPERIMENTS)
+    names = list(dict.fromkeys(only)) if only else list(EXPERIMENTS)  # each once, in the order given
     written: dict[str, list[Path]] = {}
     failed: list[str] = []
     sections: list[str] = []

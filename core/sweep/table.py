@@ -34,6 +34,8 @@ from core.scene.problems import InputError, Problem
 from .deps import require
 
 FORMATS = (".parquet", ".csv")
+# Columns read back from CSV as text whatever they hold ("0123" stays "0123", an empty reason stays "").
+TEXT_COLUMNS = ("run_id", "scene", "agent", "profile", "status", "lost_reason", "method", "integrator", "planner")
 # Columns that measure the machine, not the model: left out when tables are compared.
 TIMING_COLUMNS = ("cpu_time",)
 
@@ -139,7 +141,7 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
         # pandas 3 reads floats back exactly by default; pandas 2 needs asking (and warns about it since 3)
         exact = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
         # keys and ids are text even when they are all digits ("0123..." would lose its zero as a number)
-        return unescape_frame(pd.read_csv(p, dtype={"run_id": str, "agent": str, "scene": str, "profile": str},
+        return unescape_frame(pd.read_csv(p, dtype={c: str for c in TEXT_COLUMNS},
                                           **exact))
 
     def checked(p: Path):
@@ -162,7 +164,8 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
     chars = checked(cp) if cp.exists() else pd.DataFrame()
     if "lost_reason" in chars.columns:
         # CSV has no empty string apart from a missing value: a character that is not lost has no reason.
-        chars["lost_reason"] = chars["lost_reason"].fillna("").astype(str)
+        chars["lost_reason"] = chars["lost_reason"].astype(object).where(chars["lost_reason"].notna(), "")
+        chars["lost_reason"] = chars["lost_reason"].astype(str)
     return SweepTables(runs, chars)
 
 
