@@ -149,3 +149,26 @@ def test_a_link_inside_the_folder_that_leads_out_is_refused(tmp_path):
     (tmp_path / "out" / "escape").symlink_to(tmp_path)
     with pytest.raises(ValueError):
         derived_path(tmp_path / "out", "escape")
+
+
+def test_reproduce_runs_each_experiment_once(tmp_path, monkeypatch, capsys):
+    """--only X given three times runs X once (the order of first mention kept) and reports it once."""
+    import core.reproduce as reproduce
+    from core.reproduce import report
+
+    names = list(reproduce.EXPERIMENTS)[:2]
+    ran = []
+
+    class Done:
+        def __init__(self, name):
+            ran.append(name)
+            raise RuntimeError("stand-in experiment")
+
+    monkeypatch.setattr(report, "EXPERIMENTS", {n: (lambda quick, n=n: Done(n)) for n in names})
+    argv = ["reproduce", str(tmp_path / "out")]
+    for n in (names[1], names[0], names[1], names[1]):
+        argv += ["--only", n]
+    assert main(argv) == 1
+    assert ran == [names[1], names[0]]
+    err = capsys.readouterr().err
+    assert err.count(f"running {names[1]} ...") == 1 and err.count(f"experiment {names[1]} failed") == 1
