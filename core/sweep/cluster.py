@@ -125,8 +125,8 @@ def probe_scheduler(address: str, seconds: float = PROBE_SECONDS) -> None:
 def scheduler_client(address: str, timeout: float = 30.0) -> Iterator[object]:
     """A ``distributed.Client`` connected to a running scheduler (``tcp://host:8786``), closed on exit; the address
     is probed first (``probe_scheduler``), so that what does not answer as a scheduler is refused in seconds."""
-    distributed = require("distributed", "running a sweep on a Dask scheduler")
     probe_scheduler(address, min(PROBE_SECONDS, timeout))
+    distributed = require("distributed", "running a sweep on a Dask scheduler")
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except Exception as e:  # distributed raises OSError, TimeoutError, ValueError or its own errors

@@ -24,8 +24,8 @@ from core.scene.problems import InputError, Problem
 from .batches import MAX_BATCH, BatchSizer, batch_error, run_batch
 from .deps import require
 from .spec import RunTask, SweepSpec, load_spec, parse_spec
-from .table import Journal, SweepTables, check_out_path, check_outputs, frames, journal_path, paths_dir, read_tables, \
-    results_from_tables, write_tables
+from .table import RUN_KEYS, Journal, SweepTables, characters_path, check_out_path, check_outputs, csv_header, \
+    frames, journal_path, paths_dir, read_tables, results_from_tables, sniff_table, write_tables
 from .task import run_task, warm
 
 # Batches in flight per worker thread: one running and one waiting, so that a worker never waits for the round
@@ -153,6 +153,23 @@ def _finish(out, journal: Journal | None, results: dict, bar) -> SweepTables:
     return tables
 
 
+def check_resumable(out: str | os.PathLike) -> None:
+    """InputError, before pandas is loaded, when the table at ``out`` is a CSV file without a sweep table's
+    columns or a file that is not Parquet (the full check is ``results_from_tables``)."""
+    p = Path(out)
+    if not p.is_file():
+        return
+    if p.suffix.lower() == ".csv":
+        cols = csv_header(p)
+        missing = [c for c in RUN_KEYS if cols is None or c not in cols]
+        if missing:
+            raise InputError([Problem("", f"not a sweep's run table: no column {', '.join(map(repr, missing))}")],
+                             str(p))
+    for f in (p, characters_path(p)):
+        if f.is_file():
+            sniff_table(f)
+
+
 def spec_inputs(spec: SweepSpec) -> list[tuple[str, str]]:
     """The files a sweep reads, as (label, path): its spec file (when it has one) and its scenes."""
     own = [("the spec", spec.source)] if spec.source else []
@@ -164,6 +181,7 @@ def finished_runs(out: str | os.PathLike, tasks: list[RunTask]) -> dict[str, dic
     killed sweep left beside it."""
     wanted = {t.run_id for t in tasks}
     found: dict[str, dict[str, Any]] = {}
+    check_resumable(out)
     if Path(out).exists():
         found.update(results_from_tables(read_tables(out), str(out)))
     for r in Journal(journal_path(out)).read():

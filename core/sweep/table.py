@@ -26,7 +26,7 @@ import stat
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple, TextIO
 
-from core.export.csvsafe import escape_frame, unescape_frame
+from core.export.csvsafe import escape_frame, unescape_cell, unescape_frame
 from core.scene.atomic import write_file_atomic
 from core.scene.outputs import output_problems
 from core.scene.problems import InputError, Problem
@@ -159,8 +159,10 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
             msg = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
             raise InputError([Problem("", f"cannot read the table: {msg}")], str(p)) from None
 
-    runs = checked(out)
     cp = characters_path(out)
+    for p in (out, cp) if cp.exists() else (out,):
+        sniff_table(p)
+    runs = checked(out)
     chars = checked(cp) if cp.exists() else pd.DataFrame()
     if "lost_reason" in chars.columns:
         # CSV has no empty string apart from a missing value: a character that is not lost has no reason.
@@ -172,6 +174,41 @@ def read_tables(out: str | os.PathLike) -> SweepTables:
 # The columns without which a table is not a sweep's: --resume refuses it rather than guess.
 RUN_KEYS = ("run", "run_id", "n_agents")
 CHARACTER_KEYS = ("run", "run_id", "agent")
+
+
+def sniff_table(p: Path) -> None:
+    """Refuse a file that cannot be a table of its extension before pandas or pyarrow is even loaded (a second or
+    two): a Parquet file starts and ends with ``PAR1``."""
+    if p.suffix.lower() != ".parquet":
+        return
+    try:
+        with open(p, "rb") as f:
+            head = f.read(4)
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 4))
+            tail = f.read(4)
+    except OSError:
+        return  # the reader names it
+    if size < 12 or head != b"PAR1" or tail != b"PAR1":
+        raise InputError([Problem("", "cannot read the table: not a Parquet file (it does not start and end "
+                                      "with PAR1)")], str(p))
+
+
+def csv_header(p: str | os.PathLike) -> list[str] | None:
+    """The column names of a CSV table (escapes removed), read with the csv module alone; None when there is no
+    first line to read."""
+    try:
+        with open(p, encoding="utf-8", errors="replace", newline="") as f:
+            first = f.readline(1 << 20)
+    except OSError:
+        return None
+    if not first:
+        return None
+    try:
+        return [unescape_cell(c) for c in next(csv.reader([first]))]
+    except (csv.Error, StopIteration):
+        return None
 
 
 def results_from_tables(t: SweepTables, source: str = "") -> dict[str, dict[str, Any]]:
