@@ -4,8 +4,9 @@ Five scenes x four settings, each a ``miran simulate`` run with a fixed seed: th
 random IRM characters; 20 random MIRAN characters with Verlet integration on 2 threads; 10 random disc MIRAN
 characters on 2 threads. A change to the engine that moves any position by one bit changes a hash.
 
-Run ``python tests/golden/golden_paths.py`` to check, ``python tests/golden/golden_paths.py --accept`` to record the current
-files as the new reference after an intended change (say why in the commit), ``--out DIR`` to keep the files.
+Run ``python tests/golden/golden_paths.py`` to check, ``python tests/golden/golden_paths.py --accept`` to record
+the current files as the new reference after an intended change (say why in the commit), ``--out DIR`` to keep
+the files.
 """
 
 from __future__ import annotations
