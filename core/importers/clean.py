@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import shapely
@@ -30,7 +31,7 @@ from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from core.scene.io import scene_to_dict
-from core.scene.model import Agent, Obstacle, Profile, Route, Scene, TerrainPolygon, TerrainType
+from core.scene.model import Obstacle, Profile, Route, Scene, TerrainPolygon, TerrainType
 from core.scene.parse import check_scene
 from core.scene.problems import InputError, Problem
 
@@ -512,14 +513,13 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     obstacles = c.obstacles(obst_items)
     terrains = c.terrains(terr_items)
     routes = c.routes(route_items)
-    if not (obstacles or terrains or routes or source.networks or source.agents):
+    if not (obstacles or terrains or routes or source.extra.get("networks") or source.extra.get("agents")):
         raise InputError([Problem("", "nothing left to import: no obstacle, terrain or route remains after "
                                       "cleaning (see the roles with --map)")]
                          + [Problem("", f"the cleaning {ch}") for ch in c.report.changes]
                          + [Problem("", line) for line in c.report.left_out_lines()], origin)
     obstacle_union = shapely.union_all([p for p, _ in obstacles]) if obstacles else Polygon()
     extent = [p for p, _ in obstacles] + [p for p, _, _ in terrains] + [ln for ln, _ in routes]
-    extent += [shapely.multipoints(n.nodes) for n in source.networks if n.nodes]
     bounds = c.bounds(extent, obstacle_union)
 
     types = _terrain_types(source, [t for _, t, _ in terrains])
@@ -554,14 +554,14 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
         sources[rid] = [f.where]
         if f.ident:
             renamed.setdefault(f.ident, rid)
-    agents = _agents(source, renamed, c.report)
     scene = Scene(bounds=bounds, terrain_types=types, default_terrain=types[0].id, name=source.name,
                   obstacles=scene_obstacles, terrains=scene_terrains, profiles=profiles,
-                  routes=scene_routes, networks=list(source.networks), agents=agents)
-    for key in ("simulation", "measurement", "heightfield"):
-        if getattr(source, key) is not None:
-            setattr(scene, key, getattr(source, key))
-    checked, problems = check_scene(scene_to_dict(scene))
+                  routes=scene_routes)
+    doc = scene_to_dict(scene)
+    doc.update({k: v for k, v in source.extra.items() if k != "agents"})
+    if "agents" in source.extra:
+        doc["agents"] = _agents(source.extra["agents"], renamed, c.report)
+    checked, problems = check_scene(doc)
     if checked is None:
         raise InputError([_locate(p, scene, sources) for p in problems], origin)
     c.report.obstacle_area = float(obstacle_union.area)
@@ -597,16 +597,20 @@ def _ids(owners: list[list[Feature]], prefix: str) -> list[str]:
     return out
 
 
-def _agents(source: Source, renamed: dict[str, str], report: ImportReport) -> list[Agent]:
-    """The source's agents (a scene exported as GeoJSON), their routes renamed as the routes were; an agent
-    whose route did not come through is left out, named in the report."""
+def _agents(raw: Any, renamed: dict[str, str], report: ImportReport) -> Any:
+    """The agents a scene export lists (scene-format objects), their routes renamed as the routes were; an agent
+    whose route did not come through is left out, named in the report. Anything else is for the validator."""
+    if not isinstance(raw, list):
+        return raw
     out = []
-    for a in source.agents:
-        if a.route is not None:
-            if a.route not in renamed:
-                report.left_out.append((f"agent {a.id!r}", f"its route {a.route!r} is not in the scene"))
+    for a in raw:
+        route = a.get("route") if isinstance(a, dict) else None
+        if isinstance(route, str):
+            if route not in renamed:
+                report.left_out.append((f"agent {str(a.get('id'))[:40]!r}", f"its route {route[:40]!r} is not in "
+                                                                            "the scene"))
                 continue
-            a = dataclasses.replace(a, route=renamed[a.route])
+            a = dict(a, route=renamed[route])
         out.append(a)
     return out
 

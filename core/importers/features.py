@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from shapely.geometry.base import BaseGeometry
 
-from core.scene.model import Agent, HeightField, Measurement, Network, Profile, SimulationSettings, TerrainType
+from core.scene.model import Profile, TerrainType
 from core.scene.problems import InputError, Problem
 
 KINDS = ("obstacle", "terrain", "route", "ignore")
@@ -64,10 +65,11 @@ class Feature:
 class Source:
     """What an importer read: the features, the page or map rectangle if the format has one (scene metres), the
     scene name, notes on units and projection for the report, the type colours and profile weights the format
-    suggests (OSM's tag table), the terrain types (the first is the default), profiles, networks and agents a scene
-    export lists (and its simulation settings, measurement and height field), and ``skipped``: every source
-    element read but not made a feature, as (where, why), so that the report names it (nothing is dropped
-    silently)."""
+    suggests (OSM's tag table), the terrain types (the first is the default) and profiles a scene export lists,
+    ``skipped``: every source element read but not made a feature, as (where, why), so that the report names it
+    (nothing is dropped silently), and ``extra``: scene fields a scene export carries as the scene format writes
+    them (``networks``, ``agents``, ``simulation``, ``measurement``, ``heightfield``), checked by the scene
+    validator with the rest."""
 
     features: list[Feature]
     name: str
@@ -77,12 +79,8 @@ class Source:
     weights: dict[str, float] = field(default_factory=dict)
     types: list[TerrainType] = field(default_factory=list)
     profiles: list[Profile] = field(default_factory=list)
-    networks: list[Network] = field(default_factory=list)
-    agents: list[Agent] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
-    simulation: SimulationSettings | None = None
-    measurement: Measurement | None = None
-    heightfield: HeightField | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def skip(self, where: str, why: str) -> None:
         """Record a source element that is not imported, and why (listed in the report)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import shapely
@@ -39,10 +40,10 @@ UNIT_M = {"mm": 0.001, "cm": 0.01, "m": 1.0, "in": 0.0254, "pt": 0.0254 / 72, "p
 _PHYSICAL = re.compile(r"^\s*([-+0-9.eE]+)\s*(mm|cm|in|pt|pc|m)\s*$")
 
 
-def _segment_plan(path, tol_px: float, se) -> list[tuple[object, int]]:
+def _segment_plan(path, tol_px: float, se) -> list[tuple[Any, int]]:
     """Each segment of a reified svgelements Path with the number of chords it flattens to (1 for lines, 0 for
     moves and closes); counted before any point is made."""
-    plan: list[tuple[object, int]] = []
+    plan: list[tuple[Any, int]] = []
     for seg in path:
         if isinstance(seg, se.Arc):
             if _degenerate_arc(seg):
@@ -70,7 +71,7 @@ def _controls(seg, se) -> tuple:
     return seg.start, seg.control, seg.end
 
 
-def _flatten(plan: list[tuple[object, int]], se) -> list[tuple[list[tuple[float, float]], bool]]:
+def _flatten(plan: list[tuple[Any, int]], se) -> list[tuple[list[tuple[float, float]], bool]]:
     """The subpaths of a segment plan as point lists, each with whether it was closed."""
     out: list[tuple[list[tuple[float, float]], bool]] = []
     cur: list[tuple[float, float]] = []

@@ -134,13 +134,15 @@ def _tmx_map(root: ET.Element) -> dict:
     while stack:
         el, into = stack.pop()
         for c in el:
-            base = {"name": c.get("name", ""), "offsetx": c.get("offsetx", 0), "offsety": c.get("offsety", 0),
-                    "visible": c.get("visible", "1")}
+            name = c.get("name", "")
+            base: dict[str, Any] = {"name": name, "offsetx": c.get("offsetx", 0), "offsety": c.get("offsety", 0),
+                                    "visible": c.get("visible", "1")}
+            d: dict[str, Any]
             if c.tag == "group":
                 d = dict(base, type="group", layers=[])
                 stack.append((c, d["layers"]))
             elif c.tag == "objectgroup":
-                d = dict(base, type="objectgroup", objects=[_tmx_object(o, base["name"]) for o in c.findall("object")])
+                d = dict(base, type="objectgroup", objects=[_tmx_object(o, name) for o in c.findall("object")])
             elif c.tag == "layer":
                 d = dict(base, type="tilelayer", width=c.get("width", 0), height=c.get("height", 0),
                          properties=_tmx_props(c), **_tmx_data(c.find("data")))
