@@ -25,6 +25,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
+from core.scene.fields import MAX_COORD
 from core.scene.problems import InputError, Problem
 
 from .budget import Budget
@@ -132,8 +133,9 @@ def read_svg(path: str | Path, opts: ImportOptions, budget: Budget | None = None
     if not isinstance(svg, se.SVG):
         raise InputError([Problem("", "not an SVG document (no <svg> root)")], str(path))
     if not (float(svg.width or 0) > 0 and float(svg.height or 0) > 0):
-        raise InputError([Problem("<svg>", "the document's width or height is zero or negative: SVG draws nothing "
-                                           "at that size (give the root a positive width and height)")], str(path))
+        raise InputError([Problem("<svg>", "the document's width or height is zero, negative or too small to "
+                                           "draw: SVG draws nothing at that size (give the root a positive width "
+                                           "and height)")], str(path))
     m_per_px, note = _page_scale(svg, opts, "<svg>")
     height_px = float(svg.height)
     tol_px = opts.tolerance / m_per_px
@@ -172,6 +174,10 @@ def read_svg(path: str | Path, opts: ImportOptions, budget: Budget | None = None
             a = to_m(pts)
             if not np.isfinite(a).all():
                 raise InputError([Problem(info.where, "coordinates are not finite numbers")], str(path))
+            if np.abs(a).max() > MAX_COORD:
+                x, y = a[int(np.argmax(np.abs(a).max(axis=1)))]
+                raise InputError([Problem(info.where, f"coordinate ({x:g}, {y:g}) m is beyond the scene's limit of "
+                                                      f"+/-{MAX_COORD:g} m (see --scale)")], str(path))
             if (closed or (len(a) > 3 and np.allclose(a[0], a[-1]))) and len(a) >= 3:
                 rings.append(shapely.make_valid(Polygon(a)))
             else:

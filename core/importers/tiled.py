@@ -215,8 +215,8 @@ def _cells(data: Any, encoding: str, compression: str, n: int, where: str) -> np
         except (zlib.error, gzip.BadGzipFile):
             raise InputError([Problem(where, f"the {compression} tile data cannot be decompressed")]) from None
         if len(raw) != size:
-            raise InputError([Problem(where, f"the tile data holds {len(raw) // 4} cells, not the {n} of the layer's "
-                                             "size")])
+            held = f"{len(raw) // 4} cells, not" if len(raw) < size else "more cells than"
+            raise InputError([Problem(where, f"the tile data holds {held} the {n} of the layer's size")])
         vals = list(struct.unpack(f"<{n}I", raw))
     else:
         raise InputError([Problem(where, f"unknown tile data encoding {str(encoding)[:20]!r}")])
