@@ -318,4 +318,5 @@ def build_corpus(folder: Path) -> list[Case]:
     return cases
 
 
-__all__ = ["Case", "DXF_NAMES", "build_corpus", "case_names", "dxf_files", "geojson_cases", "osm_cases", "svg_cases", "tiled_cases"]
+__all__ = ["Case", "DXF_NAMES", "build_corpus", "case_names", "dxf_files", "geojson_cases", "osm_cases", "svg_cases",
+           "tiled_cases"]
