@@ -104,21 +104,29 @@ class _Reader:
     def walk(self, entities, depth: int, layer_of_block: str | None, where_of_block: str | None) -> None:
         for e in entities:
             t = e.dxftype()
-            layer = e.dxf.get("layer", "0")
+            layer = str(e.dxf.get("layer", "0")) if e.dxf.is_supported("layer") else "0"
             if layer_of_block is not None and layer == "0":
                 layer = layer_of_block
-            handle = e.dxf.get("handle", None)
+            handle = e.dxf.get("handle", None) if e.dxf.is_supported("handle") else None
             where = where_of_block or f"layer {layer!r}, {t} handle {handle}"
-            if t == "INSERT":
-                self.insert(e, depth, layer, where)
-            elif t == "POLYLINE" and not (e.is_2d_polyline or e.is_3d_polyline):
-                self.skipped.append((where, "a polyface or polygon mesh (3D) is not a plan outline"))
-            elif t == "HATCH":
-                self.add_hatch(e, layer, where)
-            elif t in ENTITY_TYPES:
-                self.add(e, layer, where)
-            elif where_of_block is None:
-                self.skipped.append((where, NOT_GEOMETRY))
+            try:
+                self.entity(e, t, depth, layer, where, where_of_block is None)
+            except InputError:
+                raise
+            except Exception as err:  # ezdxf raises assorted errors on entities a damaged file defines badly
+                self.problems.append(Problem(where, f"cannot read the entity: {err}"))
+
+    def entity(self, e, t: str, depth: int, layer: str, where: str, top: bool) -> None:
+        if t == "INSERT":
+            self.insert(e, depth, layer, where)
+        elif t == "POLYLINE" and not (e.is_2d_polyline or e.is_3d_polyline):
+            self.skipped.append((where, "a polyface or polygon mesh (3D) is not a plan outline"))
+        elif t == "HATCH":
+            self.add_hatch(e, layer, where)
+        elif t in ENTITY_TYPES:
+            self.add(e, layer, where)
+        elif top:
+            self.skipped.append((where, NOT_GEOMETRY))
 
     def insert(self, e, depth: int, layer: str, where: str) -> None:
         if depth >= MAX_BLOCK_DEPTH:

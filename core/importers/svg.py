@@ -91,7 +91,11 @@ def _flatten(plan: list[tuple[Any, int]], se) -> list[tuple[list[tuple[float, fl
         if isinstance(seg, se.Close):
             flush(True)
             continue
+        if seg.end is None:
+            continue
         if not cur:
+            if seg.start is None:                            # a path must begin with a move: nothing to draw yet
+                continue
             cur = [(seg.start.x, seg.start.y)]
         if isinstance(seg, se.Arc) and not _degenerate_arc(seg):
             cur += [tuple(p) for p in seg.npoint(np.linspace(0.0, 1.0, n + 1)[1:]).tolist()]
@@ -166,11 +170,15 @@ def read_svg(path: str | Path, opts: ImportOptions, budget: Budget | None = None
         # The drawn width of the outline (svgelements scales it with the transforms), when it has one.
         stroked = el.stroke is not None and el.stroke.value is not None
         stroke_m = float(el.stroke_width or 0.0) * m_per_px if stroked else 0.0
-        plan = _segment_plan(abs(se.Path(el)), tol_px, se)    # abs: apply what reify left
+        try:
+            plan = _segment_plan(abs(se.Path(el)), tol_px, se)    # abs: apply what reify left
+            budget.add_vertices(info.where, sum(n for _, n in plan), tolerance=opts.tolerance)
+            subpaths = _flatten(plan, se)
+        except (AttributeError, TypeError, ValueError, ZeroDivisionError, OverflowError) as err:
+            raise InputError([Problem(info.where, f"an outline that cannot be read: {err}")], str(path)) from None
         made = len(features)
-        budget.add_vertices(info.where, sum(n for _, n in plan), tolerance=opts.tolerance)
         rings = []
-        for pts, closed in _flatten(plan, se):
+        for pts, closed in subpaths:
             a = to_m(pts)
             if not np.isfinite(a).all():
                 raise InputError([Problem(info.where, "coordinates are not finite numbers")], str(path))
