@@ -113,7 +113,7 @@ class QtImportPreview(QtWidgets.QDialog):
         """Read the file again with its coordinates declared (a choice of the list, or a CRS typed in), keeping
         the roles, and clean it again."""
         value = next((v for label, v in CRS_CHOICES if label == text), text.strip() or None)
-        if value == self.session.opts.crs:
+        if value == self.session.opts.crs and self.result is not None:
             return
         try:
             with _Busy():

@@ -186,8 +186,9 @@ def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:
     if isinstance(bbox, list) and len(bbox) == 4 and all(is_finite_number(v) for v in bbox):
         k = opts.scale or 1.0
         page = tuple(float(v) * k for v in bbox)
-    raw = [t for t in member.get("terrain_types", []) or [] if isinstance(t, dict) and isinstance(t.get("id"), str)
-           and t["id"] and isinstance(t.get("color"), str) and _is_color(t["color"])]
+    listed = member.get("terrain_types")
+    listed = listed if isinstance(listed, list) else []
+    raw = [t for t in listed if isinstance(t, dict) and isinstance(t.get("id"), str) and t["id"] and isinstance(t.get("color"), str) and _is_color(t["color"])]
     types = [TerrainType(t["id"], str(t.get("name", t["id"])), t["color"]) for t in raw]
     default = member.get("default_terrain")
     types.sort(key=lambda t: t.id != default)             # the default first, the rest in file order
