@@ -188,7 +188,8 @@ def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:
         page = tuple(float(v) * k for v in bbox)
     listed = member.get("terrain_types")
     listed = listed if isinstance(listed, list) else []
-    raw = [t for t in listed if isinstance(t, dict) and isinstance(t.get("id"), str) and t["id"] and isinstance(t.get("color"), str) and _is_color(t["color"])]
+    raw = [t for t in listed if isinstance(t, dict) and isinstance(t.get("id"), str) and t["id"]
+           and isinstance(t.get("color"), str) and _is_color(t["color"])]
     types = [TerrainType(t["id"], str(t.get("name", t["id"])), t["color"]) for t in raw]
     default = member.get("default_terrain")
     types.sort(key=lambda t: t.id != default)             # the default first, the rest in file order
