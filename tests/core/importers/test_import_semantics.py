@@ -380,3 +380,26 @@ def test_osm_way_with_a_missing_node_is_named(tmp_path):
     assert "node 404 is missing" in left["way 11"] and "could not be assembled" in left["way 12"]
     assert any("way 11" in line for line in r.report.lines())
     assert math.isfinite(obstacle_area(r.scene))
+
+
+# -- XML entities ---------------------------------------------------------------------------------------------------
+LAUGHS = ('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">'
+          + "".join(f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(8)) + "]>")
+XXE = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/hostname">]>'
+
+
+@pytest.mark.parametrize("suffix, body", [
+    (".svg", '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>{}</text>'
+             '<rect width="5" height="5" class="{}"/></svg>'),
+    (".tmx", '<map orientation="orthogonal" width="9" height="9" tilewidth="1" tileheight="1"><objectgroup '
+             'name="{}"><object id="1" x="1" y="1" width="3" height="3" type="{}"/></objectgroup></map>'),
+])
+@pytest.mark.parametrize("head, ref", [(LAUGHS, "&i;"), (XXE, "&x;")])
+def test_xml_entities_are_never_expanded(suffix, body, head, ref, tmp_path):
+    """A billion-laughs DTD and an external entity: the file is refused (expat's amplification limit, and no
+    external entity is ever loaded), never expanded."""
+    path = tmp_path / f"e{suffix}"
+    path.write_text(head + body.format(ref, ref))
+    with pytest.raises(InputError) as e:
+        import_file(path)
+    assert any(w in str(e.value) for w in ("amplification", "undefined entity", "external entity")), str(e.value)
