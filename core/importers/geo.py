@@ -116,13 +116,12 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None, budget
         if f.get("geometry") is None:
             skipped.append((where, "no geometry"))
             continue
+        budget.add_vertices(where, _positions(f["geometry"]), "its geometry")
         try:
             g = shape(f["geometry"])
-            n = int(shapely.get_num_coordinates(g))
         except Exception as e:  # shapely raises GEOSException, ValueError, TypeError, KeyError on bad geometry
             problems.append(Problem(f"{loc}.geometry", f"not a valid GeoJSON geometry: {str(e)[:200]}"))
             continue
-        budget.add_vertices(where, n, "its geometry")
         if shapely.has_z(g):
             g = shapely.force_2d(g)
             flat.append(where)
@@ -175,6 +174,27 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None, budget
                                                                      "heightfield")):
             notes.append("--scale does not apply to the export's networks, agents, measurement and height field")
     return Source(features, name, page, notes, types=types, profiles=profiles, skipped=skipped, extra=src_extra)
+
+
+def _positions(geometry: Any) -> int:
+    """How many positions a GeoJSON geometry lists (counted on the parsed lists, before any geometry is built;
+    what is malformed counts as nothing here and is refused when the geometry is built)."""
+    if not isinstance(geometry, dict):
+        return 0
+    if isinstance(geometry.get("geometries"), list):
+        return sum(_positions(g) for g in geometry["geometries"])
+    n = 0
+    stack = [geometry.get("coordinates")]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, list) and c and isinstance(c[0], list):
+            if c[0] and not isinstance(c[0][0], list):
+                n += len(c)
+            else:
+                stack.extend(c)
+        elif isinstance(c, list) and c:
+            n += 1
+    return n
 
 
 def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:

@@ -162,6 +162,12 @@ def read_osm(path: str | Path, opts: ImportOptions, mapping: dict[str, Role] | N
                 if linear is False or (linear is None and o.is_closed()):
                     expected[where] = "its area could not be assembled (a node is missing, or it does not close)"
                     continue
+                width: float = _width(tags, rule.width if rule is not None and rule.width is not None
+                                      else DEFAULT_LINE_WIDTH)
+                n_nodes = len(o.nodes)
+                budget.add_elements(where)
+                budget.add_vertices(where, n_nodes * (2 + _buffer_quads(opts.tolerance, width)),
+                                    f"buffering its {n_nodes:,} nodes to {width:g} m", tolerance=opts.tolerance)
                 missing = [n.ref for n in o.nodes if not n.location.valid()]
                 if missing:
                     skipped.append((where, f"node {missing[0]} is missing from the file"
@@ -171,12 +177,6 @@ def read_osm(path: str | Path, opts: ImportOptions, mapping: dict[str, Role] | N
                 if len(pts) < 2:
                     skipped.append((where, "a way of fewer than two nodes"))
                     continue
-                # A rule without a width marks its ways as areas: they were skipped above.
-                width: float = _width(tags, rule.width if rule is not None and rule.width is not None
-                                      else DEFAULT_LINE_WIDTH)
-                budget.add_elements(where)
-                budget.add_vertices(where, len(pts) * (2 + _buffer_quads(opts.tolerance, width)),
-                                    f"buffering its {len(pts):,} nodes to {width:g} m", tolerance=opts.tolerance)
                 lonlat.append(LineString(pts))
                 meta.append((keys, where, rule.role if rule else None, width))
             elif isinstance(o, osmium.osm.Relation) and tags.get("type") in ("multipolygon", "boundary"):
