@@ -1,21 +1,14 @@
-"""Paths and scenes as GeoJSON, in the scene's own units, readable back by ``miran import``.
+"""Paths and scenes as GeoJSON, in the scene's own metres, readable back by ``miran import``.
 
-A FeatureCollection whose features carry ``role`` and ``id`` properties:
-
-- ``obstacle``: a Polygon; ``terrain``: a Polygon with its holes and its ``type``; ``route``: a LineString;
-- ``network``: a MultiLineString of its edges (what a GIS draws), with the network itself in the properties:
-  ``nodes`` ([x, y] each) and ``edges`` (pairs of node indices), so that isolated nodes and nodes closer than the
-  rounding survive;
-- ``agent``: a character, with its ``profile``; one that follows a route is the Point where it starts with the
-  ``route`` id, one planned from start to goal is a MultiPoint [start, goal] with its ``planner`` (null: the
-  default);
-- ``path``: a walked path, a LineString with its measures and the ``times`` of its points.
-
-GeoJSON is WGS 84 by definition, and these coordinates are not: the collection says so in a foreign member
-``"miran": {"units": "m", "crs": "local"}`` (which the importer honours), which also lists the scene's name, its
-terrain types, default terrain, profiles and simulation settings, and gives the scene's bounds as the standard
-``bbox``. Coordinates are rounded to ``decimals`` places (3: 1 mm). Not written: the height field and the
-measurement area or line.
+A FeatureCollection whose features carry ``role`` (obstacle, terrain with its ``type``, route, network, agent,
+path) and ``id`` properties; walked paths are LineStrings with their measures and the ``times`` of their points.
+Networks are drawn as their edges and carry ``nodes`` and ``edges`` as the scene format writes them; agents are
+drawn at their start and carry ``profile`` and ``route`` or ``start``/``goal``/``planner``. GeoJSON is WGS 84
+by definition, and these coordinates are not: the collection says so in a foreign member ``"miran": {"units":
+"m", "crs": "local"}`` (which the importer honours, with the terrain types and profiles it also lists) and gives
+the scene's bounds as the standard ``bbox``; the member also carries the scene's simulation settings, measurement
+area and line and height field, as the scene format writes them, so that ``miran import`` gives the scene back.
+Coordinates are rounded to ``decimals`` places (3: 1 mm).
 """
 
 from __future__ import annotations
@@ -23,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from core.scene.io import scene_to_dict
 from core.scene.jsonio import write_json_atomic
 from core.scene.model import Scene
 
@@ -63,22 +57,41 @@ def scene_features(scene: Scene, decimals: int = 3) -> list[dict]:
         out.append(_feature({"type": "LineString", "coordinates": [[_r(x, decimals), _r(y, decimals)]
                                                                    for x, y in r.points]},
                             {"role": "route", "id": r.id}))
+    return out + network_features(scene, decimals) + agent_features(scene, decimals)
+
+
+def network_features(scene: Scene, decimals: int = 3) -> list[dict]:
+    """Each network as a MultiLineString of its edges (a MultiPoint of its nodes when it has none) with its
+    ``nodes`` and ``edges`` as properties: what ``miran import`` reads back."""
+    out = []
     for n in scene.networks:
         nodes = [[_r(x, decimals), _r(y, decimals)] for x, y in n.nodes]
-        out.append(_feature({"type": "MultiLineString", "coordinates": [[nodes[i], nodes[j]] for i, j in n.edges]},
-                            {"role": "network", "id": n.id, "nodes": nodes,
-                             "edges": [[int(i), int(j)] for i, j in n.edges]}))
+        geom = ({"type": "MultiLineString", "coordinates": [[nodes[i], nodes[j]] for i, j in n.edges]} if n.edges
+                else {"type": "MultiPoint", "coordinates": nodes})
+        out.append(_feature(geom, {"role": "network", "id": n.id, "nodes": nodes,
+                                   "edges": [[int(i), int(j)] for i, j in n.edges]}))
+    return out
+
+
+def agent_features(scene: Scene, decimals: int = 3) -> list[dict]:
+    """Each agent as a Point where it starts (a route's first point) with its profile and its route or its
+    start, goal and planner as properties."""
     routes = {r.id: r for r in scene.routes}
+    out = []
     for a in scene.agents:
+        props: dict[str, Any] = {"role": "agent", "id": a.id, "profile": a.profile}
+        start = a.start
         if a.route is not None:
-            x, y = routes[a.route].points[0]  # a checked scene's agents name its routes
-            geom: dict[str, Any] = {"type": "Point", "coordinates": [_r(x, decimals), _r(y, decimals)]}
-            props: dict[str, Any] = {"role": "agent", "id": a.id, "profile": a.profile, "route": a.route}
-        else:
-            ends = [p for p in (a.start, a.goal) if p is not None]
-            geom = {"type": "MultiPoint", "coordinates": [[_r(x, decimals), _r(y, decimals)] for x, y in ends]}
-            props = {"role": "agent", "id": a.id, "profile": a.profile, "planner": a.planner}
-        out.append(_feature(geom, props))
+            props["route"] = a.route
+            start = routes[a.route].points[0] if a.route in routes else None
+        if a.start is not None and a.goal is not None:
+            props["start"] = [_r(a.start[0], decimals), _r(a.start[1], decimals)]
+            props["goal"] = [_r(a.goal[0], decimals), _r(a.goal[1], decimals)]
+        if a.planner is not None:
+            props["planner"] = a.planner
+        geom: dict[str, Any] | None = ({"type": "Point", "coordinates": [_r(start[0], decimals),
+                                                                          _r(start[1], decimals)]} if start else None)
+        out.append({"type": "Feature", "geometry": geom, "properties": props})
     return out
 
 
@@ -104,18 +117,20 @@ def path_features(pf: PathsFile, decimals: int = 3) -> list[dict]:
 def to_geojson(scene: Scene | None = None, pf: PathsFile | None = None, decimals: int = 3) -> dict[str, Any]:
     """A FeatureCollection of the scene (when given) and the paths (when given), in scene metres."""
     feats: list[dict] = []
-    member: dict[str, Any] = {"units": scene.units if scene is not None else "m", "crs": "local"}
+    member: dict[str, Any] = {"units": "m", "crs": "local"}
     doc: dict[str, Any] = {"type": "FeatureCollection"}
     if scene is not None:
         feats += scene_features(scene, decimals)
         member["scene"] = scene.name
-        member["simulation"] = {"method": scene.simulation.method, "integrator": scene.simulation.integrator,
-                                "dt": scene.simulation.dt}
         member["terrain_types"] = [{"id": t.id, "name": t.name, "color": t.color} for t in scene.terrain_types]
         member["default_terrain"] = scene.default_terrain
         member["profiles"] = [{"id": p.id, "weights": dict(p.weights), "radius": p.radius, "max_speed": p.max_speed,
                                "sigma": p.sigma, "d": p.d} for p in scene.profiles]
         doc["bbox"] = [_r(b, decimals) for b in scene.bounds]
+        extras = scene_to_dict(scene)
+        for key in ("simulation", "measurement", "heightfield"):
+            if key in extras:
+                member[key] = extras[key]
     if pf is not None:
         feats += path_features(pf, decimals)
         member.setdefault("scene", pf.scene)
@@ -131,4 +146,5 @@ def write_geojson(path: str | os.PathLike, scene: Scene | None = None, pf: Paths
     write_json_atomic(path, to_geojson(scene, pf, decimals))
 
 
-__all__ = ["LOCAL_MEMBER", "path_features", "scene_features", "to_geojson", "write_geojson"]
+__all__ = ["LOCAL_MEMBER", "agent_features", "network_features", "path_features", "scene_features", "to_geojson",
+           "write_geojson"]
