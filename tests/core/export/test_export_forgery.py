@@ -209,8 +209,8 @@ def test_the_geojson_export_keeps_agents_networks_and_settings():
     agents = {f["properties"]["id"]: f for f in by_role["agent"]}
     assert agents["on route"]["geometry"] == {"type": "Point", "coordinates": [2, 2]}
     assert agents["on route"]["properties"]["route"] == "r1"
-    assert agents["planned"]["geometry"] == {"type": "MultiPoint", "coordinates": [[3, 3], [17, 17]]}
-    assert agents["planned"]["properties"] == {"role": "agent", "id": "planned", "profile": "q", "planner": "grid"}
-    assert agents["default planner"]["properties"]["planner"] is None
+    assert agents["planned"]["properties"] == {"role": "agent", "id": "planned", "profile": "q", "start": [3, 3],
+                                               "goal": [17, 17], "planner": "grid"}
+    assert "planner" not in agents["default planner"]["properties"]
     assert doc["miran"]["simulation"] == {"method": "irm", "integrator": "verlet", "dt": 0.05}
     assert doc["miran"]["units"] == "m" and doc["bbox"] == [0, 0, 20, 20]
