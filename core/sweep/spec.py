@@ -17,8 +17,12 @@
 Parameter names (``PARAMETERS`` below): every global of core.sim.params (``c_s``, ``dt``, ``integrator``,
 ``interact`` ...), ``method``, ``planner`` (of the scene's start/goal agents and of the random ones), ``agents``
 (random agents added to the scene's), and per profile ``<profile>.sigma|d|max_speed|radius`` and
-``<profile>.weight.<terrain>`` (``*`` for every profile). Every problem is reported with its spec path
-(``grid["adult.sigma"][2]``) before any run starts; the values are checked by the engine's own setters.
+``<profile>.weight.<terrain>`` (``*`` for every profile; ``weights`` is an alias, made canonical before the runs are
+planned). Each parameter is given once: the same name in two tables, a wildcard and a named profile, an alias and
+its canonical name, or a TOML quoted key and dotted key spelling one name, is refused naming both places. The
+``name`` is a name, not a path (``name_problem``). The number of runs is counted from the lists' lengths before
+anything is read (MAX_RUNS). Every problem is reported with its spec path (``grid["adult.sigma"][2]``) before any
+run starts; the values are checked by the engine's own setters.
 
 Runs are numbered scene by scene, then grid point (the grid's keys in file order, the last varying fastest), then
 random sample, then seed; each is keyed by ``run_id``, a hash of everything that shapes its result (the scene file's
