@@ -64,10 +64,18 @@ def _in_kernel_machinery(frame: Any) -> bool:
     return frame is not None and any(p in frame.f_code.co_filename for p in _DEFERRED_IN)
 
 
+_lock = threading.Lock()
+
+
 def _retry() -> None:
     # a deferred interrupt, unless the command has ended (its handler restored) in the meantime
-    if _state.installed:
-        _thread.interrupt_main()
+    with _lock:
+        if _state.installed:
+            _thread.interrupt_main()
+
+
+def _absorb(signum: int, frame: Any) -> None:
+    """A SIGINT still pending when the command has ended: it has been reported already."""
 
 
 def sigint_handler(signum: int, frame: Any) -> None:
@@ -100,7 +108,10 @@ def install() -> Callable[[], None]:
     _state.installed = True
 
     def restore() -> None:
-        _state.installed = False
+        with _lock:
+            _state.installed = False  # no deferred interrupt is asked again from now on
+        # one asked already is absorbed (signal.signal runs the pending handlers), not raised after the command
+        signal.signal(signal.SIGINT, _absorb)
         signal.signal(signal.SIGINT, previous)
 
     return restore

@@ -51,7 +51,10 @@ def main(argv: list[str] | None = None) -> int:
             return _interrupted()
         raise
     finally:
-        restore()
+        try:
+            restore()
+        except KeyboardInterrupt:
+            pass  # Ctrl+C in the instant the command ends: its result stands
 
 
 def _main(argv: list[str] | None) -> int:
@@ -89,7 +92,11 @@ def _tolerant_output() -> None:
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl+C in the instant between the command's end and the exit
+        code = _interrupted()
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,18 @@ def test_an_interrupt_in_numbas_code_is_raised_in_ours():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_an_interrupt_still_deferred_when_the_command_ends_is_absorbed():
+    """A deferral asked again after the command's end must not raise KeyboardInterrupt past main (exit -2)."""
+    restore = interrupts.install()
+    frame = SimpleNamespace(f_code=SimpleNamespace(co_filename=os.sep.join(["", "x", "numba", "core", "t.py"])))
+    interrupts.sigint_handler(signal.SIGINT, frame)
+    restore()
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:
+        sum(range(1000))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 SCENE = {"format": "miran-scene", "version": 1, "name": "crowd", "units": "m", "bounds": [0, 0, 60, 60],
          "terrain_types": [{"id": "default"}, {"id": "mud"}], "default_terrain": "default",
          "obstacles": [{"id": f"o{i}{j}", "polygon": [[x, y], [x + 3, y], [x + 3, y + 3], [x, y + 3]]}
