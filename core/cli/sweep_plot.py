@@ -45,6 +45,10 @@ def run(args) -> int:
                                            "extension")])
     check_outputs([("--out", out)], [("RESULTS", args.results),
                                      ("the character table", str(sweep.characters_path(args.results)))])
+    from core.sweep.plot import check_hue_file
+
+    if not args.characters:
+        check_hue_file(args.results, args.hue)
     try:
         tables = sweep.read_tables(args.results)
         df = tables.characters if args.characters else tables.runs

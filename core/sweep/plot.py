@@ -62,6 +62,33 @@ def check_columns(df, x: str, y: str, hue: str | None) -> None:
         raise InputError(problems)
 
 
+def check_hue_file(path: str | os.PathLike, hue: str | None) -> None:
+    """For a CSV table, refuse a ``hue`` column of more than MAX_HUE_VALUES distinct values by reading it with the
+    csv module, before pandas is loaded and the table parsed (a second or two); ``check_columns`` checks it again
+    on the table (and is what checks Parquet tables)."""
+    import csv
+
+    from core.export.csvsafe import unescape_cell
+
+    if hue is None or Path(path).suffix.lower() != ".csv":
+        return
+    try:
+        with open(path, encoding="utf-8", errors="replace", newline="") as f:
+            rows = csv.reader(f)
+            header = [unescape_cell(c) for c in next(rows, [])]
+            if hue not in header:
+                return
+            k, seen = header.index(hue), set()
+            for row in rows:
+                seen.add(row[k] if k < len(row) else "")
+                if len(seen) > MAX_HUE_VALUES:
+                    raise InputError([Problem("--hue", f"column {hue!r} has more than {MAX_HUE_VALUES} distinct "
+                                                       f"values, over the limit of {MAX_HUE_VALUES} lines a plot "
+                                                       "draws (choose a column with fewer)")])
+    except (OSError, csv.Error):
+        return  # the table reader names it
+
+
 def _numeric(col) -> bool:
     return col.dtype.kind in "biuf"
 

@@ -366,7 +366,7 @@ def test_sweep_plot_refuses_too_many_lines_at_once(tmp_path, capsys):
     t = _table(tmp_path, {"x": [i % 3 for i in range(n)], "y": [float(i) for i in range(n)], "h": range(n)})
     assert main(["sweep-plot", str(t), "--x", "x", "--y", "y", "--hue", "h"]) == 2
     err = capsys.readouterr().err
-    assert "--hue: column 'h' has 20000 distinct values, over the limit of 64" in err
+    assert "--hue: column 'h' has more than 64 distinct values, over the limit of 64" in err
     assert not list(tmp_path.glob("*.png"))
 
 
