@@ -1,35 +1,98 @@
-"""Test tiers (README "Tests"): each test is marked by where it lives and what it does, so the markers stay in one
-place instead of on hundreds of functions.
+"""Test tiers, marked by what a test does (README "Tests"), in the test's own file:
 
-- ``gui``: everything under tests/app (a Qt application, offscreen).
-- ``perf``: tests that time the engine or the event loop (benchmarks, frame gaps, thread priorities).
-- ``slow``: tests that took tens of seconds or more in a full run (``pytest --durations``): fresh interpreters,
-  Dask clusters, the papers' experiments, crowds of thousands, hypothesis searches over whole scenes.
+- ``subprocess``: starts another process (a fresh interpreter, a ``miran`` command, a worker pool);
+- ``cluster``: starts a Dask cluster (whose workers are processes too);
+- ``cold_cache``: compiles kernels in a process whose numba cache starts empty;
+- ``corpus``: runs a generated corpus of hostile inputs, one process a case;
+- ``fuzz``: a hypothesis search over generated inputs;
+- ``experiment``: reruns a paper's experiment;
+- ``crowd``: steps crowds of thousands of characters, or long runs;
+- ``soak``: a long scripted sequence of user actions in the app;
+- ``heavy``: an exact reference computed over whole scenes in this process;
+- ``perf``: times the engine or the event loop.
 
-CI runs them all; the everyday tier is ``-m "not slow and not gui and not perf"``.
+``slow`` is any of the kinds above but ``perf``; ``gui`` is everything under tests/app (a Qt application). After
+each test, a check fails a test that started a process, a Dask cluster or a compilation on an empty cache without
+the mark that says so: the marks stay true without a hand-kept list.
+
+CI runs every tier; the everyday tier is ``-m "not slow and not gui and not perf"``. ``MIRAN_TEST_FULL=1`` runs the
+corpora, the fuzzing and the soaks at full size (README "Tests").
 """
 
 from __future__ import annotations
 
+import multiprocessing.process
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
-from tiers import HERE, PERF, SLOW
+
+HERE = Path(__file__).resolve().parent
+pytest_plugins = ["pytester"]
+
+# Kind -> what it means (pyproject.toml declares the same markers).
+SLOW_KINDS = ("subprocess", "cluster", "cold_cache", "corpus", "fuzz", "experiment", "crowd", "soak", "heavy")
+# The kinds that start processes of their own.
+PROCESS_KINDS = {"subprocess", "cluster", "cold_cache", "corpus"}
+
+_started: list[tuple[str, str]] = []  # (kind, what) of each process the running test started
 
 
-def _keys(item: pytest.Item) -> tuple[str, str]:
-    """(file, file::test) of an item, relative to tests/, without the parametrisation."""
-    rel = Path(str(item.path)).resolve().relative_to(HERE).as_posix()
-    return rel, f"{rel}::{item.originalname if isinstance(item, pytest.Function) else item.name}"
+def _numba_cache_is_empty(env: dict | None) -> bool:
+    folder = (env or os.environ).get("NUMBA_CACHE_DIR")
+    return bool(folder) and (not os.path.isdir(folder) or not any(Path(folder).rglob("*.nbc")))
+
+
+_popen_init = subprocess.Popen.__init__
+
+
+def _recording_popen_init(self, args, *a, **k):  # type: ignore[no-untyped-def]
+    env = k.get("env")
+    _started.append(("cold_cache" if _numba_cache_is_empty(env) else "subprocess", str(args)[:120]))
+    _popen_init(self, args, *a, **k)
+
+
+_process_start = multiprocessing.process.BaseProcess.start
+
+
+def _recording_process_start(self):  # type: ignore[no-untyped-def]
+    target = getattr(self, "_target", None)
+    module = getattr(target, "__module__", "") or ""
+    _started.append(("cluster" if module.startswith("distributed") else "subprocess", f"{module}.{self.name}"))
+    _process_start(self)
+
+
+subprocess.Popen.__init__ = _recording_popen_init  # type: ignore[method-assign]
+multiprocessing.process.BaseProcess.start = _recording_process_start  # type: ignore[method-assign]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        rel, test = _keys(item)
+        rel = Path(str(item.path)).resolve().relative_to(HERE).as_posix()
         if rel.startswith("app/"):
             item.add_marker(pytest.mark.gui)
-        if rel in PERF or test in PERF:
-            item.add_marker(pytest.mark.perf)
-        if rel in SLOW or test in SLOW:
+        if any(item.get_closest_marker(k) for k in SLOW_KINDS):
             item.add_marker(pytest.mark.slow)
 
+
+@pytest.fixture(autouse=True)
+def _marked_by_what_it_does(request: pytest.FixtureRequest):
+    """Fail a test that starts a process, a cluster or a cold compilation without the mark that says so."""
+    _started.clear()
+    yield
+    marks = {m.name for m in request.node.iter_markers()}
+    for kind, what in _started:
+        if kind == "cluster" and "cluster" not in marks:
+            pytest.fail(f"started a Dask cluster ({what}) but is not marked @pytest.mark.cluster", pytrace=False)
+        if kind == "cold_cache" and "cold_cache" not in marks:
+            pytest.fail(f"compiles on an empty numba cache ({what}) but is not marked @pytest.mark.cold_cache",
+                        pytrace=False)
+        if not marks & PROCESS_KINDS:
+            pytest.fail(f"started a process ({what}) but is not marked @pytest.mark.subprocess (or cluster, "
+                        "cold_cache, corpus)", pytrace=False)
+
+
+def full_size() -> bool:
+    """Run corpora, fuzzing and soaks at full size (``MIRAN_TEST_FULL=1``) instead of CI's size."""
+    return os.environ.get("MIRAN_TEST_FULL", "") not in ("", "0")

@@ -14,6 +14,7 @@ TOP_LEVEL = {"pyproject.toml", "README.md", "app", "core", "resources", "tests",
              ".gitignore"}
 
 
+@pytest.mark.subprocess
 def test_top_level_is_exactly_the_agreed_set():
     try:
         out = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout

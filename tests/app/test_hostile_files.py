@@ -105,6 +105,7 @@ def test_the_open_dialog_refuses_the_hostile_corpus(make_studio, tmp_path, repor
         assert w.files.open_path(corpus.write_case(tmp_path, name, doc), prompt=False) is True, name
 
 
+@pytest.mark.subprocess
 def test_stale_temporaries_are_removed_at_start_and_on_open(make_studio, isolated_config, tmp_path):
     """kill -9 during a save leaves .NAME.miran-PID-RANDOM-TAG.tmp files; the next start (config folder) and the next
     open of that scene remove them once their process is gone."""

@@ -11,7 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sim_harness import SCENES
+
+pytestmark = pytest.mark.subprocess
 
 SCRIPT = """
 import gc, json, sys

@@ -179,6 +179,7 @@ def test_pacer_sets_its_timer_early_by_the_timer_s_usual_lateness():
     assert p.late_s == pytest.approx(0.003, abs=2e-4)
 
 
+@pytest.mark.perf
 def test_the_engine_threads_yield_the_cpu_to_the_ui_thread(make_studio, qtbot):
     """On a busy machine the UI thread must win the CPU: the simulation and preview threads run niced."""
     import os

@@ -220,6 +220,7 @@ def open_square() -> Scene:
                  simulation=SimulationSettings("miran", "euler", 0.1))
 
 
+@pytest.mark.perf
 def test_event_loop_stays_responsive_with_5000_agents(make_studio, qtbot, tmp_path):
     path = tmp_path / "square.json"
     save_scene(open_square(), path)

@@ -20,6 +20,8 @@ from core.routes import Route
 from core.scene.io import load_scene
 from core.sim import Simulation
 
+pytestmark = pytest.mark.cold_cache
+
 scene = load_scene(sys.argv[1])
 warm_up_for(scene)
 sim = Simulation(scene)

@@ -10,6 +10,7 @@ import os
 import pickle
 import textwrap
 
+import pytest
 import numba
 from numba.core import types
 
@@ -17,6 +18,8 @@ import app.sim.warmup as warmup
 from core.jitprecompile import Entry, is_cached
 
 from sim_harness import Harness
+
+pytestmark = pytest.mark.cold_cache
 
 KERNELS = """
 from core.jitcache import jit

@@ -200,6 +200,7 @@ CRASHING_EDITOR = textwrap.dedent("""
 """)
 
 
+@pytest.mark.subprocess
 def test_recovery_is_offered_after_the_process_is_killed(make_studio, isolated_config, monkeypatch):
     env = dict(os.environ, MIRAN_STUDIO_CONFIG_DIR=str(isolated_config), MIRAN_STUDIO_AUTOSAVE_MS="300",
                QT_QPA_PLATFORM="offscreen")
@@ -222,6 +223,7 @@ def test_recovery_is_offered_after_the_process_is_killed(make_studio, isolated_c
     make_studio()
 
 
+@pytest.mark.subprocess
 def test_declined_recovery_is_discarded(make_studio, isolated_config, monkeypatch):
     folder = isolated_config / "recovery"
     folder.mkdir(parents=True)

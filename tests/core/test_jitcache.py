@@ -18,6 +18,8 @@ import pytest
 
 from core.jitcache import KEPT_VERSIONS
 
+pytestmark = pytest.mark.cold_cache
+
 HELPER = """
 from core.jitcache import jit
 

@@ -14,6 +14,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.cold_cache
+
 KERNELS = """
 import numpy as np
 from core.jitcache import jit

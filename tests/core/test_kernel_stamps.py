@@ -23,6 +23,8 @@ import importlib, json, pkgutil, sys
 import core
 from numba.core.dispatcher import Dispatcher
 from core.jitcache import kernel_stamp
+
+pytestmark = pytest.mark.subprocess
 out = {}
 for m in pkgutil.walk_packages(core.__path__, "core."):
     if m.name.endswith("__main__"):

@@ -8,7 +8,7 @@ import json
 import pytest
 from golden_paths import REPO, cases, digest, recorded, run
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.crowd
 
 
 def test_every_shipped_scenes_paths_file_is_byte_identical(tmp_path):

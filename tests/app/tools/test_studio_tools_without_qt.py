@@ -1,10 +1,13 @@
 """The document, tool state and tools are plain Python: they import and run with Qt forbidden, driven by
 ToolEvents through the ToolHost with a minimal context (no undo stack, no widgets)."""
 
+import pytest
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+pytestmark = pytest.mark.subprocess
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -9,6 +9,8 @@ import pytest
 from core.bench.baseline import ROOT, best, compare, export_tree, run_against
 from core.cli.main import main
 
+pytestmark = pytest.mark.subprocess
+
 
 def _git_checkout() -> bool:
     return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True).returncode == 0

@@ -41,6 +41,7 @@ def test_unknown_section_is_bad_input(capsys):
     assert "--section: unknown section 'nope'" in err and "navmesh" in err
 
 
+@pytest.mark.perf
 def test_quick_navmesh_section_json(capsys):
     assert "navmesh" in SECTIONS
     assert main(["bench", "--json", "--quick", "--section", "navmesh"]) == 0

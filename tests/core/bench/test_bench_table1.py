@@ -6,6 +6,10 @@ from core.bench.steering import SCENES_DIR, TABLE_1, table_1_in_processes
 from core.scene.io import load_scene
 from core.sim import Simulation
 
+import pytest
+
+pytestmark = pytest.mark.perf
+
 
 def test_table_1_processes_time_the_paths_a_fresh_simulation_walks():
     """Two processes, two rows at both steps: the steps and arrivals are those of a simulation run here, the record

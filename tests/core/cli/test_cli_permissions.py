@@ -29,7 +29,8 @@ DAC_CAPS = (1, 2, 3)
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 NOBODY = 65534
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="permission bits and prctl are Linux's")
+pytestmark = [pytest.mark.subprocess,
+              pytest.mark.skipif(sys.platform != "linux", reason="permission bits and prctl are Linux's")]
 
 
 def _drop_dac_caps() -> None:

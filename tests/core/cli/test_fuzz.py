@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
 import hypothesis.strategies as st
 from hypothesis import HealthCheck, given, settings
 
@@ -18,6 +19,8 @@ from core.scene.parse import check_scene
 from core.scene.problems import InputError, Problem
 
 from hostile_corpus import BASE, run_cli
+
+pytestmark = pytest.mark.fuzz
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                        HealthCheck.function_scoped_fixture])

@@ -12,6 +12,8 @@ import pytest
 
 from hostile_corpus import Hang, build_corpus, run_cli
 
+pytestmark = pytest.mark.corpus
+
 
 def _gl_available() -> bool:
     try:

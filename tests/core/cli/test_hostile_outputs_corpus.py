@@ -11,7 +11,7 @@ import pytest
 
 from hostile_outputs_corpus import Servers, build_cases, run_case
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.corpus
 
 
 @pytest.fixture(scope="module")

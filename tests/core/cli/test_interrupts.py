@@ -22,6 +22,15 @@ from core.cli import main as cli_main
 ROOT = Path(__file__).resolve().parents[3]
 
 
+@pytest.fixture(autouse=True)
+def default_sigint():
+    """Each test starts from Python's own SIGINT handler, whatever an earlier test in the process (a library's
+    event loop, a cluster) left installed, and the previous handler is put back after it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _raiser(exc):
     def run(args):
         raise exc
@@ -111,7 +120,7 @@ SCENE = {"format": "miran-scene", "version": 1, "name": "crowd", "units": "m", "
          "simulation": {"method": "miran", "integrator": "euler", "dt": 0.1}}
 
 
-@pytest.mark.slow
+@pytest.mark.subprocess
 @pytest.mark.parametrize("command", ["simulate", "route"])
 def test_ctrl_c_at_random_moments_ends_clean(tmp_path, command):
     """SIGINT sent to a real command at random moments (while it imports, plans and steps its kernels): every

@@ -37,6 +37,7 @@ def test_event_points_have_their_true_clearance_and_closest_points(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.heavy
 def test_every_exact_medial_axis_point_is_near_the_map(seed):
     scene, g, ecm = case(seed)
     h = ecm.pixel

@@ -59,7 +59,7 @@ def test_batch_answers_equal_single_queries_on_random_scenes(seed, search):
         assert np.all(r.lengths[r.status == OK] > 0)
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_batch_answers_equal_single_queries_on_the_city():
     scene = load_scene(SCENES / "city.json")
     ecm = build_ecm(scene, geometry=build_geometry(scene))

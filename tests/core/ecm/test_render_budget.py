@@ -27,6 +27,7 @@ def test_budget_applies_to_software_renderers_only():
     assert "--resolution 1024 or less" in problem.message
 
 
+@pytest.mark.heavy
 def test_a_comb_of_sub_pixel_teeth_is_refused_at_4096_px(tmp_path, capsys):
     try:
         renderer = glcontext.renderer()

@@ -98,6 +98,7 @@ def test_spliced_pieces_are_those_of_the_list_algorithm(scene, monkeypatch):
         assert np.array_equal(getattr(fast, field), getattr(ref, field)), field
 
 
+@pytest.mark.heavy
 def test_a_comb_at_the_vertex_limit_is_cut_into_convex_pieces_that_tile_it():
     """20,000 vertices, as the scene limit allows: the list algorithm spent minutes on this one."""
     scene = comb_scene(20_000)

@@ -143,6 +143,7 @@ def test_the_command_refuses_a_forged_paths_file(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.json"]
 
 
+@pytest.mark.subprocess
 def test_a_kill_during_the_jupedsim_export_leaves_no_journal(tmp_path):
     """SIGKILL while SQLite writes the trajectory table: the output is absent (or the old one), and nothing but our
     own temporary is left beside it, which the next export removes."""

@@ -170,6 +170,7 @@ def _miran(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 
+@pytest.mark.subprocess
 def test_miran_export_writes_every_format_and_refuses_bad_input(small_run, tmp_path):
     paths = tmp_path / "run.json"
     write_paths(paths, small_run)

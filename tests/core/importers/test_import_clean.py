@@ -130,6 +130,7 @@ _ring = st.lists(st.tuples(_coord, _coord), min_size=3, max_size=7)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(_ring, st.sampled_from(["walls", "mud", "sand", "route", "hedge"])), min_size=1,
                 max_size=8))
+@pytest.mark.fuzz
 def test_any_drawing_gives_a_valid_scene_or_names_the_element(shapes):
     """Random rings (self-intersecting, overlapping, degenerate) on obstacle and terrain layers, loose lines on a
     terrain layer and routes: the result validates, or the import fails naming a source element (a route through an

@@ -11,6 +11,8 @@ import pytest
 
 from core.scene.io import load_scene
 
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parents[3]
 SVG = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
  width="100" height="50" viewBox="0 0 100 50">

@@ -38,7 +38,7 @@ TINY = {
             "ref='3'/><nd ref='1'/><tag k='building' v='yes'/></way></osm>",
 }
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.corpus
 
 
 def run_import(args: list[str], cwd: Path) -> tuple[int, str, str, float]:
@@ -94,6 +94,10 @@ def test_hostile_import(name, corpus, baseline_cpu, tmp_path):
         assert stderr.startswith("error:") and case.mentions in stderr, stderr[-2000:]
         assert not out.exists()
         base = baseline_cpu[Path(case.file).suffix]
+        for _ in range(2):  # measured as the baseline is: the least of up to three runs
+            if cpu <= base + REFUSAL_CPU_S:
+                break
+            cpu = min(cpu, run_import([case.file, "--out", str(out), *case.args, "--json"], folder)[3])
         assert cpu <= base + REFUSAL_CPU_S, f"refused after {cpu:.2f} s of CPU, {base:.2f} s for a tiny file " \
                                             f"({stderr[:300]})"
     else:

@@ -24,7 +24,7 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="MIRAN_FUZZ_EX
 # Small limits keep each example's work small; the refusals they cause are InputErrors like any other.
 OPTS = ImportOptions(max_elements=500, max_vertices=20_000)
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.fuzz
 
 numbers = st.one_of(st.floats(-1e3, 1e3, allow_nan=False), st.integers(-50, 500),
                     st.sampled_from([0, -0.0, 1e-300, 1e300, float("nan"), float("inf")]))

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import numpy as np
 import shapely
 from shapely.geometry import box
@@ -20,6 +21,8 @@ from core.reproduce import EXPERIMENTS, experiments
 from core.reproduce.verdict import REPRODUCED, check, verdict
 from core.kernels.geometry import orient_points
 from core.routes.convex import hertel_mehlhorn, trapezoidate, triangulate_free
+
+pytestmark = pytest.mark.experiment
 
 
 def test_verdict_is_reproduced_only_when_every_check_holds():
@@ -161,6 +164,7 @@ def test_without_matplotlib_the_command_says_which_extra_to_install(tmp_path, ca
     assert "'reproduce' extra" in capsys.readouterr().err
 
 
+@pytest.mark.subprocess
 def test_the_engine_and_the_app_import_without_matplotlib():
     """matplotlib is the optional 'reproduce' extra: the command line, core.reproduce itself and the app import
     (and `miran reproduce --help` runs) with it forbidden."""

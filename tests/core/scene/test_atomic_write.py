@@ -51,6 +51,7 @@ def test_saving_over_a_file_keeps_its_mode(tmp_path, umask022):
     assert _mode(p) == 0o664
 
 
+@pytest.mark.subprocess
 def test_the_folder_is_fsynced_after_the_rename(tmp_path, monkeypatch):
     synced = []
     real = os.fsync
@@ -74,6 +75,7 @@ def _age(p, seconds):
     os.utime(p, (t, t))
 
 
+@pytest.mark.subprocess
 def test_stale_temporaries_are_removed_and_live_ones_kept(tmp_path):
     dead_pid = _dead_pid()
     dead = tmp_path / temp_name("scene.json", dead_pid)
@@ -106,6 +108,7 @@ def _lookalikes(name: str, pid: int) -> list[str]:
             f".{name}.miran-{pid}-0123456789ab.tmp", real + ".tmp", real[:-4] + ".bak.tmp", f".{name}.tmp"]
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("name", ["p.json", "scene.json", "a b.json", "x.miran-1.json"])
 def test_files_alike_to_temporaries_are_never_removed(tmp_path, name):
     """Only the writer's own temporaries (their tag checks out) are removed, however old their look-alikes are."""
@@ -127,6 +130,7 @@ def test_temporary_names_are_unique_and_tagged():
     assert all(n.startswith(".p.json.miran-") and n.endswith(".tmp") for n in names)
 
 
+@pytest.mark.subprocess
 def test_a_killed_save_leaves_a_temporary_the_next_save_removes(tmp_path):
     """kill -9 between the write and the rename: the scene is intact and the next save cleans up."""
     target = tmp_path / "scene.json"

@@ -13,6 +13,8 @@ from core.cli.main import COMMANDS, main
 
 from scenedata import BAD, BAD_CORPUS, REPO, SCENES, SHIPPED
 
+pytestmark = pytest.mark.subprocess
+
 
 def _miran(*args: str) -> subprocess.CompletedProcess:
     """Run the installed ``miran`` console script (the module when the script is not beside this Python)."""

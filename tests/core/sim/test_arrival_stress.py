@@ -21,6 +21,8 @@ from core.sim import Simulation
 
 import stressgen as sg
 
+pytestmark = pytest.mark.crowd
+
 METHODS = ("miran", "disc-miran", "irm")
 INTEGRATORS = ("euler", "verlet")
 PLANNERS = ("cdt", "portal", "grid", "ecm")

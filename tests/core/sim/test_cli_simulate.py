@@ -16,6 +16,8 @@ from core.scene.io import save_scene
 
 from simgen import SCENES_DIR, random_scene
 
+pytestmark = pytest.mark.subprocess
+
 SCHEMA = json.loads((SCENES_DIR.parent / "resources" / "schemas" / "miran-paths.schema.json").read_text())
 ROAD = str(SCENES_DIR / "mckenna_road.json")
 

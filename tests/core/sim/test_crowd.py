@@ -120,6 +120,7 @@ def _assert_never_inside(scene, sim):
 
 
 @pytest.mark.parametrize("method", ["miran", "disc-miran", "irm"])
+@pytest.mark.crowd
 def test_a_crowd_of_a_thousand_never_enters_an_obstacle(method):
     scene = shipped("city")
     sim = Simulation(scene, mesh=shipped_mesh("city"), add_scene_agents=False, method=method, seed=5,

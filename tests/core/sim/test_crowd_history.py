@@ -13,7 +13,7 @@ from core.routes import PlannerContext
 from core.scene.io import load_scene
 
 
-@pytest.mark.slow
+@pytest.mark.crowd
 def test_two_identical_crowds_on_one_planner_walk_the_same() -> None:
     scene = load_scene(SCENES_DIR / "city.json")
     mesh = build_navmesh(scene)

@@ -35,6 +35,7 @@ def _crowd_run(method: str, threads: int) -> tuple[bytes, Simulation]:
 
 
 @pytest.mark.parametrize("method", ["miran", "disc-miran", "irm"])
+@pytest.mark.crowd
 def test_a_respawning_crowd_walks_the_same_bytes_on_one_two_and_three_threads(method):
     runs = [_crowd_run(method, t) for t in THREADS]
     assert runs[0][1].respawned > 0                  # respawn happened inside the compared window
@@ -59,6 +60,7 @@ def test_replanning_gives_the_same_bytes_on_one_two_and_three_threads(method):
     assert out[1] == out[0] and out[2] == out[0]
 
 
+@pytest.mark.crowd
 def test_the_thread_count_can_change_between_steps_without_changing_the_paths():
     a = _crowd_run("miran", 1)[0]
     scene = shipped("mckenna")

@@ -20,6 +20,8 @@ from core.cli.main import main  # noqa: E402
 from core.sweep.table import journal_path, read_tables, same_tables  # noqa: E402
 from core.sweep.task import scenes_built  # noqa: E402
 
+pytestmark = [pytest.mark.subprocess, pytest.mark.cluster]
+
 ROOT = Path(__file__).resolve().parents[3]
 SCENES = ROOT / "scenes"
 BIN = Path(sys.executable).parent

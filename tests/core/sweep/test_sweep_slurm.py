@@ -22,6 +22,8 @@ from core.cli.main import main
 from core.cli.sweep import ADDRESS
 from core.sweep.table import read_tables, same_tables
 
+pytestmark = pytest.mark.subprocess
+
 ROOT = Path(__file__).resolve().parents[3]
 # The README's sizes, and what the test runs instead on a small machine (8 x 4 would start 32 worker processes).
 README_SIZES = {"cores=8, processes=8": "cores=2, processes=2", "jobs=4": "jobs=1"}

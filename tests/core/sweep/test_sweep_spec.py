@@ -168,6 +168,7 @@ BLOCK = ("import sys\nfor m in ('dask', 'distributed', 'pandas', 'pyarrow', 'tqd
          "    sys.modules[m] = None\n")
 
 
+@pytest.mark.subprocess
 def test_without_the_sweep_extra_the_engine_works_and_the_sweep_names_the_extra(tmp_path):
     (tmp_path / "s.json").write_text(json.dumps(spec_doc()))
     code = BLOCK + f"""

@@ -23,6 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from core.scene.problems import InputError, Problem
 from core.sweep.spec import MAX_RUNS, canonical, load_spec, parse_spec
 
+pytestmark = pytest.mark.fuzz
+
 EXAMPLES = int(os.environ.get("MIRAN_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
