@@ -1,5 +1,5 @@
-"""Test tiers (README "Tests"): each test is marked by where it lives and what it does, so the markers stay in one
-place instead of on hundreds of functions.
+"""Test tiers (docs: Development, tests): each test is marked by where it lives and what it does, so the markers
+stay in one place instead of on hundreds of functions.
 
 - ``gui``: everything under tests/app (a Qt application, offscreen).
 - ``perf``: tests that time the engine or the event loop (benchmarks, frame gaps, thread priorities).

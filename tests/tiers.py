@@ -1,4 +1,4 @@
-"""The test tiers' lists (tests/conftest.py applies them; README "Tests")."""
+"""The test tiers' lists (tests/conftest.py applies them; docs: Development, tests)."""
 
 from pathlib import Path
 
