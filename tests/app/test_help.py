@@ -130,8 +130,7 @@ def test_keyboard_shortcuts_lists_every_action_with_its_keys(make_studio, drive)
                 assert all(k in rows[name] for k in keys), (name, rows[name], keys)
                 seen += 1
     assert seen >= 30
-    assert rows["Help > User Guide"] == QtGui.QKeySequence(QtGui.QKeySequence.StandardKey.HelpContents).toString(
-        QtGui.QKeySequence.SequenceFormat.NativeText)
+    assert rows["Help > User Guide"].split(" or ")[0] == "F1" and rows["Help > Keyboard Shortcuts"] == "Ctrl+/"
     assert rows["Simulation > Play"] == "F5" and rows["Tools > Draw Obstacle"] == "O"
 
 
