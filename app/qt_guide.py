@@ -119,10 +119,40 @@ class QtGuideWindow(QtWidgets.QMainWindow):
         doc = self.browser.document()
         doc.setBaseUrl(QtCore.QUrl.fromLocalFile(str(page.parent) + "/"))
         self.browser.setMarkdown(plain_markdown(page.read_text(encoding="utf-8"), page))
+        self._fit_pictures()
         if anchor:
             self.browser.scrollToAnchor(anchor)
         self.back_action.setEnabled(bool(self._history))
         self.forward_action.setEnabled(bool(self._ahead))
+
+    def _fit_pictures(self) -> None:
+        """Scale each picture down to the window's width (the screenshots are 1280 pixels wide)."""
+        doc = self.browser.document()
+        room = max(200, self.browser.viewport().width() - 24)
+        block = doc.begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                fmt = frag.charFormat()
+                if fmt.isImageFormat():
+                    image = fmt.toImageFormat()
+                    size = QtGui.QImageReader(doc.baseUrl().resolved(QtCore.QUrl(image.name())).toLocalFile()).size()
+                    if size.width() > 0:
+                        width = min(room, size.width())
+                        image.setWidth(width)
+                        image.setHeight(size.height() * width / size.width())
+                        cursor = QtGui.QTextCursor(doc)
+                        cursor.setPosition(frag.position())
+                        cursor.setPosition(frag.position() + frag.length(), QtGui.QTextCursor.MoveMode.KeepAnchor)
+                        cursor.setCharFormat(image)
+                it += 1
+            block = block.next()
+
+    def resizeEvent(self, ev: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(ev)
+        if self.page is not None and ev.oldSize().width() != ev.size().width():
+            self._fit_pictures()
 
     def follow(self, url: QtCore.QUrl) -> None:
         """A clicked link: a page of the guide opens here, anything else in the browser."""
