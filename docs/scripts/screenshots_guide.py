@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "docs" / "images" / "guide"
 SCENES = REPO / "scenes"
-WAIT_S = 1800.0
+WAIT_S = 3600.0  # a first start on a busy two-core machine compiles for longer than half an hour
 
 
 class Shots:
