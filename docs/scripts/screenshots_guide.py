@@ -27,13 +27,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "docs" / "images" / "guide"
 SCENES = REPO / "scenes"
+VIEW_SIZE = (1100, 760)   # the window of the viewport-only pictures
 WAIT_S = 3600.0  # a first start on a busy two-core machine compiles for longer than half an hour
 
 
 class Shots:
     """A window on one scene and the helpers to drive it."""
 
-    def __init__(self, app, scene: Path, size=(1280, 800)) -> None:
+    def __init__(self, app, scene: Path, size=(1280, 800), viewport_only: bool = False) -> None:
+        from PySide6 import QtWidgets
+
         from app.main import create_main_window
 
         self.app = app
@@ -41,6 +44,9 @@ class Shots:
         self.w.resize(*size)
         self.w.show()
         self.w.show_editor()
+        if viewport_only:  # a picture of the scene alone: the panels and tool bars make room for it
+            for bar in (*self.w.docks.values(), *self.w.findChildren(QtWidgets.QToolBar)):
+                bar.hide()
         self.settle(0.5)
 
     def settle(self, seconds: float = 0.4) -> None:
@@ -59,11 +65,13 @@ class Shots:
             self.app.processEvents()
             time.sleep(0.01)
 
-    def fastest(self) -> None:
+    def speed(self, factor: float = 0.0) -> None:
+        """Simulation speed: ``factor`` times real time; 0 as fast as possible (a pause then lands many steps late,
+        so runs paused at a time go at 16x)."""
         from PySide6 import QtWidgets
 
         speed = self.w.findChild(QtWidgets.QComboBox, "sim.speed")
-        k = speed.count() - 1
+        k = speed.findData(factor)
         speed.setCurrentIndex(k)
         speed.activated.emit(k)
 
@@ -83,10 +91,21 @@ class Shots:
         self.wait(lambda: not self.w.sim.frame.playing, "the pause")
         self.settle(1.0)
 
+    def overlays(self, **on: bool) -> None:
+        """Switch overlays (Overlays menu) on or off by name."""
+        for name, value in on.items():
+            self.w.sim.overlay_actions[name].setChecked(value)
+
+    def zoom(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        from PySide6 import QtCore
+
+        self.w.viewport.view.setRange(QtCore.QRectF(x0, y0, x1 - x0, y1 - y0), padding=0)
+        self.settle(1.0)
+
     def zoom_on_agent(self, index: int, half_width: float) -> None:
         from PySide6 import QtCore
 
-        x, y = self.w.latest_positions()[index]
+        x, y = (float(v) for v in self.w.sim.frame.positions[index])
         h = half_width * 0.62
         self.w.viewport.view.setRange(QtCore.QRectF(x - half_width, y - h, 2 * half_width, 2 * h), padding=0)
         self.settle(1.0)
@@ -107,8 +126,8 @@ class Shots:
 
 
 def sigma_d(app, out: Path) -> None:
-    s = Shots(app, SCENES / "mckenna.json")
-    s.fastest()
+    s = Shots(app, SCENES / "mckenna.json", VIEW_SIZE, viewport_only=True)
+    s.speed(16.0)
     s.play_until(lambda f: f.time >= 40.0, "t = 40 s")
     s.zoom_on_agent(0, 70.0)
     s.save(s.w.viewport, out / "sigma-d.png")
@@ -116,21 +135,22 @@ def sigma_d(app, out: Path) -> None:
 
 
 def weights(app, out: Path) -> None:
-    s = Shots(app, SCENES / "forest.json")
-    s.fastest()
+    s = Shots(app, SCENES / "forest.json", VIEW_SIZE, viewport_only=True)
+    s.overlays(intervals=False, reference=False, candidates=False, attraction=False)
+    s.speed()
     s.play_until(lambda f: f.walking == 0, "the adult's and the child's arrival")
-    s.w.fit()
-    s.settle(1.0)
+    s.zoom(60.0, 40.0, 240.0, 160.0)
     s.save(s.w.viewport, out / "weights.png")
     s.close()
 
 
 def irm_corridor(app, out: Path) -> None:
-    s = Shots(app, SCENES / "mckenna_road.json")
+    s = Shots(app, SCENES / "mckenna_road.json", VIEW_SIZE, viewport_only=True)
+    s.speed(16.0)
+    s.play_until(lambda f: f.time >= 1.0, "t = 1 s")      # the run is built; the method changes live
     s.method("irm")
-    s.fastest()
     s.play_until(lambda f: f.time >= 60.0, "t = 60 s")
-    s.zoom_on_agent(0, 45.0)
+    s.zoom_on_agent(0, 90.0)
     s.save(s.w.viewport, out / "irm-corridor.png")
     s.close()
 
@@ -144,7 +164,8 @@ def side_by_side(app, out: Path) -> None:
     compare.setCurrentIndex(k)
     compare.activated.emit(k)
     s.w.sim.actions["sim.compare"].setChecked(True)
-    s.fastest()
+    s.overlays(corridor=False, intervals=False, reference=False, candidates=False, attraction=False)
+    s.speed()
     s.play_until(lambda f: f.walking == 0 and f.compare_status is not None and not (f.compare_status == 0).any(),
                  "both runs' arrival")
     s.save(s.w, out / "side-by-side.png")
