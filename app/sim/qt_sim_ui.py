@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from app.actions import ActionSpec, key_sequences, key_text
 from app.qt_icons import action_icon
+from core.scene.outputs import output_problems
 
 from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, TraceOverlay
 from ..layers.qt_raster_cache import RasterCache
@@ -330,6 +331,20 @@ class QtSimulationUi(QtCore.QObject):
 
     # ----- exports --------------------------------------------------------------------------------------------
 
+    def _output_problem(self, path: str | Path) -> str | None:
+        """Why an export may not be written to ``path`` (it is the open scene's file: the output rule of
+        core.scene.outputs), or None."""
+        inputs = [("the open scene", self.doc.path)] if self.doc.path is not None else []
+        problems = output_problems([("the export", path)], inputs, writable=False)
+        return problems[0][1] if problems else None
+
+    def _output_refused(self, title: str, path: str | Path) -> bool:
+        """Show an error and say True when ``path`` may not be written (``_output_problem``)."""
+        msg = self._output_problem(path)
+        if msg:
+            self.show_error(title, msg)
+        return msg is not None
+
     def _suggest(self, suffix: str) -> str:
         p = self.doc.path
         return str(p.with_name(p.stem + suffix)) if p is not None else "paths" + suffix
@@ -354,29 +369,29 @@ class QtSimulationUi(QtCore.QObject):
 
     def export_json_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Paths", self._suggest(".paths.json"), "miran-paths (*.json)")
-        if path:
+        if path and not self._output_refused("Export Paths", path):
             self._send("export", path, "json")
 
     def export_csv_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Paths as CSV", self._suggest(".paths.csv"), "CSV (*.csv)")
-        if path:
+        if path and not self._output_refused("Export Paths as CSV", path):
             self._send("export", path, "csv")
 
     def export_pedpy_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Trajectories for PedPy", self._suggest(".traj.txt"),
                                "PedPy trajectories (*.txt)")
-        if path:
+        if path and not self._output_refused("Export Trajectories for PedPy", path):
             self._send("export", path, "pedpy")
 
     def export_jupedsim_dialog(self) -> None:
         path = ask_export_path(self.w, "Export JuPedSim Trajectories", self._suggest(".sqlite"),
                                "JuPedSim SQLite (*.sqlite)")
-        if path:
+        if path and not self._output_refused("Export JuPedSim Trajectories", path):
             self._send("export", path, "jupedsim")
 
     def export_geojson_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Paths as GeoJSON", self._suggest(".geojson"), "GeoJSON (*.geojson)")
-        if path:
+        if path and not self._output_refused("Export Paths as GeoJSON", path):
             self._send("export", path, "geojson")
 
     def open_recording_dialog(self) -> None:
@@ -389,7 +404,7 @@ class QtSimulationUi(QtCore.QObject):
     def save_recording_dialog(self) -> None:
         """Simulation > Save Recording…: the run shown (live or replayed) as a ``miran-paths`` file."""
         path = ask_export_path(self.w, "Save Recording", self._suggest(".paths.json"), "miran-paths (*.json)")
-        if path:
+        if path and not self._output_refused("Save Recording", path):
             try:
                 self.replay.save(path)
             except (OSError, RuntimeError) as e:
@@ -397,7 +412,7 @@ class QtSimulationUi(QtCore.QObject):
 
     def export_png_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Viewport", self._suggest(".png"), "PNG image (*.png)")
-        if path:
+        if path and not self._output_refused("Export Viewport", path):
             self.export_png(path)
 
     def export_png(self, path: str | Path) -> bool:
@@ -410,6 +425,9 @@ class QtSimulationUi(QtCore.QObject):
         """Write the walked paths (``miran-paths`` JSON, CSV for a ``.csv`` path, or ``fmt``: pedpy, jupedsim,
         geojson) and return once written;
         the event loop keeps running meanwhile. RuntimeError with the engine's message when it fails."""
+        msg = self._output_problem(path)
+        if msg:
+            raise RuntimeError(msg)
         p = str(Path(path))
         fmt = fmt or ("csv" if p.lower().endswith(".csv") else "json")
         self._exports.pop(p, None)

@@ -1,6 +1,8 @@
 """The ``miran`` command line: one module per command, each with ``add_parser`` and ``run``.
 
-Every command prints a short human summary, or JSON with ``--json``; exit 0 on success, 2 on bad input.
+Every command prints a short human summary, or JSON with ``--json``; exit 0 on success, 2 on bad input, 130 when
+Ctrl+C stopped it (wherever it landed: while the modules load, or inside a numba kernel call, core.interrupts).
+Only the standard library and core.interrupts are imported before the SIGINT handler is installed.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import importlib
 import keyword
 import sys
 
-from core.scene.problems import InputError
+from core import interrupts
 
 # Command name -> module under core.cli that defines add_parser(subparsers) and run(args) -> int.
 COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reproduce", "ecm", "import", "export",
@@ -33,21 +35,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; bad input prints one line per problem on stderr and returns 2."""
+    """Run one command; bad input prints one line per problem on stderr and returns 2; Ctrl+C prints
+    "interrupted" and returns 130, wherever it lands (core.interrupts)."""
+    restore = interrupts.install()
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return _interrupted()
+    except BrokenPipeError:
+        return 0
+    except Exception as e:
+        # numba's "SystemError: CPUDispatcher(...) returned a result with an exception set" when Ctrl+C landed
+        # inside a kernel call; anything else is a bug and keeps its traceback
+        if interrupts.is_interrupt(e) or interrupts.interrupted():
+            return _interrupted()
+        raise
+    finally:
+        try:
+            restore()
+        except KeyboardInterrupt:
+            pass  # Ctrl+C in the instant the command ends: its result stands
+
+
+def _main(argv: list[str] | None) -> int:
+    from core.cli.output import check_command_files
+    from core.scene.problems import InputError
+
     _tolerant_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check_command_files(args.command, args)
         return int(args._run(args) or 0)
     except InputError as e:
+        if interrupts.is_interrupt(e):
+            return _interrupted()
         for line in e.lines():
             print(f"error: {line}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+
+
+def _interrupted() -> int:
+    print("interrupted", file=sys.stderr)
+    return 130
 
 
 def _tolerant_output() -> None:
@@ -62,7 +92,11 @@ def _tolerant_output() -> None:
 
 def entry() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl+C in the instant between the command's end and the exit
+        code = _interrupted()
+    sys.exit(code)
 
 
 if __name__ == "__main__":

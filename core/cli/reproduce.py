@@ -21,7 +21,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("outdir", metavar="OUTDIR")
     p.add_argument("--quick", action="store_true", help="smaller crowds and fewer queries (a minute or two)")
     p.add_argument("--only", action="append", metavar="NAME",
-                   help=f"run only this experiment (repeatable): {', '.join(EXPERIMENTS)}")
+                   help=f"run only this experiment (repeatable; each runs once): {', '.join(EXPERIMENTS)}")
     return p
 
 
@@ -29,12 +29,14 @@ def run(args) -> int:
     from core.reproduce import EXPERIMENTS, reproduce
     from core.reproduce.plot import MissingMatplotlib
 
-    unknown = [n for n in args.only or [] if n not in EXPERIMENTS]
+    # each experiment once, in the order first given (--only X --only X runs X once)
+    only = list(dict.fromkeys(args.only)) if args.only else None
+    unknown = [n for n in only or [] if n not in EXPERIMENTS]
     if unknown:
         raise InputError([Problem("--only", f"unknown experiment {n!r} (valid: {', '.join(EXPERIMENTS)})")
                           for n in unknown])
     try:
-        written, failed = reproduce(args.outdir, quick=args.quick, only=args.only,
+        written, failed = reproduce(args.outdir, quick=args.quick, only=only,
                             progress=lambda name: print(f"running {name} ...", file=sys.stderr, flush=True))
     except MissingMatplotlib as e:
         raise InputError([Problem("reproduce", str(e))]) from None

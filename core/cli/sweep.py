@@ -77,15 +77,28 @@ def _connected(sweep, address: str):
     """A client of the scheduler at ``address``; InputError naming --scheduler when it is malformed or unreachable."""
     if not ADDRESS.match(address):
         raise InputError([Problem("--scheduler", f"expected an address such as tcp://host:8786, got {address!r}")])
+    from core.sweep.cluster import SchedulerUnreachable
+
     try:
         cm = sweep.scheduler_client(address)
         client = cm.__enter__()
-    except (OSError, ValueError) as e:
+    except (SchedulerUnreachable, OSError, ValueError) as e:
         raise InputError([Problem("--scheduler", f"cannot reach a Dask scheduler at {address}: {e}")]) from None
     try:
         yield client
     finally:
         cm.__exit__(None, None, None)
+
+
+def _default_out(name: str) -> str:
+    """``<spec name>.parquet`` in the current folder; the name is checked as a name when the spec is read, and
+    this refuses any that would still lead out of the folder."""
+    from core.scene.outputs import derived_path
+
+    try:
+        return str(derived_path(".", f"{name}.parquet"))
+    except ValueError as e:
+        raise InputError([Problem("name", f"{e}: give the table's path with --out")]) from None
 
 
 def run(args) -> int:
@@ -99,7 +112,9 @@ def run(args) -> int:
         raise InputError([Problem("--batch", "batches are Dask tasks: --workers 0 runs in this process without Dask")])
     try:
         spec = sweep.load_spec(args.spec)
-        out = sweep.table.check_out_path(args.out or f"{spec.name}.parquet")
+        out = sweep.table.check_out_path(args.out if args.out is not None else _default_out(spec.name))
+        inputs = [("SPEC", args.spec)] + [(f"scenes[{i}]", sc.path) for i, sc in enumerate(spec.scenes)]
+        sweep.table.check_outputs(out, inputs, args.keep_paths)
         if args.resume and not (out.exists() or sweep.table.journal_path(out).exists()):
             print(f"note: nothing to resume in {out}; running the whole sweep", file=sys.stderr)
         n_before = len(sweep.finished_runs(out, spec.tasks())) if args.resume else 0

@@ -1,9 +1,12 @@
 """Trajectories for other tools: PedPy's text format, JuPedSim's SQLite trajectory file and noise-free CSV.
 
 All three number the frames of a run: frame = t / dt (the paths file's time step), so the frame rate is 1 / dt;
-a point whose time is not on a frame (more than 1e-6 of a step off) is refused, naming the agent and the point.
-Agents get the integer ids 1..n in the file's order (PedPy's convention); the text and SQLite files record
-which id is which agent. Coordinates are metres, rounded to ``decimals`` places (3: 1 mm).
+a point whose time is not on a frame (more than 1e-6 of a step off) is refused, naming the agent and the point,
+and so are a time step outside [MIN_DT, MAX_DT] (its frame rate would be infinite or zero) and a frame past
+MAX_FRAME (int32, what the readers' frame columns hold). Agents get the integer ids 1..n in the file's order
+(PedPy's convention); the text and SQLite files record which id is which agent, the text file with each id as a
+JSON string (a newline or a comma in an id cannot make a row). Coordinates are metres, rounded to ``decimals``
+places (3: 1 mm).
 
 - PedPy text (``load_trajectory`` / ``load_trajectory_from_txt``): ``# framerate: F`` first, then comments, then
   rows ``id frame x y z`` separated by spaces, with the unit stated in the column line (``x/m``).
@@ -13,12 +16,15 @@ which id is which agent. Coordinates are metres, rounded to ``decimals`` places 
   ori_x, ori_y)``, ``metadata(key, value)`` with version, fps and the extent, ``geometry(hash, wkt)`` holding the
   walkable area as WKT and ``frame_data(frame, geometry_hash)`` naming it for every frame; an extra
   ``agents(id, name, profile)`` table keeps our agent ids.
-- CSV: ``agent, profile, t, x, y`` with t = frame x dt written with the step's decimals.
+- CSV: ``agent, profile, t, x, y`` with t = frame x dt written with the step's decimals; the text cells (agent
+  and profile) escaped against spreadsheet formulas as OWASP advises (core.export.csvsafe).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -30,12 +36,18 @@ from core.scene.atomic import write_file_atomic
 from core.scene.jsonio import write_text_atomic
 from core.scene.problems import InputError, Problem
 
+from .csvsafe import csv_line
 from .paths import PathsFile
 
 JUPEDSIM_DB_VERSION = 2
 # How far (in steps) a point's time may lie from its frame.
 FRAME_TOL = 1e-6
 DEFAULT_DECIMALS = 3
+# The time steps a file can be numbered by (frame rates from 1e-6 to 1e6 per second), and the last frame: the
+# frame columns of PedPy's and JuPedSim's tools are 32-bit integers.
+MIN_DT = 1e-6
+MAX_DT = 1e6
+MAX_FRAME = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -55,10 +67,21 @@ def to_frames(pf: PathsFile) -> Frames:
     """The paths' points numbered by frame; InputError naming the agent and point of a time off the frames or a
     frame given twice."""
     dt = float(pf.dt)
+    if not (math.isfinite(dt) and MIN_DT <= dt <= MAX_DT):
+        raise InputError([Problem("dt", f"time step {dt:g} s: frames are numbered at 1 / dt per second, and a "
+                                        f"time step outside [{MIN_DT:g}, {MAX_DT:g}] s gives no usable frame rate")])
     ids, frames, xy, names, problems = [], [], [], [], []
     for k, a in enumerate(pf.agents, start=1):
         t = a.points[:, 0]
-        f = np.rint(t / dt)
+        with np.errstate(over="ignore", invalid="ignore"):
+            f = np.rint(t / dt)
+        out = ~np.isfinite(f) | (f < 0) | (f > MAX_FRAME)
+        if out.any():
+            i = int(np.argmax(out))
+            problems.append(Problem(f"agents[{k - 1}].points[{i}]",
+                                    f"agent {a.id!r}: time {t[i]:g} s is frame {f[i]:g} of dt = {dt:g} s, outside "
+                                    f"the frames 0 to {MAX_FRAME} a trajectory file numbers"))
+            continue
         off = np.abs(t / dt - f) > FRAME_TOL
         if off.any():
             i = int(np.argmax(off))
@@ -102,14 +125,20 @@ def step_decimals(dt: float) -> int:
     return 9
 
 
+def _quoted(text: str) -> str:
+    """Text as a JSON string of ASCII characters: no line break, separator or control character of it reaches
+    the file as itself."""
+    return json.dumps(str(text), ensure_ascii=True)
+
+
 def pedpy_text(pf: PathsFile, decimals: int = DEFAULT_DECIMALS) -> str:
     """The PedPy trajectory text of a paths document."""
     fr = to_frames(pf)
     head = [
         f"# framerate: {fr.fps:.10g}",
-        f"# written by miran export from the run of scene {pf.scene!r} ({pf.method}, {pf.integrator}, "
-        f"dt = {pf.dt:g} s)",
-        "# ids: " + ", ".join(f"{k}={name}" for k, name, _ in fr.names),
+        f"# written by miran export from the run of scene {_quoted(pf.scene)} ({_quoted(pf.method)}, "
+        f"{_quoted(pf.integrator)}, dt = {pf.dt:g} s)",
+        "# ids (JSON strings): " + ", ".join(f"{k}={_quoted(name)}" for k, name, _ in fr.names),
         "# ID: the agent id; FR: the frame (t = FR / framerate); X, Y, Z: position (metres)",
         "# id frame x/m y/m z/m",
     ]
@@ -124,21 +153,18 @@ def write_pedpy(path: str | os.PathLike, pf: PathsFile, decimals: int = DEFAULT_
 
 
 def paths_csv_text(pf: PathsFile, decimals: int = DEFAULT_DECIMALS) -> str:
-    """CSV rows ``agent, profile, t, x, y``: t as frame x dt with the step's decimals, x and y to ``decimals``."""
-    import csv
-    import io
-
+    """CSV rows ``agent, profile, t, x, y``: t as frame x dt with the step's decimals, x and y to ``decimals``; the
+    agent and profile cells escaped against formulas and quoted where needed (core.export.csvsafe)."""
     fr = to_frames(pf)
     td = step_decimals(fr.dt)
     t = np.round(fr.frames * fr.dt, td) + 0.0
     by_id = {k: (name, prof) for k, name, prof in fr.names}
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(("agent", "profile", "t", "x", "y"))
+    lines = ["agent,profile,t,x,y"]
     for i, tt, (x, y) in zip(fr.ids.tolist(), t.tolist(), fr.xy.tolist()):
         name, prof = by_id[i]
-        w.writerow((name, prof, _text(tt, td), _text(x, decimals), _text(y, decimals)))
-    return out.getvalue()
+        lines.append(csv_line(((name, True), (prof, True), (_text(tt, td), False), (_text(x, decimals), False),
+                               (_text(y, decimals), False))))
+    return "\n".join(lines) + "\n"
 
 
 def write_csv(path: str | os.PathLike, pf: PathsFile, decimals: int = DEFAULT_DECIMALS) -> None:
@@ -186,6 +212,10 @@ def write_jupedsim(path: str | os.PathLike, pf: PathsFile, scene=None, decimals:
         con = sqlite3.connect(tmp)
         try:
             cur = con.cursor()
+            # no rollback journal beside the file: a kill mid-write leaves only our temporary, never a -journal
+            # file (the temporary is renamed over the output once complete, core.scene.atomic)
+            cur.execute("PRAGMA journal_mode=OFF")
+            cur.execute("PRAGMA synchronous=OFF")
             cur.execute("CREATE TABLE trajectory_data (frame INTEGER NOT NULL, id INTEGER NOT NULL, "
                         "pos_x REAL NOT NULL, pos_y REAL NOT NULL, ori_x REAL NOT NULL, ori_y REAL NOT NULL)")
             cur.execute("CREATE TABLE metadata (key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL)")
@@ -241,5 +271,5 @@ def _orientations(fr: Frames) -> np.ndarray:
     return out
 
 
-__all__ = ["DEFAULT_DECIMALS", "Frames", "JUPEDSIM_DB_VERSION", "paths_csv_text", "pedpy_text", "step_decimals",
-           "to_frames", "walkable_area", "write_csv", "write_jupedsim", "write_pedpy"]
+__all__ = ["DEFAULT_DECIMALS", "Frames", "JUPEDSIM_DB_VERSION", "MAX_DT", "MAX_FRAME", "MIN_DT", "paths_csv_text",
+           "pedpy_text", "step_decimals", "to_frames", "walkable_area", "write_csv", "write_jupedsim", "write_pedpy"]

@@ -11,6 +11,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from core.interrupts import is_interrupt
 from core.scene.jsonio import write_text_atomic
 
 from . import plot
@@ -39,7 +40,7 @@ def reproduce(outdir: str | Path, quick: bool = False, only: Sequence[str] | Non
     fails is reported with its error (verdict ``failed``), the others still run."""
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    names = list(only) if only else list(EXPERIMENTS)
+    names = list(dict.fromkeys(only)) if only else list(EXPERIMENTS)  # each once, in the order given
     written: dict[str, list[Path]] = {}
     failed: list[str] = []
     sections: list[str] = []
@@ -55,6 +56,8 @@ def reproduce(outdir: str | Path, quick: bool = False, only: Sequence[str] | Non
         except plot.MissingMatplotlib:
             raise
         except Exception as e:  # one broken experiment must not hide the others
+            if is_interrupt(e):
+                raise  # Ctrl+C inside a kernel call (numba's SystemError): stop, as the command was asked to
             last = traceback.extract_tb(e.__traceback__)[-1]
             err = f"{type(e).__name__}: {e} ({Path(last.filename).name}:{last.lineno})"
             sections.append(f"## {name}\n\n**Verdict: failed** ({err})\n")

@@ -2,9 +2,11 @@
 
 ``write_bytes_atomic`` writes a temporary file beside the target, fsyncs it, gives it the mode the target would
 get from ``open()`` (the umask's, or the mode of the file it replaces), renames it over the target and fsyncs the
-folder so that the rename itself survives a power cut. Temporary files are named ``.NAME.PID-<random>.tmp``; one
-whose writer is gone (killed during a save) is stale and removed by the next write of the same name or by
-``remove_stale_temps`` on a folder.
+folder so that the rename itself survives a power cut. Temporary files are named
+``.NAME.miran-PID-RANDOM-TAG.tmp``: RANDOM is 12 random hex digits and TAG 8 hex digits of a sha256 over the name,
+the process id and RANDOM, so that no file a person or another program names, however alike, passes for one of
+ours. One whose writer is gone (killed during a save) is stale and removed by the next write of the same name or by
+``remove_stale_temps`` on a folder; nothing else is ever removed.
 
 ``check_destination`` is what a command calls before a long run: it proves the destination can be written (by
 creating and removing a temporary file there), so that a missing or read-only folder is reported at once and not
@@ -15,8 +17,10 @@ file in the system's temporary folder, so the caller can say where it is.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
+import secrets
 import stat
 import tempfile
 import time
@@ -27,8 +31,39 @@ from typing import Callable
 STALE_SECONDS = 24 * 3600
 # A temporary file younger than this is never touched: its writer may be another machine sharing the folder.
 FRESH_SECONDS = 60
-_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
-_LEGACY_TEMP = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp$")
+_TEMP = re.compile(r"^\.(?P<name>.+)\.miran-(?P<pid>\d{1,10})-(?P<rand>[0-9a-f]{12})-(?P<tag>[0-9a-f]{8})\.tmp$")
+
+
+def _tag(name: str, pid: str, rand: str) -> str:
+    return hashlib.sha256(f"miran-temporary\0{name}\0{pid}\0{rand}".encode("utf-8", "surrogatepass")
+                          ).hexdigest()[:8]
+
+
+def temp_name(name: str, pid: int | None = None) -> str:
+    """A new temporary file name for a write of the file ``name`` by process ``pid`` (this one by default)."""
+    pid_s = str(os.getpid() if pid is None else pid)
+    rand = secrets.token_hex(6)
+    return f".{name}.miran-{pid_s}-{rand}-{_tag(name, pid_s, rand)}.tmp"
+
+
+def is_own_temp(name: str) -> bool:
+    """Whether a file name is one ``temp_name`` gave (its tag checks out), whatever its age."""
+    m = _TEMP.match(name)
+    return m is not None and m.group("tag") == _tag(m.group("name"), m.group("pid"), m.group("rand"))
+
+
+def make_temp(directory: str | os.PathLike, name: str) -> str:
+    """Create an empty temporary file for a write of ``name`` in ``directory`` (exclusively, mode 0600) and return
+    its path."""
+    for _ in range(100):
+        tmp = os.path.join(os.fspath(directory), temp_name(name))
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return tmp
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", os.fspath(directory))
 
 
 def current_umask() -> int:
@@ -72,8 +107,7 @@ def write_file_atomic(path: str | os.PathLike, fill: Callable[[str], object]) ->
         raise OSError(errno.EEXIST, "exists and is not a regular file", str(p))
     remove_stale_temps(directory, p.name)
     mode = new_file_mode(p)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.{os.getpid()}-", suffix=".tmp", dir=directory)
-    os.close(fd)
+    tmp = make_temp(directory, p.name)
     try:
         fill(tmp)
         fd = os.open(tmp, os.O_RDWR)
@@ -127,11 +161,9 @@ def pid_alive(pid: int) -> bool:
 
 
 def is_stale_temp(entry: os.DirEntry | Path, now: float | None = None) -> bool:
-    """Whether a file named like one of our temporaries was left by a writer that is gone."""
-    name = entry.name
-    m = _TEMP.match(name)
-    legacy = m is None and _LEGACY_TEMP.match(name) is not None
-    if m is None and not legacy:
+    """Whether a file is one of our temporaries (``is_own_temp``) left by a writer that is gone."""
+    m = _TEMP.match(entry.name)
+    if m is None or not is_own_temp(entry.name):
         return False
     try:
         st = os.stat(entry, follow_symlinks=False)
@@ -142,7 +174,7 @@ def is_stale_temp(entry: os.DirEntry | Path, now: float | None = None) -> bool:
     age = (time.time() if now is None else now) - st.st_mtime
     if age < FRESH_SECONDS:
         return False
-    if m is None or age > STALE_SECONDS:
+    if age > STALE_SECONDS:
         return True
     return not pid_alive(int(m.group("pid")))
 
@@ -158,7 +190,7 @@ def remove_stale_temps(directory: str | os.PathLike, name: str | None = None) ->
     for e in entries:
         if e.name.startswith(prefix) and e.name.endswith(".tmp") and is_stale_temp(e):
             if name is not None:
-                m = _TEMP.match(e.name) or _LEGACY_TEMP.match(e.name)
+                m = _TEMP.match(e.name)
                 if m is None or m.group("name") != name:
                     continue
             try:
@@ -188,16 +220,13 @@ def destination_problem(path: str | os.PathLike) -> str | None:
     except OSError as e:
         return f"cannot reach {p}: {e.strerror or e}"
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.{os.getpid()}-", suffix=".tmp", dir=directory)
+        tmp = make_temp(directory, p.name)
     except OSError as e:
         return f"cannot write in {directory}: {e.strerror or e}"
     try:
-        os.close(fd)
-    finally:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        os.unlink(tmp)
+    except OSError:
+        pass
     return None
 
 
@@ -218,5 +247,6 @@ def keep_elsewhere(path: str | os.PathLike, data: bytes) -> Path | None:
     return Path(kept)
 
 
-__all__ = ["current_umask", "destination_problem", "fsync_folder", "is_stale_temp", "keep_elsewhere",
-           "new_file_mode", "remove_stale_temps", "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["current_umask", "destination_problem", "fsync_folder", "is_own_temp", "is_stale_temp", "keep_elsewhere",
+           "make_temp", "new_file_mode", "remove_stale_temps", "temp_name", "write_bytes_atomic", "write_file_atomic",
+           "write_text_atomic"]

@@ -46,6 +46,17 @@ def read_json(path: str | os.PathLike) -> Any:
 
 def read_text_bounded(path: str | os.PathLike, limit: int | None = None) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes (default MAX_FILE_BYTES); InputError naming the
+    file otherwise (see ``read_bytes_bounded``)."""
+    p = Path(path)
+    data = read_bytes_bounded(p, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError([Problem("", f"not UTF-8 text (byte {e.start})")], str(p)) from None
+
+
+def read_bytes_bounded(path: str | os.PathLike, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (default MAX_FILE_BYTES); InputError naming the
     file otherwise.
 
     Devices (``/dev/zero``), FIFOs and sockets are refused before they are opened: their size says nothing and
@@ -60,25 +71,27 @@ def read_text_bounded(path: str | os.PathLike, limit: int | None = None) -> str:
         if not stat.S_ISREG(st.st_mode):
             raise InputError([Problem("", f"{p} is not a regular file ({_file_kind(st.st_mode)})")])
         if st.st_size > limit:
-            raise InputError([Problem("", f"the file is {st.st_size / 2**20:.0f} MiB, over the limit of "
-                                          f"{limit / 2**20:.0f} MiB")], str(p))
+            raise InputError([Problem("", f"the file is {_size(st.st_size)}, over the limit of {_size(limit)}")],
+                             str(p))
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 raise InputError([Problem("", f"{p} is not a regular file")])
             data = f.read(limit + 1)
         if len(data) > limit:
-            raise InputError([Problem("", f"the file grew past the limit of {limit / 2**20:.0f} MiB while it "
-                                          "was read")], str(p))
-        return data.decode("utf-8-sig")
+            raise InputError([Problem("", f"the file grew past the limit of {_size(limit)} while it was read")],
+                             str(p))
+        return data
     except FileNotFoundError:
         raise InputError([Problem("", f"no such file: {p}")]) from None
     except IsADirectoryError:
         raise InputError([Problem("", f"{p} is a directory, not a file")]) from None
-    except UnicodeDecodeError as e:
-        raise InputError([Problem("", f"not UTF-8 text (byte {e.start})")], str(p)) from None
     except OSError as e:
         raise InputError([Problem("", f"cannot read {p}: {e.strerror or e}")]) from None
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n} bytes"
 
 
 def _file_kind(mode: int) -> str:

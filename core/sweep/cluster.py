@@ -13,6 +13,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
+import socket
+import struct
+import time
 from typing import Any, Iterator
 
 from .deps import require
@@ -56,11 +60,77 @@ def _local_client(distributed, workers: int) -> Iterator[object]:
         cluster.close()
 
 
+# How long the scheduler probe waits to connect and then for the scheduler's first message.
+PROBE_SECONDS = 3.0
+# The largest first message a scheduler sends (its handshake is a few hundred bytes).
+MAX_HANDSHAKE_BYTES = 1 << 20
+_ADDRESS = re.compile(r"^(?:(?P<proto>[a-z]+)://)?(?:\[(?P<ip6>[0-9A-Fa-f:.]+)\]|(?P<host>[^\s/:\[\]]+)):(?P<port>\d{1,5})$")
+
+
+class SchedulerUnreachable(Exception):
+    """The address does not answer as a Dask scheduler; the message says what happened."""
+
+
+def probe_scheduler(address: str, seconds: float = PROBE_SECONDS) -> None:
+    """Check, within about ``2 * seconds``, that a Dask scheduler answers at ``address`` before a Client is made
+    (a Client waits without a bound on a port that accepts and never answers, and reads an HTTP server's reply as
+    a frame length of exabytes); SchedulerUnreachable saying why otherwise.
+
+    A scheduler writes its handshake as soon as a connection is accepted, a 64-bit frame length first: for
+    ``tcp://`` addresses (the default) that length must arrive and be plausible; other protocols (``tls://``) are
+    only connected to."""
+    m = _ADDRESS.match(address)
+    if m is None:
+        raise SchedulerUnreachable(f"expected an address such as tcp://host:8786, got {address!r}")
+    proto = m.group("proto") or "tcp"
+    host, port = m.group("ip6") or m.group("host"), int(m.group("port"))
+    if not 0 < port < 65536:
+        raise SchedulerUnreachable(f"port {port} is not a TCP port (1 to 65535)")
+    if proto not in ("tcp", "tls"):
+        raise SchedulerUnreachable(f"protocol {proto!r}: a sweep reaches its scheduler over tcp:// or tls://")
+    deadline = time.monotonic() + seconds
+    try:
+        sock = socket.create_connection((host, port), timeout=seconds)
+    except socket.timeout:
+        raise SchedulerUnreachable(f"no connection within {seconds:g} s") from None
+    except OSError as e:
+        raise SchedulerUnreachable(e.strerror or str(e)) from None
+    with sock:
+        if proto != "tcp":
+            return
+        head = b""
+        sock.settimeout(seconds)
+        try:
+            while len(head) < 8:
+                chunk = sock.recv(8 - len(head))
+                if not chunk:
+                    raise SchedulerUnreachable("it closed the connection without a word: not a Dask scheduler")
+                head += chunk
+                if time.monotonic() > deadline + seconds:
+                    break
+        except socket.timeout:
+            raise SchedulerUnreachable(f"it accepted the connection but sent nothing within {seconds:g} s: not a "
+                                       "Dask scheduler (is it a web server, or the dashboard's port?)") from None
+        except OSError as e:
+            raise SchedulerUnreachable(e.strerror or str(e)) from None
+        if len(head) < 8:
+            raise SchedulerUnreachable(f"it sent less than a message header within {seconds:g} s")
+        (n,) = struct.unpack("<Q", head)
+        if not 0 < n <= MAX_HANDSHAKE_BYTES:
+            raise SchedulerUnreachable(f"its first message does not start as a Dask scheduler's ({head!r}): not a "
+                                       "Dask scheduler")
+
+
 @contextlib.contextmanager
 def scheduler_client(address: str, timeout: float = 30.0) -> Iterator[object]:
-    """A ``distributed.Client`` connected to a running scheduler (``tcp://host:8786``), closed on exit."""
+    """A ``distributed.Client`` connected to a running scheduler (``tcp://host:8786``), closed on exit; the address
+    is probed first (``probe_scheduler``), so that what does not answer as a scheduler is refused in seconds."""
+    probe_scheduler(address, min(PROBE_SECONDS, timeout))
     distributed = require("distributed", "running a sweep on a Dask scheduler")
-    client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    try:
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    except Exception as e:  # distributed raises OSError, TimeoutError, ValueError or its own errors
+        raise SchedulerUnreachable(f"{type(e).__name__}: {e}"[:300]) from None
     try:
         yield client
     finally:

@@ -14,11 +14,16 @@ from typing import Any
 
 import numpy as np
 
+from core.scene.atomic import write_file_atomic
 from core.scene.problems import InputError, Problem
 
 from .deps import require
 
 PLOT_FORMATS = (".png", ".svg")
+# The most lines (--hue values) and x categories one plot draws: past them a legend or an axis is unreadable and
+# the drawing takes minutes, so a table with more is refused before anything is drawn.
+MAX_HUE_VALUES = 64
+MAX_X_CATEGORIES = 2000
 
 
 @dataclass(frozen=True)
@@ -43,8 +48,45 @@ def check_columns(df, x: str, y: str, hue: str | None) -> None:
             problems.append(Problem(opt, f"no column {c!r} in the table (columns: {', '.join(map(str, cols))})"))
     if not problems and not _numeric(df[y]):
         problems.append(Problem("--y", f"column {y!r} is not numeric"))
+    if not problems and hue is not None:
+        n = df[hue].nunique(dropna=False)
+        if n > MAX_HUE_VALUES:
+            problems.append(Problem("--hue", f"column {hue!r} has {n} distinct values, over the limit of "
+                                             f"{MAX_HUE_VALUES} lines a plot draws (choose a column with fewer)"))
+    if not problems and not _numeric(df[x]):
+        n = df[x].nunique(dropna=False)
+        if n > MAX_X_CATEGORIES:
+            problems.append(Problem("--x", f"column {x!r} has {n} distinct non-numeric values, over the limit of "
+                                           f"{MAX_X_CATEGORIES} categories an axis shows"))
     if problems:
         raise InputError(problems)
+
+
+def check_hue_file(path: str | os.PathLike, hue: str | None) -> None:
+    """For a CSV table, refuse a ``hue`` column of more than MAX_HUE_VALUES distinct values by reading it with the
+    csv module, before pandas is loaded and the table parsed (a second or two); ``check_columns`` checks it again
+    on the table (and is what checks Parquet tables)."""
+    import csv
+
+    from core.export.csvsafe import unescape_cell
+
+    if hue is None or Path(path).suffix.lower() != ".csv":
+        return
+    try:
+        with open(path, encoding="utf-8", errors="replace", newline="") as f:
+            rows = csv.reader(f)
+            header = [unescape_cell(c) for c in next(rows, [])]
+            if hue not in header:
+                return
+            k, seen = header.index(hue), set()
+            for row in rows:
+                seen.add(row[k] if k < len(row) else "")
+                if len(seen) > MAX_HUE_VALUES:
+                    raise InputError([Problem("--hue", f"column {hue!r} has more than {MAX_HUE_VALUES} distinct "
+                                                       f"values, over the limit of {MAX_HUE_VALUES} lines a plot "
+                                                       "draws (choose a column with fewer)")])
+    except (OSError, csv.Error):
+        return  # the table reader names it
 
 
 def _numeric(col) -> bool:
@@ -71,7 +113,15 @@ def plot_file(df, path: str | os.PathLike, x: str, y: str, hue: str | None = Non
     if p.suffix.lower() not in PLOT_FORMATS:
         raise InputError([Problem("--out", f"{p.name}: plots are written as .png or .svg, by the extension")])
     lines = series(df, x, y, hue)
-    require("matplotlib", "plotting a sweep")
+    matplotlib = require("matplotlib", "plotting a sweep")
+    # Column names and values are data, not TeX: "$\\frac{$" would stop mathtext with a parse error.
+    with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
+        fig = _figure(lines, x, y, hue, title)
+        write_file_atomic(p, lambda tmp: fig.savefig(tmp, format=p.suffix[1:].lower()))
+    return p
+
+
+def _figure(lines: list[Series], x: str, y: str, hue: str | None, title: str):
     from matplotlib.figure import Figure  # no pyplot: no GUI backend, no global state
 
     fig = Figure(figsize=(7, 4.5), layout="constrained")
@@ -91,7 +141,4 @@ def plot_file(df, path: str | os.PathLike, x: str, y: str, hue: str | None = Non
     if hue is not None:
         ax.legend(title=hue)
     ax.grid(True, alpha=0.3)
-    tmp = p.with_name(f".{p.stem}.tmp{p.suffix}")
-    fig.savefig(tmp, format=p.suffix[1:].lower())
-    os.replace(tmp, p)
-    return p
+    return fig

@@ -18,13 +18,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from core.interrupts import is_interrupt, sigint_handler
 from core.scene.problems import InputError, Problem
 
 from .batches import MAX_BATCH, BatchSizer, batch_error, run_batch
 from .deps import require
 from .spec import RunTask, SweepSpec, load_spec, parse_spec
-from .table import Journal, SweepTables, frames, journal_path, paths_dir, read_tables, results_from_tables, \
-    write_tables
+from .table import RUN_KEYS, Journal, SweepTables, characters_path, check_out_path, check_outputs, csv_header, \
+    frames, journal_path, paths_dir, read_tables, results_from_tables, sniff_table, write_tables
 from .task import run_task, warm
 
 # Batches in flight per worker thread: one running and one waiting, so that a worker never waits for the round
@@ -76,6 +77,9 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
     if batch is not None and not (isinstance(batch, int) and 1 <= batch <= MAX_BATCH):
         raise InputError([Problem("batch", f"expected a whole number of runs per task from 1 to {MAX_BATCH}, "
                                            f"got {batch!r}")])
+    if out is not None:
+        check_out_path(out, "out")
+        check_outputs(out, spec_inputs(spec), keep_paths, "out")
     tasks = spec.tasks(keep_paths)
     texts = spec.scene_texts()
     results: dict[str, dict[str, Any]] = {}
@@ -126,11 +130,11 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
                         journal.sync()
         else:
             _on_client(client, todo, texts, done, journal.sync if journal is not None else None, batch, stop_asked)
-    except KeyboardInterrupt:
+    except BaseException as e:
         _finish(out, journal, results, bar)
-        raise SweepInterrupted(len(results), len(tasks), str(out) if out is not None else None) from None
-    except BaseException:
-        _finish(out, journal, results, bar)
+        if is_interrupt(e):
+            # a KeyboardInterrupt, or numba's SystemError caused by one (core.interrupts)
+            raise SweepInterrupted(len(results), len(tasks), str(out) if out is not None else None) from None
         raise
     return _finish(out, journal, results, bar)
 
@@ -149,13 +153,37 @@ def _finish(out, journal: Journal | None, results: dict, bar) -> SweepTables:
     return tables
 
 
+def check_resumable(out: str | os.PathLike) -> None:
+    """InputError, before pandas is loaded, when the table at ``out`` is a CSV file without a sweep table's
+    columns or a file that is not Parquet (the full check is ``results_from_tables``)."""
+    p = Path(out)
+    if not p.is_file():
+        return
+    if p.suffix.lower() == ".csv":
+        cols = csv_header(p)
+        missing = [c for c in RUN_KEYS if cols is None or c not in cols]
+        if missing:
+            raise InputError([Problem("", f"not a sweep's run table: no column {', '.join(map(repr, missing))}")],
+                             str(p))
+    for f in (p, characters_path(p)):
+        if f.is_file():
+            sniff_table(f)
+
+
+def spec_inputs(spec: SweepSpec) -> list[tuple[str, str]]:
+    """The files a sweep reads, as (label, path): its spec file (when it has one) and its scenes."""
+    own = [("the spec", spec.source)] if spec.source else []
+    return own + [(f"scenes[{i}]", sc.path) for i, sc in enumerate(spec.scenes)]
+
+
 def finished_runs(out: str | os.PathLike, tasks: list[RunTask]) -> dict[str, dict[str, Any]]:
     """run_id -> result of the ``tasks`` an earlier attempt finished: in the table at ``out`` or in the journal a
     killed sweep left beside it."""
     wanted = {t.run_id for t in tasks}
     found: dict[str, dict[str, Any]] = {}
+    check_resumable(out)
     if Path(out).exists():
-        found.update(results_from_tables(read_tables(out)))
+        found.update(results_from_tables(read_tables(out), str(out)))
     for r in Journal(journal_path(out)).read():
         found[str(r["run"]["run_id"])] = r
     return {k: v for k, v in found.items() if k in wanted}
@@ -173,7 +201,8 @@ def _stop_between_runs():
 
     def handler(signum, frame):
         if asked:
-            raise KeyboardInterrupt
+            sigint_handler(signum, frame)  # KeyboardInterrupt, deferred out of a kernel call
+            return
         asked.append(signum)
         print("stopping after the run in progress (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
 

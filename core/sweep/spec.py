@@ -17,8 +17,12 @@
 Parameter names (``PARAMETERS`` below): every global of core.sim.params (``c_s``, ``dt``, ``integrator``,
 ``interact`` ...), ``method``, ``planner`` (of the scene's start/goal agents and of the random ones), ``agents``
 (random agents added to the scene's), and per profile ``<profile>.sigma|d|max_speed|radius`` and
-``<profile>.weight.<terrain>`` (``*`` for every profile). Every problem is reported with its spec path
-(``grid["adult.sigma"][2]``) before any run starts; the values are checked by the engine's own setters.
+``<profile>.weight.<terrain>`` (``*`` for every profile; ``weights`` is an alias, made canonical before the runs are
+planned). Each parameter is given once: the same name in two tables, a wildcard and a named profile, an alias and
+its canonical name, or a TOML quoted key and dotted key spelling one name, is refused naming both places. The
+``name`` is a name, not a path (``name_problem``). The number of runs is counted from the lists' lengths before
+anything is read (MAX_RUNS). Every problem is reported with its spec path (``grid["adult.sigma"][2]``) before any
+run starts; the values are checked by the engine's own setters.
 
 Runs are numbered scene by scene, then grid point (the grid's keys in file order, the last varying fastest), then
 random sample, then seed; each is keyed by ``run_id``, a hash of everything that shapes its result (the scene file's
@@ -39,7 +43,7 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from core.scene.jsonio import parse_json_text
+from core.scene.jsonio import parse_json_text, read_bytes_bounded
 from core.scene.model import INTEGRATORS, PLANNERS, Scene
 from core.scene.parse import MAX_AGENTS, parse_scene
 from core.scene.problems import InputError, Problem
@@ -55,8 +59,15 @@ PROFILE_PARAMETERS = ("sigma", "d", "max_speed", "radius")
 DISTRIBUTIONS = ("uniform", "log_uniform", "integers", "choice")
 TOP_KEYS = ("format", "version", "name", "scenes", "fixed", "grid", "random", "seeds", "agents", "scene_agents",
             "limit", "metrics")
-# A sweep larger than this is refused (a typo in a grid multiplies).
+# A spec's name is a name (the default table is <name>.parquet in the current folder), not a path.
+MAX_NAME = 120
+NAME_FORBIDDEN = frozenset('/\\:*?"<>|')
+# A sweep larger than this is refused (a typo in a grid multiplies), counted before anything is expanded.
 MAX_RUNS = 1_000_000
+# The most parameter names one table of a spec (fixed, grid, random.parameters) may give.
+MAX_PARAMETERS = 1000
+# A spec file larger than this is refused before it is read (a million seeds take about 8 MB).
+MAX_SPEC_BYTES = 16 * 2**20
 # Bumped when what a run computes changes, so that --resume does not mix tables of two versions.
 ROW_VERSION = 1
 
@@ -163,14 +174,7 @@ def _canon(v: Any) -> Any:
 def load_spec(path: str | os.PathLike) -> SweepSpec:
     """Read and check a sweep spec file (``.json`` or ``.toml``); InputError lists every problem with its path."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError([Problem("", f"no such file: {p}")]) from None
-    except IsADirectoryError:
-        raise InputError([Problem("", f"{p} is a directory, not a file")]) from None
-    except OSError as e:
-        raise InputError([Problem("", f"cannot read {p}: {e.strerror}")]) from None
+    raw = read_bytes_bounded(p, MAX_SPEC_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -198,9 +202,11 @@ def parse_spec(data: Any, base_dir: str | os.PathLike = ".", source: str = "") -
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
         r.add("version", f"must be {VERSION}, got {data.get('version')!r}")
     name = data.get("name", Path(source).name.split(".")[0] if source else "sweep")
-    if not isinstance(name, str) or not name.strip():
-        r.add("name", "must be a non-blank string")
+    msg = name_problem(name)
+    if msg:
+        r.add("name", msg)
         name = "sweep"
+    _count_runs(data, source)
     scenes = _scenes(r, data.get("scenes"), Path(base_dir))
     loaded = [_parse_scene(r, f"scenes[{i}]", s) for i, s in enumerate(scenes)]
     parsed = [(s, sc) for s, sc in zip(scenes, loaded) if sc is not None]
@@ -208,11 +214,9 @@ def parse_spec(data: Any, base_dir: str | os.PathLike = ".", source: str = "") -
 
     fixed = _mapping(r, data, "fixed")
     grid_raw = _mapping(r, data, "grid")
-    fixed_vals = {n: checker.value(r, f"fixed[{n!r}]", n, v) for n, v in fixed.items()
-                  if checker.known(r, f"fixed[{n!r}]", n)}
+    fixed_vals = {n: checker.value(r, path, n, v) for n, (path, v) in fixed.items() if checker.known(r, path, n)}
     grid: dict[str, list[Any]] = {}
-    for n, vals in grid_raw.items():
-        path = f"grid[{n!r}]"
+    for n, (path, vals) in grid_raw.items():
         if not checker.known(r, path, n):
             continue
         if not isinstance(vals, list) or not vals:
@@ -226,11 +230,13 @@ def parse_spec(data: Any, base_dir: str | os.PathLike = ".", source: str = "") -
                 r.add(f"{path}[{i}]", f"{v!r} is listed twice")
             seen.add(key)
         grid[n] = checked
-    samples, random_names = _random(r, data.get("random"), checker)
-    for n in set(fixed) & set(grid):
-        r.add(f"grid[{n!r}]", "also set in 'fixed'")
-    for n in random_names & (set(fixed) | set(grid)):
-        r.add(f"random.parameters[{n!r}]", "also set in 'fixed' or 'grid'")
+    samples, random_paths = _random(r, data.get("random"), checker)
+    random_names = set(random_paths)
+    given = [(n, path) for n, (path, _) in fixed.items()] + [(n, path) for n, (path, _) in grid_raw.items()]
+    given += list(random_paths.items())
+    if "agents" in data:
+        given.append(("agents", "agents"))
+    _overlaps(r, given)
     seeds = _seeds(r, data.get("seeds", [0]))
     agents = data.get("agents", 0)
     if not _is_int(agents) or not 0 <= agents <= MAX_AGENTS:
@@ -247,14 +253,29 @@ def parse_spec(data: Any, base_dir: str | os.PathLike = ".", source: str = "") -
     names = tuple(dict.fromkeys(["agents", *fixed_vals, *grid, *random_names]))
     spec = SweepSpec(name.strip(), source, tuple(s for s, _ in parsed), fixed_vals, grid, samples, tuple(seeds),
                      int(agents), scene_agents, steps, time, metrics, names)
-    if spec.n_runs > MAX_RUNS:
-        raise InputError([Problem("grid", f"{spec.n_runs} runs, over the limit of {MAX_RUNS}")], source)
     if not (agents or "agents" in grid or "agents" in random_names):
         empty = [i for i, (_, sc) in enumerate(parsed) if not (scene_agents and sc.agents)]
         if empty:
             raise InputError([Problem(f"scenes[{i}]", "no agents to simulate: the scene has none (or scene_agents "
                                                       "is false) and 'agents' is 0") for i in empty], source)
     return spec
+
+
+def name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a sweep, or None. The name is a name, not a path: the default table is
+    ``<name>.parquet`` in the current folder, so a separator, a control character or a drive would let a spec
+    shared with others write elsewhere."""
+    if not isinstance(name, str) or not name.strip():
+        return f"must be a non-blank string, got {name!r}"
+    if len(name) > MAX_NAME:
+        return f"at most {MAX_NAME} characters, got {len(name)}"
+    bad = sorted({c for c in name if c in NAME_FORBIDDEN or ord(c) < 32 or ord(c) == 127})
+    if bad:
+        return (f"{name!r} is a name, not a path: it may not hold {', '.join(repr(c) for c in bad)} "
+                f"(give the table's path with --out)")
+    if name.strip() in (".", ".."):
+        return f"{name!r} is a name, not a path (give the table's path with --out)"
+    return None
 
 
 class _Reader:
@@ -273,25 +294,101 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _mapping(r: _Reader, data: dict, key: str) -> dict:
+def _mapping(r: _Reader, data: dict, key: str) -> dict[str, tuple[str, Any]]:
+    """A ``fixed`` or ``grid`` table as canonical parameter name -> (the path it is spelled at, value)."""
     v = data.get(key, {})
     if not isinstance(v, dict):
         r.add(key, "must be an object of parameter name -> value")
         return {}
-    return _dotted(v, lambda name, x: isinstance(x, dict))
+    if len(v) > MAX_PARAMETERS:
+        r.add(key, f"{len(v)} parameters, over the limit of {MAX_PARAMETERS}")
+        return {}
+    return _dotted(r, v, lambda name, x: isinstance(x, dict), key)
 
 
-def _dotted(d: dict, nested, prefix: str = "") -> dict:
-    """TOML's unquoted dotted keys (``adult.sigma = [20, 40]``) nest tables: join them back into parameter names.
-    ``nested(name, value)`` says whether the value at ``name`` is such a table."""
-    out = {}
+def canonical(name: str) -> str:
+    """A parameter's canonical name: ``<profile>.weights.<terrain>`` is ``<profile>.weight.<terrain>``."""
+    parts = name.split(".")
+    if len(parts) == 3 and parts[1] == "weights":
+        return f"{parts[0]}.weight.{parts[2]}"
+    return name
+
+
+def _dotted(r: _Reader, d: dict, nested, path: str, prefix: str = "",
+            out: dict[str, tuple[str, Any]] | None = None, depth: int = 0) -> dict[str, tuple[str, Any]]:
+    """TOML's unquoted dotted keys (``adult.sigma = [20, 40]``) nest tables: join them back into parameter names,
+    canonical (``canonical``), each with the path it is spelled at (``grid['adult']['sigma']``,
+    ``grid['adult.sigma']``).
+    ``nested(name, value)`` says whether the value at ``name`` is such a table. A name spelled twice (a quoted and
+    a dotted key, or an alias and its canonical name) is a problem naming both spellings."""
+    out = {} if out is None else out
     for k, v in d.items():
-        name = f"{prefix}{k}"
-        if nested(name, v):
-            out.update(_dotted(v, nested, name + "."))
-        else:
-            out[name] = v
+        name, where = f"{prefix}{k}", f"{path}[{k!r}]"
+        if depth < 3 and nested(name, v):
+            _dotted(r, v, nested, where, name + ".", out, depth + 1)
+            continue
+        c = canonical(name)
+        if c in out:
+            r.add(where, f"gives {c!r} a second time (also given at {out[c][0]}): a spec gives each parameter once")
+            continue
+        out[c] = (where, v)
     return out
+
+
+def _covers(name: str) -> tuple[str, str]:
+    """(what a parameter sets, which profile): ``("sigma", "adult")``, ``("weight.mud", "*")``; a parameter that is
+    not a profile's is its own name for every profile (``("c_s", "")``)."""
+    parts = name.split(".")
+    if len(parts) >= 2:
+        return ".".join(parts[1:]), parts[0]
+    return name, ""
+
+
+def _overlaps(r: _Reader, given: list[tuple[str, str]]) -> None:
+    """A problem naming both places where one parameter is given twice: the same canonical name in two tables, or a
+    wildcard profile (``*.sigma``) and a named one (``adult.sigma``). Linear in the names given."""
+    by_field: dict[str, dict[str, str]] = {}
+    for name, path in given:
+        field, profile = _covers(name)
+        seen = by_field.setdefault(field, {})
+        other = seen.get(profile) or (seen.get("*") if profile else None)
+        if other is None and profile == "*" and seen:
+            other = next(iter(seen.values()))
+        if other is not None:
+            r.add(path, f"sets what {other} already sets: a spec gives each parameter once (a wildcard profile "
+                        f"'*' covers every named one)")
+            continue
+        seen[profile] = path
+
+
+def _count_runs(data: dict, source: str) -> None:
+    """InputError when the spec asks for more than MAX_RUNS runs, counted from the lengths of its lists before
+    anything is read, checked or drawn (a spec of a few bytes can multiply into millions)."""
+    def length(v: Any) -> int:
+        return len(v) if isinstance(v, list) else 1
+
+    n = length(data.get("scenes")) * length(data.get("seeds", [0]))
+    grid = data.get("grid")
+    if isinstance(grid, dict):
+        for v in _leaves(grid):
+            n *= max(1, length(v))
+            if n > MAX_RUNS:
+                break
+    rnd = data.get("random")
+    if isinstance(rnd, dict) and _is_int(rnd.get("samples")) and rnd["samples"] > 0:
+        n *= int(rnd["samples"])
+    if n > MAX_RUNS:
+        raise InputError([Problem("", f"{n:,} runs (scenes x grid points x random samples x seeds), over the "
+                                      f"limit of {MAX_RUNS:,} runs a spec may ask for: split the sweep")], source)
+
+
+def _leaves(d: dict, depth: int = 0):
+    """The values of a (TOML-nested) table of lists."""
+    for v in d.values():
+        if isinstance(v, dict) and depth < 3:
+            yield from _leaves(v, depth + 1)
+        else:
+            yield v
 
 
 def _scenes(r: _Reader, v: Any, base: Path) -> list[SceneFile]:
@@ -305,9 +402,9 @@ def _scenes(r: _Reader, v: Any, base: Path) -> list[SceneFile]:
             continue
         p = Path(s) if Path(s).is_absolute() else base / s
         try:
-            raw = p.read_bytes()
-        except OSError as e:
-            r.add(f"scenes[{i}]", f"cannot read {p}: {e.strerror or e}")
+            raw = read_bytes_bounded(p)
+        except InputError as e:
+            r.add(f"scenes[{i}]", f"cannot read {p}: " + "; ".join(pr.message for pr in e.problems))
             continue
         label = p.name[:-5] if p.name.endswith(".json") else p.stem
         if label in labels:
@@ -434,12 +531,13 @@ class _ValueChecker:
         return int(v) if _is_int(v) else float(v)
 
 
-def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, Any]], set[str]]:
+def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The random samples drawn and the parameters they set (canonical name -> the path it is spelled at)."""
     if v is None:
-        return [], set()
+        return [], {}
     if not isinstance(v, dict):
         r.add("random", "must be an object with 'samples', 'seed' and 'parameters'")
-        return [], set()
+        return [], {}
     for k in v:
         if k not in ("samples", "seed", "parameters"):
             r.add(f"random.{k}", "unknown field (valid: samples, seed, parameters)")
@@ -451,14 +549,15 @@ def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, 
     if not _is_int(seed) or seed < 0:
         r.add("random.seed", f"must be a whole number >= 0, got {seed!r}")
         seed = 0
-    params = v.get("parameters")
-    if not isinstance(params, dict) or not params:
-        r.add("random.parameters", "must be a non-empty object of parameter name -> distribution")
-        return [], set()
-    params = _dotted(params, lambda name, x: isinstance(x, dict) and not checker.is_parameter(name))
+    raw = v.get("parameters")
+    if not isinstance(raw, dict) or not raw or len(raw) > MAX_PARAMETERS:
+        r.add("random.parameters", f"must be an object of 1 to {MAX_PARAMETERS} parameter name -> distribution")
+        return [], {}
+    params = _dotted(r, raw, lambda name, x: isinstance(x, dict) and not checker.is_parameter(canonical(name)),
+                     "random.parameters")
+    paths = {name: path for name, (path, _) in params.items()}
     dists: list[tuple[str, str, Any]] = []
-    for name, d in params.items():
-        path = f"random.parameters[{name!r}]"
+    for name, (path, d) in params.items():
         if not checker.known(r, path, name):
             continue
         if not isinstance(d, dict) or len(d) != 1 or next(iter(d)) not in DISTRIBUTIONS:
@@ -487,7 +586,7 @@ def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, 
             checker.value(r, f"{dpath}[{i}]", name, int(x) if kind == "integers" else float(x))
         dists.append((name, kind, arg))
     if r.problems or not n:
-        return [], set(params) if isinstance(params, dict) else set()
+        return [], paths
     rng = np.random.default_rng(int(seed))
     samples = []
     for _ in range(int(n)):
@@ -502,22 +601,24 @@ def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, 
             else:
                 s[name] = arg[int(rng.integers(len(arg)))]
         samples.append(s)
-    return samples, set(params)
+    return samples, paths
 
 
 def _seeds(r: _Reader, v: Any) -> list[int]:
     if not isinstance(v, list) or not v:
         r.add("seeds", "must be a non-empty list of whole numbers >= 0")
         return [0]
-    out = []
+    if all(type(s) is int for s in v) and min(v) >= 0 and len(set(v)) == len(v):
+        return list(v)  # the common case, at C speed: a million seeds are checked in milliseconds
+    out: dict[int, int] = {}
     for i, s in enumerate(v):
         if not _is_int(s) or s < 0:
             r.add(f"seeds[{i}]", f"must be a whole number >= 0, got {s!r}")
         elif int(s) in out:
-            r.add(f"seeds[{i}]", f"seed {s} is listed twice")
+            r.add(f"seeds[{i}]", f"seed {s} is listed twice (first at seeds[{out[int(s)]}])")
         else:
-            out.append(int(s))
-    return out or [0]
+            out[int(s)] = i
+    return list(out) or [0]
 
 
 def _limit(r: _Reader, v: Any) -> tuple[int | None, float | None]:

@@ -104,9 +104,10 @@ def _run(task: RunTask, scene_text: str) -> dict[str, Any]:
     t0 = time.thread_time()
     entry = scene_entry(task.scene_sha, scene_text)
     with entry.lock:
-        sim = build_simulation(entry, task)
+        sim, added = build_run(entry, task)
+        used = used_parameters(sim, task, added)
         sim.run(until=task.time, max_steps=task.steps)
-        out = _reduce(sim, task)
+        out = _reduce(sim, task, used)
         if task.keep_paths:
             from core.export import paths_from_simulation, paths_to_dict
 
@@ -119,6 +120,11 @@ def _run(task: RunTask, scene_text: str) -> dict[str, Any]:
 
 def build_simulation(entry: SceneEntry, task: RunTask) -> Simulation:
     """The Simulation of a task on a built scene, its agents added, ready to run (call under ``entry.lock``)."""
+    return build_run(entry, task)[0]
+
+
+def build_run(entry: SceneEntry, task: RunTask) -> tuple[Simulation, int]:
+    """``build_simulation`` and the number of random agents it added."""
     scene = entry.scene
     scene.profiles[:] = copy.deepcopy(entry.profiles)
     for a, planner in zip(scene.agents, entry.planners):
@@ -145,19 +151,49 @@ def build_simulation(entry: SceneEntry, task: RunTask) -> Simulation:
         sim.planner = p["planner"]
     if task.scene_agents and scene.agents:
         sim.add_scene_agents()
-    if p.get("agents", 0):
-        sim.add_random_agents(int(p["agents"]), seed=task.seed)
+    added = sim.add_random_agents(int(p["agents"]), seed=task.seed) if p.get("agents", 0) else ()
     if sim.n_agents == 0:
         raise InputError([Problem("agents", f"run {task.index}: scene {task.scene!r} has no agents and the run adds "
                                             f"none")])
-    return sim
+    return sim, len(added)
+
+
+def used_parameters(sim: Simulation, task: RunTask, random_agents: int) -> dict[str, Any]:
+    """The value of each of the task's parameters as the built simulation holds it (what the run uses, read back
+    from its parameter table, method and planner; not copied from the spec): what the run table records.
+    ``agents`` is ``random_agents``, the number of random agents added; a wildcard profile parameter
+    (``*.sigma``) the value every profile holds (NaN if they differ, which a checked spec cannot give)."""
+    out: dict[str, Any] = {}
+    for name, _ in task.params:
+        parts = name.split(".")
+        if name == "method":
+            out[name] = sim.method
+        elif name == "planner":
+            out[name] = sim.planner
+        elif name == "agents":
+            out[name] = int(random_agents)
+        elif name in GLOBAL_NAMES:
+            out[name] = sim.params.get(name)
+        elif len(parts) == 2:
+            out[name] = _common([sim.params.get_profile(pid, parts[1]) for pid in _ids(sim, parts[0])])
+        else:
+            out[name] = _common([sim.params.weight(pid, parts[2]) for pid in _ids(sim, parts[0])])
+    return out
+
+
+def _ids(sim: Simulation, pid: str) -> list[str]:
+    return list(sim.params.profile_ids) if pid == "*" else [pid]
+
+
+def _common(values: list[float]) -> float:
+    return values[0] if all(v == values[0] for v in values) else math.nan
 
 
 def _profiles(scene: Scene, pid: str) -> list:
     return list(scene.profiles) if pid == "*" else [scene.profile(pid)]
 
 
-def _reduce(sim: Simulation, task: RunTask) -> dict[str, Any]:
+def _reduce(sim: Simulation, task: RunTask, used: dict[str, Any]) -> dict[str, Any]:
     st = sim.state
     m = set(task.metrics)
     n = st.n
@@ -197,7 +233,7 @@ def _reduce(sim: Simulation, task: RunTask) -> dict[str, Any]:
             row["mean_speed"] = float(speed[i])
         chars.append(row)
     run: dict[str, Any] = {"run": task.index, "run_id": task.run_id, "scene": task.scene, "seed": task.seed}
-    run.update({k: v for k, v in task.params})
+    run.update(used)
     run.update({"n_agents": n, "steps": sim.steps, "sim_time": sim.time})
     if "arrival" in m:
         run["arrived"] = int(arrived.sum())

@@ -106,14 +106,16 @@ def test_the_open_dialog_refuses_the_hostile_corpus(make_studio, tmp_path, repor
 
 
 def test_stale_temporaries_are_removed_at_start_and_on_open(make_studio, isolated_config, tmp_path):
-    """kill -9 during a save leaves .NAME.PID-XXXXXXXX.tmp files; the next start (config folder) and the next
+    """kill -9 during a save leaves .NAME.miran-PID-RANDOM-TAG.tmp files; the next start (config folder) and the next
     open of that scene remove them once their process is gone."""
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True).stdout.strip()
     isolated_config.mkdir(parents=True, exist_ok=True)
     corpus = _corpus_module()
     scene = corpus.write_case(tmp_path, "scene", corpus.BASE)
-    leftovers = [isolated_config / f".settings.json.{dead}-a1b2c3d4.tmp", tmp_path / f".scene.json.{dead}-a1b2c3d4.tmp"]
+    from core.scene.atomic import temp_name
+
+    leftovers = [isolated_config / temp_name("settings.json", int(dead)), tmp_path / temp_name("scene.json", int(dead))]
     old = time.time() - 3600
     for p in leftovers:
         p.write_text("partial")

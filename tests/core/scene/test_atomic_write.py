@@ -12,8 +12,8 @@ import time
 import pytest
 
 from core.scene import atomic
-from core.scene.atomic import (destination_problem, is_stale_temp, keep_elsewhere, remove_stale_temps,
-                               write_text_atomic)
+from core.scene.atomic import (destination_problem, is_own_temp, is_stale_temp, keep_elsewhere, remove_stale_temps,
+                               temp_name, write_text_atomic)
 from core.scene.io import load_scene, save_scene
 
 from scenedata import SCENES, SHIPPED
@@ -75,25 +75,56 @@ def _age(p, seconds):
 
 
 def test_stale_temporaries_are_removed_and_live_ones_kept(tmp_path):
-    dead = tmp_path / f".scene.json.{_dead_pid()}-abcd1234.tmp"
-    live = tmp_path / f".scene.json.{os.getpid()}-abcd1234.tmp"
-    fresh = tmp_path / f".scene.json.{_dead_pid()}-fresh123.tmp"
-    legacy = tmp_path / ".scene.json.k2j4h5g6.tmp"
-    other = tmp_path / f".other.json.{_dead_pid()}-abcd1234.tmp"
+    dead_pid = _dead_pid()
+    dead = tmp_path / temp_name("scene.json", dead_pid)
+    live = tmp_path / temp_name("scene.json", os.getpid())
+    fresh = tmp_path / temp_name("scene.json", dead_pid)
+    other = tmp_path / temp_name("other.json", dead_pid)
     unrelated = tmp_path / ".notes.tmp"
-    for p in (dead, live, fresh, legacy, other, unrelated):
+    for p in (dead, live, fresh, other, unrelated):
         p.write_text("partial")
-    for p in (dead, live, legacy, other, unrelated):
+    for p in (dead, live, other, unrelated):
         _age(p, 3600)
     assert is_stale_temp(dead) and not is_stale_temp(live) and not is_stale_temp(fresh)
     # Writing scene.json sweeps only scene.json's stale temporaries.
     write_text_atomic(tmp_path / "scene.json", "{}\n")
-    assert not dead.exists() and not legacy.exists()
+    assert not dead.exists()
     assert live.exists() and fresh.exists() and other.exists() and unrelated.exists()
     assert remove_stale_temps(tmp_path) == [other]
     _age(live, 2 * atomic.STALE_SECONDS)
     assert remove_stale_temps(tmp_path) == [live]  # a day old: stale even if its pid was reused
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, unrelated.name, "scene.json"])
+
+
+def _lookalikes(name: str, pid: int) -> list[str]:
+    """File names a person or another program may give, alike to our temporaries of ``name``."""
+    real = temp_name(name, pid)
+    body = real[:-len(".tmp")]
+    flipped = body[:-1] + ("0" if body[-1] != "0" else "1") + ".tmp"
+    return [f".{name}.backup01.tmp", f".{name}.k2j4h5g6.tmp", f".{name}.{pid}-abcd1234.tmp",
+            f".{name}.{pid}-a1b2c3d4e5f6.tmp", f".{name}.miran-{pid}-0123456789ab-00000000.tmp", flipped,
+            f".{name}.miran-{pid}-0123456789ab.tmp", real + ".tmp", real[:-4] + ".bak.tmp", f".{name}.tmp"]
+
+
+@pytest.mark.parametrize("name", ["p.json", "scene.json", "a b.json", "x.miran-1.json"])
+def test_files_alike_to_temporaries_are_never_removed(tmp_path, name):
+    """Only the writer's own temporaries (their tag checks out) are removed, however old their look-alikes are."""
+    pid = _dead_pid()
+    names = _lookalikes(name, pid)
+    for n in names:
+        (tmp_path / n).write_text("a user's file")
+        _age(tmp_path / n, 10 * atomic.STALE_SECONDS)
+        assert not is_own_temp(n), n
+    write_text_atomic(tmp_path / name, "{}\n")
+    assert remove_stale_temps(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names + [name])
+    assert all((tmp_path / n).read_text() == "a user's file" for n in names)
+
+
+def test_temporary_names_are_unique_and_tagged():
+    names = {temp_name("p.json") for _ in range(2000)}
+    assert len(names) == 2000 and all(is_own_temp(n) for n in names)
+    assert all(n.startswith(".p.json.miran-") and n.endswith(".tmp") for n in names)
 
 
 def test_a_killed_save_leaves_a_temporary_the_next_save_removes(tmp_path):

@@ -105,7 +105,7 @@ random.parameters.pedestrian.weight.mud = {{ uniform = [1, 50] }}
     ({"random": {"samples": 2, "parameters": {"c_s": {"normal": [1, 2]}}}}, "random.parameters['c_s']: must be one"),
     ({"random": {"samples": 2, "parameters": {"c_s": {"uniform": [3, 1]}}}}, "random.parameters['c_s'].uniform"),
     ({"random": {"samples": 2, "parameters": {"method": {"choice": ["irm"]}}}},
-     "random.parameters['method']: also set in 'fixed' or 'grid'"),
+     "random.parameters['method']: sets what grid['method'] already sets"),
     ({"scenes": ["no-such-scene.json"]}, "scenes[0]: cannot read"),
     ({"format": "miran-scene"}, "format: must be 'miran-sweep'"),
     ({"colour": 1}, "colour: unknown field"),

@@ -1,0 +1,120 @@
+"""Ctrl+C (SIGINT) that ends a command cleanly, even while a numba kernel is being called.
+
+Python runs a signal handler in the main thread at the next bytecode it executes. While a compiled kernel is
+called, that bytecode can be numba's own Python code that its C dispatcher calls back (typing an argument it has
+no C fast path for): a KeyboardInterrupt raised there is dropped by the dispatcher, which returns the kernel's
+result with the exception still set, and CPython turns that into ``SystemError: CPUDispatcher(...) returned a
+result with an exception set`` (its cause the KeyboardInterrupt).
+
+``sigint_handler`` therefore defers an interrupt that lands in numba's or llvmlite's code: it asks again a few
+milliseconds later (``_thread.interrupt_main``), so that the KeyboardInterrupt is raised in our own code, between
+kernel calls. A deferral lasts at most MAX_DEFER_SECONDS (a cold compile runs in numba's Python code for minutes
+and must stay interruptible); past it, and for whatever slips through, ``is_interrupt`` recognises the
+SystemError by its cause, and the command line reports both as "interrupted" with exit status 130.
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+import signal
+import threading
+import time
+from typing import Any, Callable
+
+# The longest an interrupt waits for the main thread to leave numba's code.
+MAX_DEFER_SECONDS = 1.0
+# How long after a deferral the interrupt is asked again.
+RETRY_SECONDS = 0.005
+_DEFERRED_IN = tuple(os.sep + p + os.sep for p in ("numba", "llvmlite"))
+
+
+class _State:
+    def __init__(self) -> None:
+        self.count = 0
+        self.first_deferred: float | None = None
+        self.installed = False
+
+
+_state = _State()
+
+
+def interrupted() -> bool:
+    """Whether SIGINT arrived since ``install`` (whatever became of the KeyboardInterrupt)."""
+    return _state.count > 0
+
+
+def is_interrupt(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is a KeyboardInterrupt or was caused by one (numba's SystemError, an error raised while one
+    was being handled), following ``__cause__`` and ``__context__``."""
+    seen: set[int] = set()
+    todo = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        todo += [e.__cause__, e.__context__]
+    return False
+
+
+def _in_kernel_machinery(frame: Any) -> bool:
+    return frame is not None and any(p in frame.f_code.co_filename for p in _DEFERRED_IN)
+
+
+_lock = threading.Lock()
+
+
+def _retry() -> None:
+    # a deferred interrupt, unless the command has ended (its handler restored) in the meantime
+    with _lock:
+        if _state.installed:
+            _thread.interrupt_main()
+
+
+def _absorb(signum: int, frame: Any) -> None:
+    """A SIGINT still pending when the command has ended: it has been reported already."""
+
+
+def sigint_handler(signum: int, frame: Any) -> None:
+    """SIGINT: KeyboardInterrupt, deferred while the main thread runs numba's or llvmlite's code (see above)."""
+    now = time.monotonic()
+    if _in_kernel_machinery(frame):
+        if _state.first_deferred is None:
+            _state.first_deferred = now
+        if now - _state.first_deferred < MAX_DEFER_SECONDS:
+            timer = threading.Timer(RETRY_SECONDS, _retry)
+            timer.daemon = True
+            timer.start()
+            return
+    _state.first_deferred = None
+    _state.count += 1
+    raise KeyboardInterrupt
+
+
+def install() -> Callable[[], None]:
+    """Install ``sigint_handler`` for SIGINT in the main thread (where Python's default handler is installed);
+    returns what restores the previous handler. Elsewhere (another thread, a handler of the caller's) a no-op."""
+    _state.count = 0
+    _state.first_deferred = None
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        return lambda: None
+    signal.signal(signal.SIGINT, sigint_handler)
+    _state.installed = True
+
+    def restore() -> None:
+        with _lock:
+            _state.installed = False  # no deferred interrupt is asked again from now on
+        # one asked already is absorbed (signal.signal runs the pending handlers), not raised after the command
+        signal.signal(signal.SIGINT, _absorb)
+        signal.signal(signal.SIGINT, previous)
+
+    return restore
+
+
+__all__ = ["MAX_DEFER_SECONDS", "install", "interrupted", "is_interrupt", "sigint_handler"]
