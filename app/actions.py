@@ -68,8 +68,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.shrunk_free", "Show Free Space for &Radius", "View", "test_path.set_shrunk", None,
                "Outline where the centre of the current profile's disc can stand (the free space shrunk by its "
                "radius, as the planners see it)", checkable=True),
-    ActionSpec("help.shortcuts", "&Keyboard and Mouse…", "Help", "show_shortcuts", SK.HelpContents,
-               "Every shortcut and mouse gesture"),
+    ActionSpec("help.guide", "&User Guide", "Help", "show_guide", SK.HelpContents,
+               "Tutorials, the tools and methods, file formats and commands"),
+    ActionSpec("help.shortcuts", "&Keyboard Shortcuts…", "Help", "show_shortcuts", "Ctrl+/",
+               "Every shortcut and mouse gesture, read from the menus"),
     ActionSpec("help.about", "&About MIRAN Studio", "Help", "show_about", None, ""),
 )
 

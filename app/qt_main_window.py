@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from core.scene.edits import ITEM_KINDS, items
 
 from . import qt_dialogs as dialogs
+from . import qt_guide
 from .actions import (
     ACTIONS, MENUS, REDO_KEYS, ActionSpec, key_sequences, key_text, menu_actions, shortcut_rows,
 )
@@ -408,11 +409,15 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.state.set("snap_vertices", on)
         self.settings.snap_vertices = on
 
+    def show_guide(self) -> QtWidgets.QWidget | None:
+        """Help > User Guide: the built HTML guide in the browser, else its Markdown pages in a window (returned)."""
+        return qt_guide.open_guide(self)
+
     def show_shortcuts(self) -> QtWidgets.QDialog:
         """A non-modal list of every shortcut and mouse gesture (objectName ``shortcuts_dialog``), read from the
         menus' actions (every menu, the simulation's included) so it lists what the keys really do."""
         menus = [a.menu() for a in self.menuBar().actions() if a.menu() is not None]
-        return dialogs.show_table(self, "shortcuts_dialog", "Keyboard and Mouse", ("Command", "Shortcut"),
+        return dialogs.show_table(self, "shortcuts_dialog", "Keyboard Shortcuts", ("Command", "Shortcut"),
                                   shortcut_rows(menu_actions(menus)))
 
     def show_about(self) -> None:

@@ -1,4 +1,4 @@
-"""Take the README's screenshots of MIRAN Studio on an X server (run it under Xvfb):
+"""Take the screenshots of the test path and the free space of MIRAN Studio on an X server (run it under Xvfb):
 
     xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshots.py [OUT_FOLDER]
 

@@ -1,4 +1,4 @@
-"""Take the README's replay and density screenshots of MIRAN Studio on an X server (run it under Xvfb):
+"""Take the guide's replay and density screenshots of MIRAN Studio on an X server (run it under Xvfb):
 
     xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshots_replay.py [OUT_FOLDER]
 

@@ -1,4 +1,4 @@
-"""Test tiers, marked by what a test does (README "Tests"), in the test's own file:
+"""Test tiers, marked by what a test does (docs: Development, tests), in the test's own file:
 
 - ``subprocess``: starts another process (a fresh interpreter, a ``miran`` command, a worker pool);
 - ``cluster``: starts a Dask cluster (whose workers are processes too);
@@ -16,13 +16,14 @@ each test, a check fails a test that started a process, a Dask cluster or a comp
 the mark that says so: the marks stay true without a hand-kept list.
 
 CI runs every tier; the everyday tier is ``-m "not slow and not gui and not perf"``. ``MIRAN_TEST_FULL=1`` runs the
-corpora, the fuzzing and the soaks at full size (README "Tests").
+corpora, the fuzzing and the soaks at full size (docs: Development, tests).
 """
 
 from __future__ import annotations
 
 import multiprocessing.process
 import os
+import platform
 import subprocess
 from pathlib import Path
 
@@ -44,10 +45,25 @@ def _numba_cache_is_empty(env: dict | None) -> bool:
     return bool(folder) and (not os.path.isdir(folder) or not any(Path(folder).rglob("*.nbc")))
 
 
+# platform.processor() runs `uname -p` once a process and caches it: run it here, before the check is installed,
+# so that a test which reads the machine's description does not count as starting a process.
+platform.processor()
 _popen_init = subprocess.Popen.__init__
 
 
+# Quick tools a test may run to learn about the machine or the checkout (milliseconds, no interpreter, no kernels).
+QUICK_TOOLS = {"git", "uname", "nvidia-smi", "lscpu", "ldconfig"}
+
+
+def _program(args) -> str:  # type: ignore[no-untyped-def]
+    first = args if isinstance(args, (str, bytes, os.PathLike)) else (list(args) or [""])[0]
+    return Path(os.fsdecode(first).split()[0] if isinstance(first, (str, bytes)) else os.fsdecode(first)).name
+
+
 def _recording_popen_init(self, args, *a, **k):  # type: ignore[no-untyped-def]
+    if _program(args) in QUICK_TOOLS:
+        _popen_init(self, args, *a, **k)
+        return
     env = k.get("env")
     _started.append(("cold_cache" if _numba_cache_is_empty(env) else "subprocess", str(args)[:120]))
     _popen_init(self, args, *a, **k)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-TOP_LEVEL = {"pyproject.toml", "README.md", "app", "core", "resources", "tests", "scenes", "packaging", ".ci",
-             ".gitignore"}
+TOP_LEVEL = {"pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "app", "core", "resources", "tests", "scenes",
+             "packaging", "docs", ".ci", ".gitignore"}
 
 
 @pytest.mark.subprocess
@@ -22,7 +22,7 @@ def test_top_level_is_exactly_the_agreed_set():
         pytest.skip("not a git checkout")
     tracked = {line.split("/")[0] for line in out.splitlines() if line}
     assert tracked <= TOP_LEVEL, tracked - TOP_LEVEL
-    assert {"pyproject.toml", "README.md", "core", "scenes", "resources", "tests", ".ci"} <= tracked
+    assert {"pyproject.toml", "README.md", "LICENSE", "core", "scenes", "resources", "tests", "docs", ".ci"} <= tracked
 
 
 def test_pyproject_declares_the_distribution():
@@ -37,6 +37,9 @@ def test_pyproject_declares_the_distribution():
     test = " ".join(project["optional-dependencies"]["test"])
     for dep in ("pytest", "pytest-qt", "hypothesis", "jsonschema"):
         assert dep in test
+    docs = " ".join(project["optional-dependencies"]["docs"])
+    for dep in ("sphinx", "myst-parser", "furo", "sphinx-argparse"):
+        assert dep in docs
     assert project["scripts"]["miran"] == "core.cli.main:entry"
     assert project["gui-scripts"]["miran-studio"] == "app.main:entry"
 
@@ -73,3 +76,15 @@ def test_desktop_entry_runs_the_declared_gui_script():
     assert keys["Exec"].split()[0] in gui
     assert (REPO / "packaging" / f"{keys['Icon']}.svg").exists()
     assert keys["Categories"].endswith(";")
+
+
+def test_license_is_the_declared_mit_license():
+    text = (REPO / "LICENSE").read_text()
+    assert text.startswith("MIT License") and "MIRAN Studio contributors" in text
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
+
+
+def test_ci_builds_the_guide_with_warnings_as_errors():
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "[docs]" in ci or "docs]" in ci
+    assert "-m sphinx" in ci and " -W" in ci

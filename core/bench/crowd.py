@@ -1,12 +1,12 @@
 """CPU-load of crowds on the city (IRM section 6): records ``cpu_load <method> <N> agents`` for the steering section.
 
-The experiment of IRM section 6: N characters placed at random in the city, each walking to a random goal and
-given a new one on arrival (``respawn``), dt = 0.1 s, Verlet for IRM (its section 6) and Euler for MIRAN (its
-section 5), one core. Routes come from ``planner_for``: terrain-weighted for MIRAN, shortest for IRM. CPU-load = CPU
-time spent / simulated time (IRM section 6; DESIGN.md), measured in steady state: after the first call has compiled or
-loaded the kernels and after a warm-up of simulated time, over a fixed number of steps, counting everything the
-simulation does in them (the step kernels, replanning of agents pushed out of sight of their routes, the new errands of
-arrived agents: their route planning and IRM corridors).
+The experiment of IRM section 6: N characters placed at random in the city, each walking to a random goal and given a
+new one on arrival (``respawn``), dt = 0.1 s, Verlet for IRM (its section 6) and Euler for MIRAN (its section 5), one
+core. Routes come from ``planner_for``: terrain-weighted for MIRAN, shortest for IRM. CPU-load = CPU time spent /
+simulated time (IRM section 6; docs: Explanation, how performance is measured), measured in steady state: after the
+first call has compiled or loaded the kernels and after a warm-up of simulated time, over a fixed number of steps,
+counting everything the simulation does in them (the step kernels, replanning of agents pushed out of sight of their
+routes, the new errands of arrived agents: their route planning and IRM corridors).
 
 ``crowd step <N> miran agents, 2 threads vs 1``: the same respawning crowd stepped on one thread and on two
 (core.sim.Simulation threads), the wall-clock speed-up over the same steps, each run's process CPU time (all

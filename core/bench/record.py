@@ -1,4 +1,5 @@
-"""One benchmark figure: ``{"section", "name", "value", "unit", "reference"}`` (DESIGN.md, Performance)."""
+"""One benchmark figure: ``{"section", "name", "value", "unit", "reference"}`` (docs: Explanation, how performance
+is measured)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Timing helpers for the benchmark sections: steady-state time per item, first-call (JIT) time, CPU-load.
 
-Steady-state figures exclude first-call compilation (DESIGN.md): ``per_item`` warms up once, then keeps the best of
-``repeat`` timed runs, measured in CPU time of the calling thread (``time.thread_time``) so that other processes
-sharing the machine disturb the figures less (DESIGN.md's CPU-load is CPU time too). ``first_call`` times one call of a
-numba dispatcher on a tiny input and says whether its machine code came from numba's on-disk cache or was compiled now.
+Steady-state figures exclude first-call compilation (docs: Explanation, how performance is measured): ``per_item`` warms
+up once, then keeps the best of ``repeat`` timed runs, measured in CPU time of the calling thread (``time.thread_time``)
+so that other processes sharing the machine disturb the figures less (the CPU-load of IRM section 6 is CPU time too).
+``first_call`` times one call of a numba dispatcher on a tiny input and says whether its machine code came from numba's
+on-disk cache or was compiled now.
 """
 
 from __future__ import annotations

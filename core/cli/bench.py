@@ -1,5 +1,6 @@
-"""``miran bench [--json] [--section NAME] [--quick] [--baseline REF [--rounds K]]``: the benchmark suite (DESIGN.md,
-Performance), or its figures beside those of an earlier commit timed in the same run (core.bench.baseline)."""
+"""``miran bench [--json] [--section NAME] [--quick] [--baseline REF [--rounds K]]``: the benchmark suite (docs:
+Explanation, how performance is measured), or its figures beside those of an earlier commit timed in the same run
+(core.bench.baseline)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Exports: the ``miran-paths`` v1 file (DESIGN.md), written from a simulation and read back validated.
+"""Exports: the ``miran-paths`` v1 file (docs: Reference, paths format), written from a simulation and read back
+validated.
 
 ```python
 from core.export import paths_from_simulation, write_paths, read_paths

@@ -2,7 +2,7 @@
 
 Terrain lengths come from the navigation mesh's exact segment walks over every segment of the walked polyline
 (MIRAN 3.3's l^T); the clearance is the exact distance between the polyline and the obstacle edges (the bounds
-included), minus the disc radius for disc agents (DESIGN.md).
+included), minus the disc radius for disc agents (docs: Reference, paths format).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The ``miran-paths`` v1 file (DESIGN.md): the walked paths of a run, written atomically and read back validated.
+"""The ``miran-paths`` v1 file (docs: Reference, paths format): the walked paths of a run, written atomically and read
+back validated.
 
 A file holds the run's settings and, per agent: ``points`` as ``[t, x, y]`` rows (s, scene units), the length
 per terrain type measured exactly on that polyline, the total and weighted length, the smallest clearance of the
@@ -79,7 +80,8 @@ class PathsFile:
 
 
 def paths_to_dict(pf: PathsFile) -> dict[str, Any]:
-    """The document as JSON-ready data, keys in DESIGN.md's order."""
+    """The document as JSON-ready data, keys in the order the paths format lists them (docs: Reference, paths
+    format)."""
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -50,7 +50,7 @@ def _t(kind_type: str) -> Role:
     return Role("obstacle") if kind_type == "obstacle" else Role("terrain", kind_type)
 
 
-# The tag -> terrain table, most specific first (README.md, "Importing scenes", lists it).
+# The tag -> terrain table, most specific first (docs: User guide, import, lists it).
 OSM_TAGS: tuple[TagRule, ...] = (
     TagRule("building", "*", _t("obstacle")),
     TagRule("natural", "water", _t("obstacle")),

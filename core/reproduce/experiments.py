@@ -430,7 +430,7 @@ def irm_fig3(quick: bool = False) -> Experiment:
               f"{IRM_RETRACTION_MS} ms", f"{data['retraction_ms']:.3f} ms",
               data["retraction_ms"] <= IRM_RETRACTION_MS, OTHER_MACHINE + f"; our route is {route.length:.0f} m, "
               "the paper's is not given; this retraction samples the route every R/2 with exact nearest-obstacle "
-              "queries (README: departures from the papers)"),
+              "queries (docs: where the engine departs from the papers)"),
     ]
     md = (f"The city's route of agent '{data['route']}' ({data['route_length']:.0f} m), retracted onto the medial "
           "axis (IRM section 3.2): the corridor is the sequence of maximum clearance disks; the paper's route and "
@@ -790,7 +790,8 @@ def ecm_fig8(quick: bool = False) -> Experiment:
     md = (f"From {s} to {g} on the city's ECM ({res} px). Paper (section VI, Figure 8): the corridor shrunk by "
           "cl_min = 2.25 m, triangulated and fed to the funnel algorithm; where the corridor is narrower than "
           "cl_min the paper's path runs on the Voronoi edge, while this engine's search does not enter such a "
-          "corridor (README: departures from the papers); the query took 2.77 ms. The smooth path is section V's: "
+          "corridor (docs: where the engine departs from the papers); the query took 2.77 ms. The smooth path is "
+          "section V's: "
           "the shortest path as the control path of IRM for a character of radius 0.4 m (core.sim.smooth)."
           "\n\n| | paper | ours |\n|---|---:|---:|\n"
           f"| path length (m) | - | {cor.length:.1f} |\n| corridor disks | - | {data['disks']} |\n"
@@ -1001,7 +1002,7 @@ def niederberger_fig9(quick: bool = False) -> Experiment:
                                 f">= {100 * need_eq:.0f} %", f"{100 * need_eq:.0f} %", f"{100 * eq:.0f} %",
                                 eq >= need_eq, "stand-in random maps, whose trapezoids do not merge (Table 1): "
                                 f"portal A* moves its nodes on {data[label]['nodes']['Center']} short portals "
-                                f"where the paper's map had {NIEDERBERGER_NODES[count]} (README)"))
+                                f"where the paper's map had {NIEDERBERGER_NODES[count]} (docs: the papers)"))
             checks.append(check(f"strictly shorter than {name} in {100 * need_sh:.0f} % ({label})",
                                 f">= {100 * need_sh:.0f} %", f"{100 * need_sh:.0f} %", f"{100 * sh:.0f} %",
                                 sh >= need_sh, "stand-in random maps"))

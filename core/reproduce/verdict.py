@@ -40,7 +40,7 @@ def check(claim: str, criterion: str, paper: str, ours: str, holds: bool, cause:
 
 
 def verdict(checks: list[Check]) -> str:
-    """``reproduced`` when every check holds (and there is at least one), else ``differs: `` and, per failed
+    """``reproduced`` when every check holds (and there is at least one), else ``differs:`` and, per failed
     check, its claim, ours against the paper's and the cause when known."""
     if not checks:
         return "differs: no criterion was evaluated"

@@ -31,8 +31,9 @@ def _pts(ring) -> list[list[float | int]]:
 
 
 def scene_to_dict(scene: Scene) -> dict[str, Any]:
-    """The scene as a ``miran-scene`` v1 JSON document; every field written, in DESIGN.md's order (the optional
-    height field and the measurement area and line last, only when the scene has them)."""
+    """The scene as a ``miran-scene`` v1 JSON document; every field written, in the order the scene format lists them
+    (docs: Reference, scene format; the optional height field and the measurement area and line last, only when the
+    scene has them)."""
     doc = {
         "format": FORMAT,
         "version": VERSION,

@@ -1,4 +1,4 @@
-"""The Scene model: plain typed dataclasses mirroring the ``miran-scene`` v1 file (see DESIGN.md).
+"""The Scene model: plain typed dataclasses mirroring the ``miran-scene`` v1 file (docs: Reference, scene format).
 
 Points are ``(x, y)`` tuples of floats so that a Scene compares equal after a load -> save -> load round trip.
 """

@@ -1,6 +1,6 @@
 """The ``miran-scene`` v1 reader: validates a JSON document and builds a Scene, reporting every problem at once.
 
-The rules are listed in ``scenes/README.md`` ("The scene format"); ``resources/schemas/miran-scene.schema.json``
+The rules are listed in the guide (docs: Reference, scene format); ``resources/schemas/miran-scene.schema.json``
 states the structural ones as a JSON Schema. The reader never raises on any JSON value: every problem becomes a
 ``Problem(json_path, sentence)``.
 """
@@ -35,7 +35,8 @@ from .ranges import candidates_problem, range_problem
 FORMAT = "miran-scene"
 VERSION = 1
 # Sane size limits: beyond them a scene is refused before any geometry is computed. The vertex limit is one the
-# engine meets in reasonable time in the worst case measured, one obstacle of that many vertices (README.md).
+# engine meets in reasonable time in the worst case measured, one obstacle of that many vertices (docs: Reference,
+# command line, limits).
 MAX_VERTICES = 20_000
 MAX_AGENTS = 200_000
 DEFAULT_COLOR = "#cbd5a3"

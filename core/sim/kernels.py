@@ -1,6 +1,6 @@
 """The simulation step as numba kernels, one per phase over all agents, driven by ``advance`` for many steps.
 
-Phases of one step (DESIGN.md: "one numba kernel per phase, not per agent"):
+Phases of one step, one numba kernel per phase and not per agent (docs: Explanation, the kernel layer):
 
 1. ``attraction_points`` then ``attraction_rest``: reference point, visible intervals, candidates and the
    attraction point of every walking MIRAN agent (MIRAN 3.1-3.3; disc MIRAN, Kremyzas 4.1-4.2). The first pass

@@ -1,7 +1,7 @@
 """Live-tunable simulation parameters: a global record and the per-profile table the kernels read directly.
 
-Changing a parameter writes one number into these arrays (DESIGN.md "Profiles, not copies"): the next step uses
-it, nothing is rebuilt. Names are checked against the known ones and the error lists the valid names.
+Changing a parameter writes one number into these arrays (agents share their profile's row: profiles, not copies): the
+next step uses it, nothing is rebuilt. Names are checked against the known ones and the error lists the valid names.
 
 Global record ``glob``: a 1-element structured array of dtype ``GLOBAL_DTYPE``, one float64 field per name of
 ``GLOBAL_NAMES`` (kernels read ``g = P.glob[0]; g.dt``; switches are 0.0 / 1.0, the integrator its code):

@@ -50,7 +50,7 @@ from core.scene.problems import InputError, Problem
 
 FORMAT = "miran-sweep"
 VERSION = 1
-# What a run can keep (DESIGN.md, Tests' measures): each name selects columns of the run and character tables.
+# What a run can keep (docs: Reference, sweep format): each name selects columns of the run and character tables.
 METRICS = ("arrival", "time", "length", "weighted_length", "terrain_lengths", "min_clearance", "mean_speed",
            "cpu_time")
 # Parameters that are not profile fields; the globals come from core.sim.params.

@@ -65,7 +65,8 @@ def test_saved_scene_is_schema_valid(tmp_path):
 
 
 def _paths_doc() -> dict:
-    """The miran-paths example of DESIGN.md, made consistent (length = sum of terrain lengths)."""
+    """The paths format's example (docs: Reference, paths format), made consistent (length = sum of terrain
+    lengths)."""
     return {
         "format": "miran-paths", "version": 1, "scene": "McKenna + Road", "method": "miran",
         "integrator": "euler", "dt": 0.1, "parameters": {"sigma": 40, "d": 10},

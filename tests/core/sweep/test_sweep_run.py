@@ -352,11 +352,10 @@ def test_the_idle_machine_speed_up_follows_its_two_core_model():
     assert _idle_speedup(Sweep(1.0, 1.0, 0.0), Sweep(100.0, 1.0, 0.0)) == pytest.approx(2.0)
 
 
-def test_the_example_spec_the_readme_shows_runs(tmp_path):
+def test_the_example_spec_the_guide_shows_runs(tmp_path):
     import re
 
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Sweeps beyond one machine"):]
+    section = (ROOT / "docs" / "guide" / "sweeps.md").read_text()
     shown = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
     assert shown == json.loads((SCENES / "sigma.sweep.json").read_text())
     out = tmp_path / "sigma.parquet"

@@ -1,7 +1,7 @@
-"""The README's Slurm example, run: its SLURMCluster builds a valid batch script, and its snippet and the
-``miran sweep --scheduler`` command it describes give the in-process tables. No Slurm here: a stand-in ``sbatch``
-runs the submitted job script on this machine (in a session of its own) and ``scancel`` stops it, so the workers
-are the ones the job script starts."""
+"""The guide's Slurm example (docs/guide/sweeps.md), run: its SLURMCluster builds a valid batch script, and its snippet
+and the ``miran sweep --scheduler`` command it describes give the in-process tables. No Slurm here: a stand-in
+``sbatch`` runs the submitted job script on this machine (in a session of its own) and ``scancel`` stops it, so the
+workers are the ones the job script starts."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from core.sweep.table import read_tables, same_tables
 pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[3]
-# The README's sizes, and what the test runs instead on a small machine (8 x 4 would start 32 worker processes).
-README_SIZES = {"cores=8, processes=8": "cores=2, processes=2", "jobs=4": "jobs=1"}
+# The guide's sizes, and what the test runs instead on a small machine (8 x 4 would start 32 worker processes).
+GUIDE_SIZES = {"cores=8, processes=8": "cores=2, processes=2", "jobs=4": "jobs=1"}
 RUN_TIMEOUT = 600
 
 SBATCH = """#!/usr/bin/env bash
@@ -43,17 +43,18 @@ for id in "$@"; do kill -TERM -- "-$(cat "$FAKE_SLURM_DIR/$id.pid")" 2>/dev/null
 """
 
 
-def readme_snippet() -> str:
-    """The Python block of the README's Slurm paragraph."""
-    readme = (ROOT / "README.md").read_text()
-    part = readme[readme.index("**On a Slurm cluster**"):]
+def guide_snippet() -> str:
+    """The Python block of the guide's Slurm paragraph."""
+    guide = (ROOT / "docs" / "guide" / "sweeps.md").read_text()
+    part = guide[guide.index("**On a Slurm cluster**"):]
     return re.search(r"```python\n(.*?)```", part, re.S).group(1)
 
 
 def small(snippet: str) -> str:
-    """The snippet with the test's sizes; each README size must be there once, so that the test follows the docs."""
-    for shown, used in README_SIZES.items():
-        assert snippet.count(shown) == 1, f"the README's Slurm example no longer says {shown!r}"
+    """The snippet with the test's sizes; each size the guide shows must be there once, so that the test follows the
+    docs."""
+    for shown, used in GUIDE_SIZES.items():
+        assert snippet.count(shown) == 1, f"the guide's Slurm example no longer says {shown!r}"
         snippet = snippet.replace(shown, used)
     return snippet
 
@@ -63,7 +64,7 @@ def cluster_call(snippet: str) -> str:
     for node in ast.walk(ast.parse(snippet)):
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "SLURMCluster":
             return ast.get_source_segment(snippet, node)
-    raise AssertionError("no SLURMCluster(...) in the README's Slurm example")
+    raise AssertionError("no SLURMCluster(...) in the guide's Slurm example")
 
 
 @pytest.fixture
@@ -88,13 +89,13 @@ def fake_slurm(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def sigma_reference():
-    """The README's example sweep in this process."""
+    """The guide's example sweep in this process."""
     return sweep.run(ROOT / "scenes" / "sigma.sweep.json")
 
 
-def test_the_readme_slurm_cluster_writes_a_valid_batch_script():
-    """The README's configuration as shown (no submission): the #SBATCH lines and the worker command it says."""
-    cluster = eval(cluster_call(readme_snippet()), {"SLURMCluster": jobqueue.SLURMCluster})
+def test_the_guide_slurm_cluster_writes_a_valid_batch_script():
+    """The guide's configuration as shown (no submission): the #SBATCH lines and the worker command it says."""
+    cluster = eval(cluster_call(guide_snippet()), {"SLURMCluster": jobqueue.SLURMCluster})
     try:
         script = cluster.job_script()
         address = cluster.scheduler_address
@@ -111,12 +112,12 @@ def test_the_readme_slurm_cluster_writes_a_valid_batch_script():
     assert ADDRESS.match(address), address
 
 
-def test_the_readme_slurm_snippet_runs_the_sweep_on_the_jobs_workers(tmp_path, fake_slurm, sigma_reference):
-    """The README's snippet as a script (2 processes, 1 job): the workers the job script starts run the sweep."""
+def test_the_guide_slurm_snippet_runs_the_sweep_on_the_jobs_workers(tmp_path, fake_slurm, sigma_reference):
+    """The guide's snippet as a script (2 processes, 1 job): the workers the job script starts run the sweep."""
     work = tmp_path / "work"
     work.mkdir()
     (work / "scenes").symlink_to(ROOT / "scenes")
-    (work / "slurm_example.py").write_text(small(readme_snippet()))
+    (work / "slurm_example.py").write_text(small(guide_snippet()))
     r = subprocess.run([sys.executable, "slurm_example.py"], cwd=work, capture_output=True, text=True,
                        timeout=RUN_TIMEOUT)
     assert r.returncode == 0, r.stderr + "".join(p.read_text() for p in fake_slurm.glob("*.log"))
@@ -126,10 +127,10 @@ def test_the_readme_slurm_snippet_runs_the_sweep_on_the_jobs_workers(tmp_path, f
 
 
 def test_miran_sweep_takes_the_slurm_clusters_address(tmp_path, fake_slurm, sigma_reference):
-    """The command the README shows, given the address of the README's cluster (2 processes, 1 job)."""
+    """The command the guide shows, given the address of the guide's cluster (2 processes, 1 job)."""
     import distributed
 
-    snippet = small(readme_snippet())
+    snippet = small(guide_snippet())
     jobs = int(re.search(r"\.scale\(jobs=(\d+)\)", snippet).group(1))
     out = tmp_path / "sigma.parquet"
     with eval(cluster_call(snippet), {"SLURMCluster": jobqueue.SLURMCluster}) as cluster:
