@@ -12,9 +12,10 @@ The cache, in place of numba's per-file one:
   A pure-Python module imported beside a kernel is not part of it, so editing a message or the simulation's Python
   driver recompiles nothing, while editing a called kernel or a constant recompiles every kernel above it. Line
   numbers are not part of it either: inserting lines above a kernel keeps its entry.
-- **Versions side by side.** The stamp is part of the index file's name, so the entries of the last few versions of
-  a kernel stay usable (switching branches back and forth compiles nothing the second time); older ones are
-  removed when a newer version is written.
+- **Files.** One data file per specialisation, named by the kernel, its stamp and a hash of its argument types and
+  machine, with no index file that concurrent writers could mix up. With the stamp in the name, the entries of a
+  kernel's last few versions stay usable (switching branches back and forth compiles nothing the second time);
+  older ones are removed when a newer version is written.
 - **Place.** ``NUMBA_CACHE_DIR`` when set, laid out by the module's path inside its package (not by the checkout's
   absolute path), so every checkout, worktree, installed copy and sweep worker sharing that folder shares the
   entries. Else the ``__pycache__`` beside the source, else the user's cache folder (a read-only install; the
@@ -22,9 +23,9 @@ The cache, in place of numba's per-file one:
 - **Shipped kernels.** Read-only caches listed in ``MIRAN_SHIPPED_KERNELS`` (folders, ``os.pathsep``-separated),
   and the frozen app's ``kernels/`` folder, are searched after the writable cache: a packaged app starts with
   kernels compiled when it was built, and compiles into the user's cache only what is not shipped.
-- **Concurrency.** numba writes each index and data file to a uniquely named temporary and renames it into place
-  (atomic on POSIX); a reader that finds an index entry whose data file is not there yet compiles instead. Many
-  processes starting together (a sweep's workers) each see a complete old file, a complete new one, or none.
+- **Concurrency.** Each data file is written to a uniquely named temporary and renamed into place (atomic on
+  POSIX). Many processes starting together (a sweep's workers) each see a complete file or none, and one that finds
+  none compiles.
 
 The cache classes subclass numba's (``numba.core.caching``), which is why pyproject pins numba to the tested range.
 """
@@ -49,7 +50,7 @@ from numba.core.dispatcher import Dispatcher
 # the owners' array tuples, whose lengths a static checker cannot follow).
 Kernel = Callable[..., Any]
 
-# How many versions of one kernel's index stay in a cache folder (the newest by modification time).
+# How many versions (stamps) of one kernel stay in a cache folder (the newest by modification time).
 KEPT_VERSIONS = 4
 # Characters of the stamp in a file name: 64 bits, enough to tell a kernel's versions apart.
 STAMP_CHARS = 16
@@ -297,43 +298,52 @@ def shipped_roots() -> list[str]:
     return roots
 
 
-class _StampedIndex(caching.IndexDataCacheFile):
-    """numba's index + data files, named ``<module>.<qualname>-<stamp>``: the stamp is computed on first use (when
-    every callee is defined) and several versions of a kernel coexist."""
+class _EntryFiles(caching.IndexDataCacheFile):
+    """One data file per compiled specialisation, named ``<module>.<qualname>.pyXY-<stamp>.<key>.nbc`` where key
+    hashes the argument types, the machine and numba's version. No index file: numba's numbered data files,
+    chosen from an index each process read earlier, let two processes compiling two specialisations of one kernel
+    at once write one's code under the other's name (a crash when called); a name derived from the key cannot.
+    The stamp is computed on first use (when every callee is defined), and several versions of a kernel coexist."""
 
     def __init__(self, cache_path: str, name: str, stamp: Callable[[], str]) -> None:
         self._cache_path = cache_path
         self._name = name
         self._stamp_of = stamp
-        self._version = numba.__version__
-        self._ready = False
+        self._base = ""
 
-    def _ensure(self) -> None:
-        if self._ready:
-            return
-        stamp = self._stamp_of()
-        base = f"{self._name}-{stamp[:STAMP_CHARS]}"
-        self._source_stamp = stamp
-        self._index_name = f"{base}.nbi"
-        self._index_path = os.path.join(self._cache_path, self._index_name)
-        self._data_name_pattern = f"{base}.{{number:d}}.nbc"
-        self._ready = True
+    def _prefix(self) -> str:
+        if not self._base:
+            self._base = f"{self._name}-{self._stamp_of()[:STAMP_CHARS]}"
+        return self._base
+
+    def entry_path(self, key: Any) -> str:
+        """The data file of ``key`` (argument types, machine)."""
+        text = f"{key[0]!r}|{key[1]!r}|{numba.__version__}"
+        digest = hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()[:STAMP_CHARS]
+        return os.path.join(self._cache_path, f"{self._prefix()}.{digest}.nbc")
+
+    def holds(self, key: Any) -> bool:
+        """Whether the entry of ``key`` is on disk."""
+        return os.path.isfile(self.entry_path(key))
 
     def load(self, key: Any) -> Any:
-        self._ensure()
-        return super().load(key)  # type: ignore[no-untyped-call]
+        try:
+            return self._load_data(self.entry_path(key))  # type: ignore[no-untyped-call]
+        except OSError:
+            return None
 
     def save(self, key: Any, data: Any) -> None:
-        self._ensure()
-        super().save(key, data)  # type: ignore[no-untyped-call]
+        self._save_data(self.entry_path(key), data)  # type: ignore[no-untyped-call]
         self._prune()
 
-    def _load_index(self) -> Any:
-        self._ensure()
-        return super()._load_index()  # type: ignore[no-untyped-call]
+    def flush(self) -> None:
+        return None
+
+    def _data_path(self, name: str) -> str:
+        return name  # entry_path gives whole paths
 
     def _prune(self) -> None:
-        """Remove the index and data files of all but the newest ``KEPT_VERSIONS`` versions of this kernel."""
+        """Remove the entries of all but the newest ``KEPT_VERSIONS`` versions (stamps) of this kernel."""
         try:
             names = os.listdir(self._cache_path)
         except OSError:
@@ -341,16 +351,18 @@ class _StampedIndex(caching.IndexDataCacheFile):
         prefix = f"{self._name}-"
         versions: dict[str, list[str]] = {}
         for n in names:
-            if n.startswith(prefix) and ".tmp." not in n:
-                stamp = n[len(prefix):len(prefix) + STAMP_CHARS]
-                if len(stamp) == STAMP_CHARS and n[len(prefix) + STAMP_CHARS:].startswith("."):
-                    versions.setdefault(stamp, []).append(n)
+            rest = n[len(prefix):] if n.startswith(prefix) else ""
+            if rest.endswith(".nbc") and len(rest) == 2 * STAMP_CHARS + 5 and rest[STAMP_CHARS] == ".":
+                versions.setdefault(rest[:STAMP_CHARS], []).append(n)
 
         def newest(stamp: str) -> float:
-            try:
-                return os.stat(os.path.join(self._cache_path, f"{prefix}{stamp}.nbi")).st_mtime
-            except OSError:
-                return 0.0
+            times = []
+            for n in versions[stamp]:
+                try:
+                    times.append(os.stat(os.path.join(self._cache_path, n)).st_mtime)
+                except OSError:
+                    pass
+            return max(times, default=0.0)
 
         for stamp in sorted(versions, key=newest, reverse=True)[KEPT_VERSIONS:]:
             for n in versions[stamp]:
@@ -365,7 +377,7 @@ class _KernelCacheImpl(caching.CompileResultCacheImpl):
 
 
 class KernelCache(caching.FunctionCache):
-    """numba's per-function cache (index + data files, atomic writes) with the stamp, layout and shipped caches
+    """numba's per-function cache (atomic writes) with the stamp, entry files, layout and shipped caches
     described in the module docstring."""
 
     _impl_class = _KernelCacheImpl
@@ -378,8 +390,8 @@ class KernelCache(caching.FunctionCache):
         self.dispatcher: Any = None  # set by ``jit`` once numba has wrapped the function
         name = _file_name(py_func)
         locator = self._impl.locator
-        self._cache_file = _StampedIndex(self._cache_path, name, self.stamp)
-        self._shipped = [_StampedIndex(os.path.join(root, locator.sub_path()), name, self.stamp)
+        self._cache_file = _EntryFiles(self._cache_path, name, self.stamp)
+        self._shipped = [_EntryFiles(os.path.join(root, locator.sub_path()), name, self.stamp)
                          for root in shipped_roots()]
         self.enable()  # type: ignore[no-untyped-call]
 
@@ -387,8 +399,8 @@ class KernelCache(caching.FunctionCache):
         """This kernel's stamp (``kernel_stamp``)."""
         return kernel_stamp(self.dispatcher)
 
-    def cache_files(self) -> Iterable[caching.IndexDataCacheFile]:
-        """The writable index first, then the shipped ones."""
+    def cache_files(self) -> Iterable[_EntryFiles]:
+        """The writable cache's entries first, then the shipped ones'."""
         return (self._cache_file, *self._shipped)
 
     def _load_overload(self, sig: Any, target_context: Any) -> Any:
@@ -396,7 +408,7 @@ class KernelCache(caching.FunctionCache):
             return None
         key = self._index_key(sig, target_context.codegen())
         for f in self.cache_files():
-            data = f.load(key)  # type: ignore[no-untyped-call]
+            data = f.load(key)
             if data is not None:
                 return self._impl.rebuild(target_context, data)
         return None
@@ -408,7 +420,7 @@ class KernelCache(caching.FunctionCache):
     def is_cached(self, sig: Any, codegen: Any) -> bool:
         """Whether the writable or a shipped cache holds ``sig`` under the current stamp."""
         key = self._index_key(sig, codegen)
-        return any(key in f._load_index() for f in self.cache_files())  # type: ignore[no-untyped-call]
+        return any(f.holds(key) for f in self.cache_files())
 
 
 def _file_name(py_func: Callable[..., Any]) -> str:

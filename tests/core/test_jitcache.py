@@ -100,7 +100,7 @@ def test_the_cache_lives_in_numba_cache_dir_and_nothing_is_left_half_written(tmp
     _package(tmp_path)
     _probe(tmp_path)
     cached = list((tmp_path / "cache").rglob("*"))
-    assert any(p.suffix == ".nbi" for p in cached) and any(p.suffix == ".nbc" for p in cached)
+    assert any(p.suffix == ".nbc" for p in cached)
     # Laid out by the module's path in its package, not by the checkout's absolute path: checkouts share it.
     assert {p.parent.relative_to(tmp_path / "cache").as_posix() for p in cached if p.is_file()} == {"pkgx"}
     assert not list((tmp_path / "pkgx").rglob("*.nb[ic]")), "nothing cached beside the sources"
@@ -144,8 +144,8 @@ def test_two_versions_stay_side_by_side_and_old_ones_are_pruned(tmp_path):
     for offset in range(3, 3 + KEPT_VERSIONS + 2):
         _package(tmp_path, offset=offset)
         _probe(tmp_path)
-    indexes = list((tmp_path / "cache").rglob("caller.twice*.nbi"))
-    assert len(indexes) == KEPT_VERSIONS
+    entries = list((tmp_path / "cache").rglob("caller.twice*.nbc"))
+    assert len(entries) == KEPT_VERSIONS
 
 
 def test_a_read_only_shipped_cache_is_used_and_left_untouched(tmp_path):
@@ -164,3 +164,29 @@ def test_a_read_only_shipped_cache_is_used_and_left_untouched(tmp_path):
     finally:
         for p in shipped.rglob("*"):
             p.chmod(0o755 if p.is_dir() else 0o644)
+
+
+TWO_KINDS = """
+import json, sys
+import pkgx.caller as c
+x = 1 if sys.argv[1] == "int" else 1.5
+print(json.dumps({"value": float(c.twice(x))}))
+"""
+
+
+def test_two_specialisations_compiled_at_once_never_swap_their_code(tmp_path):
+    # numba's numbered data files let two processes compiling two specialisations of one kernel write one's code
+    # under the other's name; a call then ran the wrong machine code (a segmentation fault in the step kernels).
+    _package(tmp_path)
+    env = _env(tmp_path)
+    for _ in range(3):
+        procs = [subprocess.Popen([sys.executable, "-c", TWO_KINDS, kind], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for kind in ("int", "float", "int", "float")]
+        for p in procs:
+            out, err = p.communicate(timeout=600)
+            assert p.returncode == 0, err
+    for kind, want in (("int", 4.0), ("float", 5.0)):
+        out = subprocess.run([sys.executable, "-c", TWO_KINDS, kind], env=env, capture_output=True, text=True,
+                             timeout=600)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout.strip().splitlines()[-1])["value"] == want
