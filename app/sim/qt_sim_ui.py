@@ -18,7 +18,7 @@ from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, Trac
 from ..layers.qt_raster_cache import RasterCache
 from ..layers.qt_sim_agents import Z_AGENTS, Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
 from ..panels.qt_parameters import QtSimParameters
-from ..panels.qt_plots import QtSimPlots
+from ..panels.qt_plots import QtSimPlots, QtSweepPlot
 from ..viewport.qt_legend import QtClearanceLegend
 from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
 from .pacing import FramePacer
@@ -53,6 +53,7 @@ class QtSimulationUi(QtCore.QObject):
         self.info = None
         self.frame = None
         self.generation = -1
+        self.document = 0       # numbers the documents opened; the worker's builds and overlays carry it
         self.selected = -1
         self._frames: list[float] = []
         self.pacer = FramePacer()
@@ -90,6 +91,8 @@ class QtSimulationUi(QtCore.QObject):
         self._build_actions()
         self.parameters = QtSimParameters(self.bridge.send, window.editor, self.actions)
         self.plots = QtSimPlots()
+        self.sweep_plot = QtSweepPlot()
+        self.sweep = None
         self._build_docks()
         self._build_menus()
         self._build_toolbar()
@@ -147,6 +150,10 @@ class QtSimulationUi(QtCore.QObject):
         w.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
         w.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
         w.add_dock("plots", "Plots", self.plots, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The sweep's plot: a dock of its own beside the plots, shown when a sweep has a result.
+        w.add_dock("sweep", "Sweep", self.sweep_plot, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        w.splitDockWidget(w.docks["plots"], w.docks["sweep"], QtCore.Qt.Orientation.Horizontal)
+        w.docks["sweep"].hide()
         if "profiles" in w.docks:
             w.tabifyDockWidget(w.docks["profiles"], w.docks["simulation"])
         w.docks["simulation"].raise_()
@@ -181,7 +188,7 @@ class QtSimulationUi(QtCore.QObject):
             if name in ("ecm",):
                 self.overlay_menu.addSeparator()
         if hasattr(self.w, "panels_menu"):
-            for name in ("simulation", "plots"):
+            for name in ("simulation", "plots", "sweep"):
                 self.w.panels_menu.addAction(self.w.docks[name].toggleViewAction())
 
     def _build_toolbar(self) -> None:
@@ -244,7 +251,7 @@ class QtSimulationUi(QtCore.QObject):
             self._start_timer.stop()
             self.bridge.start(self.doc.scene)
             self.bridge.send("overlays", self._overlay_names())
-            self.bridge.send("load", self.doc.scene)
+            self.bridge.send("load", self.doc.scene, self.document)
 
     def shutdown(self) -> None:
         """Stop the threads (the window is closing)."""
@@ -346,11 +353,23 @@ class QtSimulationUi(QtCore.QObject):
             return
         from .qt_sweep import QtSweepDialog
 
-        if getattr(self, "sweep", None) is None:
-            self.sweep = QtSweepDialog(self.w, self.parameters, self.plots)
+        if self.sweep is None:
+            self.sweep = QtSweepDialog(self.w, self.parameters, self)
         self.sweep.fill_parameters()
         self.sweep.show()
         self.sweep.raise_()
+
+    def show_sweep(self, lines, x: str, y: str) -> None:
+        """A sweep's result in the sweep dock (shown)."""
+        self.sweep_plot.show_sweep(lines, x, y)
+        dock = self.w.docks["sweep"]
+        dock.show()
+        dock.raise_()
+
+    def clear_sweep(self) -> None:
+        """No sweep result (another document): the sweep dock is emptied and hidden."""
+        self.sweep_plot.clear_sweep()
+        self.w.docks["sweep"].hide()
 
     def export_json_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Paths", self._suggest(".paths.json"), "miran-paths (*.json)")
@@ -433,26 +452,52 @@ class QtSimulationUi(QtCore.QObject):
     # ----- scene ----------------------------------------------------------------------------------------------
 
     def _scene_reset(self) -> None:
-        self.replay.leave()
+        """Another document (New, Open, Import, Recover): everything the last one's run showed goes, and what
+        arrives late from it (builds, frames, overlays, recordings) is not drawn. The side-by-side run and the
+        ghost preview belong to the run: they are switched off. What the window shows of the new document is
+        what a fresh start on it shows."""
+        self.document += 1
+        self.replay.forget()
         self.info = self.frame = None
         self.pacer = FramePacer()
         self._pending = {}
         self._draw_timer.stop()
         self.generation = -1
         self.selected = -1
-        for layer in (self.agents, self.trails, self.ghost, self.ecm):
+        self.agents.select(-1)
+        self.parameters.set_agent(-1)
+        for name in ("sim.compare", "sim.preview"):
+            a = self.actions[name]
+            was = a.blockSignals(True)
+            a.setChecked(False)
+            a.blockSignals(was)
+        self.ghost.set_visible(False)
+        for layer in (self.agents, self.trails, self.ghost, self.ecm, self.mesh):
             layer.clear()
         self.legend.set_top(None)
         self.legend.hide()
         self.trace.show(None)
-        self.plots.clear_data()
+        self.plots.reset(*self._terrain_names())
         self._ecm_scene = None
         self.clock.setText("t = 0.0 s")
         self.stats_label.setText("")
+        self.actions["sim.play"].setEnabled(True)
+        self.actions["sim.pause"].setEnabled(True)
+        if self.sweep is not None:
+            self.sweep.forget()
+        else:
+            self.clear_sweep()
         if self.bridge.running:
-            self.bridge.send("load", self.doc.scene)
+            self.bridge.send("load", self.doc.scene, self.document)
             if self.overlay_actions["ecm"].isChecked():
                 self._request_ecm()
+
+    def _terrain_names(self, ids=None) -> tuple[list[str], list[str]]:
+        """The names and colours of the terrain types ``ids`` (default: all of the scene's), for the plots."""
+        types = {t.id: t for t in self.doc.scene.terrain_types}
+        ids = list(types) if ids is None else list(ids)
+        return ([types[t].name or t if t in types else t for t in ids],
+                [types[t].color if t in types else "#9ca3af" for t in ids])
 
     def _scene_changed(self, fields) -> None:
         if self.bridge.running:
@@ -468,20 +513,19 @@ class QtSimulationUi(QtCore.QObject):
     # ----- snapshots ------------------------------------------------------------------------------------------
 
     def _on_build(self, info) -> None:
+        if info.document != self.document:
+            return                   # built for a document closed since
         fresh = self.info is None or info.ids != self.info.ids
-        if info.generation != self.generation:
+        rebuilt = info.generation != self.generation
+        if rebuilt:
             self.plots.clear_data()  # a rebuilt run (Reset, an edited scene) starts with empty plots
+            self.ghost.clear()       # and its ghost comes anew; a side-by-side run starting keeps the preview
         self.info = info
         self.generation = info.generation
         self.parameters.show_build(info)
         self.mesh.show(info.mesh_edges, info.mesh_kind)
         self.trails.clear()
-        self.ghost.clear()
-        scene = self.doc.scene
-        colours = {t.id: t.color for t in scene.terrain_types}
-        names = {t.id: t.name or t.id for t in scene.terrain_types}
-        self.plots.set_terrains([names.get(t, t) for t in info.terrains], [colours.get(t, "#9ca3af")
-                                                                          for t in info.terrains])
+        self.plots.set_terrains(*self._terrain_names(info.terrains))
         if self.selected >= len(info.ids):
             self.select_agent(-1)
         elif fresh and self.selected < 0 and 0 < len(info.ids) <= 50:
@@ -570,6 +614,8 @@ class QtSimulationUi(QtCore.QObject):
             self.plots.show_stats(st)
 
     def _on_ecm(self, ecm) -> None:
+        if ecm.document != self.document:
+            return                   # the overlay of a document closed since
         self.ecm.show(ecm)
         lo, hi = self.ecm.range
         self.legend.set_top(hi)

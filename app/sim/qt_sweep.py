@@ -67,7 +67,8 @@ class SweepThread(QtCore.QThread):
 
 
 class QtSweepDialog(QtWidgets.QDialog):
-    """The sweep dialog. ``panel`` is the Simulation panel (QtSimParameters), ``plots`` the plots dock's widget."""
+    """The sweep dialog. ``panel`` is the Simulation panel (QtSimParameters), ``plots`` what draws the result
+    (``show_sweep(lines, x, y)`` and ``clear_sweep()``: the sweep dock)."""
 
     def __init__(self, parent, panel, plots) -> None:
         super().__init__(parent)
@@ -76,6 +77,7 @@ class QtSweepDialog(QtWidgets.QDialog):
         self.panel, self.plots = panel, plots
         self.thread: SweepThread | None = None
         self.runs = None
+        self._epoch = 0           # counts the documents: a sweep of a closed one is not shown
         self._tmp: tempfile.TemporaryDirectory | None = None
         lay = QtWidgets.QVBoxLayout(self)
         form = QtWidgets.QFormLayout()
@@ -227,9 +229,10 @@ class QtSweepDialog(QtWidgets.QDialog):
         self.bar.setValue(0)
         self.status.setText("starting…")
         self.thread = SweepThread(self.spec(str(scene_file)), self._tmp.name, self.workers.value(), self)
-        self.thread.progress.connect(self._progress)
-        self.thread.done_ok.connect(self._done)
-        self.thread.failed.connect(self._failed)
+        epoch = self._epoch
+        self.thread.progress.connect(lambda d, n: epoch == self._epoch and self._progress(d, n))
+        self.thread.done_ok.connect(lambda runs: epoch == self._epoch and self._done(runs))
+        self.thread.failed.connect(lambda msg: epoch == self._epoch and self._failed(msg))
         self.thread.finished.connect(self._ended)
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
@@ -239,6 +242,20 @@ class QtSweepDialog(QtWidgets.QDialog):
         if self.thread is not None:
             self.thread.stop()
             self.status.setText("stopping after the run in progress…")
+
+    def forget(self) -> None:
+        """Another document was opened: stop the sweep of the last one (its result is not shown), empty the table
+        and the plot, and offer the new document's parameters."""
+        self._epoch += 1
+        if self.thread is not None:
+            self.thread.stop()
+        self.runs = None
+        self.table.setRowCount(0)
+        self.table.setColumnCount(0)
+        self.bar.setValue(0)
+        self.status.setText("")
+        self.plots.clear_sweep()
+        self.fill_parameters()
 
     def _progress(self, done: int, total: int) -> None:
         self.bar.setRange(0, total)

@@ -76,10 +76,9 @@ def test_the_window_fits_1280_by_800_without_clipped_widgets(make_studio, qtbot)
                 assert not (bar.isVisible() and bar.maximum() > 0), f"{area.objectName()} scrolls sideways"
     # The three plots lie inside the plots dock (a long title once pushed the third past its edge).
     plots = w.sim.plots
-    view = plots.viewport().rect()
-    for plot in plots.plot_items():
-        r = plots.mapFromScene(plot.sceneBoundingRect()).boundingRect()
-        assert view.contains(r.adjusted(1, 1, -1, -1)), (plot.titleLabel.text, r, view)
+    for wdg in plots.shown():
+        r = QtCore.QRect(wdg.mapTo(plots, QtCore.QPoint(0, 0)), wdg.size())
+        assert wdg.isVisible() and plots.rect().contains(r), (wdg.toolTip(), r, plots.rect())
     # The Simulation panel's controls the issue names, each visible and unclipped.
     w.docks["simulation"].raise_()
     qtbot.wait(50)
@@ -144,4 +143,6 @@ def test_plots_reset_with_the_run_and_an_empty_plot_shows_no_scaled_range(make_s
             assert "x0.001" not in ax.labelString() and "(x" not in ax.labelString()
         (x0, x1), (y0, y1) = plot.viewRange()
         assert y0 >= 0 and (x0 >= 0 or plot is plots.terrain), "an empty plot starts at 0, not at -400"
-    assert plots.terrain.getAxis("bottom")._tickLevels == [[]]  # no numbers under the terrain bars
+    # No numbers under the terrain bars: the names of the open scene's terrain types, before any run.
+    assert plots.terrain.getAxis("bottom")._tickLevels == [[(k, t.name or t.id) for k, t in
+                                                            enumerate(w.scene.terrain_types)]]
