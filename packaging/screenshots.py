@@ -1,6 +1,6 @@
 """Take the README's screenshots of MIRAN Studio on an X server (run it under Xvfb):
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshots.py [OUT_FOLDER]
+    xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python packaging/screenshots.py [OUT_FOLDER] [--plots-only]
 
 It opens McKenna + Road in a 1280 x 800 window, switches the GVD/ECM overlay on (its clearance legend shows in the
 viewport's corner), places an agent's start with the Place Agent tool and hovers for its goal across the blocks so
@@ -59,6 +59,8 @@ def save(window, path: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    plots_only = "--plots-only" in argv
+    argv = [a for a in argv if a != "--plots-only"]
     out = Path(argv[0]) if argv else REPO / "resources" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     config = tempfile.TemporaryDirectory(prefix="miran-screenshots-")
@@ -75,6 +77,10 @@ def main(argv: list[str]) -> int:
     w.show_editor()
     w.activateWindow()
     wait(app, lambda: w.isVisible(), 10, "the window")
+    if plots_only:
+        w.sim.start()
+        plots_picture(app, w, out)
+        return close(w, config)
     w.sim.start()
     w.sim.bridge.send("reset")  # build the run, so its agent stands at its start
     wait(app, lambda: w.sim.frame is not None or bool(w.sim.errors),
@@ -102,6 +108,13 @@ def main(argv: list[str]) -> int:
     save(w, out / "free_space.png")
     w.actions["view.shrunk_free"].setChecked(False)
     plots_picture(app, w, out)
+    return close(w, config)
+
+
+def close(w, config) -> int:
+    """Close the window without the unsaved-changes prompt and remove the temporary settings."""
+    from PySide6 import QtWidgets
+
     w.undo_stack.setClean()
     w.close()
     QtWidgets.QApplication.processEvents()
@@ -150,8 +163,14 @@ def plots_picture(app, w, out: Path) -> None:
     w.sim.play()
     wait(app, lambda: w.sim.frame is not None and w.sim.frame.time >= 30.0, what="30 simulated seconds")
     w.sim.pause()
-    wait(app, lambda: w.sim.plots.density_plot is not None and w.sim.plots.flow_plot is not None
-         and w.sim.replay.legend.isVisible(), what="the measurement plots and the heatmap")
+    def measured_to_the_end() -> bool:
+        plots = w.sim.plots
+        if plots.density_plot is None or plots.flow_plot is None or not w.sim.replay.legend.isVisible():
+            return False
+        curves = plots.density_plot.listDataItems()
+        return bool(curves) and len(curves[0].xData) > 0 and curves[0].xData.max() >= 0.95 * w.sim.frame.time
+
+    wait(app, measured_to_the_end, what="the measurement plots up to the paused time, and the heatmap")
     w.sim.actions["sim.sweep"].trigger()
     dlg = w.sim.sweep
     dlg.param.setCurrentIndex(dlg.param.findText("pedestrian.sigma"))

@@ -19,8 +19,8 @@ TOP_PERCENTILE = 98.0
 MEASURE_PEN = "#0f766e"
 # Stops of the colour scale (position, RGBA): transparent for no one, then yellow through orange to dark red, at
 # most about two thirds opaque, so the terrain underneath still reads.
-STOPS = ((0.0, (255, 237, 160, 0)), (0.02, (254, 217, 118, 70)), (0.25, (253, 141, 60, 125)),
-         (0.6, (227, 26, 28, 155)), (1.0, (128, 0, 38, 175)))
+STOPS = ((0.0, (255, 237, 160, 0)), (0.05, (254, 217, 118, 30)), (0.25, (253, 141, 60, 110)),
+         (0.6, (227, 26, 28, 150)), (1.0, (128, 0, 38, 175)))
 
 
 def density_lut() -> np.ndarray:

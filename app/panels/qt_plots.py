@@ -13,15 +13,16 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..layers.qt_sim_agents import COMPARE_COLOUR, MAIN_TRAIL
 
 BACKGROUND = "#ffffff"
 SWEEP_COLOURS = ("#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2")
-MIN_PLOT_WIDTH = 210       # pixels a plot needs for its title, axis labels and ticks not to collide
-MIN_PLOT_HEIGHT = 150
+MIN_PLOT_WIDTH = 190       # pixels a plot needs for its title, axis labels and ticks not to collide
+MIN_PLOT_HEIGHT = 140
 LEFT_AXIS_PX = 46
+MEASURE_AXIS_PX = 58       # densities read 0.0015: their ticks need more room
 TITLE_SIZE = "9pt"
 TIPS = {"terrain": "The traced agent's walked length on each terrain type",
         "speed": "The traced agent's speed over time",
@@ -65,6 +66,9 @@ class QtSimPlots(QtWidgets.QWidget):
         # Short titles (the traced agent is named in the Simulation panel).
         for name, title in (("terrain", "Length per terrain"), ("speed", "Speed"), ("arrivals", "Arrivals")):
             self.widgets[name] = _plot_widget(title, TIPS[name])
+        self.widgets["terrain"].setObjectName("sim.plot.terrain")
+        self.widgets["speed"].setObjectName("sim.plot.speed")
+        self.widgets["arrivals"].setObjectName("sim.plot.arrivals")
         self.terrain = self.widgets["terrain"].getPlotItem()
         self.speed = self.widgets["speed"].getPlotItem()
         self.arrivals = self.widgets["arrivals"].getPlotItem()
@@ -124,6 +128,7 @@ class QtSimPlots(QtWidgets.QWidget):
     def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
         self._reflow()
+        self._label_terrains()
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(len(self.shown()) * (MIN_PLOT_WIDTH + 4), MIN_PLOT_HEIGHT + 24)
@@ -136,8 +141,18 @@ class QtSimPlots(QtWidgets.QWidget):
     def set_terrains(self, names: list[str], colours: list[str]) -> None:
         """The terrain types' names and colours, in the order of the lengths."""
         self.names, self.colours = list(names), list(colours)
+        self._label_terrains()
+
+    def _label_terrains(self) -> None:
+        """Name the bars, each name cut to its bar's width (whole in the tool tip): names wider than their bar
+        would overlap their neighbours."""
         ax = self.terrain.getAxis("bottom")
-        ax.setTicks([[(k, n) for k, n in enumerate(self.names)]])
+        fm = QtGui.QFontMetrics(ax.style.get("tickFont") or self.font())
+        width = self.terrain.getViewBox().width() or (self.widgets["terrain"].width() - LEFT_AXIS_PX)
+        room = max(8, int(width / max(1, len(self.names))) - 6)
+        ax.setTicks([[(k, fm.elidedText(n, QtCore.Qt.TextElideMode.ElideRight, room))
+                      for k, n in enumerate(self.names)]])
+        self.widgets["terrain"].setToolTip(TIPS["terrain"] + (": " + ", ".join(self.names) if self.names else ""))
 
     def show_stats(self, st) -> None:
         """Draw a Stats snapshot."""
@@ -209,13 +224,15 @@ class QtSimPlots(QtWidgets.QWidget):
         plot = getattr(self, attr)
         if plot is None:
             w = self.widgets.get(name) or _plot_widget(title, TIPS[name])
+            w.setObjectName(f"sim.plot.{name}")
             self.widgets[name] = w
             plot = w.getPlotItem()
             plot.showGrid(x=True, y=True, alpha=0.25)
             plot.setLabel("left", left)
             plot.setLabel("bottom", "time (s)")
+            plot.getAxis("left").setWidth(MEASURE_AXIS_PX)
             if plot.legend is None:
-                plot.addLegend(offset=(-4, 4), labelTextSize="8pt")
+                plot.addLegend(offset=(-2, 2), labelTextSize="7pt", brush=pg.mkBrush(255, 255, 255, 190))
             setattr(self, attr, plot)
             self._reflow(force=True)
         plot.clear()
@@ -239,15 +256,12 @@ class QtSimPlots(QtWidgets.QWidget):
         """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density and
         specific flow J = rho v over time and the line's cumulative crossings N(t)."""
         if m.area is not None:
-            title = "Measurement area"
+            title = "Area"
             v = float(m.speed[-1]) if m.speed is not None and len(m.t) else math.nan
-            j = float(m.specific_flow[-1]) if m.specific_flow is not None and len(m.t) else math.nan
             if math.isfinite(v):
-                title += f": v {v:.2f} m/s"
-                if math.isfinite(j):
-                    title += f", J {j:.2f}/(m·s)"
+                title += f": {v:.2f} m/s now"
             elif len(m.t):
-                title += ": nobody in it"
+                title += ": nobody in it now"
             p = self._measure_plot("density", title, "1/m², 1/(m·s)")
             p.plot(m.t, m.classic, pen=pg.mkPen("#0f766e", width=1.5), name="classic")
             p.plot(m.t, m.voronoi, pen=pg.mkPen("#b91c1c", width=1.5), name="Voronoi")
@@ -256,8 +270,8 @@ class QtSimPlots(QtWidgets.QWidget):
                                                           style=QtCore.Qt.PenStyle.DashLine), name="flow J = ρv")
             _fit(p, m.t)
         if m.line is not None:
-            flow = f": {m.flow:.2f} agents/s lately" if math.isfinite(m.flow) and len(m.t) else ""
-            p = self._measure_plot("flow", f"Measurement line{flow}", "agents")
+            flow = f": {m.flow:.2f} /s lately" if math.isfinite(m.flow) and len(m.t) else ""
+            p = self._measure_plot("flow", f"Line{flow}", "agents")
             p.plot(m.t, m.n_t, pen=pg.mkPen("#1d4ed8", width=2), name="crossed")
             _fit(p, m.t)
 
@@ -283,7 +297,7 @@ class QtSweepPlot(pg.PlotWidget):
         p.setMenuEnabled(False)
         p.showGrid(x=True, y=True, alpha=0.25)
         p.getAxis("left").setWidth(LEFT_AXIS_PX)
-        p.addLegend(offset=(-4, 4), labelTextSize="8pt")
+        p.addLegend(offset=(-2, 2), labelTextSize="7pt", brush=pg.mkBrush(255, 255, 255, 190))
         self.plot_item = p
         self.clear_sweep()
 
@@ -291,7 +305,8 @@ class QtSweepPlot(pg.PlotWidget):
         """A sweep's table (core.sweep.plot.series) over parameter ``x``, measure ``y``."""
         p = self.plot_item
         p.clear()
-        p.setTitle(f"Sweep: {y}", size=TITLE_SIZE)
+        p.setTitle("Sweep", size=TITLE_SIZE)
+        p.setLabel("left", y)
         p.setLabel("bottom", x)
         for k, s in enumerate(lines):
             colour = SWEEP_COLOURS[k % len(SWEEP_COLOURS)]
@@ -306,6 +321,7 @@ class QtSweepPlot(pg.PlotWidget):
         p = self.plot_item
         p.clear()
         p.setTitle("Sweep", size=TITLE_SIZE)
+        p.setLabel("left", "")
         p.setLabel("bottom", "")
         p.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0)
 

@@ -37,6 +37,7 @@ from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
 from .export import write_trajectories
+from ..model.problem_names import named
 from .mailbox import Mailbox
 from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load, Method, MethodKey, Overlays,
                        OverrideKey, Param, Pause, Play, Preview, ProfileKey, ProfileValue, Recording, Reset,
@@ -145,7 +146,7 @@ class SimController:
         except InputError as e:
             self.playing = False
             self._event("busy", None)
-            self._event("error", "The simulation stopped", "\n".join(e.lines()))
+            self._event("error", "The simulation stopped", named(self.document_scene(), "\n".join(e.lines())))
         except Exception as e:  # the engine's bug must not end the worker
             self.playing = False
             self._event("busy", None)
@@ -438,7 +439,7 @@ class SimController:
         self._event("progress", 1.0, "Ready")
         self._event("busy", None)
         if problems:
-            self._event("error", "Some agents could not be placed", "\n".join(problems))
+            self._event("error", "Some agents could not be placed", named(scene, "\n".join(problems)))
         now = time.monotonic()
         self._publish_build(now)
         self._trace_dirty = True

@@ -32,6 +32,7 @@ from core.sim.replay import Replay
 from ..layers.qt_density import DensityLayer, density_lut
 from ..viewport.qt_legend import QtColourBar
 from .messages import Frame
+from ..panels.qt_spin import QtDoubleSpin
 
 TRAIL_S = 20.0            # seconds of trail drawn behind each agent in the replay
 HEATMAP_FRAMES = 12       # frames of the density window the heatmap averages (evenly spread)
@@ -118,7 +119,7 @@ class QtTimeline(QtWidgets.QToolBar):
             self.mode.addItem(text, key)
         self.mode.setToolTip("Heatmap of the agents' density over the window before the shown time (PedPy's "
                              "Voronoi or classic grid density)")
-        self.window = QtWidgets.QDoubleSpinBox()
+        self.window = QtDoubleSpin()
         self.window.setObjectName("sim.density.window")
         self.window.setRange(0.0, 600.0)
         self.window.setValue(5.0)

@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from app.actions import ActionSpec, key_sequences, key_text
 from app.qt_icons import action_icon
 
+from ..qt_import import IMPORTED_FIELDS
 from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, TraceOverlay
 from ..layers.qt_raster_cache import RasterCache
 from ..layers.qt_sim_agents import Z_AGENTS, Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
@@ -30,6 +31,7 @@ START_DELAY_MS = 800
 PICK_PIXELS = 12.0
 STATUS_S = 0.25  # seconds between updates of the status bar's agent counts and frame rate while playing
 ECM_RESOLUTION = 1024
+PLOTS_HEIGHT = 200       # the plots dock's height at first (one row of plots)
 GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
 
 
@@ -146,9 +148,10 @@ class QtSimulationUi(QtCore.QObject):
     def _build_docks(self) -> None:
         w = self.w
         w.add_dock("simulation", "Simulation", self.parameters)
-        # The plots run along the bottom of the viewport only; the side docks keep the full height.
-        w.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
-        w.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
+        # The plots run along the whole bottom of the window: at 1280 pixels every plot (the sweep's included)
+        # gets a row of its own width, which the viewport's width alone could not give five or six plots.
+        w.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        w.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
         w.add_dock("plots", "Plots", self.plots, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
         # The sweep's plot: a dock of its own beside the plots, shown when a sweep has a result.
         w.add_dock("sweep", "Sweep", self.sweep_plot, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -157,7 +160,7 @@ class QtSimulationUi(QtCore.QObject):
         if "profiles" in w.docks:
             w.tabifyDockWidget(w.docks["profiles"], w.docks["simulation"])
         w.docks["simulation"].raise_()
-        w.resizeDocks([w.docks["plots"]], [210], QtCore.Qt.Orientation.Vertical)
+        w.resizeDocks([w.docks["plots"]], [PLOTS_HEIGHT], QtCore.Qt.Orientation.Vertical)
         if "inspector" in w.docks:
             w.resizeDocks([w.docks["inspector"], w.docks["simulation"]], [260, 640], QtCore.Qt.Orientation.Vertical)
 
@@ -363,7 +366,14 @@ class QtSimulationUi(QtCore.QObject):
         """A sweep's result in the sweep dock (shown)."""
         self.sweep_plot.show_sweep(lines, x, y)
         dock = self.w.docks["sweep"]
-        dock.show()
+        if not dock.isVisible():
+            dock.show()
+            # One plot's share of the bottom row, not half of it.
+            plots = self.w.docks["plots"]
+            total = plots.width() + dock.width()
+            n = len(self.plots.shown())
+            self.w.resizeDocks([plots, dock], [total * n // (n + 1), total // (n + 1)],
+                               QtCore.Qt.Orientation.Horizontal)
         dock.raise_()
 
     def clear_sweep(self) -> None:
@@ -500,6 +510,12 @@ class QtSimulationUi(QtCore.QObject):
                 [types[t].color if t in types else "#9ca3af" for t in ids])
 
     def _scene_changed(self, fields) -> None:
+        if set(IMPORTED_FIELDS) <= set(fields):
+            # An import (or its undo) replaced the scene's contents: as for another document, the last contents'
+            # run, overrides and plots go (the panel then shows the imported profiles, as the Profiles panel does).
+            self.parameters.show_scene()
+            self._scene_reset()
+            return
         if self.bridge.running:
             self.bridge.send("scene", self.doc.scene)
 
@@ -676,7 +692,10 @@ class QtSimulationUi(QtCore.QObject):
     # ----- picking agents in the viewport ---------------------------------------------------------------------
 
     def eventFilter(self, obj, ev) -> bool:
-        if ev.type() == QtCore.QEvent.Type.MouseButtonPress and ev.button() == QtCore.Qt.MouseButton.LeftButton:
+        # Only the Select tool picks a walking agent: a click of a drawing tool (a measurement area's first corner,
+        # an obstacle's vertex) draws, and must not also choose whoever walks under it.
+        if ev.type() == QtCore.QEvent.Type.MouseButtonPress and ev.button() == QtCore.Qt.MouseButton.LeftButton \
+                and self.w.host.active.name == "select":
             pos = self.agents.positions
             if len(pos):
                 x, y = self.w.viewport.pixel_to_world(ev.position())

@@ -20,6 +20,7 @@ from core.scene.io import save_scene
 from core.scene.problems import InputError
 from core.sim.params import DEFAULTS
 from core.sweep.spec import FORMAT, VERSION
+from ..panels.qt_spin import QtDoubleSpin, QtIntSpin
 
 METHOD_CHOICES = ("miran", "irm", "disc-miran")
 Y_CHOICES = ("mean_weighted_length", "mean_length", "mean_time", "arrival_rate", "min_clearance", "mean_speed",
@@ -84,13 +85,13 @@ class QtSweepDialog(QtWidgets.QDialog):
         self.param = QtWidgets.QComboBox()
         self.param.setObjectName("sweep.parameter")
         self.param.currentIndexChanged.connect(self._param_chosen)
-        self.lo = QtWidgets.QDoubleSpinBox()
-        self.hi = QtWidgets.QDoubleSpinBox()
+        self.lo = QtDoubleSpin()
+        self.hi = QtDoubleSpin()
         for s, name in ((self.lo, "sweep.from"), (self.hi, "sweep.to")):
             s.setObjectName(name)
             s.setDecimals(3)
             s.setRange(0.001, 1e6)
-        self.count = QtWidgets.QSpinBox()
+        self.count = QtIntSpin()
         self.count.setObjectName("sweep.count")
         self.count.setRange(2, 50)
         self.count.setValue(5)
@@ -107,17 +108,17 @@ class QtSweepDialog(QtWidgets.QDialog):
             mrow.addWidget(cb)
         current = panel.method.currentData()
         self.methods[current if current in self.methods else "miran"].setChecked(True)
-        self.seeds = QtWidgets.QSpinBox()
+        self.seeds = QtIntSpin()
         self.seeds.setObjectName("sweep.seeds")
         self.seeds.setRange(1, 100)
-        self.agents = QtWidgets.QSpinBox()
+        self.agents = QtIntSpin()
         self.agents.setObjectName("sweep.agents")
         self.agents.setRange(0, 10000)
-        self.steps = QtWidgets.QSpinBox()
+        self.steps = QtIntSpin()
         self.steps.setObjectName("sweep.steps")
         self.steps.setRange(0, 10_000_000)
         self.steps.setSpecialValueText("until everyone arrives")
-        self.workers = QtWidgets.QSpinBox()
+        self.workers = QtIntSpin()
         self.workers.setObjectName("sweep.workers")
         self.workers.setRange(0, 256)
         self.workers.setValue(2)

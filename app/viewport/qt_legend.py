@@ -75,7 +75,7 @@ class QtClearanceLegend(QtWidgets.QWidget):
 
 
 class QtColourBar(QtWidgets.QWidget):
-    """A colour scale card over the viewport (objectName ``legend.density``) in its bottom-left corner: a title,
+    """A colour scale card over the viewport (objectName ``legend.density``) in its top-left corner: a title,
     the gradient of a (256, 4) RGBA lookup table over a checkerboard (so its transparency shows) and the values at
     its ends; ``set_scale(title, lut, top, unit)`` fills it, ``set_scale(None, ...)`` empties it."""
 
@@ -121,7 +121,7 @@ class QtColourBar(QtWidgets.QWidget):
     def _place(self) -> None:
         self.resize(self.sizeHint())
         vp = self._view.viewport()
-        self.move(vp.x() + MARGIN, vp.y() + vp.height() - self.height() - MARGIN)
+        self.move(vp.x() + MARGIN, vp.y() + MARGIN)
 
     def eventFilter(self, obj, ev) -> bool:
         if ev.type() == QtCore.QEvent.Type.Resize:
