@@ -48,7 +48,12 @@ class _Reading:
     def _setup(self) -> None:
         self._typed: float | None = None
         self.last_clamp: str | None = None
+        # What the user typed (a programmatic change, or Qt rewriting the text to the clamped value, is no edit).
+        self.lineEdit().textEdited.connect(self._edited)  # type: ignore[attr-defined]
         self.editingFinished.connect(self._finished)  # type: ignore[attr-defined]
+
+    def _edited(self, text: str) -> None:
+        self._typed = parse_number(self._strip(text))
 
     def _strip(self, text: str) -> str:
         box: QtWidgets.QAbstractSpinBox = self  # type: ignore[assignment]
@@ -68,9 +73,7 @@ class _Reading:
         special = box.specialValueText()
         if special and text == special:
             return QtGui.QValidator.State.Acceptable
-        v = parse_number(t)
-        if v is not None:
-            self._typed = v
+        if parse_number(t) is not None:
             return QtGui.QValidator.State.Acceptable
         if _PARTIAL.match(t.replace(" ", "")):
             return QtGui.QValidator.State.Intermediate

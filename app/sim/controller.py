@@ -476,7 +476,10 @@ class SimController:
                 raise
             problems.extend(e.lines())
             kept = dataclasses.replace(scene, agents=[a for k, a in enumerate(scene.agents) if k not in bad])
-            sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False,
+            # A context serves one scene: the scene without the agents left out gets its own, sharing the
+            # geometry and the mesh (agents change neither).
+            ctx = PlannerContext(kept, geometry=self.ctx.geometry, navmesh=self.mesh)
+            sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=ctx, add_scene_agents=False,
                              threads=self.threads)
             self.overrides.apply_to(sim)
             sim.add_scene_agents()

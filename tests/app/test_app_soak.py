@@ -9,7 +9,9 @@ The test suite runs a short fixed-seed soak (slow tier). Longer runs, any seed, 
         QT_QPA_PLATFORM=offscreen python -m pytest -m slow tests/app/test_app_soak.py -s
 
 ``MIRAN_SOAK_SCENES`` is ``all`` (one soak starting on each shipped scene) or comma-separated scene file names;
-each action is printed with ``-s``, so a failure names the seed and the actions that led to it.
+each action is printed with ``-s``, so a failure names the seed and the actions that led to it. The one box
+allowed is the warning that an obstacle just drawn cuts an agent off its goal (the user's edit, reported as it
+should be); it is counted and closed.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ ACTIONS = int(os.environ.get("MIRAN_SOAK_ACTIONS", "30"))
 SEED = int(os.environ.get("MIRAN_SOAK_SEED", "20261127"))
 _chosen = os.environ.get("MIRAN_SOAK_SCENES", "mckenna_road.json")
 START_SCENES = SHIPPED if _chosen == "all" else [s.strip() for s in _chosen.split(",") if s.strip()]
+SCENE_WARNING = "Some agents could not be placed:"
 # How often each action is drawn (relative weights).
 WEIGHTS = {"draw_obstacle": 3, "draw_area": 2, "draw_line": 2, "rename": 2, "undo": 4, "redo": 2, "tune": 6,
            "method": 2, "play": 8, "pause": 4, "step": 2, "reset": 4, "open": 3, "import": 1, "new": 1,
@@ -61,6 +64,7 @@ class Soak:
         monkeypatch.setattr(dialogs, "ask_import_path", lambda parent, folder: str(self.osm))
         monkeypatch.setattr(qt_import, "ask_import_preview", lambda parent, session: session.build())
         self.loaded = False
+        self.warnings = 0
 
     # ----- helpers ----------------------------------------------------------------------------------------------
 
@@ -173,7 +177,8 @@ class Soak:
         plots = self.w.sim.plots
         plot = plots.density_plot or plots.flow_plot
         curves = plot.listDataItems() if plot is not None else []
-        return float(np.nanmax(curves[0].xData)) if curves and len(curves[0].xData) else -1.0
+        x = curves[0].xData if curves else None
+        return float(np.nanmax(x)) if x is not None and len(x) else -1.0
 
     def pause(self) -> None:
         action(self.w, "sim.pause").trigger()
@@ -207,7 +212,7 @@ class Soak:
     def replay(self) -> None:
         s = self.w.sim.replay.timeline.slider
         if s.maximum() > 0:
-            s.setValue(self.rng.randrange(s.maximum() + 1))
+            s.setValue(self.rng.randrange(s.maximum()))   # live, the slider stands at its end: move it back
             self.qtbot.waitUntil(lambda: self.w.sim.replay.store is not None or bool(self.w.sim.errors),
                                  timeout=WAIT)
             self.qtbot.wait(200)
@@ -238,6 +243,7 @@ class Soak:
         dlg.param.setCurrentIndex(self.rng.randrange(dlg.param.count()))
         dlg.count.setValue(2)
         dlg.steps.setValue(20)
+        dlg.agents.setValue(3)                        # so that a scene without agents has some to sweep
         dlg.workers.setValue(0)
         dlg.run_button.click()
         self.qtbot.waitUntil(lambda: dlg.thread is None, timeout=BUILD_WAIT)
@@ -248,6 +254,13 @@ class Soak:
 
     def check(self, name: str) -> None:
         ui = self.w.sim
+        # A random obstacle may cut an agent off its goal: the window says so (a warning about the edited scene,
+        # not a failure of the app), and the run goes on without it.
+        warnings = [e for e in ui.errors if e.startswith(SCENE_WARNING)]
+        if warnings and len(warnings) == len(ui.errors):
+            self.warnings += len(warnings)
+            ui.errors.clear()
+            ui._error_box.close()
         assert not ui.errors, f"{name}: {ui.errors}"
         assert ui._error_box is None or not ui._error_box.isVisible(), name
         self.qtbot.waitUntil(lambda: self.c.document_scene() == self.w.doc.scene, timeout=WAIT)
@@ -288,4 +301,4 @@ def test_a_seeded_soak_of_random_user_actions(make_studio, qtbot, tmp_path, monk
         print(f"soak failed: seed {SEED}, scene {scene}, actions {soak.log}")
         raise
     print(f"soak: {ACTIONS} actions on {scene} (seed {SEED}) in {time.monotonic() - t0:.0f} s, no error, no "
-          f"divergence")
+          f"divergence; {soak.warnings} warnings that an edit cut agents off their goals")

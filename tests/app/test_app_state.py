@@ -388,3 +388,26 @@ def test_reset_drops_the_run_and_keeps_the_document(make_studio, qtbot, tmp_path
     assert_same(a, b, "the engine's parameters after Reset")
     assert engine_state(w)["overrides"] == engine_state(fresh)["overrides"]
 
+
+
+def test_a_scene_with_an_agent_cut_off_its_goal_runs_without_it(make_studio, qtbot, tmp_path):
+    """The agents whose routes cannot be planned are left out (and named); the others run, Reset after Reset."""
+    from core.scene import Agent, Obstacle
+
+    w = make_studio(new=(40, 30))
+    wall = Obstacle("wall", [(19.0, 0.0), (21.0, 0.0), (21.0, 30.0), (19.0, 30.0)])
+    w.editor.apply({"obstacles": [wall], "agents": [
+        Agent("near", w.scene.profiles[0].id, start=(5.0, 5.0), goal=(12.0, 8.0)),
+        Agent("across", w.scene.profiles[0].id, start=(5.0, 25.0), goal=(35.0, 25.0))]}, "setup")
+    w.sim.start()
+    for _ in range(2):
+        gen = w.sim.generation
+        action(w, "sim.reset").trigger()
+        qtbot.waitUntil(lambda gen=gen: w.sim.generation != gen and w.sim.info is not None, timeout=BUILD_WAIT)
+        qtbot.waitUntil(lambda: bool(w.sim.errors), timeout=WAIT)
+        assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+        assert "agent 'across'" in w.sim.errors[0] and "agents[" not in w.sim.errors[0]
+        assert w.sim.info.ids == ("near",)
+        w.sim.errors.clear()
+    play_until(qtbot, w, 0.5)
+    assert not w.sim.errors
