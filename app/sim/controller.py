@@ -251,6 +251,8 @@ class SimController:
         self._trace = None
         self._trace_dirty = self._preview_dirty = False
         self.preview_on = False
+        self.step_s = 1e-3
+        self._rate_mark, self._rate_value = (0.0, 0.0), 0.0
         self.generation += 1
         if self.preview_slot is not None:
             self._preview_req += 1
@@ -644,11 +646,14 @@ class SimController:
                 arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
                 step_ms=1000.0 * self.step_s, lost=self._lost_words()))
             version = (self.trails.version, self.side.trails_version())
-            if "trails" in self.overlays and version != self._trails_version and now - self._last["trails"] > 0.1:
+            # While playing, trails and stats a few times a second; paused, with every frame (frames are rare then,
+            # and the last one must carry the run's last trails and stats: nothing follows it while idle).
+            if "trails" in self.overlays and version != self._trails_version and \
+                    (now - self._last["trails"] > 0.1 or not self.playing):
                 self._last["trails"] = now
                 self._trails_version = version
                 self._out("trails", Trails(self.generation, self.trails.polylines(), self.side.polylines()))
-            if now - self._last["stats"] > 0.5:
+            if now - self._last["stats"] > 0.5 or not self.playing:
                 self._last["stats"] = now
                 self._out("stats", self._stats())
         if self.preview_on and self._preview_dirty and self.preview_slot is not None \

@@ -222,6 +222,9 @@ class QtReplay(QtCore.QObject):
         self.timeline.slider.setValue(0)
         self._setting = False
         self.timeline.label.setText("live")
+        was = self.timeline.mode.blockSignals(True)     # the heatmap is an analysis of the run: off, as at start
+        self.timeline.mode.setCurrentIndex(0)
+        self.timeline.mode.blockSignals(was)
         self.layer.clear()
         self.legend.hide()
         m = self.ui.doc.scene.measurement
@@ -289,8 +292,8 @@ class QtReplay(QtCore.QObject):
         self.show_index(self.timeline.slider.value())
 
     def _on_live_frame(self, f) -> None:
-        if self.active:
-            return
+        if self.active or f.generation != self.ui.generation:
+            return                                   # replaying, or a frame of a run reset or closed since
         self._setting = True
         self.timeline.slider.setRange(0, int(f.steps))
         self.timeline.slider.setValue(int(f.steps))

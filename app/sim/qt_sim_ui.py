@@ -91,7 +91,7 @@ class QtSimulationUi(QtCore.QObject):
         self.trace.cache_in(self.trace_caches[0], below)
         self.trace.cache_in(self.trace_caches[1], [it for it in self.trace.items if it not in below])
         self._build_actions()
-        self.parameters = QtSimParameters(self.bridge.send, window.editor, self.actions)
+        self.parameters = QtSimParameters(self._send, window.editor, self.actions)
         self.plots = QtSimPlots()
         self.sweep_plot = QtSweepPlot()
         self.sweep = None

@@ -7,6 +7,8 @@ zoom)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from PySide6 import QtWidgets
 
@@ -56,10 +58,10 @@ def window_state(w) -> dict:
         "panel": panel_state(w),
         "profiles_panel": profiles_panel(w),
         "toggles": {name: ui.actions[name].isChecked() for name in ("sim.compare", "sim.preview")},
-        "clock": ui.clock.text(), "stats": ui.stats_label.text(),
+        "clock": ui.clock.text(), "stats": re.sub(r"step [\d.]+ ms", "step … ms", ui.stats_label.text()),
         "plots": {
             "shown": [wdg.objectName() for wdg in plots.shown()],
-            "terrain_ticks": plots.terrain.getAxis("bottom")._tickLevels,
+            "terrain_names": plots.names,
             "arrivals_title": plots.arrivals.titleLabel.text,
             "curves": [_data(c) for c in (plots.speed_curve, plots.arrival_curve, plots.compare_arrival_curve)],
             "bars": len(plots.bars.opts["height"]) if plots.bars.opts["height"] is not None else 0,
@@ -101,7 +103,7 @@ def settle(qtbot, w) -> None:
     q = w.sim.bridge.commands
     qtbot.waitUntil(lambda: q.empty(), timeout=WAIT)
     qtbot.wait(150)
-    qtbot.waitUntil(lambda: q.empty() and not c.playing, timeout=WAIT)
+    qtbot.waitUntil(lambda: q.empty() and not c.playing and c.document_scene() == w.doc.scene, timeout=BUILD_WAIT)
     qtbot.wait(200)
 
 
