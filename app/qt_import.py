@@ -9,7 +9,7 @@ from pathlib import Path
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from core.importers import ImportResult, ImportSession
+from core.importers import NO_LAYER, ImportResult, ImportSession
 from core.scene import InputError
 
 from . import qt_dialogs as dialogs
@@ -24,6 +24,8 @@ IMPORTED_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "t
                    "networks", "agents", "heightfield", "measurement")
 ROLE_CHOICES = ("obstacle", "route", "ignore")
 ROUTE_COLOR = "#2f6fdf"
+# What GeoJSON/OGR coordinates are: the first entry leaves it to the file (lon/lat unless it names a CRS).
+CRS_CHOICES = (("As the file says", None), ("These coordinates are metres", "metres"))
 
 
 class _Busy:
@@ -58,6 +60,16 @@ class QtImportPreview(QtWidgets.QDialog):
         self.plot.addItem(self.items)
         self.report = QtWidgets.QListWidget()
         self.report.setObjectName("import_report")
+        self.crs = QtWidgets.QComboBox()
+        self.crs.setObjectName("import_crs")
+        self.crs.setEditable(True)
+        for label, value in CRS_CHOICES:
+            self.crs.addItem(label, value)
+        self.crs.setToolTip("What the file's coordinates are: as the file says (longitude/latitude unless it names "
+                            "a CRS), metres, or a CRS such as EPSG:32632 (type it and press Enter)")
+        self.crs.textActivated.connect(self.set_crs)
+        self.crs.lineEdit().editingFinished.connect(lambda: self.set_crs(self.crs.currentText()))
+        self.crs.setVisible(session.accepts_crs())
         self.buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Cancel)
         self.ok = self.buttons.addButton("Import", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
         self.ok.setObjectName("import_ok")
@@ -67,6 +79,7 @@ class QtImportPreview(QtWidgets.QDialog):
         left = QtWidgets.QWidget()
         ll = QtWidgets.QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.crs)
         ll.addWidget(self.table)
         ll.addWidget(self.report)
         split.addWidget(left)
@@ -82,7 +95,7 @@ class QtImportPreview(QtWidgets.QDialog):
         layers = self.session.layers()
         self.table.setRowCount(len(layers))
         for r, (name, roles) in enumerate(layers.items()):
-            self.table.setItem(r, 0, QtWidgets.QTableWidgetItem(name or "(no layer)"))
+            self.table.setItem(r, 0, QtWidgets.QTableWidgetItem(name or NO_LAYER))
             self.table.setItem(r, 1, QtWidgets.QTableWidgetItem(str(sum(roles.values()))))
             combo = QtWidgets.QComboBox()
             combo.setEditable(True)
@@ -96,6 +109,21 @@ class QtImportPreview(QtWidgets.QDialog):
             combo.textActivated.connect(lambda text, name=name: self.set_role(name, text))
             combo.lineEdit().editingFinished.connect(lambda c=combo, name=name: self.set_role(name, c.currentText()))
             self.table.setCellWidget(r, 2, combo)
+
+    def set_crs(self, text: str) -> None:
+        """Read the file again with its coordinates declared (a choice of the list, or a CRS typed in), keeping
+        the roles, and clean it again."""
+        value = next((v for label, v in CRS_CHOICES if label == text), text.strip() or None)
+        if value == self.session.opts.crs and self.result is not None:
+            return
+        try:
+            with _Busy():
+                self.session.set_crs(value)
+        except InputError as e:
+            self._show_problems(e)
+            return
+        self._fill_table()
+        self.rebuild()
 
     def set_role(self, layer: str, text: str) -> None:
         """Give a layer another role and clean the file again (nothing to do when the role is the same)."""

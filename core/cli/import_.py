@@ -12,6 +12,7 @@ import math
 
 from core.cli.output import check_destination, print_json
 from core.importers import ImportOptions, import_file
+from core.importers.budget import MAX_ELEMENTS, MAX_VERTICES
 from core.importers.project import PROJECTIONS
 from core.scene.io import save_scene
 from core.scene.problems import InputError, Problem
@@ -23,7 +24,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                                    "GeoPackage and other OGR formats, OpenStreetMap .osm/.osm.pbf), clean it and "
                                    "write a valid miran-scene file. ROLE is obstacle, route, ignore, terrain:TYPE "
                                    "or a terrain TYPE; LAYER is a layer, class or property value (for OSM a tag "
-                                   "KEY=VALUE or KEY).")
+                                   "KEY=VALUE or KEY), or '(no layer)' for the elements that have none.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--out", metavar="SCENE", required=True, help="the miran-scene JSON file to write")
     p.add_argument("--map", metavar="LAYER=ROLE", action="append", default=[],
@@ -40,6 +41,14 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--projection", metavar="P", default="tmerc",
                    help=f"for longitude/latitude data: {' or '.join(PROJECTIONS)} (default tmerc)")
     p.add_argument("--layer-property", metavar="NAME", help="GeoJSON/OGR: the property naming a feature's layer")
+    p.add_argument("--crs", metavar="CRS", help="GeoJSON/OGR: what the coordinates are, overriding the file: metres "
+                                               "(taken as they are) or a CRS pyproj reads, e.g. EPSG:32632")
+    p.add_argument("--max-elements", metavar="N", default=str(MAX_ELEMENTS),
+                   help=f"refuse files that expand to more elements (block copies, <use> instances, features; "
+                        f"default {MAX_ELEMENTS:,})")
+    p.add_argument("--max-vertices", metavar="N", default=str(MAX_VERTICES),
+                   help=f"refuse files whose flattened curves and buffered lines make more vertices (default "
+                        f"{MAX_VERTICES:,})")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     return p
 
@@ -57,6 +66,17 @@ def _number(problems: list[Problem], name: str, text: str, zero_ok: bool = False
     return v
 
 
+def _count(problems: list[Problem], name: str, text: str) -> int:
+    """The positive whole number given for option ``name``; 0 after adding a problem when it is not one."""
+    try:
+        v = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        v = 0
+    if v <= 0:
+        problems.append(Problem(name, f"expected a positive whole number, got {text!r}"))
+    return v
+
+
 def run(args) -> int:
     problems: list[Problem] = []
     tol = _number(problems, "--tolerance", args.tolerance)
@@ -64,6 +84,10 @@ def run(args) -> int:
     min_area = _number(problems, "--min-area", args.min_area, zero_ok=True)
     snap = _number(problems, "--snap", args.snap, zero_ok=True)
     scale = _number(problems, "--scale", args.scale) if args.scale is not None else None
+    max_elements = _count(problems, "--max-elements", args.max_elements)
+    max_vertices = _count(problems, "--max-vertices", args.max_vertices)
+    if args.crs is not None and not args.crs.strip():
+        problems.append(Problem("--crs", "names no coordinate reference system"))
     if args.projection not in PROJECTIONS:
         problems.append(Problem("--projection", f"unknown projection {args.projection!r} (choose one of: "
                                                 f"{', '.join(PROJECTIONS)})"))
@@ -71,7 +95,8 @@ def run(args) -> int:
         raise InputError(problems)
     check_destination(args.out, "--out")
     opts = ImportOptions(tolerance=tol, grid=grid, min_area=min_area, snap=snap, scale=scale,
-                         projection=args.projection, layer_property=args.layer_property)
+                         projection=args.projection, layer_property=args.layer_property, crs=args.crs,
+                         max_elements=max_elements, max_vertices=max_vertices)
     result = import_file(args.file, args.map, opts)
     try:
         save_scene(result.scene, args.out)
@@ -83,7 +108,8 @@ def run(args) -> int:
                     "terrains": len(s.terrains), "routes": len(s.routes), "bounds": list(s.bounds),
                     "roles": rep.roles, "notes": rep.notes, "changes": rep.changes,
                     "obstacle_area": rep.obstacle_area, "terrain_areas": rep.terrain_areas,
-                    "sources": result.sources})
+                    "sources": result.sources,
+                    "left_out": [{"element": w, "reason": why} for w, why in rep.left_out]})
         return 0
     print(f"{args.file} -> {args.out}: {len(s.obstacles)} obstacles, {len(s.terrains)} terrain polygons, "
           f"{len(s.routes)} routes; bounds {list(s.bounds)}")

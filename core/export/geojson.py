@@ -1,10 +1,13 @@
 """Paths and scenes as GeoJSON, in the scene's own metres, readable back by ``miran import``.
 
-A FeatureCollection whose features carry ``role`` (obstacle, terrain with its ``type``, route, path) and ``id``
-properties; walked paths are LineStrings with their measures and the ``times`` of their points. GeoJSON is WGS 84
+A FeatureCollection whose features carry ``role`` (obstacle, terrain with its ``type``, route, network, agent,
+path) and ``id`` properties; walked paths are LineStrings with their measures and the ``times`` of their points.
+Networks are drawn as their edges and carry ``nodes`` and ``edges`` as the scene format writes them; agents are
+drawn at their start and carry ``profile`` and ``route`` or ``start``/``goal``/``planner``. GeoJSON is WGS 84
 by definition, and these coordinates are not: the collection says so in a foreign member ``"miran": {"units":
 "m", "crs": "local"}`` (which the importer honours, with the terrain types and profiles it also lists) and gives
-the scene's bounds as the standard ``bbox``.
+the scene's bounds as the standard ``bbox``; the member also carries the scene's simulation settings, measurement
+area and line and height field, as the scene format writes them, so that ``miran import`` gives the scene back.
 Coordinates are rounded to ``decimals`` places (3: 1 mm).
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from core.scene.io import scene_to_dict
 from core.scene.jsonio import write_json_atomic
 from core.scene.model import Scene
 
@@ -53,6 +57,41 @@ def scene_features(scene: Scene, decimals: int = 3) -> list[dict]:
         out.append(_feature({"type": "LineString", "coordinates": [[_r(x, decimals), _r(y, decimals)]
                                                                    for x, y in r.points]},
                             {"role": "route", "id": r.id}))
+    return out + network_features(scene, decimals) + agent_features(scene, decimals)
+
+
+def network_features(scene: Scene, decimals: int = 3) -> list[dict]:
+    """Each network as a MultiLineString of its edges (a MultiPoint of its nodes when it has none) with its
+    ``nodes`` and ``edges`` as properties: what ``miran import`` reads back."""
+    out = []
+    for n in scene.networks:
+        nodes = [[_r(x, decimals), _r(y, decimals)] for x, y in n.nodes]
+        geom = ({"type": "MultiLineString", "coordinates": [[nodes[i], nodes[j]] for i, j in n.edges]} if n.edges
+                else {"type": "MultiPoint", "coordinates": nodes})
+        out.append(_feature(geom, {"role": "network", "id": n.id, "nodes": nodes,
+                                   "edges": [[int(i), int(j)] for i, j in n.edges]}))
+    return out
+
+
+def agent_features(scene: Scene, decimals: int = 3) -> list[dict]:
+    """Each agent as a Point where it starts (a route's first point) with its profile and its route or its
+    start, goal and planner as properties."""
+    routes = {r.id: r for r in scene.routes}
+    out = []
+    for a in scene.agents:
+        props: dict[str, Any] = {"role": "agent", "id": a.id, "profile": a.profile}
+        start = a.start
+        if a.route is not None:
+            props["route"] = a.route
+            start = routes[a.route].points[0] if a.route in routes else None
+        if a.start is not None and a.goal is not None:
+            props["start"] = [_r(a.start[0], decimals), _r(a.start[1], decimals)]
+            props["goal"] = [_r(a.goal[0], decimals), _r(a.goal[1], decimals)]
+        if a.planner is not None:
+            props["planner"] = a.planner
+        geom: dict[str, Any] | None = ({"type": "Point", "coordinates": [_r(start[0], decimals),
+                                                                          _r(start[1], decimals)]} if start else None)
+        out.append({"type": "Feature", "geometry": geom, "properties": props})
     return out
 
 
@@ -88,6 +127,10 @@ def to_geojson(scene: Scene | None = None, pf: PathsFile | None = None, decimals
         member["profiles"] = [{"id": p.id, "weights": dict(p.weights), "radius": p.radius, "max_speed": p.max_speed,
                                "sigma": p.sigma, "d": p.d} for p in scene.profiles]
         doc["bbox"] = [_r(b, decimals) for b in scene.bounds]
+        extras = scene_to_dict(scene)
+        for key in ("simulation", "measurement", "heightfield"):
+            if key in extras:
+                member[key] = extras[key]
     if pf is not None:
         feats += path_features(pf, decimals)
         member.setdefault("scene", pf.scene)
@@ -103,4 +146,5 @@ def write_geojson(path: str | os.PathLike, scene: Scene | None = None, pf: Paths
     write_json_atomic(path, to_geojson(scene, pf, decimals))
 
 
-__all__ = ["LOCAL_MEMBER", "path_features", "scene_features", "to_geojson", "write_geojson"]
+__all__ = ["LOCAL_MEMBER", "agent_features", "network_features", "path_features", "scene_features", "to_geojson",
+           "write_geojson"]

@@ -14,6 +14,7 @@ save_scene(result.scene, "level.json"); print("\\n".join(result.report.lines()))
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from core.scene.jsonio import read_json
 from core.scene.problems import InputError, Problem
 
 from .clean import DEFAULT_TYPE, ImportOptions, ImportReport, ImportResult, build_scene, layer_roles
-from .features import KINDS, Feature, Role, Source, parse_role, parse_role_map
+from .features import KINDS, NO_LAYER, Feature, Role, Source, layer_key, parse_role, parse_role_map
 
 # File name endings -> format (compound endings first).
 FORMATS = {
@@ -58,6 +59,9 @@ def read_source(path: str | Path, mapping: dict[str, Role], opts: ImportOptions)
 
 def _read(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> Source:
     fmt = detect_format(path)
+    if opts.crs is not None and fmt in ("svg", "dxf", "osm", "tiled"):
+        raise InputError([Problem("--crs", f"applies to GeoJSON and OGR formats, not to {fmt.upper()} files (see "
+                                           "--scale for their units)")])
     if fmt == "svg":
         from .svg import read_svg
         return read_svg(path, opts)
@@ -79,6 +83,8 @@ def _read(path: str | Path, mapping: dict[str, Role], opts: ImportOptions) -> So
         return read_tiled(path, opts, data)
     if is_geojson(data):
         return read_geojson(path, opts, data)
+    if opts.crs is not None:
+        raise InputError([Problem("--crs", "applies to GeoJSON and OGR formats, not to Tiled maps")])
     raise InputError([Problem("", "this JSON file is neither a Tiled map nor GeoJSON")], str(path))
 
 
@@ -113,10 +119,27 @@ class ImportSession:
         return layer_roles(self.source, self.mapping)
 
     def set_role(self, layer: str, role: str | Role) -> None:
-        """Give a layer a role (``obstacle``, ``route``, ``ignore``, ``terrain:TYPE`` or a type id)."""
-        self.mapping[layer.strip().lower()] = role if isinstance(role, Role) else parse_role(role, layer)
+        """Give a layer a role (``obstacle``, ``route``, ``ignore``, ``terrain:TYPE`` or a type id); ``""`` (or
+        ``NO_LAYER``) is the features that have no layer."""
+        self.mapping[layer_key(layer)] = role if isinstance(role, Role) else parse_role(role, layer or NO_LAYER)
         if self.format == "osm":
             self.source = read_source(self.path, self.mapping, self.opts)
+
+    def accepts_crs(self) -> bool:
+        """Whether the file's coordinates can be declared (``set_crs``): GeoJSON and OGR formats."""
+        return self.format in ("geojson", "ogr") or (self.format == "json" and not self._is_tiled())
+
+    def _is_tiled(self) -> bool:
+        from .tiled import is_tiled_json
+        return is_tiled_json(read_json(self.path))
+
+    def set_crs(self, crs: str | None) -> None:
+        """Read the file again with its coordinates declared (``metres``, an EPSG code ...; None: as the file
+        says); the roles chosen so far stay. InputError leaves the session as it was."""
+        opts = dataclasses.replace(self.opts, crs=crs)
+        check_options(opts)
+        source = read_source(self.path, self.mapping, opts)
+        self.opts, self.source = opts, source
 
     def build(self) -> ImportResult:
         """The cleaned scene for the current roles; InputError naming the source elements when it cannot be."""
@@ -126,7 +149,8 @@ class ImportSession:
 # The options' ranges: a grid or tolerance below a nanometre makes GEOS's snapping degenerate (1e-320 raised
 # "endpoints are equal"); nothing larger than the scene's coordinate limit means anything.
 OPTION_RANGES = {"tolerance": (1e-9, MAX_COORD), "grid": (1e-9, MAX_COORD), "min_area": (0.0, MAX_COORD ** 2),
-                 "snap": (0.0, MAX_COORD), "scale": (1e-9, 1e9)}
+                 "snap": (0.0, MAX_COORD), "scale": (1e-9, 1e9), "max_elements": (1, 10**9),
+                 "max_vertices": (1, 10**10)}
 
 
 def check_options(opts: ImportOptions) -> None:
@@ -135,7 +159,7 @@ def check_options(opts: ImportOptions) -> None:
         v = getattr(opts, name)
         if v is None and name == "scale":
             continue
-        if not (isinstance(v, (int, float)) and lo <= v <= hi):
+        if not (isinstance(v, (int, float)) and not isinstance(v, bool) and lo <= v <= hi):
             raise InputError([Problem(f"--{name.replace('_', '-')}", f"must be a number from {lo:g} to {hi:g}, "
                                                                      f"got {v!r}")])
 
@@ -159,6 +183,6 @@ def check_coordinates(source: Source) -> None:
         raise InputError(problems)
 
 
-__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "OPTION_RANGES", "Feature", "ImportOptions", "ImportReport",
+__all__ = ["DEFAULT_TYPE", "FORMATS", "KINDS", "NO_LAYER", "OPTION_RANGES", "Feature", "ImportOptions", "ImportReport",
            "ImportResult", "ImportSession", "Role", "Source", "build_scene", "check_coordinates", "check_options",
            "detect_format", "import_file", "layer_roles", "parse_role", "parse_role_map", "read_source"]

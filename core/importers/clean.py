@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import shapely
@@ -34,6 +35,7 @@ from core.scene.model import Obstacle, Profile, Route, Scene, TerrainPolygon, Te
 from core.scene.parse import check_scene
 from core.scene.problems import InputError, Problem
 
+from .budget import MAX_ELEMENTS, MAX_VERTICES, Budget
 from .features import Feature, Role, Source, resolve_role
 
 PALETTE = ("#7f7f7f", "#d9d9d9", "#7a5230", "#8fbf6a", "#4f81bd", "#e0c872", "#b05f9e", "#5fb0a8", "#c9834b",
@@ -51,7 +53,9 @@ class ImportOptions:
     to multiples of it; ``snap``: loose line ends closer than this to another line are joined before the lines
     are closed into polygons; ``min_area``: pieces (and terrain holes) smaller than this are dropped; ``scale``: metres
     per source unit, overriding what the file says; ``projection``: ``tmerc`` or ``utm`` for lon/lat data;
-    ``layer_property``: the GeoJSON/OGR property naming a feature's layer (None tries layer, class, type, kind).
+    ``layer_property``: the GeoJSON/OGR property naming a feature's layer (None tries layer, class, type, kind);
+    ``crs``: what GeoJSON/OGR coordinates are, overriding the file (``metres`` for local metres, or anything pyproj
+    reads: ``EPSG:32632``); ``max_elements`` and ``max_vertices``: the work an input may ask for (``budget``).
     """
 
     tolerance: float = 0.01
@@ -61,23 +65,56 @@ class ImportOptions:
     scale: float | None = None
     projection: str = "tmerc"
     layer_property: str | None = None
+    crs: str | None = None
+    max_elements: int = MAX_ELEMENTS
+    max_vertices: int = MAX_VERTICES
+
+    def budget(self) -> Budget:
+        """A fresh count of the work against this import's limits."""
+        return Budget(self.max_elements, self.max_vertices)
+
+
+# How many elements the text report names per reason (the JSON report and ``left_out`` list them all).
+NAMED_PER_REASON = 5
 
 
 @dataclass
 class ImportReport:
-    """What an import did: notes on units and projection, every change the cleaning made, counts and areas."""
+    """What an import did: notes on units and projection, every change the cleaning made, counts and areas, and
+    ``left_out``: every source element that is not in the scene, as (where, why)."""
 
     notes: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
     roles: dict[str, int] = field(default_factory=dict)
     obstacle_area: float = 0.0
     terrain_areas: dict[str, float] = field(default_factory=dict)
+    left_out: list[tuple[str, str]] = field(default_factory=list)
+
+    def leave_out(self, feats: list[Feature], why: str) -> None:
+        """Record source elements that do not reach the scene, once each."""
+        seen = {w for w, _ in self.left_out}
+        for f in feats:
+            if f.where not in seen:
+                seen.add(f.where)
+                self.left_out.append((f.where, why))
+
+    def left_out_lines(self) -> list[str]:
+        """One line per reason: how many elements were left out for it, naming the first few."""
+        by: dict[str, list[str]] = {}
+        for where, why in self.left_out:
+            by.setdefault(why, []).append(where)
+        out = []
+        for why, names in by.items():
+            more = f" and {len(names) - NAMED_PER_REASON} more" if len(names) > NAMED_PER_REASON else ""
+            out.append(f"left out {len(names)} element(s), {why}: {'; '.join(names[:NAMED_PER_REASON])}{more}")
+        return out
 
     def lines(self) -> list[str]:
         """The report as lines of text."""
         out = list(self.notes)
         out += [f"{n} feature(s) as {role}" for role, n in sorted(self.roles.items())]
         out += self.changes
+        out += self.left_out_lines()
         out.append(f"obstacle area {self.obstacle_area:.6g} m2")
         out += [f"terrain {t} area {a:.6g} m2" for t, a in self.terrain_areas.items()]
         return out
@@ -117,6 +154,11 @@ class _Cleaner:
         self.map = mapping
         self.opts = opts
         self.report = ImportReport(notes=list(source.notes))
+        self.budget = opts.budget()
+        # Open lines left out of an area layer: left out of the scene unless a piece of them is used elsewhere.
+        self.open_lines: list[Feature] = []
+        # Terrain polygons wholly covered by later ones.
+        self.covered: list[Feature] = []
 
     def change(self, text: str) -> None:
         self.report.changes.append(text)
@@ -131,11 +173,16 @@ class _Cleaner:
         fixed: list[Feature] = []
         slivers: list[Feature] = []
         points: list[Feature] = []
+        rep = self.report
         for f in self.src.features:
             role = resolve_role(f, self.map)
-            self.report.roles[str(role)] = self.report.roles.get(str(role), 0) + 1
+            rep.roles[str(role)] = rep.roles.get(str(role), 0) + 1
             g = f.geometry
-            if role.kind == "ignore" or g is None or g.is_empty:
+            if role.kind == "ignore":
+                rep.leave_out([f], "role ignore")
+                continue
+            if g is None or g.is_empty:
+                rep.leave_out([f], "empty geometry")
                 continue
             if not _polygons(g) and not _lines(g):
                 points.append(f)
@@ -163,10 +210,12 @@ class _Cleaner:
             self.change(f"made {len(fixed)} invalid polygon(s) valid: {_where_list(fixed)}")
         if slivers:
             self.change(f"dropped {len(slivers)} sliver(s) below {self.opts.min_area:g} m2: {_where_list(slivers)}")
+            rep.leave_out(slivers, f"a sliver below --min-area {self.opts.min_area:g} m2")
         if points:
             self.change(f"left {len(points)} point feature(s) out (neither area nor line): {_where_list(points)}")
+            rep.leave_out(points, "a point (neither area nor line)")
         for (kind, ttype, layer), items in loose.items():
-            faces, left_idx = self._close_lines(items)
+            faces, left_idx = self._close_lines(items, layer)
             stroked, left_idx = self._widen(items, left_idx)
             for p, f in faces + stroked:
                 if kind == "obstacle":
@@ -182,10 +231,16 @@ class _Cleaner:
             if left:
                 self.change(f"left {len(left_idx)} open line(s) of layer {layer!r} out (they bound no area): "
                             f"{_where_list(left)}")
+                self.open_lines += left
         return obstacles, terrains, routes
 
-    def _close_lines(self, items: list[tuple[LineString, Feature]]):
+    def _close_lines(self, items: list[tuple[LineString, Feature]], layer: str):
         lines = list(shapely.set_precision(np.asarray([ln for ln, _ in items], dtype=object), self.opts.grid))
+        if len(lines) > 1:
+            n = _count_pairs(lines, self.budget.max_pairs)
+            self.budget.check_pairs(f"layer {layer!r}", n, "loose lines whose extents overlap (each pair is "
+                                                            "checked for crossings before the lines are closed "
+                                                            "into polygons)")
         if self.opts.snap > 0 and len(lines) > 1:
             lines, moved = _join_ends(lines, self.opts.snap)
             if moved:
@@ -253,18 +308,19 @@ class _Cleaner:
         return out
 
     def _split_holes(self, poly: Polygon) -> list[Polygon]:
-        """Hole-free pieces covering ``poly``: cut each piece with a hole by a vertical line through that hole."""
+        """Hole-free pieces covering ``poly``: a piece with holes is cut by a vertical line through the median of
+        its holes (so that hole is opened and the others are shared between the halves: log(holes) rounds)."""
         todo: list[Polygon] = [poly]
         done: list[Polygon] = []
-        for _ in range(10_000):
+        for _ in range(8 * len(poly.interiors) + 16):
             if not todo:
                 return done
             p = todo.pop()
             if not p.interiors:
                 done.append(p)
                 continue
-            hole = Polygon(p.interiors[0])
-            x = hole.representative_point().x
+            xs = sorted(Polygon(h).representative_point().x for h in p.interiors)
+            x = xs[len(xs) // 2]
             y0, y1 = p.bounds[1] - 1.0, p.bounds[3] + 1.0
             left = shapely.box(p.bounds[0] - 1.0, y0, x, y1)
             halves = [shapely.intersection(p, left), shapely.difference(p, left)]
@@ -278,6 +334,8 @@ class _Cleaner:
             return []
         # What each polygon paints: itself minus every later polygon it meets (a later one covers an earlier one).
         polys = [p for p, _, _ in items]
+        self.budget.check_pairs("terrain", _count_pairs(polys, self.budget.max_pairs),
+                                "terrain polygons whose extents overlap (a later polygon covers an earlier one)")
         tree = shapely.STRtree(polys)
         first, later = tree.query(polys, predicate="intersects")
         keep = later > first
@@ -291,6 +349,7 @@ class _Cleaner:
             if v.area < polys[i].area * (1 - 1e-9):
                 overlaps += 1
             visible[i] = v
+        covered = [items[i][2] for i in covers if visible[i].is_empty]
         if overlaps:
             self.change(f"cut {overlaps} terrain polygon(s) where a later one covers them")
         order: list[str] = []
@@ -314,6 +373,7 @@ class _Cleaner:
                     filled += len(piece.interiors) - len(holes)
                     piece = Polygon(piece.exterior, holes)
                 out.append((piece, t, owners))
+        self.covered = covered
         if dropped:
             self.change(f"dropped {len(dropped)} terrain sliver(s) below {self.opts.min_area:g} m2: "
                         f"{_where_list(dropped)}")
@@ -333,6 +393,7 @@ class _Cleaner:
             out.append((LineString(pts), f))
         if dropped:
             self.change(f"dropped {len(dropped)} route(s) shorter than the grid: {_where_list(dropped)}")
+            self.report.leave_out(dropped, f"a route shorter than the --grid {self.opts.grid:g} m")
         return out
 
     # -- the scene ------------------------------------------------------------------------------------------
@@ -357,6 +418,19 @@ class _Cleaner:
                 float(np.ceil(x1 / g) * g), float(np.ceil(y1 / g) * g))
 
 
+def _count_pairs(geoms: list[BaseGeometry], limit: int) -> int:
+    """How many pairs of ``geoms`` have overlapping extents, counted a block at a time and stopping past
+    ``limit`` (a query of all pairs at once would hold every pair in memory first)."""
+    tree = shapely.STRtree(geoms)
+    n = 0
+    for i in range(0, len(geoms), 256):
+        a, b = tree.query(geoms[i:i + 256])
+        n += int(np.count_nonzero(a + i < b))
+        if n > limit:
+            break
+    return n
+
+
 def _join_ends(lines: list[LineString], tol: float) -> tuple[list[LineString], int]:
     """Lines whose ends miss each other by less than ``tol`` moved to meet: ends closer than ``tol`` to each other
     go to their mean, and an end left alone goes to the nearest point of another line within ``tol`` (a T joint).
@@ -376,12 +450,14 @@ def _join_ends(lines: list[LineString], tol: float) -> tuple[list[LineString], i
         if i // 2 != j // 2:                                  # not the two ends of one line
             parent[root(i)] = root(j)
     roots = np.array([root(i) for i in range(len(ends))])
+    size = np.bincount(roots, minlength=len(ends))
     new = ends.copy()
-    for r in np.unique(roots):
-        members = np.flatnonzero(roots == r)
-        if len(members) > 1:
-            new[members] = ends[members].mean(axis=0)
-    alone = np.array([np.sum(roots == roots[i]) == 1 for i in range(len(ends))])
+    grouped = np.flatnonzero(size[roots] > 1)
+    if len(grouped):
+        sums = np.zeros_like(ends)
+        np.add.at(sums, roots[grouped], ends[grouped])
+        new[grouped] = sums[roots[grouped]] / size[roots[grouped]][:, None]
+    alone = size[roots] == 1
     tree = shapely.STRtree(lines)
     for i in np.flatnonzero(alone).tolist():
         p = shapely.Point(ends[i])
@@ -427,57 +503,135 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     """Clean the features of ``source`` into a Scene that the scene validator accepts.
 
     Raises InputError when nothing is left to import or when the cleaned scene still breaks a rule (a route
-    through an obstacle); each problem names the scene item and the source elements it came from.
+    through an obstacle); each problem names the scene item and the source elements it came from. Every source
+    element ends in the scene, merged into a scene item, or in ``report.left_out`` with the reason.
     """
     opts = opts or ImportOptions()
     c = _Cleaner(source, mapping or {}, opts)
+    c.report.left_out += source.skipped
     obst_items, terr_items, route_items = c.sort()
     obstacles = c.obstacles(obst_items)
     terrains = c.terrains(terr_items)
     routes = c.routes(route_items)
-    if not (obstacles or terrains or routes):
+    if not (obstacles or terrains or routes or source.extra.get("networks") or source.extra.get("agents")):
         raise InputError([Problem("", "nothing left to import: no obstacle, terrain or route remains after "
                                       "cleaning (see the roles with --map)")]
-                         + [Problem("", f"the cleaning {c}") for c in c.report.changes], origin)
+                         + [Problem("", f"the cleaning {ch}") for ch in c.report.changes]
+                         + [Problem("", line) for line in c.report.left_out_lines()], origin)
     obstacle_union = shapely.union_all([p for p, _ in obstacles]) if obstacles else Polygon()
-    bounds = c.bounds([p for p, _ in obstacles] + [p for p, _, _ in terrains] + [ln for ln, _ in routes],
-                      obstacle_union)
+    extent = [p for p, _ in obstacles] + [p for p, _, _ in terrains] + [ln for ln, _ in routes]
+    bounds = c.bounds(extent, obstacle_union)
 
     types = _terrain_types(source, [t for _, t, _ in terrains])
     used_types = [t.id for t in types]
     weights = {t: w for t, w in source.weights.items() if t in used_types}
     profiles = ([dataclasses.replace(p, weights={t: w for t, w in p.weights.items() if t in used_types})
                  for p in source.profiles] or [Profile("pedestrian", weights)])
+    # Normalised rings (shapely.normalize: a fixed start vertex and winding) in the order of the source elements
+    # they came from make the output independent of the order the union met the pieces in, so an import of an
+    # export gives the same scene.
+    order = {id(f): k for k, f in enumerate(source.features)}
+    obstacles = sorted(((shapely.normalize(p), o) for p, o in obstacles),
+                       key=lambda po: min(order[id(f)] for f in po[1]))
+    terrains = sorted(((shapely.normalize(p), t, o) for p, t, o in terrains),
+                      key=lambda pto: min(order[id(f)] for f in pto[2]))
+    oids = _ids([o for _, o in obstacles], "o")
+    tids = _ids([o for _, _, o in terrains], "t")
+    rids = _ids([[f] for _, f in routes], "r")
     sources: dict[str, list[str]] = {}
     scene_obstacles = []
-    # Normalised rings (shapely.normalize: a fixed start vertex and winding) make the output independent of the
-    # order the union met the pieces in, so an import of an export gives the same scene.
-    obstacles = [(shapely.normalize(p), o) for p, o in obstacles]
-    terrains = [(shapely.normalize(p), t, o) for p, t, o in terrains]
-    for k, (p, owners) in enumerate(obstacles, start=1):
-        oid = f"o{k}"
+    for oid, (p, owners) in zip(oids, obstacles):
         scene_obstacles.append(Obstacle(oid, _ring(p.exterior.coords)))
         sources[oid] = [f.where for f in owners]
     scene_terrains = []
-    for k, (p, t, owners) in enumerate(terrains, start=1):
-        tid = f"t{k}"
+    for tid, (p, t, owners) in zip(tids, terrains):
         scene_terrains.append(TerrainPolygon(tid, t, _ring(p.exterior.coords), [_ring(h.coords) for h in p.interiors]))
         sources[tid] = [f.where for f in owners]
     scene_routes = []
-    for k, (ln, f) in enumerate(routes, start=1):
-        rid = f"r{k}"
+    renamed: dict[str, str] = {}
+    for rid, (ln, f) in zip(rids, routes):
         scene_routes.append(Route(rid, [(float(x), float(y)) for x, y in ln.coords]))
         sources[rid] = [f.where]
+        if f.ident:
+            renamed.setdefault(f.ident, rid)
     scene = Scene(bounds=bounds, terrain_types=types, default_terrain=types[0].id, name=source.name,
                   obstacles=scene_obstacles, terrains=scene_terrains, profiles=profiles,
                   routes=scene_routes)
-    checked, problems = check_scene(scene_to_dict(scene))
+    doc = scene_to_dict(scene)
+    doc.update({k: v for k, v in source.extra.items() if k != "agents"})
+    if "agents" in source.extra:
+        doc["agents"] = _agents(source.extra["agents"], renamed, c.report)
+    checked, problems = check_scene(doc)
     if checked is None:
         raise InputError([_locate(p, scene, sources) for p in problems], origin)
     c.report.obstacle_area = float(obstacle_union.area)
     for p, t, _ in terrains:
         c.report.terrain_areas[t] = c.report.terrain_areas.get(t, 0.0) + float(p.area)
+    _account(source, sources, c)
     return ImportResult(checked, c.report, sources, layer_roles(source, mapping or {}))
+
+
+def _ids(owners: list[list[Feature]], prefix: str) -> list[str]:
+    """Scene item ids: the id the source states for the element (a scene exported as GeoJSON) where the item
+    is that one element's only item, else ``prefix`` and a number that no kept id takes."""
+    pieces: dict[int, int] = {}
+    for os_ in owners:
+        for f in os_:
+            pieces[id(f)] = pieces.get(id(f), 0) + 1
+    kept: list[str | None] = []
+    taken: set[str] = set()
+    for os_ in owners:
+        f = os_[0]
+        ok = len(os_) == 1 and f.ident and pieces[id(f)] == 1 and f.ident not in taken
+        kept.append(f.ident if ok else None)
+        if ok:
+            taken.add(f.ident)
+    out, k = [], 0
+    for name in kept:
+        if name is None:
+            k += 1
+            while f"{prefix}{k}" in taken:
+                k += 1
+            name = f"{prefix}{k}"
+        out.append(name)
+    return out
+
+
+def _agents(raw: Any, renamed: dict[str, str], report: ImportReport) -> Any:
+    """The agents a scene export lists (scene-format objects), their routes renamed as the routes were; an agent
+    whose route did not come through is left out, named in the report. Anything else is for the validator."""
+    if not isinstance(raw, list):
+        return raw
+    out = []
+    for a in raw:
+        route = a.get("route") if isinstance(a, dict) else None
+        if isinstance(route, str):
+            if route not in renamed:
+                report.left_out.append((f"agent {str(a.get('id'))[:40]!r}", f"its route {route[:40]!r} is not in "
+                                                                            "the scene"))
+                continue
+            a = dict(a, route=renamed[route])
+        out.append(a)
+    return out
+
+
+def _account(source: Source, sources: dict[str, list[str]], c: _Cleaner) -> None:
+    """Every source element that reached no scene item and is not yet in the report's ``left_out``, with the
+    reason the cleaning left it out."""
+    done = {w for ws in sources.values() for w in ws} | {w for w, _ in c.report.left_out}
+    open_lines = {id(f) for f in c.open_lines}
+    covered = {id(f) for f in c.covered}
+    for f in source.features:
+        if f.where in done:
+            continue
+        if id(f) in open_lines:
+            why = "an open line that bounds no area (give its layer the route role to keep it as a route)"
+        elif id(f) in covered:
+            why = "covered entirely by later terrain polygons"
+        else:
+            why = "nothing of it is left once overlaps are merged and pieces below --min-area dropped"
+        c.report.left_out.append((f.where, why))
+        done.add(f.where)
 
 
 def layer_roles(source: Source, mapping: dict[str, Role]) -> dict[str, dict[str, int]]:

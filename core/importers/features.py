@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from shapely.geometry.base import BaseGeometry
 
@@ -22,6 +23,10 @@ OBSTACLE_WORDS = frozenset({"obstacle", "obstacles", "wall", "walls", "building"
                             "0"})
 ROUTE_WORDS = frozenset({"route", "routes"})
 IGNORE_WORDS = frozenset({"defpoints", "ignore"})
+# How ``--map`` and the import preview name the features that have no layer, class or other key (a shape in a
+# plain SVG group, a GeoJSON feature without a layer property): ``--map "(no layer)=route"``; an empty name
+# before '=' means the same.
+NO_LAYER = "(no layer)"
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,9 @@ class Feature:
     ``where`` names the element for messages (``layer 'Walls', path 'rect12'``); ``layer`` groups loose lines
     that are closed into polygons together; ``role`` is a role the file states itself (a Tiled ``role``
     property, the OSM tag table), or None; ``width`` (metres) is a line's drawn width (an SVG stroke, a DXF
-    polyline's constant width), which makes an open line on an obstacle or terrain layer an area (a wall).
+    polyline's constant width), which makes an open line on an obstacle or terrain layer an area (a wall);
+    ``ident`` is an id the file states for the element as a scene item's id (a scene exported as GeoJSON), kept
+    when the element becomes exactly one item.
     """
 
     geometry: BaseGeometry
@@ -51,13 +58,18 @@ class Feature:
     layer: str = ""
     role: Role | None = None
     width: float = 0.0
+    ident: str = ""
 
 
 @dataclass
 class Source:
     """What an importer read: the features, the page or map rectangle if the format has one (scene metres), the
     scene name, notes on units and projection for the report, the type colours and profile weights the format
-    suggests (OSM's tag table), and the terrain types (the first is the default) and profiles a scene export lists."""
+    suggests (OSM's tag table), the terrain types (the first is the default) and profiles a scene export lists,
+    ``skipped``: every source element read but not made a feature, as (where, why), so that the report names it
+    (nothing is dropped silently), and ``extra``: scene fields a scene export carries as the scene format writes
+    them (``networks``, ``agents``, ``simulation``, ``measurement``, ``heightfield``), checked by the scene
+    validator with the rest."""
 
     features: list[Feature]
     name: str
@@ -67,6 +79,19 @@ class Source:
     weights: dict[str, float] = field(default_factory=dict)
     types: list[TerrainType] = field(default_factory=list)
     profiles: list[Profile] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def skip(self, where: str, why: str) -> None:
+        """Record a source element that is not imported, and why (listed in the report)."""
+        self.skipped.append((where, why))
+
+
+def layer_key(name: str) -> str:
+    """The key a ``--map`` entry or the preview's table uses for a layer name: lower case, stripped; the features
+    with no layer are ``""`` (spelt ``(no layer)`` or left empty)."""
+    key = name.strip().lower()
+    return "" if key == NO_LAYER else key
 
 
 def slug(name: str) -> str:
@@ -90,7 +115,8 @@ def parse_role(text: str, where: str = "--map") -> Role:
 
 def parse_role_map(entries: list[str] | None) -> dict[str, Role]:
     """``LAYER=ROLE`` strings into a map keyed by the lower-case LAYER. The last '=' separates the role, so OSM
-    tags map as ``highway=footway=sidewalk``; every malformed entry is reported at once."""
+    tags map as ``highway=footway=sidewalk``; ``(no layer)=ROLE`` (or ``=ROLE``) maps the features that have no
+    layer; every malformed entry is reported at once."""
     out: dict[str, Role] = {}
     problems: list[Problem] = []
     for i, e in enumerate(entries or []):
@@ -99,11 +125,8 @@ def parse_role_map(entries: list[str] | None) -> dict[str, Role]:
                                                      "terrain:TYPE or TYPE)"))
             continue
         key, role = e.rsplit("=", 1)
-        if not key.strip():
-            problems.append(Problem(f"--map {e!r}", "the layer name before '=' is empty"))
-            continue
         try:
-            out[key.strip().lower()] = parse_role(role, f"--map {e!r}")
+            out[layer_key(key)] = parse_role(role, f"--map {e!r}")
         except InputError as err:
             problems.extend(err.problems)
     if problems:
@@ -129,9 +152,10 @@ def guess_role(keys: tuple[str, ...]) -> Role:
 
 
 def resolve_role(feature: Feature, mapping: dict[str, Role]) -> Role:
-    """The role of one feature: the user's map over its keys, then the role the file states, then the guess."""
-    for k in feature.keys:
-        r = mapping.get(k.strip().lower())
+    """The role of one feature: the user's map over its keys (a feature without keys is under ``(no layer)``),
+    then the role the file states, then the guess."""
+    for k in feature.keys or ("",):
+        r = mapping.get(layer_key(k))
         if r is not None:
             return r
     if feature.role is not None:
@@ -139,5 +163,6 @@ def resolve_role(feature: Feature, mapping: dict[str, Role]) -> Role:
     return guess_role(feature.keys)
 
 
-__all__ = ["Feature", "KINDS", "Role", "Source", "guess_role", "parse_role", "parse_role_map", "resolve_role",
+__all__ = ["Feature", "KINDS", "NO_LAYER", "Role", "Source", "guess_role", "layer_key", "parse_role", "parse_role_map",
+           "resolve_role",
            "slug"]

@@ -22,9 +22,11 @@ from core.scene.jsonio import is_finite_number, read_json
 from core.scene.model import Profile, TerrainType
 from core.scene.problems import InputError, Problem
 
+from .budget import Budget
 from .clean import ImportOptions
 from .deps import require
 from .features import Feature, Role, Source, parse_role
+from .files import check_path
 from .project import looks_lonlat, to_lonlat, to_metres
 
 LAYER_PROPERTIES = ("layer", "class", "type", "kind")
@@ -32,6 +34,11 @@ GEOJSON_TYPES = ("FeatureCollection", "Feature", "Polygon", "MultiPolygon", "Lin
                  "GeometryCollection", "Point", "MultiPoint")
 # The foreign member marking a GeoJSON written in the scene's own metres (see core.export.geojson).
 LOCAL_MEMBER = "miran"
+# Scene items a scene export writes as features with these roles, and the properties that are the item.
+SCENE_ITEMS = {"network": "networks", "agent": "agents"}
+ITEM_FIELDS = {"network": ("id", "nodes", "edges"), "agent": ("id", "profile", "route", "start", "goal", "planner")}
+# --crs values meaning "the coordinates are metres already".
+METRES = ("metres", "meters", "m", "local")
 
 
 def is_geojson(data: Any) -> bool:
@@ -70,9 +77,10 @@ def _geojson_crs(data: dict) -> str | None:
     return None
 
 
-def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None) -> Source:
+def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None, budget: Budget | None = None) -> Source:
     """The polygons and lines of a GeoJSON file as features in metres."""
     p = Path(path)
+    budget = budget or opts.budget()
     if data is None:
         data = read_json(p)
     if not is_geojson(data):
@@ -86,7 +94,10 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None) -> Sou
         feats = [data]
     else:
         feats = [{"type": "Feature", "geometry": data, "properties": {}}]
-    geoms, meta, problems = [], [], []
+    local = isinstance(data.get(LOCAL_MEMBER), dict) and data[LOCAL_MEMBER].get("units") == "m"
+    geoms, meta, problems, skipped, flat = [], [], [], [], []
+    extra: dict[str, list] = {"networks": [], "agents": []}
+    budget.add_elements("features", len(feats), f"{len(feats):,} features")
     for i, f in enumerate(feats):
         loc = f"features[{i}]"
         if not isinstance(f, dict) or f.get("type") != "Feature":
@@ -97,14 +108,23 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None) -> Sou
             problems.append(Problem(f"{loc}.properties", "expected an object"))
             continue
         fid = f.get("id", props.get("id"))
-        where = f"feature {fid!r} ({loc})" if fid is not None else loc
-        if f.get("geometry") is None:
+        where = f"feature {str(fid)[:60]!r} ({loc})" if fid is not None else loc
+        if local and props.get("role") in SCENE_ITEMS:
+            role = props["role"]
+            extra[SCENE_ITEMS[role]].append({k: props[k] for k in ITEM_FIELDS[role] if k in props})
             continue
+        if f.get("geometry") is None:
+            skipped.append((where, "no geometry"))
+            continue
+        budget.add_vertices(where, _positions(f["geometry"]), "its geometry")
         try:
             g = shape(f["geometry"])
         except Exception as e:  # shapely raises GEOSException, ValueError, TypeError, KeyError on bad geometry
-            problems.append(Problem(f"{loc}.geometry", f"not a valid GeoJSON geometry: {e}"))
+            problems.append(Problem(f"{loc}.geometry", f"not a valid GeoJSON geometry: {str(e)[:200]}"))
             continue
+        if shapely.has_z(g):
+            g = shapely.force_2d(g)
+            flat.append(where)
         c = shapely.get_coordinates(g)
         if not np.isfinite(c).all():
             problems.append(Problem(f"{loc}.geometry", "coordinates are not finite numbers"))
@@ -114,32 +134,67 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None) -> Sou
         except InputError as e:
             problems.extend(e.problems)
             continue
+        ident = str(fid) if local and isinstance(fid, str) and fid else ""
         geoms.append(g)
-        meta.append((_keys(props, opts), where, str(props.get("layer", "")), role))
+        meta.append((_keys(props, opts), where, str(props.get("layer", "")), role, ident))
     if problems:
         raise InputError(problems, str(p))
     notes: list[str] = []
-    local = isinstance(data.get(LOCAL_MEMBER), dict) and data[LOCAL_MEMBER].get("units") == "m"
+    if flat:
+        notes.append(f"dropped the z coordinate of {len(flat)} feature(s) (a scene is a plan): "
+                     f"{'; '.join(flat[:5])}" + (f" and {len(flat) - 5} more" if len(flat) > 5 else ""))
     crs = _geojson_crs(data)
     allc = shapely.get_coordinates(np.asarray(geoms, dtype=object)) if geoms else np.zeros((0, 2))
-    if local:
+    if opts.crs is not None:
+        geoms, note = _given_crs(geoms, opts)
+        notes.append(note)
+    elif local:
         notes.append("coordinates are the scene's metres (written by miran export)")
     elif crs is not None:
         geoms, note = _from_crs(geoms, crs, opts)
         notes.append(note)
     elif looks_lonlat(allc):
         geoms, note = to_metres(geoms, "EPSG:4326", opts.projection)
-        notes.append(note)
+        notes.append(note + "; if these are not longitude/latitude, say what they are with --crs (e.g. --crs "
+                            "metres)")
     elif len(allc):
         notes.append("coordinates are not longitude/latitude and the file names no CRS: taken as metres")
     if opts.scale is not None:
         geoms = [shapely.transform(g, lambda xy: xy * opts.scale) for g in geoms]
         notes.append(f"scaled by {opts.scale:g} (--scale)")
-    features = [Feature(g, k, w, layer, role) for g, (k, w, layer, role) in zip(geoms, meta)]
+    features = [Feature(g, k, w, layer, role, ident=ident) for g, (k, w, layer, role, ident) in zip(geoms, meta)]
     page, types, profiles, name = None, [], [], p.stem
+    src_extra: dict[str, Any] = {}
     if local:
         page, types, profiles, name = _local_extras(data, opts, name)
-    return Source(features, name, page, notes, types=types, profiles=profiles)
+        src_extra = {k: v for k, v in extra.items() if v}
+        member = data[LOCAL_MEMBER]
+        src_extra.update({k: member[k] for k in ("simulation", "measurement", "heightfield") if k in member})
+        if opts.scale is not None and any(k in src_extra for k in ("networks", "agents", "measurement",
+                                                                     "heightfield")):
+            notes.append("--scale does not apply to the export's networks, agents, measurement and height field")
+    return Source(features, name, page, notes, types=types, profiles=profiles, skipped=skipped, extra=src_extra)
+
+
+def _positions(geometry: Any) -> int:
+    """How many positions a GeoJSON geometry lists (counted on the parsed lists, before any geometry is built;
+    what is malformed counts as nothing here and is refused when the geometry is built)."""
+    if not isinstance(geometry, dict):
+        return 0
+    if isinstance(geometry.get("geometries"), list):
+        return sum(_positions(g) for g in geometry["geometries"])
+    n = 0
+    stack = [geometry.get("coordinates")]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, list) and c and isinstance(c[0], list):
+            if c[0] and not isinstance(c[0][0], list):
+                n += len(c)
+            else:
+                stack.extend(c)
+        elif isinstance(c, list) and c:
+            n += 1
+    return n
 
 
 def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:
@@ -151,8 +206,10 @@ def _local_extras(data: dict, opts: ImportOptions, name: str) -> tuple:
     if isinstance(bbox, list) and len(bbox) == 4 and all(is_finite_number(v) for v in bbox):
         k = opts.scale or 1.0
         page = tuple(float(v) * k for v in bbox)
-    raw = [t for t in member.get("terrain_types", []) or [] if isinstance(t, dict) and isinstance(t.get("id"), str)
-           and t["id"] and isinstance(t.get("color"), str) and _is_color(t["color"])]
+    listed = member.get("terrain_types")
+    listed = listed if isinstance(listed, list) else []
+    raw = [t for t in listed if isinstance(t, dict) and isinstance(t.get("id"), str) and t["id"]
+           and isinstance(t.get("color"), str) and _is_color(t["color"])]
     types = [TerrainType(t["id"], str(t.get("name", t["id"])), t["color"]) for t in raw]
     default = member.get("default_terrain")
     types.sort(key=lambda t: t.id != default)             # the default first, the rest in file order
@@ -186,13 +243,13 @@ def _is_color(s: str) -> bool:
     return len(s) in (7, 9) and s[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in s[1:])
 
 
-def _from_crs(geoms: list, crs: str, opts: ImportOptions) -> tuple[list, str]:
+def _from_crs(geoms: list, crs: str, opts: ImportOptions, where: str = "crs") -> tuple[list, str]:
     """Geometries in a named CRS to metres: projected ones by their axis unit, geographic ones projected."""
     pyproj = require("pyproj", "coordinates with a CRS")
     try:
         c = pyproj.CRS.from_user_input(crs)
     except pyproj.exceptions.CRSError as e:
-        raise InputError([Problem("crs", f"unknown coordinate reference system {crs!r}: {e}")]) from None
+        raise InputError([Problem(where, f"unknown coordinate reference system {str(crs)[:80]!r}: {e}")]) from None
     if c.is_geographic:
         return to_metres(geoms, c.to_string(), opts.projection)
     factor = c.axis_info[0].unit_conversion_factor if c.axis_info else 1.0
@@ -201,50 +258,83 @@ def _from_crs(geoms: list, crs: str, opts: ImportOptions) -> tuple[list, str]:
     return geoms, f"coordinates in {c.name} ({factor:g} m per unit)"
 
 
-def read_ogr(path: str | Path, opts: ImportOptions) -> Source:
+def _given_crs(geoms: list, opts: ImportOptions) -> tuple[list, str]:
+    """Geometries in the CRS ``--crs`` names: metres as they are, or through pyproj."""
+    assert opts.crs is not None
+    if opts.crs.strip().lower() in METRES:
+        return geoms, "coordinates are metres (--crs metres): taken as they are"
+    geoms, note = _from_crs(geoms, opts.crs, opts, "--crs")
+    return geoms, f"{note} (--crs)"
+
+
+def read_ogr(path: str | Path, opts: ImportOptions, budget: Budget | None = None) -> Source:
     """Every layer of an OGR-readable file (Shapefile, GeoPackage ...) as features in metres."""
     pyogrio = require("pyogrio", "this GIS format")
-    p = Path(path)
-    if not p.exists():
-        raise InputError([Problem("", f"no such file: {p}")])
+    p = check_path(path, folder_ok=True)
+    budget = budget or opts.budget()
     try:
         layers = pyogrio.list_layers(str(p))
     except Exception as e:  # pyogrio.errors.DataSourceError and GDAL errors
         raise InputError([Problem("", f"not a readable GIS file: {e}")], str(p)) from None
     notes: list[str] = []
     problems: list[Problem] = []
+    skipped: list[tuple[str, str]] = []
+    flat: list[str] = []
     layers_read: list[tuple[str, str | None, list, list]] = []
     for name, _ in layers:
         try:
+            count = int(pyogrio.read_info(str(p), layer=str(name)).get("features", 0) or 0)
+            budget.add_elements(f"layer {name!r}", max(count, 0), f"{count:,} features")
             meta, fids, wkb, fields = pyogrio.raw.read(str(p), layer=str(name))
+        except InputError as e:
+            raise InputError(e.problems, str(p)) from None
         except Exception as e:
             problems.append(Problem(f"layer {name!r}", f"cannot read: {e}"))
             continue
         cols = list(meta.get("fields", []))
         geoms, metas = [], []
         for k in range(len(wkb)):
-            if wkb[k] is None:
-                continue
             fid = int(fids[k]) if fids is not None else k
             where = f"layer {name!r}, feature {fid}"
+            if wkb[k] is None:
+                skipped.append((where, "no geometry"))
+                continue
             try:
                 g = shapely.from_wkb(wkb[k])
             except Exception as e:
                 problems.append(Problem(where, f"bad geometry: {e}"))
                 continue
+            try:
+                budget.add_vertices(where, int(shapely.get_num_coordinates(g)), "its geometry")
+            except InputError as e:
+                raise InputError(e.problems, str(p)) from None
             props = {c: fields[j][k] for j, c in enumerate(cols)}
             try:
                 role = _stated_role(props, where)
             except InputError as e:
                 problems.extend(e.problems)
                 continue
+            if shapely.has_z(g):
+                flat.append(where)
             geoms.append(shapely.force_2d(g))
             metas.append((_keys(props, opts, str(name)), where, str(name), role))
         if geoms:
-            layers_read.append((str(name), meta.get("crs"), geoms, metas))
+            crs = meta.get("crs")
+            if opts.crs is not None:
+                crs = None if opts.crs.strip().lower() in METRES else opts.crs
+            layers_read.append((str(name), crs, geoms, metas))
     if problems:
         raise InputError(problems, str(p))
-    return Source(_ogr_features(layers_read, opts, notes), p.stem, None, notes)
+    if flat:
+        notes.append(f"dropped the z coordinate of {len(flat)} feature(s) (a scene is a plan): "
+                     f"{'; '.join(flat[:5])}" + (f" and {len(flat) - 5} more" if len(flat) > 5 else ""))
+    if opts.crs is not None and opts.crs.strip().lower() in METRES:
+        notes.append("coordinates are metres (--crs metres): taken as they are")
+        features = [Feature(shapely.transform(g, lambda xy: xy * opts.scale) if opts.scale else g, k, w, layer,
+                            role) for _, _, gs, ms in layers_read for g, (k, w, layer, role) in zip(gs, ms)]
+    else:
+        features = _ogr_features(layers_read, opts, notes)
+    return Source(features, p.stem, None, notes, skipped=skipped)
 
 
 def _ogr_features(layers: list[tuple[str, str | None, list, list]], opts: ImportOptions,

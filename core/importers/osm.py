@@ -20,9 +20,12 @@ from shapely.geometry import LineString, MultiPolygon, Polygon
 
 from core.scene.problems import InputError, Problem
 
+from .budget import Budget
 from .clean import ImportOptions
+from .curves import chords
 from .deps import require
 from .features import Feature, Role, Source
+from .files import check_path
 from .project import to_metres
 
 
@@ -105,15 +108,24 @@ def _width(tags: dict[str, str], default: float) -> float:
         return default
 
 
-def read_osm(path: str | Path, opts: ImportOptions, mapping: dict[str, Role] | None = None) -> Source:
+def _buffer_quads(tol: float, width: float) -> int:
+    """Segments per quarter circle that keep a buffer's round joins within ``tol`` of the true arc."""
+    return max(2, min(64, chords(width / 2, math.pi / 2, tol)))
+
+
+def read_osm(path: str | Path, opts: ImportOptions, mapping: dict[str, Role] | None = None,
+             budget: Budget | None = None) -> Source:
     """The buildings, ways and landuse of an OSM file as features in metres."""
     osmium = require("osmium", "OpenStreetMap files")
     mapping = mapping or {}
-    p = Path(path)
-    if not p.exists():
-        raise InputError([Problem("", f"no such file: {p}")])
+    budget = budget or opts.budget()
+    p = check_path(path)
     lonlat: list = []
     meta: list[tuple[tuple[str, ...], str, Role | None, float | None]] = []
+    skipped: list[tuple[str, str]] = []
+    # Closed ways and multipolygon relations that should become areas, until osmium's assembler yields them.
+    expected: dict[str, str] = {}
+    unnamed = 0
     try:
         fp = osmium.FileProcessor(str(p)).with_locations().with_areas()
         for o in fp:
@@ -122,48 +134,76 @@ def read_osm(path: str | Path, opts: ImportOptions, mapping: dict[str, Role] | N
             tags = {t.k: t.v for t in o.tags}
             keys, rule = _match(tags, mapping)
             if not keys:
+                if not isinstance(o, osmium.osm.Area):
+                    unnamed += 1
                 continue
             linear = rule.width is not None if rule is not None else None
             if isinstance(o, osmium.osm.Area):
                 if linear and tags.get("area") != "yes":
                     continue
                 where = f"{'way' if o.from_way() else 'relation'} {o.orig_id()}"
+                expected.pop(where, None)
                 polys = []
                 for outer in o.outer_rings():
                     shell = [(n.lon, n.lat) for n in outer]
                     holes = [[(n.lon, n.lat) for n in inner] for inner in o.inner_rings(outer)]
                     if len(shell) >= 4:
                         polys.append(Polygon(shell, [h for h in holes if len(h) >= 4]))
+                budget.add_elements(where)
+                budget.add_vertices(where, sum(len(q.exterior.coords) + sum(len(h.coords) for h in q.interiors)
+                                               for q in polys), "its rings")
                 if polys:
                     lonlat.append(MultiPolygon(polys) if len(polys) > 1 else polys[0])
                     meta.append((keys, where, rule.role if rule else None, None))
+                else:
+                    skipped.append((where, "an area with no ring of three or more nodes"))
             elif isinstance(o, osmium.osm.Way):
+                where = f"way {o.id}"
                 if linear is False or (linear is None and o.is_closed()):
+                    expected[where] = "its area could not be assembled (a node is missing, or it does not close)"
                     continue
-                pts = [(n.lon, n.lat) for n in o.nodes if n.location.valid()]
+                width: float = _width(tags, rule.width if rule is not None and rule.width is not None
+                                      else DEFAULT_LINE_WIDTH)
+                n_nodes = len(o.nodes)
+                budget.add_elements(where)
+                budget.add_vertices(where, n_nodes * (2 + _buffer_quads(opts.tolerance, width)),
+                                    f"buffering its {n_nodes:,} nodes to {width:g} m", tolerance=opts.tolerance)
+                missing = [n.ref for n in o.nodes if not n.location.valid()]
+                if missing:
+                    skipped.append((where, f"node {missing[0]} is missing from the file"
+                                           + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")))
+                    continue
+                pts = [(n.lon, n.lat) for n in o.nodes]
                 if len(pts) < 2:
+                    skipped.append((where, "a way of fewer than two nodes"))
                     continue
-                # A rule without a width marks its ways as areas: they were skipped above.
-                width: float | None = _width(tags, rule.width if rule is not None and rule.width is not None
-                                             else DEFAULT_LINE_WIDTH)
                 lonlat.append(LineString(pts))
-                meta.append((keys, f"way {o.id}", rule.role if rule else None, width))
+                meta.append((keys, where, rule.role if rule else None, width))
+            elif isinstance(o, osmium.osm.Relation) and tags.get("type") in ("multipolygon", "boundary"):
+                expected[f"relation {o.id}"] = ("its multipolygon could not be assembled (a member way or node is "
+                                                "missing, or its rings do not close)")
+    except InputError as e:
+        raise InputError(e.problems, str(p)) from None
     except (RuntimeError, ValueError, KeyError) as e:  # osmium's I/O and parse errors
         raise InputError([Problem("", f"not a readable OpenStreetMap file: {e}")], str(p)) from None
+    skipped += list(expected.items())
     if not lonlat:
-        raise InputError([Problem("", "no building, way or landuse the tag table (or --map) names was found")],
-                         str(p))
+        raise InputError([Problem("", "no building, way or landuse the tag table (or --map) names was found")]
+                         + [Problem(w, why) for w, why in skipped[:10]], str(p))
     geoms, note = to_metres(lonlat, "EPSG:4326", opts.projection)
+    notes = [note]
+    if unnamed:
+        notes.append(f"{unnamed} tagged way(s) and relation(s) have tags that neither the tag table nor --map "
+                     "names: not imported")
     features = []
-    for g, (keys, where, role, width) in zip(geoms, meta):
-        if width is not None:
+    for g, (keys, where, role, w) in zip(geoms, meta):
+        if w is not None:
             # Buffered in metres, after projection; flat ends so a way ends where it ends.
-            quad = max(2, int(math.ceil(math.pi / 4 / math.acos(max(-1.0, 1 - opts.tolerance / (width / 2))))))
-            g = shapely.buffer(g, width / 2, quad_segs=min(quad, 64), cap_style="flat")
+            g = shapely.buffer(g, w / 2, quad_segs=_buffer_quads(opts.tolerance, w), cap_style="flat")
         features.append(Feature(g, keys, where, keys[0].split("=")[0], role))
     colors = {r.role.type: r.color for r in OSM_TAGS if r.role.kind == "terrain" and r.color}
     weights = {r.role.type: r.weight for r in OSM_TAGS if r.role.kind == "terrain" and r.weight is not None}
-    return Source(features, p.name.split(".")[0], None, [note], colors, weights)
+    return Source(features, p.name.split(".")[0], None, notes, colors, weights, skipped=skipped)
 
 
 __all__ = ["DEFAULT_LINE_WIDTH", "OSM_TAGS", "TagRule", "read_osm"]

@@ -12,7 +12,7 @@ from shapely.geometry import LineString, Polygon
 
 from core.importers import ImportOptions, import_file
 from core.importers.clean import build_scene
-from core.importers.features import Feature, Role, Source, guess_role, parse_role, parse_role_map
+from core.importers.features import Feature, Role, Source, guess_role, parse_role, parse_role_map, resolve_role
 from core.scene.problems import InputError
 
 from importcheck import assert_valid, obstacle_area, painted_areas
@@ -31,8 +31,12 @@ def test_roles_from_words_maps_and_the_file():
     m = parse_role_map(["highway=footway=sidewalk", "Walls=ignore"])
     assert m == {"highway=footway": Role("terrain", "sidewalk"), "walls": Role("ignore")}
     with pytest.raises(InputError) as e:
-        parse_role_map(["Walls", "=obstacle", "Mud=terrain:"])
+        parse_role_map(["Walls", "=obstacle", "Mud=terrain:", "=terrain"])
     assert len(e.value.problems) == 3
+    # The features without a layer: "(no layer)" as the preview shows them, or an empty name.
+    assert parse_role_map(["(no layer)=route"]) == parse_role_map(["=route"]) == {"": Role("route")}
+    assert resolve_role(Feature(shapely.Point(0, 0), (), "path 'p'"), {"": Role("route")}) == Role("route")
+    assert resolve_role(Feature(shapely.Point(0, 0), ("walls",), "path 'p'"), {"": Role("route")}) == Role("obstacle")
 
 
 def test_overlaps_holes_slivers_and_order_of_terrain():
