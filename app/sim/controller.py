@@ -146,7 +146,7 @@ class SimController:
         except InputError as e:
             self.playing = False
             self._event("busy", None)
-            self._event("error", "The simulation stopped", named(self.document_scene(), "\n".join(e.lines())))
+            self._event("error", "The simulation stopped", "\n".join(e.lines()))
         except Exception as e:  # the engine's bug must not end the worker
             self.playing = False
             self._event("busy", None)
@@ -428,8 +428,7 @@ class SimController:
         sim, problems = self._make_sim(scene)
         if self.cancel.is_set():
             raise BuildCancelled("routes")
-        for routes, profiles, ids in self.extra:
-            sim.add_agents(routes, profiles, ids)
+        problems = [named(scene, p) for p in problems] + self._add_random_agents(sim)
         self.side.build(sim, scene, self.mesh, self.ctx, self.threads)
         self.sim = sim
         self.generation += 1
@@ -441,12 +440,38 @@ class SimController:
         self._event("progress", 1.0, "Ready")
         self._event("busy", None)
         if problems:
-            self._event("error", "Some agents could not be placed", named(scene, "\n".join(problems)))
+            self._event("error", "Some agents could not be placed", "\n".join(problems))
         now = time.monotonic()
         self._publish_build(now)
         self._trace_dirty = True
         self._preview_dirty = True
         self._dirty = True
+
+    def _add_random_agents(self, sim: Simulation) -> list[str]:
+        """Add the random agents of the run to a rebuilt simulation; those an edit of the scene made impossible
+        (a start now inside an obstacle) are left out for good, and their problems returned."""
+        kept: list[tuple[list, list[str], list[str]]] = []
+        problems: list[str] = []
+        for routes, profiles, ids in self.extra:
+            try:
+                sim.add_agents(routes, profiles, ids)
+                kept.append((routes, profiles, ids))
+                continue
+            except InputError as e:
+                bad = {int(m.group(1)) for p in e.problems if (m := _AGENT_PATH.match(p.path))}
+                if not bad or any(not _AGENT_PATH.match(p.path) for p in e.problems):
+                    raise
+                for p in e.problems:
+                    m = _AGENT_PATH.match(p.path)
+                    if m is not None and int(m.group(1)) < len(ids):
+                        problems.append(f"random agent {ids[int(m.group(1))]!r}: {p.message}")
+            keep = [k for k in range(len(ids)) if k not in bad]
+            batch = ([routes[k] for k in keep], [profiles[k] for k in keep], [ids[k] for k in keep])
+            if keep:
+                sim.add_agents(*batch)
+                kept.append(batch)
+        self.extra = kept
+        return problems
 
     def _cmd_threads(self, n: int) -> None:
         """Step the main and the side-by-side simulation on n threads from the next step on."""
