@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .recovery import RecoveryFile
+from .panels.qt_spin import QtDoubleSpin
 
 SCENE_FILTER = "MIRAN scenes (*.json);;All files (*)"
 IMPORT_FILTER = ("Drawings and maps (*.svg *.dxf *.tmx *.tmj *.json *.geojson *.shp *.gpkg *.osm *.pbf);;"
@@ -68,7 +69,7 @@ def ask_new_scene(parent: QtWidgets.QWidget) -> tuple[str, float, float] | None:
     dlg.setWindowTitle("New Scene")
     form = QtWidgets.QFormLayout(dlg)
     name = QtWidgets.QLineEdit("Untitled")
-    w, h = QtWidgets.QDoubleSpinBox(), QtWidgets.QDoubleSpinBox()
+    w, h = QtDoubleSpin(), QtDoubleSpin()
     for sb, v in ((w, 200.0), (h, 200.0)):
         sb.setRange(1.0, 100000.0)
         sb.setDecimals(1)

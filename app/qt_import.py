@@ -18,9 +18,10 @@ from .layers.qt_base import OBSTACLE_EDGE, OBSTACLE_FILL, brush
 from .layers.qt_items import PathsItem, cosmetic_pen, lines_path, rings_path
 from .qt_commands import QtSetFieldsCommand
 
-# What an import replaces (the scene's name, units and simulation settings stay).
+# What an import replaces (the scene's name, units and simulation settings stay). The measurement area and line
+# were drawn on the contents replaced: they go with them (they could lie outside the new bounds).
 IMPORTED_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains", "profiles", "routes",
-                   "networks", "agents", "heightfield")
+                   "networks", "agents", "heightfield", "measurement")
 ROLE_CHOICES = ("obstacle", "route", "ignore")
 ROUTE_COLOR = "#2f6fdf"
 # What GeoJSON/OGR coordinates are: the first entry leaves it to the file (lon/lat unless it names a CRS).

@@ -240,6 +240,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.host.hint_changed.connect(self.hint_label.setText)
         self.host.tool_changed.connect(lambda name: self.actions[f"tool.{name}"].setChecked(True))
         self.editor.flash.connect(self.layers.preview.flash)
+        self.host.dropped.connect(self.layers.preview.clear_flash)
         self.editor.messages.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.viewport.cursor_moved.connect(self._cursor_moved)
         self.viewport.zoom_changed.connect(self._zoom_changed)

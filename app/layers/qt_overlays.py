@@ -85,6 +85,10 @@ class MeshOverlay(SimLayer):
                               for k, pen in enumerate(self._pens)])
         self.changed()
 
+    def clear(self) -> None:
+        self.item.set_groups([])
+        self.changed()
+
 
 class EcmOverlay(SimLayer):
     """The medial axis in clearance bins (one pen per bin, one item) and the closest-point spokes."""

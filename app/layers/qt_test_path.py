@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from core.routes.probe import RouteProbe
+from core.scene.model import TERRAIN_PLANNERS
 
 from .qt_base import FREE_SPACE, PROBLEM, TEST_PATH, Layer, brush
 from .qt_items import PathsItem, ScatterItem, cosmetic_pen
@@ -21,7 +22,8 @@ def probe_text(probe: RouteProbe) -> str:
     if probe.error is not None:
         return f"No route ({probe.planner}): {probe.error}"
     keeps = "keeps" if probe.clearance_ok else "does not keep"
-    return (f"{probe.planner} · {probe.length:,.1f} m · cost {probe.cost:,.1f} · narrowest {probe.narrowest:.2f} m "
+    cost = f"cost {probe.cost:,.1f}" if probe.planner in TERRAIN_PLANNERS else "ignores terrain"
+    return (f"{probe.planner} · {probe.length:,.1f} m · {cost} · narrowest {probe.narrowest:.2f} m "
             f"({keeps} the radius {probe.clearance:.2f} m)")
 
 

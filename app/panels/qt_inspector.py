@@ -14,9 +14,11 @@ from shapely.geometry import LineString, Polygon
 from core.scene import INTEGRATORS, METHODS, PLANNERS, check_scene, scene_to_dict
 from core.scene.edits import agent_ends, apply, item_rings, move_vertex, rename, replace_item
 
+from ..model.problem_names import problem_text
 from ..qt_editor import QtEditor
 from .qt_scene_tree import describe
-from .qt_widgets import number_box, section_label, swatch_icon
+from .qt_tool_options import planner_tip, planner_title
+from .qt_widgets import number_box, quantity, section_label, swatch_icon
 
 KIND_TITLES = {"terrain": "Terrain polygon", "obstacle": "Obstacle", "route": "Route", "network": "Network",
                "agent": "Agent"}
@@ -118,8 +120,8 @@ class QtInspector(QtWidgets.QScrollArea):
             return
         _, problems = check_scene(scene_to_dict(apply(self.doc.scene, {"bounds": bounds})))
         if problems:
-            self.editor.message(f"Bounds refused: {problems[0]}" + (f" (and {len(problems) - 1} more)"
-                                                                    if len(problems) > 1 else ""))
+            self.editor.message(f"Bounds refused: {problem_text(self.doc.scene, problems[0])}"
+                                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
             self.rebuild()
             return
         self.editor.apply({"bounds": tuple(float(b) for b in bounds)}, "Change bounds")
@@ -147,11 +149,11 @@ class QtInspector(QtWidgets.QScrollArea):
                 lambda _: self._replace(kind, it, dataclasses.replace(it, type=combo.currentData()),
                                         "Change terrain type"))
             self.form.addRow("Type", combo)
-            self.form.addRow("Area", QtWidgets.QLabel(f"{Polygon(it.polygon, it.holes).area:.6g} m²"))
+            self.form.addRow("Area", QtWidgets.QLabel(quantity(Polygon(it.polygon, it.holes).area, "m²")))
         elif kind == "obstacle":
-            self.form.addRow("Area", QtWidgets.QLabel(f"{Polygon(it.polygon).area:.6g} m²"))
+            self.form.addRow("Area", QtWidgets.QLabel(quantity(Polygon(it.polygon).area, "m²")))
         elif kind == "route":
-            self.form.addRow("Length", QtWidgets.QLabel(f"{LineString(it.points).length:.6g} m"))
+            self.form.addRow("Length", QtWidgets.QLabel(quantity(LineString(it.points).length, "m")))
             n = sum(1 for a in scene.agents if a.route == it.id)
             self.form.addRow("Followed by", QtWidgets.QLabel(f"{n} agent{'s' if n != 1 else ''}"))
         elif kind == "agent":
@@ -196,10 +198,13 @@ class QtInspector(QtWidgets.QScrollArea):
         self.form.addRow("Follows", follow)
         if a.route is None:
             planner = QtWidgets.QComboBox()
-            planner.addItems(PLANNERS)
-            planner.setCurrentText(a.planner or "cdt")
-            planner.currentTextChanged.connect(lambda v: self._replace("agent", a, dataclasses.replace(a, planner=v),
-                                                                       "Change agent planner"))
+            planner.setObjectName("inspector.planner")
+            for name in PLANNERS:
+                planner.addItem(planner_title(name), name)
+                planner.setItemData(planner.count() - 1, planner_tip(name), QtCore.Qt.ItemDataRole.ToolTipRole)
+            planner.setCurrentIndex(max(0, planner.findData(a.planner or "cdt")))
+            planner.currentIndexChanged.connect(lambda _: self._replace(
+                "agent", a, dataclasses.replace(a, planner=planner.currentData()), "Change agent planner"))
             self.form.addRow("Planner", planner)
             for key in ("start", "goal"):
                 p = getattr(a, key)

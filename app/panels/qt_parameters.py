@@ -15,10 +15,12 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.edits import replace_item
 from core.scene.model import METHODS, SimulationSettings
+from core.sim.params import DEFAULTS
 from core.sim.simulation import default_threads
 
 from ..layers.qt_base import PROFILE_COLOURS
 from .qt_widgets import section_label, set_quietly, swatch_icon
+from .qt_spin import QtDoubleSpin, QtIntSpin
 
 METHOD_TITLES = {"miran": "MIRAN", "disc-miran": "Disc MIRAN", "irm": "IRM"}
 SPEEDS = ((0.25, "¼×"), (0.5, "½×"), (1.0, "1× (real time)"), (2.0, "2×"), (4.0, "4×"), (8.0, "8×"),
@@ -42,6 +44,7 @@ PROFILE_SLIDERS = (
     ("radius", "Radius", 0.01, 10.0, 2, " m", True, "The disc of disc MIRAN."),
 )
 WEIGHT_RANGE = (0.05, 200.0)
+ADD_COUNT = 100      # random agents the Add button offers at first
 
 
 class SliderField(QtWidgets.QWidget):
@@ -56,7 +59,7 @@ class SliderField(QtWidgets.QWidget):
         self.lo, self.hi, self.log = lo, hi, log and lo > 0
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setRange(0, self.STEPS)
-        self.spin = QtWidgets.QDoubleSpinBox()
+        self.spin = QtDoubleSpin()
         self.spin.setRange(lo, hi)
         self.spin.setDecimals(decimals)
         self.spin.setKeyboardTracking(False)
@@ -142,7 +145,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
         self.speed.setCurrentIndex(2)
         self.speed.activated.connect(lambda _: self.send("speed", self.speed.currentData()))
         # Cores stepping the agents (core.sim.Simulation threads): all but one, left to the UI, by default.
-        self.threads = QtWidgets.QSpinBox()
+        self.threads = QtIntSpin()
         self.threads.setObjectName("sim.threads")
         self.threads.setRange(1, max(1, default_threads() + 1))
         self.threads.setValue(default_threads())
@@ -218,7 +221,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
 
         lay.addWidget(section_label("Agents"))
         aform = QtWidgets.QFormLayout()
-        self.agent = QtWidgets.QSpinBox()
+        self.agent = QtIntSpin()
         self.agent.setObjectName("sim.agent")
         self.agent.setRange(-1, -1)
         self.agent.setSpecialValueText("none")
@@ -228,11 +231,11 @@ class QtSimParameters(QtWidgets.QScrollArea):
         arow.addWidget(self.agent)
         arow.addWidget(self.agent_id, 1)
         aform.addRow("Traced", arow)
-        self.add_n = QtWidgets.QSpinBox()
+        self.add_n = QtIntSpin()
         self.add_n.setObjectName("sim.add_count")
         self.add_n.setRange(1, 20000)
-        self.add_n.setValue(100)
-        self.add_seed = QtWidgets.QSpinBox()
+        self.add_n.setValue(ADD_COUNT)
+        self.add_seed = QtIntSpin()
         self.add_seed.setRange(0, 2 ** 31 - 1)
         self.add_seed.setValue(1)
         self.add_seed.setPrefix("seed ")
@@ -253,19 +256,27 @@ class QtSimParameters(QtWidgets.QScrollArea):
         save.clicked.connect(self.save_to_scene)
         lay.addWidget(save)
         lay.addStretch(1)
-        self.doc.reset.connect(self._scene_reset)
+        self.doc.reset.connect(self.show_scene)
         self.doc.changed.connect(self._scene_edited)
-        self._scene_reset()
+        self.show_scene()
 
     # ----- showing ---------------------------------------------------------------------------------------------
 
-    def _scene_reset(self) -> None:
-        """A new scene: show its own values until the simulation is built."""
+    def show_scene(self) -> None:
+        """Another document (or imported contents): show the scene's own values until the simulation is built;
+        nothing tuned for the last one stays."""
+        self.info = None
         scene = self._scene = self.doc.scene
         params = {"dt": scene.simulation.dt, "integrator": scene.simulation.integrator,
+                  **{name: DEFAULTS[name] for name in self.force_fields}, "interact": bool(DEFAULTS["interact"]),
                   "profiles": {p.id: {"max_speed": p.max_speed, "sigma": p.sigma, "d": p.d, "radius": p.radius,
                                       "weights": {t.id: p.weight(t.id) for t in scene.terrain_types}}
                                for p in scene.profiles}}
+        for combo in (self.profile, self.compare_method):   # the first profile, the default side-by-side method
+            _clear_quietly(combo)
+        set_quietly(self.agent, "setValue", -1)
+        self.add_n.setValue(ADD_COUNT)
+        self.add_seed.setValue(1)
         self._show(params, scene.simulation.method, [p.id for p in scene.profiles], ())
 
     def _scene_edited(self, fields) -> None:
@@ -453,6 +464,12 @@ class QtSimParameters(QtWidgets.QScrollArea):
             self.editor.apply(changes, "Save tuned parameters to the scene")
         else:
             self.editor.message("The scene already has these parameters.")
+
+
+def _clear_quietly(combo: QtWidgets.QComboBox) -> None:
+    was = combo.blockSignals(True)
+    combo.clear()
+    combo.blockSignals(was)
 
 
 def _swatch_label(color: str, text: str) -> QtWidgets.QWidget:

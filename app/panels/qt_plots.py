@@ -1,48 +1,83 @@
-"""The plots dock (pyqtgraph): the traced agent's length per terrain type and speed over time; everyone's
-arrivals over time. Fed by the worker's ``Stats`` snapshots (a few times a second), whole arrays per update."""
+"""The plots dock (pyqtgraph): the traced agent's length per terrain type and speed over time, everyone's arrivals
+over time, and the measurement area's density and the measurement line's crossings when the scene has them. Fed
+by the worker's ``Stats`` snapshots (a few times a second) and the replay's measurements, whole arrays per update.
+
+Each plot is a widget of its own in a grid that reflows with the dock's width (one row when every plot gets
+``MIN_PLOT_WIDTH`` pixels, more rows otherwise), and the dock's least height grows with the rows, so every plot
+stays whole and readable at 1280 x 800. The sweep's plot has a dock of its own (``QtSweepPlot``).
+"""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..layers.qt_sim_agents import COMPARE_COLOUR, MAIN_TRAIL
 
 BACKGROUND = "#ffffff"
 SWEEP_COLOURS = ("#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2")
+MIN_PLOT_WIDTH = 190       # pixels a plot needs for its title, axis labels and ticks not to collide
+MIN_PLOT_HEIGHT = 140
+LEFT_AXIS_PX = 46
+MEASURE_AXIS_PX = 58       # densities read 0.0015: their ticks need more room
+TITLE_SIZE = "9pt"
+TIPS = {"terrain": "The traced agent's walked length on each terrain type",
+        "speed": "The traced agent's speed over time",
+        "arrivals": "How many agents have arrived, over time",
+        "density": "The measurement area's classic and Voronoi density and specific flow J = ρv over time (PedPy)",
+        "flow": "How many agents have crossed the measurement line, over time (PedPy's N(t))"}
 
 
-class QtSimPlots(pg.GraphicsLayoutWidget):
-    """Three plots side by side: terrain lengths (bars), speed (curve), arrivals (staircase)."""
+def _plot_widget(title: str, tip: str) -> pg.PlotWidget:
+    """A small plot widget with the panel's look: white, no context menu, no SI prefixes, starting at 0."""
+    w = pg.PlotWidget(background=BACKGROUND)
+    w.setMinimumSize(MIN_PLOT_WIDTH, MIN_PLOT_HEIGHT)
+    w.setToolTip(tip)
+    p = w.getPlotItem()
+    p.setMenuEnabled(False)
+    p.setTitle(title, size=TITLE_SIZE)
+    p.showGrid(x=False, y=True, alpha=0.25)
+    p.getAxis("left").setWidth(LEFT_AXIS_PX)
+    for axis in ("left", "bottom"):
+        # No "(x0.001)" scale or "ms" on a near-empty range: lengths, speeds, times and counts read as they are.
+        p.getAxis(axis).enableAutoSIPrefix(False)
+    p.setLimits(yMin=0.0, xMin=0.0)
+    p.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0)
+    return w
+
+
+class QtSimPlots(QtWidgets.QWidget):
+    """Terrain lengths (bars), speed (curve), arrivals (staircase) and, when drawn, the measurement plots."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sim.plots")
-        self.setBackground(BACKGROUND)
-        # Short titles (the traced agent is named in the Simulation panel): long ones set a least width that
-        # pushed the third plot past the dock's edge in a 1280-pixel-wide window.
-        self.terrain = self.addPlot(row=0, col=0, title="Length per terrain")
-        self.speed = self.addPlot(row=0, col=1, title="Speed")
-        self.arrivals = self.addPlot(row=0, col=2, title="Arrivals")
-        for p in (self.terrain, self.speed, self.arrivals):
-            p.setToolTip({"Length per terrain": "The traced agent's walked length on each terrain type",
-                          "Speed": "The traced agent's speed over time",
-                          "Arrivals": "How many agents have arrived, over time"}[p.titleLabel.text])
-        for p in (self.terrain, self.speed, self.arrivals):
-            p.setMenuEnabled(False)
-            p.showGrid(x=False, y=True, alpha=0.25)
-            p.getAxis("left").setWidth(42)
-            for axis in ("left", "bottom"):
-                # No "(x0.001)" scale on a near-empty range: lengths, speeds, times and counts read as they are.
-                p.getAxis(axis).enableAutoSIPrefix(False)
-            # Lengths, speeds, times and counts are never negative: an empty plot is not centred on 0.
-            p.setLimits(yMin=0.0, xMin=-0.5 if p is self.terrain else 0.0)
+        self.setAutoFillBackground(True)
+        pal = self.palette()
+        pal.setColor(self.backgroundRole(), pg.mkColor(BACKGROUND))
+        self.setPalette(pal)
+        self.grid = QtWidgets.QGridLayout(self)
+        self.grid.setContentsMargins(2, 2, 2, 2)
+        self.grid.setSpacing(4)
+        self.widgets: dict[str, pg.PlotWidget] = {}
+        # Short titles (the traced agent is named in the Simulation panel).
+        for name, title in (("terrain", "Length per terrain"), ("speed", "Speed"), ("arrivals", "Arrivals")):
+            self.widgets[name] = _plot_widget(title, TIPS[name])
+        self.widgets["terrain"].setObjectName("sim.plot.terrain")
+        self.widgets["speed"].setObjectName("sim.plot.speed")
+        self.widgets["arrivals"].setObjectName("sim.plot.arrivals")
+        self.terrain = self.widgets["terrain"].getPlotItem()
+        self.speed = self.widgets["speed"].getPlotItem()
+        self.arrivals = self.widgets["arrivals"].getPlotItem()
+        self.terrain.setLimits(xMin=-0.5)
         self.terrain.setLabel("left", "m")
         self.speed.setLabel("left", "m/s")
-        self.speed.setLabel("bottom", "time", units="s")
+        self.speed.setLabel("bottom", "time (s)")
         self.arrivals.setLabel("left", "agents")
-        self.arrivals.setLabel("bottom", "time", units="s")
+        self.arrivals.setLabel("bottom", "time (s)")
         self.terrain.setMouseEnabled(x=False, y=False)
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.38)
         self.compare_bars = pg.BarGraphItem(x=[], height=[], width=0.38)
@@ -51,17 +86,73 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         self.speed_curve = self.speed.plot(pen=pg.mkPen(MAIN_TRAIL, width=1.5))
         self.arrival_curve = self.arrivals.plot(pen=pg.mkPen(MAIN_TRAIL, width=2))
         self.compare_arrival_curve = self.arrivals.plot(pen=pg.mkPen(COMPARE_COLOUR, width=2))
+        self.density_plot: pg.PlotItem | None = None
+        self.flow_plot: pg.PlotItem | None = None
         self.names: list[str] = []
         self.colours: list[str] = []
         self.last = None
+        self._columns = 0
         self.set_terrains([], [])
         self.clear_data()
+        self._reflow(force=True)
+
+    # ----- layout ---------------------------------------------------------------------------------------------
+
+    def shown(self) -> list[pg.PlotWidget]:
+        """The plot widgets the panel shows, in order."""
+        return [w for name, w in self.widgets.items() if name in ("terrain", "speed", "arrivals")
+                or getattr(self, f"{name}_plot", None) is not None]
+
+    def columns_for(self, width: int, n: int) -> int:
+        """How many plots a row holds at this width: all when each gets MIN_PLOT_WIDTH, else as many as do."""
+        return max(1, min(n, (width - 4) // (MIN_PLOT_WIDTH + self.grid.spacing())))
+
+    def _reflow(self, force: bool = False) -> None:
+        shown = self.shown()
+        cols = self.columns_for(self.width(), len(shown))
+        if cols == self._columns and not force and all(self.grid.indexOf(w) >= 0 for w in shown):
+            return
+        self._columns = cols
+        for w in self.widgets.values():
+            self.grid.removeWidget(w)
+            w.setParent(self)
+            w.hide()
+        for k, w in enumerate(shown):
+            self.grid.addWidget(w, k // cols, k % cols)
+            w.show()
+        for c in range(self.grid.columnCount()):
+            self.grid.setColumnStretch(c, 1 if c < cols else 0)
+        rows = math.ceil(len(shown) / cols)
+        self.setMinimumHeight(rows * MIN_PLOT_HEIGHT + (rows - 1) * self.grid.spacing() + 4)
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        self._reflow()
+        self._label_terrains()
+
+    def sizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(len(self.shown()) * (MIN_PLOT_WIDTH + 4), MIN_PLOT_HEIGHT + 24)
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(MIN_PLOT_WIDTH + 4, self.minimumHeight())
+
+    # ----- the run's plots ------------------------------------------------------------------------------------
 
     def set_terrains(self, names: list[str], colours: list[str]) -> None:
         """The terrain types' names and colours, in the order of the lengths."""
         self.names, self.colours = list(names), list(colours)
+        self._label_terrains()
+
+    def _label_terrains(self) -> None:
+        """Name the bars, each name cut to its bar's width (whole in the tool tip): names wider than their bar
+        would overlap their neighbours."""
         ax = self.terrain.getAxis("bottom")
-        ax.setTicks([[(k, n) for k, n in enumerate(self.names)]])
+        fm = QtGui.QFontMetrics(ax.style.get("tickFont") or self.font())
+        width = self.terrain.getViewBox().width() or (self.widgets["terrain"].width() - LEFT_AXIS_PX)
+        room = max(8, int(width / max(1, len(self.names))) - 6)
+        ax.setTicks([[(k, fm.elidedText(n, QtCore.Qt.TextElideMode.ElideRight, room))
+                      for k, n in enumerate(self.names)]])
+        self.widgets["terrain"].setToolTip(TIPS["terrain"] + (": " + ", ".join(self.names) if self.names else ""))
 
     def show_stats(self, st) -> None:
         """Draw a Stats snapshot."""
@@ -70,7 +161,7 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         self.speed_curve.setData(st.speed_t, st.speed_v)
         self.arrival_curve.setData(*_steps(st.arrivals))
         self.compare_arrival_curve.setData(*_steps(st.compare_arrivals))
-        self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}")
+        self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}", size=TITLE_SIZE)
 
     def _bars(self, lengths: np.ndarray, compare_lengths: np.ndarray) -> None:
         """The lengths per terrain type as bars in the terrain types' colours, beside the compared run's."""
@@ -99,45 +190,140 @@ class QtSimPlots(pg.GraphicsLayoutWidget):
         self.speed_curve.setData(speed_t, speed_v)
         self.arrival_curve.setData(*_steps(arrivals))
         self.compare_arrival_curve.setData([], [])
-        self.arrivals.setTitle(f"Arrivals: {len(arrivals)} of {n}")
-
-    def show_sweep(self, lines, x: str, y: str) -> None:
-        """A sweep's table (core.sweep.plot.series): one line per hue value with standard-deviation error bars, in
-        a fourth plot made on first use."""
-        plot = getattr(self, "sweep", None)
-        if plot is None:
-            plot = self.sweep = self.addPlot(row=0, col=3)
-            plot.setMenuEnabled(False)
-            plot.showGrid(x=True, y=True, alpha=0.25)
-            plot.getAxis("left").setWidth(42)
-            plot.addLegend(offset=(-4, 4))
-        plot.clear()
-        plot.setTitle(f"Sweep: {y}")
-        plot.setLabel("bottom", x)
-        for k, s in enumerate(lines):
-            colour = SWEEP_COLOURS[k % len(SWEEP_COLOURS)]
-            xs = np.asarray(s.x, dtype=np.float64)
-            plot.plot(xs, s.mean, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
-                      name=s.label)
-            plot.addItem(pg.ErrorBarItem(x=xs, y=s.mean, height=2.0 * s.std, pen=pg.mkPen(colour)))
+        self.arrivals.setTitle(f"Arrivals: {len(arrivals)} of {n}", size=TITLE_SIZE)
 
     def plot_items(self) -> tuple[pg.PlotItem, ...]:
-        """The three plots (terrain lengths, speed, arrivals)."""
+        """The three plots of the run (terrain lengths, speed, arrivals)."""
         return (self.terrain, self.speed, self.arrivals)
 
     def clear_data(self) -> None:
-        """Empty every plot and put its axes back to 0..1 (GraphicsLayoutWidget's own ``clear`` would remove the
-        plots themselves): a reset run starts from clean axes, not the last run's ranges."""
+        """Empty the run's plots and put their axes back to 0..1: a reset run starts from clean axes, not the last
+        run's ranges."""
         for c in (self.speed_curve, self.arrival_curve, self.compare_arrival_curve):
             c.setData([], [])
         self.bars.setOpts(x=[], height=[])
         self.compare_bars.setOpts(x=[], height=[])
-        self.arrivals.setTitle("Arrivals")
+        self.arrivals.setTitle("Arrivals", size=TITLE_SIZE)
         self.last = None
         for p in self.plot_items():
             span = (-0.5, max(len(self.names), 1) - 0.5) if p is self.terrain else (0.0, 1.0)
             p.setRange(xRange=span, yRange=(0.0, 1.0), padding=0)
             p.enableAutoRange()
+
+    def reset(self, names: list[str], colours: list[str]) -> None:
+        """Another document: its terrain types, empty plots, and no measurement plots until it has some."""
+        self.set_terrains(names, colours)
+        self.clear_data()
+        self.hide_measurements(area=True, line=True)
+
+    # ----- measurements ---------------------------------------------------------------------------------------
+
+    def _measure_plot(self, name: str, title: str, left: str) -> pg.PlotItem:
+        """The measurement plot ``name`` (density or flow), made on first use, emptied, with its title."""
+        attr = f"{name}_plot"
+        plot = getattr(self, attr)
+        if plot is None:
+            w = self.widgets.get(name) or _plot_widget(title, TIPS[name])
+            w.setObjectName(f"sim.plot.{name}")
+            self.widgets[name] = w
+            plot = w.getPlotItem()
+            plot.showGrid(x=True, y=True, alpha=0.25)
+            plot.setLabel("left", left)
+            plot.setLabel("bottom", "time (s)")
+            plot.getAxis("left").setWidth(MEASURE_AXIS_PX)
+            if plot.legend is None:
+                plot.addLegend(offset=(-2, 2), labelTextSize="7pt", brush=pg.mkBrush(255, 255, 255, 190))
+            setattr(self, attr, plot)
+            self._reflow(force=True)
+        plot.clear()
+        plot.setTitle(title, size=TITLE_SIZE)
+        return plot
+
+    def hide_measurements(self, area: bool, line: bool) -> None:
+        """Remove the measurement area's plot (``area``) and the line's (``line``): the scene has none now."""
+        changed = False
+        for name, gone in (("density", area), ("flow", line)):
+            plot = getattr(self, f"{name}_plot")
+            if gone and plot is not None:
+                plot.clear()
+                plot.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0)
+                setattr(self, f"{name}_plot", None)
+                changed = True
+        if changed:
+            self._reflow(force=True)
+
+    def show_measurements(self, m) -> None:
+        """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density and
+        specific flow J = rho v over time and the line's cumulative crossings N(t)."""
+        if m.area is not None:
+            title = "Area"
+            v = float(m.speed[-1]) if m.speed is not None and len(m.t) else math.nan
+            if math.isfinite(v):
+                title += f": {v:.2f} m/s now"
+            elif len(m.t):
+                title += ": nobody in it now"
+            p = self._measure_plot("density", title, "1/m², 1/(m·s)")
+            p.plot(m.t, m.classic, pen=pg.mkPen("#0f766e", width=1.5), name="classic")
+            p.plot(m.t, m.voronoi, pen=pg.mkPen("#b91c1c", width=1.5), name="Voronoi")
+            if m.specific_flow is not None:
+                p.plot(m.t, m.specific_flow, pen=pg.mkPen("#7c3aed", width=1.5,
+                                                          style=QtCore.Qt.PenStyle.DashLine), name="flow J = ρv")
+            _fit(p, m.t)
+        if m.line is not None:
+            flow = f": {m.flow:.2f} /s lately" if math.isfinite(m.flow) and len(m.t) else ""
+            p = self._measure_plot("flow", f"Line{flow}", "agents")
+            p.plot(m.t, m.n_t, pen=pg.mkPen("#1d4ed8", width=2), name="crossed")
+            _fit(p, m.t)
+
+
+def _fit(plot: pg.PlotItem, t: np.ndarray) -> None:
+    """Follow the data when there is some; an empty plot shows 0..1 (not -400 to 400 ms)."""
+    if len(t) and float(np.nanmax(t)) > float(np.nanmin(t)):
+        plot.enableAutoRange()
+    else:
+        plot.disableAutoRange()
+        plot.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0)
+
+
+class QtSweepPlot(pg.PlotWidget):
+    """The sweep's plot (its own dock): one line per hue value with standard-deviation error bars."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent, background=BACKGROUND)
+        self.setObjectName("sim.sweep_plot")
+        self.setMinimumSize(MIN_PLOT_WIDTH + 40, MIN_PLOT_HEIGHT)
+        self.setToolTip("The last sweep's result: mean and standard deviation over the seeds")
+        p = self.getPlotItem()
+        p.setMenuEnabled(False)
+        p.showGrid(x=True, y=True, alpha=0.25)
+        p.getAxis("left").setWidth(LEFT_AXIS_PX)
+        p.addLegend(offset=(-2, 2), labelTextSize="7pt", brush=pg.mkBrush(255, 255, 255, 190))
+        self.plot_item = p
+        self.clear_sweep()
+
+    def show_sweep(self, lines, x: str, y: str) -> None:
+        """A sweep's table (core.sweep.plot.series) over parameter ``x``, measure ``y``."""
+        p = self.plot_item
+        p.clear()
+        p.setTitle("Sweep", size=TITLE_SIZE)
+        p.setLabel("left", y)
+        p.setLabel("bottom", x)
+        for k, s in enumerate(lines):
+            colour = SWEEP_COLOURS[k % len(SWEEP_COLOURS)]
+            xs = np.asarray(s.x, dtype=np.float64)
+            p.plot(xs, s.mean, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
+                   name=s.label)
+            p.addItem(pg.ErrorBarItem(x=xs, y=s.mean, height=2.0 * s.std, pen=pg.mkPen(colour)))
+        p.enableAutoRange()
+
+    def clear_sweep(self) -> None:
+        """No sweep yet (or the document it was run on was closed)."""
+        p = self.plot_item
+        p.clear()
+        p.setTitle("Sweep", size=TITLE_SIZE)
+        p.setLabel("left", "")
+        p.setLabel("bottom", "")
+        p.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0)
 
 
 def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -151,50 +337,3 @@ def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     y = np.concatenate([[0.0], np.repeat(k[1:], 2)])
     y[1::2] -= 1.0
     return x, y
-
-
-def _measure_plot(plots: QtSimPlots, name: str, col: int, span: int, title: str, left: str):
-    """A plot of the measurement made on first use in the second row (the first is full at the default width)."""
-    plot = getattr(plots, name, None)
-    if plot is None:
-        plot = plots.addPlot(row=1, col=col, colspan=span)
-        plot.setMenuEnabled(False)
-        plot.showGrid(x=True, y=True, alpha=0.25)
-        plot.getAxis("left").setWidth(42)
-        plot.getAxis("left").enableAutoSIPrefix(False)
-        plot.setLabel("left", left)
-        plot.setLabel("bottom", "time", units="s")
-        plot.addLegend(offset=(-4, 4))
-        setattr(plots, name, plot)
-    plot.clear()
-    plot.setTitle(title)
-    return plot
-
-
-def hide_measurements(plots: QtSimPlots, area: bool, line: bool) -> None:
-    """Remove the measurement area's plot (``area``) and the line's (``line``), the scene having none now."""
-    for name, gone in (("density_plot", area), ("flow_plot", line)):
-        plot = getattr(plots, name, None)
-        if gone and plot is not None:
-            plots.removeItem(plot)
-            setattr(plots, name, None)
-
-
-def show_measurements(plots: QtSimPlots, m) -> None:
-    """Draw a measurement (``app.sim.qt_replay.Measurement``): the area's classic and Voronoi density and specific
-    flow J = rho v over time and the line's cumulative crossings N(t), each in a plot of its own made on first
-    use."""
-    if m.area is not None:
-        title = "Measurement area: density"
-        if m.speed is not None and len(m.t):
-            title += f", now {m.speed[-1]:.2f} m/s, J {m.specific_flow[-1]:.2f} /(m·s)"
-        p = _measure_plot(plots, "density_plot", 0, 1, title, "1/m², 1/(m·s)")
-        p.plot(m.t, m.classic, pen=pg.mkPen("#0f766e", width=1.5), name="classic")
-        p.plot(m.t, m.voronoi, pen=pg.mkPen("#b91c1c", width=1.5), name="Voronoi")
-        if m.specific_flow is not None:
-            p.plot(m.t, m.specific_flow, pen=pg.mkPen("#7c3aed", width=1.5, style=QtCore.Qt.PenStyle.DashLine),
-                   name="flow J = ρv")
-    if m.line is not None:
-        p = _measure_plot(plots, "flow_plot", 1, 2, f"Measurement line: N(t), {m.flow:.2f} agents/s lately",
-                          "agents")
-        p.plot(m.t, m.n_t, pen=pg.mkPen("#1d4ed8", width=2), name="crossed")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene import TerrainType
 from core.scene.edits import (
@@ -14,10 +14,26 @@ from core.scene.edits import (
 
 from .. import qt_dialogs as dialogs
 from ..qt_editor import QtEditor
+from ..layers.qt_base import OBSTACLE_FILL
 from .qt_widgets import swatch_icon
 
 COL_SWATCH, COL_ID, COL_NAME, COL_USED = range(4)
-PALETTE = ("#d9d9d9", "#7f7f7f", "#7a5230", "#8fbf6a", "#e6d28a", "#5b9bd5", "#c9a0dc", "#f4a261")
+# Colours for new terrain types: clear hues, none of them grey (greys read as road, pavement or obstacles).
+PALETTE = ("#8fbf6a", "#7a5230", "#5b9bd5", "#e6d28a", "#c9a0dc", "#f4a261", "#4fb3bf", "#d9778f", "#b5c94c",
+           "#a3805c", "#7fa7e0", "#e0b84f")
+# Colours a new type must stand apart from besides the scene's own: the obstacles' fill and the greys.
+AVOID = (OBSTACLE_FILL, "#ffffff", "#d9d9d9", "#9ca3af", "#6f6f6f")
+
+
+def new_type_colour(used: list[str]) -> str:
+    """The palette colour farthest (in RGB) from every colour the scene's terrain types use and from the obstacles'
+    fill and the greys; the palette's order breaks ties, so the first types get its first colours."""
+    def rgb(c: str) -> tuple[int, int, int]:
+        q = QtGui.QColor(c)
+        return q.red(), q.green(), q.blue()
+
+    others = [rgb(c) for c in (*used, *AVOID)]
+    return max(PALETTE, key=lambda c: min(sum((a - b) ** 2 for a, b in zip(rgb(c), o)) for o in others))
 
 
 class QtTerrainTypes(QtWidgets.QWidget):
@@ -140,7 +156,7 @@ class QtTerrainTypes(QtWidgets.QWidget):
     def add_type(self) -> str:
         scene = self.doc.scene
         tid = new_id(scene, "terrain_type")
-        colour = PALETTE[len(scene.terrain_types) % len(PALETTE)]
+        colour = new_type_colour([t.color for t in scene.terrain_types])
         self.editor.apply(add_item(scene, "terrain_type", TerrainType(tid, tid.capitalize(), colour)),
                           "Add terrain type")
         self.state.set("terrain_type", tid)

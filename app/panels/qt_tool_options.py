@@ -3,11 +3,28 @@ agents, shown with the active tool's hint."""
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
+
+from core.scene.model import TERRAIN_PLANNERS
 
 from ..qt_editor import QtEditor
 from ..model.tool_state import AGENT_MODES, ROUTE_MODE
 from .qt_widgets import set_quietly, swatch_icon
+
+
+def planner_title(mode: str) -> str:
+    """How the planner list names a way of placing agents, saying whether the planner weighs terrain."""
+    if mode == ROUTE_MODE:
+        return "follow a route"
+    return f"{mode} planner ({'weighs terrain' if mode in TERRAIN_PLANNERS else 'shortest, ignores terrain'})"
+
+
+def planner_tip(mode: str) -> str:
+    if mode == ROUTE_MODE:
+        return "New agents follow a route of the scene (click one)"
+    if mode in TERRAIN_PLANNERS:
+        return f"{mode}: the route of least cost, each piece weighted by the profile's weight of its terrain"
+    return f"{mode}: the shortest route whatever the terrain; its cost is its length"
 
 
 class QtToolOptions(QtWidgets.QToolBar):
@@ -26,7 +43,8 @@ class QtToolOptions(QtWidgets.QToolBar):
         self.mode = QtWidgets.QComboBox()
         self.mode.setObjectName("options.agent_mode")
         for m in AGENT_MODES:
-            self.mode.addItem("follow a route" if m == ROUTE_MODE else f"{m} planner", m)
+            self.mode.addItem(planner_title(m), m)
+            self.mode.setItemData(self.mode.count() - 1, planner_tip(m), QtCore.Qt.ItemDataRole.ToolTipRole)
         for label, w in (("Terrain type", self.terrain), ("Profile", self.profile), ("New agents", self.mode)):
             lab = QtWidgets.QLabel(f"  {label} ")
             self.addWidget(lab)

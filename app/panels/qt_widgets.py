@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from .qt_spin import QtDoubleSpin
+
 
 def number_box(lo: float, hi: float, decimals: int = 3, suffix: str = "",
-               step: float = 1.0) -> QtWidgets.QDoubleSpinBox:
+               step: float = 1.0) -> QtDoubleSpin:
     """A double spin box that reports a value when editing finishes (not on every keystroke)."""
-    sb = QtWidgets.QDoubleSpinBox()
+    sb = QtDoubleSpin()
     sb.setRange(lo, hi)
     sb.setDecimals(decimals)
     sb.setSingleStep(step)
@@ -20,6 +22,17 @@ def number_box(lo: float, hi: float, decimals: int = 3, suffix: str = "",
     if suffix:
         sb.setSuffix(suffix)
     return sb
+
+
+def quantity(value: float, unit: str) -> str:
+    """A measured length or area as a panel shows it: a tenth from 10 on (``63.3 m``, ``1,204.5 m²``), two
+    decimals from 1 (``3.25 m``), three significant digits below (``0.125 m``)."""
+    v = float(value)
+    if abs(v) >= 10:
+        return f"{v:,.1f} {unit}"
+    if abs(v) >= 1:
+        return f"{v:.2f} {unit}"
+    return f"{v:.3g} {unit}"
 
 
 def set_quietly(widget: QtWidgets.QWidget, setter: str, value) -> None:

@@ -22,9 +22,12 @@ class Warmup:
 
 @dataclass(frozen=True)
 class Load:
-    """Open a scene: its navmesh and simulation are built on the next play, step or reset."""
+    """Open a scene (another document): what belonged to the last one is dropped; the navmesh and simulation
+    are built on the next play, step or reset. ``document`` numbers the documents the UI opened: the snapshots of
+    builds and overlays carry it, so the UI can tell a late one of the last document."""
 
     scene: Scene
+    document: int = 0
 
 
 @dataclass(frozen=True)

@@ -27,22 +27,25 @@ from core.navmesh import BuildCancelled, build_navmesh
 from core.navmesh.debug import mesh_edges
 from core.routes import PlannerContext
 from core.scene.model import Scene
-from core.scene.problems import InputError
-from core.sim import IMPLEMENTED, SimParams, Simulation
+from core.scene.problems import InputError, Problem
+from core.sim import IMPLEMENTED, Simulation
 from core.sim.debug import route_pieces
-from core.sim.live import copy_params, speed_series
+from core.sim.live import speed_series
 from core.sim.replay import Replay
 from core.sim.simulation import checked_threads, default_threads
 from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
 from .export import write_trajectories
+from ..model.problem_names import named
 from .mailbox import Mailbox
 from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load, Method, MethodKey, Overlays,
                        OverrideKey, Param, Pause, Play, Preview, ProfileKey, ProfileValue, Recording, Reset,
                        SceneEdit, Select, Speed, Step, Stop, Threads, Warmup, Weight, WeightKey)
-from .messages import BuildInfo, EcmView, Event, Frame, Stats, TraceView, Trails
+from .messages import BuildInfo, EcmView, Event, Frame, Recorded, Stats, TraceView, Trails
+from .overrides import Overrides, scene_changes
 from .preview import PreviewRequest, RequestSlot
+from .side_by_side import SideBySide
 from .trails import TrailBuffer
 from .warmup import compile_in_parallel, warm_up_for, warm_up_rest
 
@@ -70,8 +73,8 @@ class SimController:
         self.mesh = None
         self.ctx: PlannerContext | None = None
         self.sim: Simulation | None = None
-        self.compare: Simulation | None = None
-        self.compare_method: str | None = None
+        self.side = SideBySide()
+        self.document = 0
         self.threads = default_threads()
         self.generation = 0
         self.playing = False
@@ -79,10 +82,9 @@ class SimController:
         self.selected = -1
         self.overlays: frozenset[str] = frozenset()
         self.preview_on = False
-        self.overrides: dict[OverrideKey, Any] = {}
+        self.overrides = Overrides()
         self.extra: list[tuple[list, list[str], list[str]]] = []
         self.trails: TrailBuffer | None = None
-        self.compare_trails: TrailBuffer | None = None
         self.step_s = 1e-3
         self.build_seconds = 0.0
         self._wall0 = 0.0
@@ -96,6 +98,20 @@ class SimController:
         self._last = {"frame": 0.0, "stats": 0.0, "trails": 0.0, "preview": 0.0, "trace": 0.0}
         self._trace = None
         self._trails_version = (-1, -1)
+
+    @property
+    def compare(self) -> Simulation | None:
+        """The side-by-side simulation, or None."""
+        return self.side.sim
+
+    @property
+    def compare_method(self) -> str | None:
+        return self.side.method
+
+    def document_scene(self) -> Scene | None:
+        """The scene of the open document as the engine has it: the edited one waiting for a Reset, else the one
+        simulated."""
+        return self.pending if self.pending is not None else self.scene
 
     # ----- the loop ------------------------------------------------------------------------------------------
 
@@ -117,6 +133,7 @@ class SimController:
                 if isinstance(c, Stop):
                     return
                 self.guard(self.handle, c)
+                self._dirty = True       # a command may change what the next frame shows: publish one
             self.guard(self.tick, time.monotonic())
 
     def guard(self, fn: Callable, *args) -> None:
@@ -134,6 +151,8 @@ class SimController:
             self.playing = False
             self._event("busy", None)
             self._event("error", "The engine failed", f"{type(e).__name__}: {e}")
+        else:
+            return
         self._dirty = True
 
     def wait_time(self, now: float) -> float | None:
@@ -159,8 +178,8 @@ class SimController:
         match c:
             case Warmup(scene):
                 self._cmd_warmup(scene)
-            case Load(scene):
-                self._cmd_load(scene)
+            case Load(scene, document):
+                self._cmd_load(scene, document)
             case SceneEdit(scene):
                 self._cmd_scene(scene)
             case Play():
@@ -216,38 +235,56 @@ class SimController:
         # What a first step does not use (traced steps, forks, the export) compiles beside the running simulation.
         threading.Thread(target=_quietly, args=(warm_up_rest,), name="sim.warmup", daemon=True).start()
 
-    def _cmd_load(self, scene: Scene) -> None:
+    def _cmd_load(self, scene: Scene, document: int = 0) -> None:
+        """Another document: everything of the last one goes (its run, side-by-side run, random agents, live
+        overrides, trace and preview); what belongs to the new one is made from its scene."""
         self.scene = scene
+        self.document = int(document)
         self.pending = None
-        self.mesh = self.ctx = self.sim = self.compare = None
+        self.mesh = self.ctx = self.sim = None
+        self.side.clear()
+        self.overrides.clear()
+        self.trails = None
         self.playing = False
         self.extra = []
         self.selected = -1
+        self._trace = None
+        self._trace_dirty = self._preview_dirty = False
+        self.preview_on = False
+        self.step_s = 1e-3
+        self._rate_mark, self._rate_value = (0.0, 0.0), 0.0
+        self.generation += 1
+        if self.preview_slot is not None:
+            self._preview_req += 1
+            self.preview_slot.put(None, self._preview_req)
 
     def _cmd_scene(self, scene: Scene) -> None:
-        old = self.pending or self.scene
+        old = self.document_scene()
         if old is None or self.sim is None:
             self.scene = scene
             self.pending = None
             self.mesh = None if old is None or _changed(old, scene, GEOMETRY_FIELDS) else self.mesh
             self.ctx = None
             return
-        self._apply_scene_values(old, scene)
+        for key, value in scene_changes(old, scene):
+            self._try_set(key, value)
         if _changed(old, scene, GEOMETRY_FIELDS + AGENT_FIELDS) or _ids_changed(old, scene):
             self.pending = scene
             if self.sim.steps == 0 and not self.playing:
                 self._rebuild()
             else:
                 self._event("stale", True)
+        elif self.pending is not None:
+            self.pending = scene
         else:
-            if self.pending is not None:
-                self.pending = scene
-            else:
-                self.scene = scene
+            # The same geometry and agents (a new name, a measurement, profile values): the running simulation
+            # goes on; the next build plans with a context made for this scene (a context serves one scene).
+            self.scene = scene
+            self.ctx = None
 
     def _cmd_play(self) -> None:
         self._ensure()
-        if self.sim.walking() == 0 and (self.compare is None or self.compare.walking() == 0):
+        if self.sim.walking() == 0 and self.side.walking() == 0:
             self._rebuild()
         self.playing = True
         self._rebase(time.monotonic())
@@ -291,31 +328,18 @@ class SimController:
             self.preview_slot.put(None, self._preview_req)
 
     def _cmd_compare(self, method: str | None) -> None:
-        if method is not None and method not in IMPLEMENTED:
-            raise InputError([_problem("compare", f"method {method!r} is not available (available: "
-                                                  f"{', '.join(IMPLEMENTED)})")])
-        self.compare_method = method
+        self.side.choose(method)
         if self.sim is None or self.pending is not None:
             self._cmd_reset()
-        else:
-            self._branch_compare()
-
-    def _branch_compare(self) -> None:
-        """Start (or stop) the side-by-side run at the current time: a fork of the running simulation walks on
-        with the other method; the main run keeps its time, its trails and whether it plays."""
-        sim = self.sim
-        if self.compare_method is None:
-            self.compare = self.compare_trails = None
-        else:
-            compare = sim.fork(keep_paths=True)
-            compare.set_method(self.compare_method)
-            self.compare = compare
-            self.compare_trails = TrailBuffer(compare.n_agents, sim.params.dt)
-            self.compare_trails.push(compare.state.pos, sim.time)
-            self._event("info", f"Side by side: {self.compare_method} walks on from t = {sim.time:.1f} s.")
+            return
+        self.side.branch(self.sim)
+        if self.side.sim is not None:
+            self._event("info", f"Side by side: {self.side.method} walks on from t = {self.sim.time:.1f} s.")
         self._trails_version = (-1, -1)
         self._publish_build(time.monotonic())
         self._trace_dirty = True
+        self._preview_dirty = True       # the ghost preview goes on beside the side-by-side run
+        self._last["preview"] = 0.0
 
     def _cmd_add_agents(self, n: int, seed: int, profile: str | None = None) -> None:
         self._ensure()
@@ -326,8 +350,8 @@ class SimController:
         profiles = [sim.params.profile_ids[int(sim.state.profile[i])] for i in idx]
         ids = [sim.state.ids[int(i)] for i in idx]
         self.extra.append((routes, profiles, ids))
-        if self.compare is not None:
-            self.compare.add_agents(routes, profiles, ids)
+        if self.side.sim is not None:
+            self.side.sim.add_agents(routes, profiles, ids)
         self._event("busy", None)
         self._event("info", f"Added {len(idx)} agents with random start and goal (seed {seed}).")
         self._publish_build(time.monotonic())
@@ -348,7 +372,7 @@ class SimController:
     def _cmd_recording(self) -> None:
         """Publish what the run has recorded so far (the replay timeline scrubs it; the live run steps on)."""
         if self.sim is not None:
-            self._out("replay", Replay.from_simulation(self.sim))
+            self._out("replay", Recorded(self.generation, Replay.from_simulation(self.sim)))
 
     def _cmd_ecm(self, resolution: int = 1024) -> None:
         from core.ecm.build import build_ecm
@@ -359,7 +383,8 @@ class SimController:
         self._event("busy", "Building the GVD and the ECM…")
         ecm = build_ecm(self.scene, resolution=int(resolution), progress=self._progress("GVD and ECM"))
         seg, clearance = medial_axis_segments(ecm)
-        self._out("ecm", EcmView(seg, clearance, closest_point_segments(ecm), float(ecm.timings.get("total", 0))))
+        self._out("ecm", EcmView(seg, clearance, closest_point_segments(ecm), float(ecm.timings.get("total", 0)),
+                                 self.document))
         self._event("busy", None)
 
     # ----- building ------------------------------------------------------------------------------------------
@@ -368,7 +393,7 @@ class SimController:
         """Build the simulation of the current scene when there is none."""
         if self.sim is None:
             if self.scene is None:
-                raise InputError([_problem("scene", "no scene is open")])
+                raise InputError([Problem("scene", "no scene is open")])
             self._rebuild()
 
     def _progress(self, label: str) -> Callable[[float, str], bool]:
@@ -403,22 +428,12 @@ class SimController:
         sim, problems = self._make_sim(scene)
         if self.cancel.is_set():
             raise BuildCancelled("routes")
-        for routes, profiles, ids in self.extra:
-            sim.add_agents(routes, profiles, ids)
-        compare = None
-        if self.compare_method is not None:
-            compare = Simulation(scene, mesh=self.mesh, method=self.compare_method, planner_context=self.ctx,
-                                 add_scene_agents=False)
-            copy_params(sim.params, compare.params)
-            compare.set_threads(self.threads)
-            n = sim.n_agents
-            compare.add_agents([sim.route_of(i) for i in range(n)],
-                               [sim.params.profile_ids[int(k)] for k in sim.state.profile], list(sim.state.ids))
-        self.sim, self.compare = sim, compare
+        problems = [named(scene, p) for p in problems] + self._add_random_agents(sim)
+        self.side.build(sim, scene, self.mesh, self.ctx, self.threads)
+        self.sim = sim
         self.generation += 1
         self.playing = False
         self.trails = TrailBuffer(sim.n_agents, sim.params.dt)
-        self.compare_trails = TrailBuffer(compare.n_agents, sim.params.dt) if compare is not None else None
         if self.selected >= sim.n_agents:
             self.selected = -1
         self.build_seconds = time.perf_counter() - t0
@@ -432,6 +447,32 @@ class SimController:
         self._preview_dirty = True
         self._dirty = True
 
+    def _add_random_agents(self, sim: Simulation) -> list[str]:
+        """Add the random agents of the run to a rebuilt simulation; those an edit of the scene made impossible
+        (a start now inside an obstacle) are left out for good, and their problems returned."""
+        kept: list[tuple[list, list[str], list[str]]] = []
+        problems: list[str] = []
+        for routes, profiles, ids in self.extra:
+            try:
+                sim.add_agents(routes, profiles, ids)
+                kept.append((routes, profiles, ids))
+                continue
+            except InputError as e:
+                bad = {int(m.group(1)) for p in e.problems if (m := _AGENT_PATH.match(p.path))}
+                if not bad or any(not _AGENT_PATH.match(p.path) for p in e.problems):
+                    raise
+                for p in e.problems:
+                    m = _AGENT_PATH.match(p.path)
+                    if m is not None and int(m.group(1)) < len(ids):
+                        problems.append(f"random agent {ids[int(m.group(1))]!r}: {p.message}")
+            keep = [k for k in range(len(ids)) if k not in bad]
+            batch = ([routes[k] for k in keep], [profiles[k] for k in keep], [ids[k] for k in keep])
+            if keep:
+                sim.add_agents(*batch)
+                kept.append(batch)
+        self.extra = kept
+        return problems
+
     def _cmd_threads(self, n: int) -> None:
         """Step the main and the side-by-side simulation on n threads from the next step on."""
         try:
@@ -439,21 +480,21 @@ class SimController:
         except InputError as e:
             self._event("error", "Threads", "\n".join(e.lines()))
             return
-        for sim in (self.sim, self.compare):
+        for sim in (self.sim, self.side.sim):
             if sim is not None:
                 sim.set_threads(self.threads)
 
     def _make_sim(self, scene: Scene) -> tuple[Simulation, list[str]]:
         """The simulation of the scene's agents with the live parameters; agents whose routes cannot be made are
         left out (their problems returned)."""
-        method = self.overrides.get(("m",), scene.simulation.method)
+        method = self.overrides.method(scene.simulation.method)
         problems: list[str] = []
         if method not in IMPLEMENTED:
             problems.append(f"method {method!r} is not available in this version; using miran")
             method = "miran"
         sim = Simulation(scene, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False,
                          threads=self.threads)
-        self._apply_overrides(sim)
+        self.overrides.apply_to(sim)
         try:
             sim.add_scene_agents()
         except InputError as e:
@@ -462,9 +503,12 @@ class SimController:
                 raise
             problems.extend(e.lines())
             kept = dataclasses.replace(scene, agents=[a for k, a in enumerate(scene.agents) if k not in bad])
-            sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False,
+            # A context serves one scene: the scene without the agents left out gets its own, sharing the
+            # geometry and the mesh (agents change neither).
+            ctx = PlannerContext(kept, geometry=self.ctx.geometry, navmesh=self.mesh)
+            sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=ctx, add_scene_agents=False,
                              threads=self.threads)
-            self._apply_overrides(sim)
+            self.overrides.apply_to(sim)
             sim.add_scene_agents()
         return sim, problems
 
@@ -472,45 +516,12 @@ class SimController:
 
     def _set(self, key: OverrideKey, value) -> None:
         """Record a live change and apply it to the running simulations (checked by the engine first)."""
-        if self.sim is None:
-            _check(self.scene, key, value)
-        for sim in (self.sim, self.compare):
-            if sim is not None:
-                _apply(sim, key, value, compare=sim is self.compare)
-        self.overrides[key] = value
+        self.overrides.set(key, value, self.document_scene(), self.sim, self.side.sim)
         self._trace_dirty = True
         self._preview_dirty = True
         self._last["stats"] = 0.0
         if key == GlobalKey("dt"):
             self._rebase(time.monotonic())
-
-    def _apply_overrides(self, sim: Simulation) -> None:
-        for key, value in list(self.overrides.items()):
-            try:
-                _apply(sim, key, value, compare=False)
-            except InputError:
-                del self.overrides[key]
-
-    def _apply_scene_values(self, old: Scene, new: Scene) -> None:
-        """Profile and simulation settings edited in the scene apply live, replacing the panel's values."""
-        for p in new.profiles:
-            try:
-                q = old.profile(p.id)
-            except KeyError:
-                continue
-            for f in ("max_speed", "sigma", "d", "radius"):
-                if getattr(p, f) != getattr(q, f):
-                    self._try_set(ProfileKey(p.id, f), getattr(p, f))
-            for t in new.terrain_types:
-                if p.weight(t.id) != q.weight(t.id):
-                    self._try_set(WeightKey(p.id, t.id), p.weight(t.id))
-        s, o = new.simulation, old.simulation
-        if s.integrator != o.integrator:
-            self._try_set(GlobalKey("integrator"), s.integrator)
-        if s.dt != o.dt:
-            self._try_set(GlobalKey("dt"), s.dt)
-        if s.method != o.method and s.method in IMPLEMENTED:
-            self._try_set(MethodKey(), s.method)
 
     def _try_set(self, key: OverrideKey, value) -> None:
         try:
@@ -562,7 +573,7 @@ class SimController:
         return tuple(f"{sim.state.ids[i]} ({sim.status_of(i)[1]})" for i in gone.tolist())
 
     def _all_done(self) -> bool:
-        return self.sim.walking() == 0 and (self.compare is None or self.compare.walking() == 0)
+        return self.sim.walking() == 0 and self.side.walking() == 0
 
     def _wants_trace(self) -> bool:
         return 0 <= self.selected < (self.sim.n_agents if self.sim else 0) and bool(self.overlays & TRACE_OVERLAYS)
@@ -571,8 +582,8 @@ class SimController:
         sim = self.sim
         w = time.perf_counter()
         sim.tend()
-        if self.compare is not None:
-            self.compare.tend()
+        if self.side.sim is not None:
+            self.side.sim.tend()
         # The traced step (and its drawing arrays) at most TRACE_HZ times a second: enough for the eye.
         if self._wants_trace() and (not self.playing or w - self._last["trace"] >= 1.0 / TRACE_HZ):
             self._last["trace"] = w
@@ -582,8 +593,8 @@ class SimController:
             self._set_trace(traces[0] if traces else None)
         else:
             sim.step(k)
-        if self.compare is not None:
-            self.compare.step(k)
+        if self.side.sim is not None:
+            self.side.sim.step(k)
         spent = time.perf_counter() - w
         self.step_s = 0.7 * self.step_s + 0.3 * spent / k
         t, w0 = self._rate_mark
@@ -592,8 +603,7 @@ class SimController:
             self._rate_value = (sim.time - t) / (now - w0) if w0 > 0 and sim.time >= t else 0.0
             self._rate_mark = (sim.time, now)
         self.trails.push(sim.state.pos, sim.time)
-        if self.compare_trails is not None:
-            self.compare_trails.push(self.compare.state.pos, sim.time)
+        self.side.push_trails(sim.time)
         self._dirty = True
 
     def _trace_now(self) -> None:
@@ -618,7 +628,7 @@ class SimController:
     def _corridor(self, agent: int) -> np.ndarray:
         """The IRM corridor of an agent (IRM 3.2) as its disks, (m, 3) rows [x, y, radius]; from the side-by-side
         run when only that one walks with IRM; empty when neither does."""
-        for sim in (self.sim, self.compare):
+        for sim in (self.sim, self.side.sim):
             if sim is not None and agent < sim.n_agents and int(sim.state.method[agent]) == IRM:
                 c = sim.corridor_of(agent)
                 return np.column_stack([c["centres"], c["radii"]]) if len(c["radii"]) else np.zeros((0, 3))
@@ -641,8 +651,8 @@ class SimController:
             generation=self.generation, scene_name=self.scene.name, ids=tuple(sim.state.ids),
             profiles=tuple(sim.params.profile_ids), terrains=tuple(sim.params.terrain_ids),
             params=sim.params.to_dict(), method=sim.method, methods=tuple(IMPLEMENTED),
-            compare=self.compare_method, mesh_edges=seg, mesh_kind=kind,
-            build_seconds=self.build_seconds))
+            compare=self.side.method, mesh_edges=seg, mesh_kind=kind,
+            build_seconds=self.build_seconds, document=self.document))
         self._dirty = True
 
     def _publish(self, now: float) -> None:
@@ -660,14 +670,15 @@ class SimController:
                 playing=self.playing, walking=int(np.count_nonzero(st.status == WALKING)),
                 arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
                 step_ms=1000.0 * self.step_s, lost=self._lost_words()))
-            version = (self.trails.version, self.compare_trails.version if self.compare_trails else 0)
-            if "trails" in self.overlays and version != self._trails_version and now - self._last["trails"] > 0.1:
+            version = (self.trails.version, self.side.trails_version())
+            # While playing, trails and stats a few times a second; paused, with every frame (frames are rare then,
+            # and the last one must carry the run's last trails and stats: nothing follows it while idle).
+            if "trails" in self.overlays and version != self._trails_version and \
+                    (now - self._last["trails"] > 0.1 or not self.playing):
                 self._last["trails"] = now
                 self._trails_version = version
-                self._out("trails", Trails(self.generation, self.trails.polylines(),
-                                           self.compare_trails.polylines() if self.compare_trails is not None
-                                           else np.zeros((0, 2), dtype=np.float32)))
-            if now - self._last["stats"] > 0.5:
+                self._out("trails", Trails(self.generation, self.trails.polylines(), self.side.polylines()))
+            if now - self._last["stats"] > 0.5 or not self.playing:
                 self._last["stats"] = now
                 self._out("stats", self._stats())
         if self.preview_on and self._preview_dirty and self.preview_slot is not None \
@@ -709,35 +720,6 @@ def _quietly(fn: Callable[[], Any]) -> None:
         pass
 
 
-def _apply(sim: Simulation, key: OverrideKey, value, compare: bool) -> None:
-    match key:
-        case GlobalKey(name):
-            sim.params.set(name, value)
-        case ProfileKey(pid, field):
-            sim.set_profile(pid, **{field: value})
-        case WeightKey(pid, tid):
-            sim.set_weight(pid, tid, value)
-        case MethodKey() if not compare:
-            sim.set_method(value)
-
-
-def _check(scene: Scene | None, key: OverrideKey, value) -> None:
-    """Check a live change before any simulation exists (the engine's own checks, on a throw-away table)."""
-    if isinstance(key, MethodKey):
-        if value not in IMPLEMENTED:
-            raise InputError([_problem("method", f"unknown or unavailable method {value!r} (available: "
-                                                 f"{', '.join(IMPLEMENTED)})")])
-        return
-    probe = SimParams(scene if scene is not None else Scene.empty())
-    match key:
-        case GlobalKey(name):
-            probe.set(name, value)
-        case ProfileKey(pid, field):
-            probe.set_profile(pid, **{field: value})
-        case WeightKey(pid, tid):
-            probe.set_weight(pid, tid, value)
-
-
 def _changed(a: Scene, b: Scene, fields: tuple[str, ...]) -> bool:
     return any(getattr(a, f) != getattr(b, f) for f in fields)
 
@@ -752,9 +734,3 @@ def _coalesce(batch: list[Command]) -> list[Command]:
     """Drop scene edits superseded later in the same batch (only the last scene matters)."""
     last = max((k for k, c in enumerate(batch) if isinstance(c, SceneEdit)), default=-1)
     return [c for k, c in enumerate(batch) if not isinstance(c, SceneEdit) or k == last]
-
-
-def _problem(path: str, message: str):
-    from core.scene.problems import Problem
-
-    return Problem(path, message)

@@ -42,6 +42,7 @@ class BuildInfo:
     mesh_kind: np.ndarray
     build_seconds: float
     scene_version: object = None
+    document: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,12 +124,23 @@ class Stats:
 @dataclass(frozen=True, eq=False)
 class EcmView:
     """The GVD/ECM overlay: medial-axis ``segments`` (m, 4) float32 with their ``clearance`` (m,) float32, and
-    closest-point segments ``spokes`` (k, 4) float32; ``seconds`` the build time."""
+    closest-point segments ``spokes`` (k, 4) float32; ``seconds`` the build time; ``document`` the Load it was
+    built for."""
 
     segments: np.ndarray
     clearance: np.ndarray
     spokes: np.ndarray
     seconds: float
+    document: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class Recorded:
+    """What the run of ``generation`` recorded so far (a core.sim.replay.Replay), for the timeline, the density
+    heatmap and the measurements."""
+
+    generation: int
+    replay: Any
 
 
 @dataclass(frozen=True)
@@ -145,5 +157,5 @@ def empty_xy(dtype=np.float64) -> np.ndarray:
     return np.zeros((0, 2), dtype=dtype)
 
 
-__all__ = ["BuildInfo", "Command", "EcmView", "Event", "Frame", "Ghost", "Stats", "TraceView", "Trails",
+__all__ = ["BuildInfo", "Command", "EcmView", "Event", "Frame", "Ghost", "Recorded", "Stats", "TraceView", "Trails",
            "cmd", "empty_xy"]

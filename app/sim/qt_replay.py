@@ -4,7 +4,9 @@ computed by core (core.sim.replay, core.analysis) from the same recording.
 
 Moving the slider pauses the live run and asks the worker for what it recorded (``recording``); from then on the
 window draws the recording at the slider's time until Play, Step or Reset hands it back to the live run. Density
-and measurements are computed off the UI thread (latest request wins) and drawn when ready.
+and measurements are computed off the UI thread, one computation of a kind at a time: each result is drawn when
+ready unless a newer one was drawn already, so the plots keep up with a live run however long a computation
+takes. All of it belongs to the document: ``forget`` drops it when another is opened.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ from core.scene.geometry import build_geometry
 from core.scene.problems import InputError
 from core.sim.replay import Replay
 
-from ..layers.qt_density import DensityLayer
-from ..panels.qt_plots import hide_measurements, show_measurements
+from ..layers.qt_density import DensityLayer, density_lut
+from ..viewport.qt_legend import QtColourBar
 from .messages import Frame
+from ..panels.qt_spin import QtDoubleSpin
 
 TRAIL_S = 20.0            # seconds of trail drawn behind each agent in the replay
 HEATMAP_FRAMES = 12       # frames of the density window the heatmap averages (evenly spread)
@@ -116,7 +119,7 @@ class QtTimeline(QtWidgets.QToolBar):
             self.mode.addItem(text, key)
         self.mode.setToolTip("Heatmap of the agents' density over the window before the shown time (PedPy's "
                              "Voronoi or classic grid density)")
-        self.window = QtWidgets.QDoubleSpinBox()
+        self.window = QtDoubleSpin()
         self.window.setObjectName("sim.density.window")
         self.window.setRange(0.0, 600.0)
         self.window.setValue(5.0)
@@ -146,14 +149,18 @@ class QtReplay(QtCore.QObject):
         self._entering: int | None = None
         self._setting = False
         self._requests = {"density": 0, "measure": 0}
+        self._drawn = {"density": 0, "measure": 0}      # the newest request whose result was drawn
+        self._valid = {"density": 0, "measure": 0}      # results of requests older than this are stale
         self._running = {"density": False, "measure": False}
         self._waiting: dict[str, tuple] = {}
         self._fetched = 0.0
+        self._fetched_steps = -1
         self._walkable = None
         self._walkable_scene = None
         self._regions: tuple = ()
         self._regions_scene = None
         self.layer = DensityLayer(ui.view)
+        self.legend = QtColourBar(ui.w.viewport)
         self.timeline = QtTimeline()
         ui.w.addToolBar(QtCore.Qt.ToolBarArea.BottomToolBarArea, self.timeline)
         self.timeline.slider.valueChanged.connect(self._moved)
@@ -166,7 +173,6 @@ class QtReplay(QtCore.QObject):
         for name in ("sim.play", "sim.step", "sim.reset"):
             ui.actions[name].triggered.connect(lambda *_: self.leave())
         ui.doc.changed.connect(self._doc_changed)
-        ui.doc.reset.connect(lambda: self._doc_changed(frozenset({"measurement"})))
 
     # ----- entering and leaving -----------------------------------------------------------------------------------
 
@@ -195,6 +201,38 @@ class QtReplay(QtCore.QObject):
         self.timeline.label.setText("live")
         self.ui.bridge.send("overlays", self.ui._overlay_names())
         self.refresh()
+
+    def forget(self) -> None:
+        """Another document: drop the recording, the timeline's range, the heatmap and the measurements (what is
+        still being computed for the last document is not drawn), and show the new document's measurement."""
+        self.active = False
+        self._entering = None
+        self.source = None
+        self.store = None
+        self.times = np.zeros(0)
+        self._fetched = 0.0
+        self._fetched_steps = -1
+        self._walkable_scene = self._regions_scene = None
+        for kind in self._requests:
+            self._requests[kind] += 1
+            self._valid[kind] = self._requests[kind]
+        self._waiting.clear()
+        self._setting = True
+        self.timeline.slider.setRange(0, 0)
+        self.timeline.slider.setValue(0)
+        self._setting = False
+        self.timeline.label.setText("live")
+        was = self.timeline.mode.blockSignals(True)     # the heatmap is an analysis of the run: off, as at start
+        self.timeline.mode.setCurrentIndex(0)
+        self.timeline.mode.blockSignals(was)
+        self.layer.clear()
+        self.legend.hide()
+        m = self.ui.doc.scene.measurement
+        self.layer.show_area(m.area)
+        self.layer.show_line(m.line)
+        self.ui.plots.hide_measurements(area=True, line=True)
+        if not m.is_empty():
+            self.refresh()
 
     def open(self, path: str | Path) -> bool:
         """Load a ``miran-paths`` file and show it in replay mode at its start; False (and the problems shown)
@@ -230,7 +268,10 @@ class QtReplay(QtCore.QObject):
 
     # ----- the recording ----------------------------------------------------------------------------------------
 
-    def _on_replay(self, rep: Replay) -> None:
+    def _on_replay(self, rec) -> None:
+        if rec.generation != self.ui.generation:
+            return                                   # the recording of a run reset or closed since
+        rep = rec.replay
         if self.active and self.source is not None:
             return                                   # a loaded file is shown: the live recording waits
         if self.active:
@@ -251,15 +292,18 @@ class QtReplay(QtCore.QObject):
         self.show_index(self.timeline.slider.value())
 
     def _on_live_frame(self, f) -> None:
-        if self.active:
-            return
+        if self.active or f.generation != self.ui.generation:
+            return                                   # replaying, or a frame of a run reset or closed since
         self._setting = True
         self.timeline.slider.setRange(0, int(f.steps))
         self.timeline.slider.setValue(int(f.steps))
         self._setting = False
         now = QtCore.QDateTime.currentMSecsSinceEpoch() / 1000.0
-        if self._wants_recording() and now - self._fetched > LIVE_REFRESH_S:
+        # Every LIVE_REFRESH_S while playing, and once more where the run stopped (so the plots end there).
+        due = now - self._fetched > LIVE_REFRESH_S if f.playing else f.steps != self._fetched_steps
+        if self._wants_recording() and due:
             self._fetched = now
+            self._fetched_steps = int(f.steps)
             self.ui.bridge.send("recording")
 
     def _wants_recording(self) -> bool:
@@ -326,8 +370,8 @@ class QtReplay(QtCore.QObject):
         """Recompute the heatmap and the measurements for time t (default: the time shown), off the UI thread."""
         rep = self.store
         if self.mode == "off":
-            self.layer.image.clear()
-            self.layer.changed()
+            self.layer.clear()
+            self.legend.hide()
         m = self.ui.doc.scene.measurement
         if rep is None:
             if self._wants_recording() and self.ui.bridge.running:
@@ -371,8 +415,11 @@ class QtReplay(QtCore.QObject):
         waiting = self._waiting.pop(kind, None)
         if waiting is not None:
             self._start(kind, *waiting)
-        if number != self._requests[kind]:
-            return                                   # a later request is on its way
+        # Drawn unless stale (the area, line or document changed since it was asked for) or older than what is
+        # drawn: a live run asks again every second, so waiting for "the latest" would draw nothing while it plays.
+        if number < self._valid[kind] or number <= self._drawn[kind]:
+            return
+        self._drawn[kind] = number
         if isinstance(result, Exception):
             self.ui.show_error("Density" if kind == "density" else "Measurement", f"{type(result).__name__}: "
                                                                                    f"{result}")
@@ -380,8 +427,12 @@ class QtReplay(QtCore.QObject):
         if kind == "density":
             if self.mode != "off":
                 self.layer.show(*result)
+                mode = "Voronoi" if self.mode == "voronoi" else "grid"
+                self.legend.set_scale(f"Density ({mode}, {self.timeline.window.value():g} s)", density_lut(),
+                                      self.layer.top, "/m²")
+                self.legend.show()
         else:
-            show_measurements(self.ui.plots, result)
+            self.ui.plots.show_measurements(result)
         self.ui.w.viewport.viewport().update()
 
     def _doc_changed(self, fields) -> None:
@@ -390,7 +441,8 @@ class QtReplay(QtCore.QObject):
             return
         m = self.ui.doc.scene.measurement
         self._requests["measure"] += 1               # a measurement of the old area or line is not drawn
+        self._valid["measure"] = self._requests["measure"]
         self.layer.show_area(m.area)
         self.layer.show_line(m.line)
-        hide_measurements(self.ui.plots, area=m.area is None, line=m.line is None)
+        self.ui.plots.hide_measurements(area=m.area is None, line=m.line is None)
         self.refresh()

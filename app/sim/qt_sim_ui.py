@@ -15,11 +15,12 @@ from app.actions import ActionSpec, key_sequences, key_text
 from app.qt_icons import action_icon
 from core.scene.outputs import output_problems
 
+from ..qt_import import IMPORTED_FIELDS
 from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, TraceOverlay
 from ..layers.qt_raster_cache import RasterCache
 from ..layers.qt_sim_agents import Z_AGENTS, Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
 from ..panels.qt_parameters import QtSimParameters
-from ..panels.qt_plots import QtSimPlots
+from ..panels.qt_plots import QtSimPlots, QtSweepPlot
 from ..viewport.qt_legend import QtClearanceLegend
 from .actions import OVERLAY_MENU, OVERLAYS, SIM_ACTIONS, SIM_MENU
 from .pacing import FramePacer
@@ -31,6 +32,7 @@ START_DELAY_MS = 800
 PICK_PIXELS = 12.0
 STATUS_S = 0.25  # seconds between updates of the status bar's agent counts and frame rate while playing
 ECM_RESOLUTION = 1024
+PLOTS_HEIGHT = 200       # the plots dock's height at first (one row of plots)
 GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
 
 
@@ -54,6 +56,7 @@ class QtSimulationUi(QtCore.QObject):
         self.info = None
         self.frame = None
         self.generation = -1
+        self.document = 0       # numbers the documents opened; the worker's builds and overlays carry it
         self.selected = -1
         self._frames: list[float] = []
         self.pacer = FramePacer()
@@ -89,8 +92,10 @@ class QtSimulationUi(QtCore.QObject):
         self.trace.cache_in(self.trace_caches[0], below)
         self.trace.cache_in(self.trace_caches[1], [it for it in self.trace.items if it not in below])
         self._build_actions()
-        self.parameters = QtSimParameters(self.bridge.send, window.editor, self.actions)
+        self.parameters = QtSimParameters(self._send, window.editor, self.actions)
         self.plots = QtSimPlots()
+        self.sweep_plot = QtSweepPlot()
+        self.sweep = None
         self._build_docks()
         self._build_menus()
         self._build_toolbar()
@@ -144,14 +149,19 @@ class QtSimulationUi(QtCore.QObject):
     def _build_docks(self) -> None:
         w = self.w
         w.add_dock("simulation", "Simulation", self.parameters)
-        # The plots run along the bottom of the viewport only; the side docks keep the full height.
-        w.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
-        w.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
+        # The plots run along the whole bottom of the window: at 1280 pixels every plot (the sweep's included)
+        # gets a row of its own width, which the viewport's width alone could not give five or six plots.
+        w.setCorner(QtCore.Qt.Corner.BottomLeftCorner, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        w.setCorner(QtCore.Qt.Corner.BottomRightCorner, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
         w.add_dock("plots", "Plots", self.plots, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        # The sweep's plot: a dock of its own beside the plots, shown when a sweep has a result.
+        w.add_dock("sweep", "Sweep", self.sweep_plot, QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        w.splitDockWidget(w.docks["plots"], w.docks["sweep"], QtCore.Qt.Orientation.Horizontal)
+        w.docks["sweep"].hide()
         if "profiles" in w.docks:
             w.tabifyDockWidget(w.docks["profiles"], w.docks["simulation"])
         w.docks["simulation"].raise_()
-        w.resizeDocks([w.docks["plots"]], [210], QtCore.Qt.Orientation.Vertical)
+        w.resizeDocks([w.docks["plots"]], [PLOTS_HEIGHT], QtCore.Qt.Orientation.Vertical)
         if "inspector" in w.docks:
             w.resizeDocks([w.docks["inspector"], w.docks["simulation"]], [260, 640], QtCore.Qt.Orientation.Vertical)
 
@@ -182,7 +192,7 @@ class QtSimulationUi(QtCore.QObject):
             if name in ("ecm",):
                 self.overlay_menu.addSeparator()
         if hasattr(self.w, "panels_menu"):
-            for name in ("simulation", "plots"):
+            for name in ("simulation", "plots", "sweep"):
                 self.w.panels_menu.addAction(self.w.docks[name].toggleViewAction())
 
     def _build_toolbar(self) -> None:
@@ -245,7 +255,7 @@ class QtSimulationUi(QtCore.QObject):
             self._start_timer.stop()
             self.bridge.start(self.doc.scene)
             self.bridge.send("overlays", self._overlay_names())
-            self.bridge.send("load", self.doc.scene)
+            self.bridge.send("load", self.doc.scene, self.document)
 
     def shutdown(self) -> None:
         """Stop the threads (the window is closing)."""
@@ -361,11 +371,30 @@ class QtSimulationUi(QtCore.QObject):
             return
         from .qt_sweep import QtSweepDialog
 
-        if getattr(self, "sweep", None) is None:
-            self.sweep = QtSweepDialog(self.w, self.parameters, self.plots)
+        if self.sweep is None:
+            self.sweep = QtSweepDialog(self.w, self.parameters, self)
         self.sweep.fill_parameters()
         self.sweep.show()
         self.sweep.raise_()
+
+    def show_sweep(self, lines, x: str, y: str) -> None:
+        """A sweep's result in the sweep dock (shown)."""
+        self.sweep_plot.show_sweep(lines, x, y)
+        dock = self.w.docks["sweep"]
+        if not dock.isVisible():
+            dock.show()
+            # One plot's share of the bottom row, not half of it.
+            plots = self.w.docks["plots"]
+            total = plots.width() + dock.width()
+            n = len(self.plots.shown())
+            self.w.resizeDocks([plots, dock], [total * n // (n + 1), total // (n + 1)],
+                               QtCore.Qt.Orientation.Horizontal)
+        dock.raise_()
+
+    def clear_sweep(self) -> None:
+        """No sweep result (another document): the sweep dock is emptied and hidden."""
+        self.sweep_plot.clear_sweep()
+        self.w.docks["sweep"].hide()
 
     def export_json_dialog(self) -> None:
         path = ask_export_path(self.w, "Export Paths", self._suggest(".paths.json"), "miran-paths (*.json)")
@@ -451,28 +480,60 @@ class QtSimulationUi(QtCore.QObject):
     # ----- scene ----------------------------------------------------------------------------------------------
 
     def _scene_reset(self) -> None:
-        self.replay.leave()
+        """Another document (New, Open, Import, Recover): everything the last one's run showed goes, and what
+        arrives late from it (builds, frames, overlays, recordings) is not drawn. The side-by-side run and the
+        ghost preview belong to the run: they are switched off. What the window shows of the new document is
+        what a fresh start on it shows."""
+        self.document += 1
+        self.replay.forget()
         self.info = self.frame = None
         self.pacer = FramePacer()
         self._pending = {}
         self._draw_timer.stop()
         self.generation = -1
         self.selected = -1
-        for layer in (self.agents, self.trails, self.ghost, self.ecm):
+        self.agents.select(-1)
+        self.parameters.set_agent(-1)
+        for name in ("sim.compare", "sim.preview"):
+            a = self.actions[name]
+            was = a.blockSignals(True)
+            a.setChecked(False)
+            a.blockSignals(was)
+        self.ghost.set_visible(False)
+        for layer in (self.agents, self.trails, self.ghost, self.ecm, self.mesh):
             layer.clear()
         self.legend.set_top(None)
         self.legend.hide()
         self.trace.show(None)
-        self.plots.clear_data()
+        self.plots.reset(*self._terrain_names())
         self._ecm_scene = None
         self.clock.setText("t = 0.0 s")
         self.stats_label.setText("")
+        self.actions["sim.play"].setEnabled(True)
+        self.actions["sim.pause"].setEnabled(True)
+        if self.sweep is not None:
+            self.sweep.forget()
+        else:
+            self.clear_sweep()
         if self.bridge.running:
-            self.bridge.send("load", self.doc.scene)
+            self.bridge.send("load", self.doc.scene, self.document)
             if self.overlay_actions["ecm"].isChecked():
                 self._request_ecm()
 
+    def _terrain_names(self, ids=None) -> tuple[list[str], list[str]]:
+        """The names and colours of the terrain types ``ids`` (default: all of the scene's), for the plots."""
+        types = {t.id: t for t in self.doc.scene.terrain_types}
+        ids = list(types) if ids is None else list(ids)
+        return ([types[t].name or t if t in types else t for t in ids],
+                [types[t].color if t in types else "#9ca3af" for t in ids])
+
     def _scene_changed(self, fields) -> None:
+        if set(IMPORTED_FIELDS) <= set(fields):
+            # An import (or its undo) replaced the scene's contents: as for another document, the last contents'
+            # run, overrides and plots go (the panel then shows the imported profiles, as the Profiles panel does).
+            self.parameters.show_scene()
+            self._scene_reset()
+            return
         if self.bridge.running:
             self.bridge.send("scene", self.doc.scene)
 
@@ -486,20 +547,19 @@ class QtSimulationUi(QtCore.QObject):
     # ----- snapshots ------------------------------------------------------------------------------------------
 
     def _on_build(self, info) -> None:
+        if info.document != self.document:
+            return                   # built for a document closed since
         fresh = self.info is None or info.ids != self.info.ids
-        if info.generation != self.generation:
+        rebuilt = info.generation != self.generation
+        if rebuilt:
             self.plots.clear_data()  # a rebuilt run (Reset, an edited scene) starts with empty plots
+            self.ghost.clear()       # and its ghost comes anew; a side-by-side run starting keeps the preview
         self.info = info
         self.generation = info.generation
         self.parameters.show_build(info)
         self.mesh.show(info.mesh_edges, info.mesh_kind)
         self.trails.clear()
-        self.ghost.clear()
-        scene = self.doc.scene
-        colours = {t.id: t.color for t in scene.terrain_types}
-        names = {t.id: t.name or t.id for t in scene.terrain_types}
-        self.plots.set_terrains([names.get(t, t) for t in info.terrains], [colours.get(t, "#9ca3af")
-                                                                          for t in info.terrains])
+        self.plots.set_terrains(*self._terrain_names(info.terrains))
         if self.selected >= len(info.ids):
             self.select_agent(-1)
         elif fresh and self.selected < 0 and 0 < len(info.ids) <= 50:
@@ -588,6 +648,8 @@ class QtSimulationUi(QtCore.QObject):
             self.plots.show_stats(st)
 
     def _on_ecm(self, ecm) -> None:
+        if ecm.document != self.document:
+            return                   # the overlay of a document closed since
         self.ecm.show(ecm)
         lo, hi = self.ecm.range
         self.legend.set_top(hi)
@@ -648,7 +710,10 @@ class QtSimulationUi(QtCore.QObject):
     # ----- picking agents in the viewport ---------------------------------------------------------------------
 
     def eventFilter(self, obj, ev) -> bool:
-        if ev.type() == QtCore.QEvent.Type.MouseButtonPress and ev.button() == QtCore.Qt.MouseButton.LeftButton:
+        # Only the Select tool picks a walking agent: a click of a drawing tool (a measurement area's first corner,
+        # an obstacle's vertex) draws, and must not also choose whoever walks under it.
+        if ev.type() == QtCore.QEvent.Type.MouseButtonPress and ev.button() == QtCore.Qt.MouseButton.LeftButton \
+                and self.w.host.active.name == "select":
             pos = self.agents.positions
             if len(pos):
                 x, y = self.w.viewport.pixel_to_world(ev.position())

@@ -20,6 +20,7 @@ from core.scene.io import save_scene
 from core.scene.problems import InputError
 from core.sim.params import DEFAULTS
 from core.sweep.spec import FORMAT, VERSION
+from ..panels.qt_spin import QtDoubleSpin, QtIntSpin
 
 METHOD_CHOICES = ("miran", "irm", "disc-miran")
 Y_CHOICES = ("mean_weighted_length", "mean_length", "mean_time", "arrival_rate", "min_clearance", "mean_speed",
@@ -67,7 +68,8 @@ class SweepThread(QtCore.QThread):
 
 
 class QtSweepDialog(QtWidgets.QDialog):
-    """The sweep dialog. ``panel`` is the Simulation panel (QtSimParameters), ``plots`` the plots dock's widget."""
+    """The sweep dialog. ``panel`` is the Simulation panel (QtSimParameters), ``plots`` what draws the result
+    (``show_sweep(lines, x, y)`` and ``clear_sweep()``: the sweep dock)."""
 
     def __init__(self, parent, panel, plots) -> None:
         super().__init__(parent)
@@ -76,19 +78,20 @@ class QtSweepDialog(QtWidgets.QDialog):
         self.panel, self.plots = panel, plots
         self.thread: SweepThread | None = None
         self.runs = None
+        self._epoch = 0           # counts the documents: a sweep of a closed one is not shown
         self._tmp: tempfile.TemporaryDirectory | None = None
         lay = QtWidgets.QVBoxLayout(self)
         form = QtWidgets.QFormLayout()
         self.param = QtWidgets.QComboBox()
         self.param.setObjectName("sweep.parameter")
         self.param.currentIndexChanged.connect(self._param_chosen)
-        self.lo = QtWidgets.QDoubleSpinBox()
-        self.hi = QtWidgets.QDoubleSpinBox()
+        self.lo = QtDoubleSpin()
+        self.hi = QtDoubleSpin()
         for s, name in ((self.lo, "sweep.from"), (self.hi, "sweep.to")):
             s.setObjectName(name)
             s.setDecimals(3)
             s.setRange(0.001, 1e6)
-        self.count = QtWidgets.QSpinBox()
+        self.count = QtIntSpin()
         self.count.setObjectName("sweep.count")
         self.count.setRange(2, 50)
         self.count.setValue(5)
@@ -105,17 +108,17 @@ class QtSweepDialog(QtWidgets.QDialog):
             mrow.addWidget(cb)
         current = panel.method.currentData()
         self.methods[current if current in self.methods else "miran"].setChecked(True)
-        self.seeds = QtWidgets.QSpinBox()
+        self.seeds = QtIntSpin()
         self.seeds.setObjectName("sweep.seeds")
         self.seeds.setRange(1, 100)
-        self.agents = QtWidgets.QSpinBox()
+        self.agents = QtIntSpin()
         self.agents.setObjectName("sweep.agents")
         self.agents.setRange(0, 10000)
-        self.steps = QtWidgets.QSpinBox()
+        self.steps = QtIntSpin()
         self.steps.setObjectName("sweep.steps")
         self.steps.setRange(0, 10_000_000)
         self.steps.setSpecialValueText("until everyone arrives")
-        self.workers = QtWidgets.QSpinBox()
+        self.workers = QtIntSpin()
         self.workers.setObjectName("sweep.workers")
         self.workers.setRange(0, 256)
         self.workers.setValue(2)
@@ -227,9 +230,10 @@ class QtSweepDialog(QtWidgets.QDialog):
         self.bar.setValue(0)
         self.status.setText("starting…")
         self.thread = SweepThread(self.spec(str(scene_file)), self._tmp.name, self.workers.value(), self)
-        self.thread.progress.connect(self._progress)
-        self.thread.done_ok.connect(self._done)
-        self.thread.failed.connect(self._failed)
+        epoch = self._epoch
+        self.thread.progress.connect(lambda d, n: epoch == self._epoch and self._progress(d, n))
+        self.thread.done_ok.connect(lambda runs: epoch == self._epoch and self._done(runs))
+        self.thread.failed.connect(lambda msg: epoch == self._epoch and self._failed(msg))
         self.thread.finished.connect(self._ended)
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
@@ -239,6 +243,20 @@ class QtSweepDialog(QtWidgets.QDialog):
         if self.thread is not None:
             self.thread.stop()
             self.status.setText("stopping after the run in progress…")
+
+    def forget(self) -> None:
+        """Another document was opened: stop the sweep of the last one (its result is not shown), empty the table
+        and the plot, and offer the new document's parameters."""
+        self._epoch += 1
+        if self.thread is not None:
+            self.thread.stop()
+        self.runs = None
+        self.table.setRowCount(0)
+        self.table.setColumnCount(0)
+        self.bar.setValue(0)
+        self.status.setText("")
+        self.plots.clear_sweep()
+        self.fill_parameters()
 
     def _progress(self, done: int, total: int) -> None:
         self.bar.setRange(0, total)

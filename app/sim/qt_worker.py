@@ -20,11 +20,9 @@ import weakref
 
 from PySide6 import QtCore
 
-from core.sim.replay import Replay
-
 from .controller import SimController
 from .mailbox import Mailbox
-from .messages import BuildInfo, Command, EcmView, Event, Frame, Ghost, Stats, TraceView, Trails, cmd
+from .messages import BuildInfo, Command, EcmView, Event, Frame, Ghost, Recorded, Stats, TraceView, Trails, cmd
 from .preview import PreviewRunner, RequestSlot
 
 # Milliseconds ``shutdown`` waits for a thread in the middle of a long kernel call (or the first JIT compilation)
@@ -114,10 +112,10 @@ class QtSimBridge(QtCore.QObject):
     stats = QtCore.Signal(object)      # Stats
     ecm = QtCore.Signal(object)        # EcmView
     event = QtCore.Signal(object)      # Event
-    replay = QtCore.Signal(object)     # core.sim.replay.Replay
+    replay = QtCore.Signal(object)     # Recorded (a core.sim.replay.Replay of one run)
 
     KINDS = {"build": BuildInfo, "frame": Frame, "trace": TraceView, "trails": Trails, "ghost": Ghost,
-             "stats": Stats, "ecm": EcmView, "replay": Replay}
+             "stats": Stats, "ecm": EcmView, "replay": Recorded}
 
     def __init__(self, parent: QtCore.QObject | None = None, display_hz: float = 60.0) -> None:
         super().__init__(parent)

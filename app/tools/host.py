@@ -28,7 +28,9 @@ SNAPPING = {"obstacle", "terrain", "route", "network", "agent", "select", "measu
 class ToolHost:
     """Routes events to the active tool.
 
-    Events: ``tool_changed(name)``, ``preview_changed(Preview)``, ``cursor_changed(name)``, ``hint_changed(text)``.
+    Events: ``tool_changed(name)``, ``preview_changed(Preview)``, ``cursor_changed(name)``, ``hint_changed(text)``,
+    ``dropped()`` when work in progress was dropped (Esc, a tool switch, a new scene): what a refused edit marked
+    goes with it.
     """
 
     def __init__(self, ctx: ToolContext) -> None:
@@ -39,6 +41,7 @@ class ToolHost:
         self.preview_changed = Signal()
         self.cursor_changed = Signal()
         self.hint_changed = Signal()
+        self.dropped = Signal()
         self._dragging = False
 
     def set_tool(self, name: str) -> None:
@@ -47,6 +50,7 @@ class ToolHost:
         if self.tools[name] is self.active:
             return
         self.active.deactivate()
+        self.dropped.emit()
         self.active = self.tools[name]
         self.active.activate()
         self.tool_changed.emit(name)
@@ -79,6 +83,8 @@ class ToolHost:
 
     def key(self, key: str) -> bool:
         used = self.active.key(key)
+        if key == "escape":
+            self.dropped.emit()
         self.refresh()
         return used
 
@@ -90,6 +96,7 @@ class ToolHost:
 
     def cancel(self) -> bool:
         used = self.active.cancel()
+        self.dropped.emit()
         self.refresh()
         return used
 
@@ -97,6 +104,7 @@ class ToolHost:
         """Drop every tool's work in progress (a new scene was loaded)."""
         for t in self.tools.values():
             t.reset()
+        self.dropped.emit()
         self.refresh()
 
     def refresh(self) -> None:

@@ -162,7 +162,7 @@ class MeasureLineTool(_DragTool):
             return
         m = self.doc.scene.measurement
         self.ctx.commit({"measurement": Measurement(m.area, [a, b])}, "Draw measurement line")
-        self.ctx.message(f"Measurement line of {dist(a, b):.1f}: its flow is in the Plots panel.")
+        self.ctx.message(f"Measurement line of {dist(a, b):,.1f} m: its flow is in the Plots panel.")
 
     def delete(self) -> bool:
         m = self.doc.scene.measurement

@@ -28,4 +28,6 @@ class TerrainTool(PolygonTool):
 
     def status(self) -> str:
         base = super().status()
-        return f"[{self.ctx.state.terrain_type}] {base}"
+        tid = self.ctx.state.terrain_type
+        t = next((t for t in self.doc.scene.terrain_types if t.id == tid), None)
+        return f"Painting {t.name or t.id if t is not None else tid}: {base}"

@@ -18,6 +18,9 @@ Ring = list[Point]
 METHODS = ("miran", "disc-miran", "irm")
 INTEGRATORS = ("euler", "verlet")
 PLANNERS = ("grid", "cdt", "ecm", "portal", "network")
+# The planners whose cost weighs each piece of a route by the profile's terrain weight (MIRAN 3.3); the others
+# (``ecm`` and ``portal``) find the shortest route whatever the terrain, and their cost is its length.
+TERRAIN_PLANNERS = ("grid", "cdt", "network")
 # The planner used for a start/goal agent whose file names none.
 DEFAULT_PLANNER = "cdt"
 

@@ -281,7 +281,7 @@ class Simulation:
         if covered > MAX_CROWD_DENSITY * free:
             most = max(0, int((MAX_CROWD_DENSITY * free / math.pi - float(np.sum(self.state.radius ** 2))) / (r * r)))
             raise InputError([Problem("agents", f"{n} more agents of radius {r:g} would cover {covered / free:.0%} of "
-                                                f"the free area ({free:.4g} units^2), over {MAX_CROWD_DENSITY:.0%}: "
+                                                f"the free area ({free:,.0f} m²), over {MAX_CROWD_DENSITY:.0%}: "
                                                 f"at most {most} fit")])
 
     def set_route(self, agent: int, route: Route) -> None:

@@ -48,7 +48,8 @@ def test_play_streams_positions_at_most_at_display_rate(harness):
     h = harness
     h.send("speed", 0)
     h.send("play")
-    h.wait(lambda h: len(h.frames) >= 5 and h.frames[-1].steps > 20, what="frames")
+    # At full speed the road's one walker arrives within a few frames (and nothing is published once idle).
+    h.wait(lambda h: len(h.frames) >= 2 and h.frames[-1].steps > 20, what="frames")
     times = [f.time for f in h.frames]
     assert times == sorted(times) and times[-1] > times[0]
     assert not np.array_equal(h.frames[0].positions, h.frames[-1].positions)
@@ -58,7 +59,7 @@ def test_play_streams_positions_at_most_at_display_rate(harness):
     last = h.latest["frame"]
     assert last.arrived == 1 and not last.playing
     # Never faster than the display: at least 1/60 s between two published frames, however fast the engine runs.
-    assert len(h.published) >= 3 and np.diff(h.published).min() >= 1 / 60 - 1e-3
+    assert len(h.published) >= 2 and np.diff(h.published).min() >= 1 / 60 - 1e-3
     assert not h.errors()
 
 

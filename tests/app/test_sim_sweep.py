@@ -45,7 +45,7 @@ def test_a_sweep_of_sigma_runs_plots_and_loads_a_row_into_the_panel(make_studio,
     assert set(runs["method"]) == {"miran", "irm"}
     assert dlg.bar.value() == 6 and dlg.table.rowCount() == 6
     # the plot in the plots dock: one line per method over the three values
-    plot = w.sim.plots.sweep
+    plot = w.sim.sweep_plot
     curves = [it for it in plot.listDataItems()]
     assert len(curves) == 2 and all(len(c.xData) == 3 for c in curves)
     # a row double-clicked: its sigma and method go to the panel

@@ -5,7 +5,7 @@ button, label, spin box or slider field in a shown panel is narrower than it nee
 from pathlib import Path
 
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from app import qt_dialogs as dialogs
 
@@ -76,10 +76,9 @@ def test_the_window_fits_1280_by_800_without_clipped_widgets(make_studio, qtbot)
                 assert not (bar.isVisible() and bar.maximum() > 0), f"{area.objectName()} scrolls sideways"
     # The three plots lie inside the plots dock (a long title once pushed the third past its edge).
     plots = w.sim.plots
-    view = plots.viewport().rect()
-    for plot in plots.plot_items():
-        r = plots.mapFromScene(plot.sceneBoundingRect()).boundingRect()
-        assert view.contains(r.adjusted(1, 1, -1, -1)), (plot.titleLabel.text, r, view)
+    for wdg in plots.shown():
+        r = QtCore.QRect(wdg.mapTo(plots, QtCore.QPoint(0, 0)), wdg.size())
+        assert wdg.isVisible() and plots.rect().contains(r), (wdg.toolTip(), r, plots.rect())
     # The Simulation panel's controls the issue names, each visible and unclipped.
     w.docks["simulation"].raise_()
     qtbot.wait(50)
@@ -144,4 +143,77 @@ def test_plots_reset_with_the_run_and_an_empty_plot_shows_no_scaled_range(make_s
             assert "x0.001" not in ax.labelString() and "(x" not in ax.labelString()
         (x0, x1), (y0, y1) = plot.viewRange()
         assert y0 >= 0 and (x0 >= 0 or plot is plots.terrain), "an empty plot starts at 0, not at -400"
-    assert plots.terrain.getAxis("bottom")._tickLevels == [[]]  # no numbers under the terrain bars
+    # No numbers under the terrain bars: the names of the open scene's terrain types, before any run.
+    assert plots.terrain.getAxis("bottom")._tickLevels == [[(k, t.name or t.id) for k, t in
+                                                            enumerate(w.scene.terrain_types)]]
+
+
+def test_every_plot_fits_1280_by_800_with_measurements_and_a_sweep(make_studio, qtbot):
+    """The run's three plots, the measurement area's and line's, and the sweep's (in a dock of its own) all show
+    whole at 1280 x 800, none under another, each at least the size its title, ticks and labels need, and the
+    terrain names no wider than their bars."""
+    import numpy as np
+    import pandas as pd
+
+    from app.panels.qt_plots import MIN_PLOT_HEIGHT, MIN_PLOT_WIDTH
+    from app.sim.qt_replay import Measurement
+    from core.sweep.plot import series
+
+    w = make_studio(ROAD, size=(1280, 800))
+    w.sim._start_timer.stop()
+    w.show_editor()
+    w.resize(1280, 800)
+    t = np.linspace(0.0, 60.0, 50)
+    w.sim.plots.show_measurements(Measurement(t, 0.5 + 0.1 * np.sin(t), 0.6 + 0.1 * np.cos(t),
+                                              np.arange(50), 0.8, [(10, 10), (50, 10), (50, 50)],
+                                              [(0, 0), (10, 10)], np.full(50, 1.2), np.full(50, 0.6)))
+    runs = pd.DataFrame({"pedestrian.sigma": [10.0, 40.0, 70.0] * 2, "method": ["miran"] * 3 + ["irm"] * 3,
+                         "mean_weighted_length": [130.0, 120.0, 118.0, 131.0, 125.0, 121.0]})
+    w.sim.show_sweep(series(runs, "pedestrian.sigma", "mean_weighted_length", "method"), "pedestrian.sigma",
+                     "mean_weighted_length")
+    qtbot.wait(300)
+    assert w.width() <= 1280 and w.height() <= 800, w.size()
+    plots = w.sim.plots
+    shown = [*plots.shown(), w.sim.sweep_plot]
+    assert len(shown) == 6
+    assert w.sim.sweep_plot.parentWidget() is w.docks["sweep"] and w.docks["sweep"].isVisible()
+    win = w.rect()
+    rects = []
+    for wdg in shown:
+        r = QtCore.QRect(wdg.mapTo(w, QtCore.QPoint(0, 0)), wdg.size())
+        assert wdg.isVisible() and win.contains(r), (wdg.objectName(), r, win)
+        assert r.width() >= MIN_PLOT_WIDTH and r.height() >= MIN_PLOT_HEIGHT, (wdg.objectName(), r)
+        rects.append(r)
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not a.intersects(b)
+    # Each terrain name fits its bar's share of the axis (long names are cut, and whole in the tool tip).
+    ax = plots.terrain.getAxis("bottom")
+    fm = QtGui.QFontMetrics(ax.style.get("tickFont") or plots.font())
+    share = plots.terrain.getViewBox().width() / len(plots.names)
+    assert all(fm.horizontalAdvance(text) <= share for _, text in ax._tickLevels[0]), ax._tickLevels
+    assert all(name in plots.widgets["terrain"].toolTip() for name in plots.names)
+
+
+def test_the_density_scale_suits_the_scene():
+    """The top of the heatmap's colour scale follows the densities shown: a city of 107 walkers (a few hundredths
+    of an agent per square metre) gets a scale that shows them, a packed square stops at 2 /m², an empty one is
+    transparent."""
+    import numpy as np
+
+    from app.layers.qt_density import DENSITY_FLOOR, DENSITY_MAX, density_lut, density_top
+
+    rng = np.random.default_rng(3)
+    city = np.zeros((160, 160))
+    cells = rng.integers(0, 160, size=(107, 2))
+    city[cells[:, 0], cells[:, 1]] += 1.0 / (3.125 ** 2) / 12.0        # one walker in a 3.1 m cell, 1 frame in 12
+    top = density_top(city)
+    assert 0.5 * city.max() <= top <= city.max() * 2.0 and top <= 0.01
+    lut = density_lut()
+    one = city[city > 0].min()
+    assert lut[int(255 * min(one / top, 1.0)), 3] >= 100      # a single walker reads, not washed out by a 0..2 scale
+    assert lut[0, 3] == 0 and lut[:, 3].max() <= 180        # nobody: transparent; never opaque over the terrain
+    packed = np.full((10, 10), 6.0)
+    assert density_top(packed) == DENSITY_MAX
+    assert density_top(np.full((4, 4), np.nan)) == DENSITY_FLOOR
+    assert density_top(np.zeros((4, 4))) == DENSITY_FLOOR
