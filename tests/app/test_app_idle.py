@@ -13,7 +13,7 @@ from sim_harness import SCENES
 from sim_window import WAIT, action
 from test_app_state import draw_measurements, play_until
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("jit_warm")]
+pytestmark = [pytest.mark.perf, pytest.mark.usefixtures("jit_warm")]  # the idle window's CPU share
 
 IDLE_S = 10.0
 MAX_SHARE = 0.02

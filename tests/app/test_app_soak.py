@@ -35,7 +35,7 @@ from conftest import Driver
 from sim_harness import SCENES
 from sim_window import BUILD_WAIT, WAIT, action
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("jit_warm")]
+pytestmark = [pytest.mark.soak, pytest.mark.usefixtures("jit_warm")]
 
 SHIPPED = sorted(p.name for p in SCENES.glob("*.json") if not p.name.endswith(".sweep.json"))
 ACTIONS = int(os.environ.get("MIRAN_SOAK_ACTIONS", "30"))

@@ -290,7 +290,7 @@ def compare_with_fresh(qtbot, w, fresh) -> None:
     assert_same(built_state(w), built_state(fresh), "the engine's parameters")
 
 
-@pytest.mark.slow      # a whole session on one document, then a fresh window built beside it
+@pytest.mark.soak      # a whole session on one document, then a fresh window built beside it
 def test_open_drops_everything_of_the_last_document(make_studio, qtbot, monkeypatch):
     w = make_studio(ROAD)
     session_on_road(w, qtbot)
@@ -300,7 +300,7 @@ def test_open_drops_everything_of_the_last_document(make_studio, qtbot, monkeypa
     compare_with_fresh(qtbot, w, fresh)
 
 
-@pytest.mark.slow      # a whole session on one document, then a fresh window built beside it
+@pytest.mark.soak      # a whole session on one document, then a fresh window built beside it
 def test_new_drops_everything_of_the_last_document(make_studio, qtbot, monkeypatch):
     w = make_studio(ROAD)
     session_on_road(w, qtbot)
@@ -315,7 +315,7 @@ def test_new_drops_everything_of_the_last_document(make_studio, qtbot, monkeypat
     assert_same(engine_state(w), engine_state(fresh), "the engine after New")
 
 
-@pytest.mark.slow      # a whole session on one document, then a fresh window built beside it
+@pytest.mark.soak      # a whole session on one document, then a fresh window built beside it
 def test_import_drops_the_runs_and_tuning_of_the_contents_it_replaces(make_studio, qtbot, monkeypatch, tmp_path):
     w = make_studio(ROAD)
     session_on_road(w, qtbot)
@@ -348,7 +348,7 @@ def write_orphan(config, scene, pid: int = 2 ** 22 + 12345) -> None:
         "scene": scene_to_dict(scene)}))
 
 
-@pytest.mark.slow      # a whole session on one document, then a fresh window built beside it
+@pytest.mark.soak      # a whole session on one document, then a fresh window built beside it
 def test_recover_drops_everything_of_the_last_document(make_studio, qtbot, monkeypatch, isolated_config):
     w = make_studio(ROAD)
     session_on_road(w, qtbot)
@@ -363,7 +363,7 @@ def test_recover_drops_everything_of_the_last_document(make_studio, qtbot, monke
     compare_with_fresh(qtbot, w, fresh)
 
 
-@pytest.mark.slow      # a whole session on one document, then a fresh window built beside it
+@pytest.mark.soak      # a whole session on one document, then a fresh window built beside it
 def test_reset_drops_the_run_and_keeps_the_document(make_studio, qtbot, tmp_path):
     w = make_studio(ROAD)
     session_on_road(w, qtbot)
