@@ -21,8 +21,12 @@ a gap its sweep cannot pass. The papers leave these cases open. This module clos
   narrower than the disc), the agent becomes LOST with the reason BLOCKED, and the simulation replans its route
   from where it stands (MIRAN 3.5).
 
+- **Counted.** The net is public: every agent counts the steps it walks (``walk_steps``), the steps of them the
+  recovery walked (``rec_steps``) and its stalls (``stalls``), over its whole life (``count_step``, ``note_progress``).
+  A method whose forces carry the walk keeps ``rec_steps`` at or near 0.
+
 ``pg`` is the agent state's ``ProgressArrays`` (core.sim.agent_arrays: lost_reason, prog_t, prog_s, prog_a,
-prog_sa, prog_d, rec_s, rec_u).
+prog_sa, prog_d, rec_s, rec_u, walk_steps, rec_steps, stalls).
 """
 
 from __future__ import annotations
@@ -45,6 +49,15 @@ ON_THE_ROUTE = 1
 def stall_time(g) -> float:
     """Seconds without progress after which an agent recovers: ``stall_time``, at least MIN_STALL_STEPS steps."""
     return max(g.stall_time, MIN_STALL_STEPS * g.dt)
+
+
+@jit(noalloc=True)
+def count_step(i, pg) -> None:
+    """Count one step walked by agent i, as a recovery step when it is recovering (``rec_s`` >= 0 as the step
+    begins)."""
+    pg.walk_steps[i] += 1
+    if pg.rec_s[i] >= 0.0:
+        pg.rec_steps[i] += 1
 
 
 @jit(noalloc=True)
@@ -75,6 +88,7 @@ def note_progress(i, g, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
         return False
     rec_s[i] = min(total, max(s_ref, s_attr) + 0.5 * vmax * stall_time(g))
     rec_u[i] = -1.0
+    pg.stalls[i] += 1
     return True
 
 

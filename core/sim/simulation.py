@@ -379,8 +379,11 @@ class Simulation:
             out = []
             for t in bufs.read(self.state.ids):
                 status, why = self.status_of(t.agent)
+                st = self.state
                 out.append(dataclasses.replace(t, status=status, lost_reason=why,
-                                               recovering=bool(self.state.rec_s[t.agent] >= 0.0)))
+                                               recovering=bool(st.rec_s[t.agent] >= 0.0),
+                                               recovered_steps=int(st.rec_steps[t.agent]),
+                                               stalls=int(st.stalls[t.agent])))
             return out
         self._advance(int(n), 0, None)
         return None
@@ -621,10 +624,21 @@ class Simulation:
         c.corridors = self.corridors.copy()
         return c
 
+    def recovery(self) -> dict[str, np.ndarray]:
+        """The public recovery counter (core.sim.progress), per agent over its whole life: ``steps`` walked,
+        ``recovered_steps`` of them walked by the progress guarantee instead of the method's forces, ``stalls``
+        (recoveries started); copies."""
+        st = self.state
+        return {"steps": st.walk_steps.copy(), "recovered_steps": st.rec_steps.copy(), "stalls": st.stalls.copy()}
+
     def summary(self) -> dict:
-        """Counts for a quick report: agents, walking, arrived, lost, time, steps."""
-        return {"agents": self.state.n, "walking": self.walking(), "arrived": int(self.arrived().sum()),
-                "lost": int(self.lost().sum()), "time": self.time, "steps": self.steps}
+        """Counts for a quick report: agents, walking, arrived, lost, time, steps, and the recovery counter's
+        totals (agent-steps walked, of them in recovery, stalls, characters that stalled)."""
+        st = self.state
+        return {"agents": st.n, "walking": self.walking(), "arrived": int(self.arrived().sum()),
+                "lost": int(self.lost().sum()), "time": self.time, "steps": self.steps,
+                "agent_steps": int(st.walk_steps.sum()), "recovered_steps": int(st.rec_steps.sum()),
+                "stalls": int(st.stalls.sum()), "stalled": int(np.count_nonzero(st.stalls))}
 
 
 # What an untraced step passes as the trace buffers (zero-size: the kernels never write to them).
