@@ -659,7 +659,8 @@ class SimController:
                 compare_status=c.state.status.copy() if c is not None else None,
                 playing=self.playing, walking=int(np.count_nonzero(st.status == WALKING)),
                 arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
-                step_ms=1000.0 * self.step_s, lost=self._lost_words()))
+                step_ms=1000.0 * self.step_s, lost=self._lost_words(), recovered_steps=int(st.rec_steps.sum()),
+                agent_steps=int(st.walk_steps.sum()), stalled=int(np.count_nonzero(st.stalls))))
             version = (self.trails.version, self.compare_trails.version if self.compare_trails else 0)
             if "trails" in self.overlays and version != self._trails_version and now - self._last["trails"] > 0.1:
                 self._last["trails"] = now
