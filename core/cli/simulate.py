@@ -224,7 +224,7 @@ def run(args) -> int:
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
         "arrived": sum(a.reached_goal for a in pf.agents), "lost": sum(a.status == "lost" for a in pf.agents),
         "replanned": sim.replanned, "respawned": sim.respawned,
-        "recovery": _recovery(sim),
+        "recovery": _recovery(sim), "unrouted": dict(sim.unrouted),
         "repaired": {aid: [p.describe(sim.clearance_for(profiles[aid])) for p in pieces]
                      for aid, pieces in sim.repaired.items()},
         "agents": [{**{k: getattr(a, k) for k in ("id", "profile", "reached_goal", "status", "lost_reason", "time",
@@ -241,6 +241,8 @@ def run(args) -> int:
     for aid, lines in summary["repaired"].items():
         for line in lines:
             print(f"  {aid}: its route {line}: it walks a detour there")
+    for aid, msg in sim.unrouted.items():
+        print(f"  {aid}: {msg}; it is lost where it starts, the others walk")
     if len(pf.agents) > LIST_AGENTS:
         print(f"  {summary['arrived']} of {len(pf.agents)} agents arrived; {sim.replanned} replanned, "
               f"{sim.respawned} respawned")

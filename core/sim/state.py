@@ -49,8 +49,10 @@ REASON_SIGHT = 1      # no part of its route window visible (MIRAN 3.5), or, for
 REASON_BLOCKED = 2    # its route is blocked where it must walk it (an obstacle, or a gap narrower than its disc)
 REASON_NO_ROUTE = 3   # no route to its goal from where it stands
 REASON_NO_PROGRESS = 4  # replanned again and again without reaching its goal
+REASON_NO_CLEARANCE = 5  # no route from its start to its goal keeps its clearance (it never walked)
 REASON_NAMES = {REASON_NONE: "", REASON_SIGHT: "lost sight of its route", REASON_BLOCKED: "its route is blocked",
-                REASON_NO_ROUTE: "no route to its goal", REASON_NO_PROGRESS: "no progress"}
+                REASON_NO_ROUTE: "no route to its goal", REASON_NO_PROGRESS: "no progress",
+                REASON_NO_CLEARANCE: "no route keeps its clearance"}
 REPLANNABLE = (REASON_NONE, REASON_SIGHT, REASON_BLOCKED)
 
 _FIELDS = (
