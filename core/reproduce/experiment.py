@@ -104,13 +104,19 @@ def shipped_scene(name: str):
 
 
 def run(scene, method: str = "miran", integrator: str | None = None, profile_changes: dict | None = None,
-        seed: int = 1, mesh=None, dt: float | None = None, record: bool = True, routes: dict | None = None):
-    """A simulation of the scene's own agents run until they arrive; (sim, CPU seconds of the run)."""
+        seed: int = 1, mesh=None, dt: float | None = None, record: bool = True, routes: dict | None = None,
+        weights: dict | None = None):
+    """A simulation of the scene's own agents run until they arrive; (sim, CPU seconds of the run).
+    ``profile_changes`` {profile: {field: value}}, ``weights`` {profile: {terrain type: weight}}, ``routes``
+    {agent index: Route} change the scene's before the run."""
     from core.sim import Simulation
 
     sim = Simulation(scene, method=method, integrator=integrator, seed=seed, mesh=mesh, dt=dt, record=record)
     for pid, values in (profile_changes or {}).items():
         sim.set_profile(pid, **values)
+    for pid, values in (weights or {}).items():
+        for tid, w in values.items():
+            sim.set_weight(pid, tid, w)
     for k, route in (routes or {}).items():
         sim.set_route(k, route)
     t0 = time.thread_time()

@@ -277,6 +277,10 @@ def _climb(hf, path: np.ndarray, step: float = 2.0) -> dict:
             "highest": float(np.max(z)), "length": float(line.length)}
 
 
+# Figure 10's two hikers: the slope deflection off, then on (a test turns both off to turn the verdict).
+FIG10_SLOPE = (False, True)
+
+
 def niederberger_fig10(quick: bool = False) -> Experiment:
     """Figure 10 and section 7.2: the movement adapted to the slope. The hiker of scenes/hills.json follows a
     straight route over a steep hill, once without and once with the slope deflection (eqs. 1-3)."""
@@ -287,7 +291,7 @@ def niederberger_fig10(quick: bool = False) -> Experiment:
     route = np.array(scene.routes[0].points, dtype=float)
     data, paths = {}, {}
     recovery = Recovery()
-    for label, slope in (("without slope", False), ("with slope (eqs. 1-3)", True)):
+    for label, slope in zip(("without slope", "with slope (eqs. 1-3)"), FIG10_SLOPE):
         sim = Simulation(scene)
         sim.params.set("slope", slope)
         sim.run()

@@ -1,4 +1,4 @@
-"""IRM Figure 1 (core.reproduce.irm_fig1, core.reproduce.cmm): CMM's attraction point and force against their
+"""IRM Figure 1 (core.reproduce.irm, core.reproduce.cmm): CMM's attraction point and force against their
 definitions computed by brute force, and the two walkers against shapely: IRM keeps clear of the small obstacles,
 both stay in the corridor and arrive, and the verdict follows the numbers."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from core.reproduce import irm_fig1 as fig1
+from core.reproduce import irm as fig1
 from core.reproduce.cmm import Walker, cmm_attraction, cmm_force, corridor, walk
 from core.reproduce.verdict import REPRODUCED
 
@@ -85,4 +85,4 @@ def test_irm_fig1_is_reproduced_and_its_verdict_follows_the_numbers(monkeypatch)
     far[1, :2] += np.array([-2.0, 2.0])
     monkeypatch.setattr(fig1, "OBSTACLES", far)
     exp = fig1.irm_fig1(True)
-    assert exp.verdict.startswith("differs") and "reacts earlier" in exp.verdict and "very close" in exp.verdict
+    assert exp.verdict.startswith("differs") and "react much earlier" in exp.verdict and "very close" in exp.verdict
