@@ -157,7 +157,9 @@ def irm_fig1(quick: bool = False) -> Experiment:
         check("CMM: the character has to be very close to an obstacle to avoid it",
               "closest gap CMM <= half of IRM's at every obstacle", "CMM closer (figure only)",
               f"CMM {fmt(f'{g:.3f}' for g in cg)} m, IRM {fmt(f'{g:.3f}' for g in ig)} m",
-              all(a <= 0.5 * b for a, b in zip(cg, ig))),
+              all(a <= 0.5 * b for a, b in zip(cg, ig)),
+              f"IRM too passes within {min(ig):.3f} to {max(ig):.3f} m: eq. 6's push (k_r = c_o d_o, d_o = 1.4 m) "
+              "outweighs the steering force of eq. 3 only a few centimetres from contact"),
         # Criterion: IRM's path turns away from every obstacle (leaves its obstacle-free path by 5 cm), and the gap
         # where it starts to is larger than where CMM's does: IRM turns away before CMM does.
         check("CMM adapts its motion only at the very last moment, while in real-life people react much earlier",
