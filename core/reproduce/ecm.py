@@ -383,10 +383,12 @@ def _gray_obstacles(path: np.ndarray, where: tuple, offset: float, radius: float
     line = shapely.LineString(path)
     s = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(path, axis=0).T))])
     out = []
+    seg = [j for j in range(len(path) - 1) if s[j + 1] - s[j] > 8.0]
     for f in where:
         k = int(np.clip(np.searchsorted(s, f * s[-1]) - 1, 0, len(path) - 2))
-        seg = [j for j in range(len(path) - 1) if s[j + 1] - s[j] > 8.0]
         j = min(seg, key=lambda j: abs(j - k)) if seg else k
+        if j in seg and len(seg) > 1:
+            seg.remove(j)
         m = 0.5 * (s[j] + s[j + 1])
         p = np.array(shapely.get_coordinates(line.interpolate(m))[0])
         d = path[j + 1] - path[j]
@@ -507,9 +509,10 @@ def ecm_cpu_load(quick: bool = False) -> Experiment:
     n = 20 if quick else 200
     rng = np.random.default_rng(2010)
     pts = random_free_points(mesh, rng, 2 * n + 2)
-    shortest_path_status(ecm, pts[0], pts[1], ECM_CLEARANCE)           # warm-up: kernels compiled
+    first, _, status = shortest_path_status(ecm, pts[0], pts[1], ECM_CLEARANCE)   # warm-up: kernels compiled
     smoother = PathSmoother(scene, mesh, speed=ECM_LOAD["speed"])
-    smoother.smooth(np.array([pts[0], pts[0] + 0.5 * (pts[1] - pts[0])]))
+    if status == OK:
+        smoother.smooth(first)
     query_ms, smooth_ms, dist = [], [], []
     for k in range(1, n + 1):
         a, b = pts[2 * k], pts[2 * k + 1]
