@@ -669,7 +669,8 @@ class SimController:
                 compare_status=c.state.status.copy() if c is not None else None,
                 playing=self.playing, walking=int(np.count_nonzero(st.status == WALKING)),
                 arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
-                step_ms=1000.0 * self.step_s, lost=self._lost_words()))
+                step_ms=1000.0 * self.step_s, lost=self._lost_words(), recovered_steps=int(st.rec_steps.sum()),
+                agent_steps=int(st.walk_steps.sum()), stalled=int(np.count_nonzero(st.stalls))))
             version = (self.trails.version, self.side.trails_version())
             # While playing, trails and stats a few times a second; paused, with every frame (frames are rare then,
             # and the last one must carry the run's last trails and stats: nothing follows it while idle).

@@ -50,7 +50,9 @@ class Frame:
     """The latest agent positions: ``positions`` (n, 2), ``status`` (n,) int8 (core.sim WALKING/ARRIVED/LOST),
     ``profile`` (n,) int32; the side-by-side simulation's ``compare_positions`` (n, 2) or None. ``rate`` is the
     simulated seconds per wall second over the last second, ``step_ms`` the wall time of one step; ``lost`` names
-    each agent lost for good with its reason ("id (reason)")."""
+    each agent lost for good with its reason ("id (reason)"); ``recovered_steps``, ``agent_steps`` and ``stalled``
+    the recovery counter's totals (core.sim.progress: steps the progress guarantee walked, all steps walked,
+    characters that stalled)."""
 
     generation: int
     time: float
@@ -66,6 +68,9 @@ class Frame:
     rate: float
     step_ms: float
     lost: tuple[str, ...] = ()
+    recovered_steps: int = 0
+    agent_steps: int = 0
+    stalled: int = 0
 
 
 @dataclass(frozen=True, eq=False)

@@ -253,6 +253,10 @@ class QtReplay(QtCore.QObject):
         self._set_store(Replay.from_paths(pf), 0)
         scene = self.ui.doc.scene.name
         note = f" (recorded in scene {pf.scene!r}, this is {scene!r})" if pf.scene and pf.scene != scene else ""
+        stalled = [a for a in pf.agents if a.stalls]
+        if stalled:
+            note += (f"; {len(stalled)} agent{'s' if len(stalled) != 1 else ''} stalled, "
+                     f"{sum(a.recovered_steps for a in stalled)} steps walked by the recovery")
         self.ui.w.statusBar().showMessage(f"Replaying {Path(path).name}: {len(pf.agents)} agents, "
                                           f"{self.store.t1:.1f} s{note}.", 10000)
         return True

@@ -623,8 +623,13 @@ class QtSimulationUi(QtCore.QObject):
             lost = ""
             if f.lost:
                 lost = f", {len(f.lost)} lost ({'; '.join(f.lost[:3])}{' ...' if len(f.lost) > 3 else ''})"
-            self.stats_label.setText(f"{len(f.positions)} agents: {f.walking} walking, {f.arrived} arrived{lost}  ·  "
-                                     f"step {f.step_ms:.1f} ms{rate}  ·  {fps} fps")
+            rec = ""
+            if f.stalled:
+                share = 100.0 * f.recovered_steps / max(f.agent_steps, 1)
+                rec = (f"  ·  recovery {f.recovered_steps} steps ({share:.1f} %), {f.stalled} "
+                       f"agent{'s' if f.stalled != 1 else ''} stalled")
+            self.stats_label.setText(f"{len(f.positions)} agents: {f.walking} walking, {f.arrived} arrived{lost}{rec}"
+                                     f"  ·  step {f.step_ms:.1f} ms{rate}  ·  {fps} fps")
         if not self.pacer.settled(now):
             self._schedule(now)
 

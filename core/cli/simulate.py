@@ -17,6 +17,8 @@ import argparse
 import math
 import time
 
+import numpy as np
+
 from core.cli.output import check_destination, json_bytes, print_json, write_result
 from core.export import paths_from_simulation
 from core.export.paths import paths_to_dict
@@ -222,11 +224,13 @@ def run(args) -> int:
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
         "arrived": sum(a.reached_goal for a in pf.agents), "lost": sum(a.status == "lost" for a in pf.agents),
         "replanned": sim.replanned, "respawned": sim.respawned,
+        "recovery": _recovery(sim), "unrouted": dict(sim.unrouted),
         "repaired": {aid: [p.describe(sim.clearance_for(profiles[aid])) for p in pieces]
                      for aid, pieces in sim.repaired.items()},
-        "agents": [{k: getattr(a, k) for k in ("id", "profile", "reached_goal", "status", "lost_reason", "time",
-                                               "length", "weighted_length", "terrain_lengths", "min_clearance")}
-                   for a in pf.agents],
+        "agents": [{**{k: getattr(a, k) for k in ("id", "profile", "reached_goal", "status", "lost_reason", "time",
+                                                  "length", "weighted_length", "terrain_lengths", "min_clearance",
+                                                  "recovered_steps", "stalls")}, "steps": int(sim.state.walk_steps[i])}
+                   for i, a in enumerate(pf.agents)],
     }
     if args.json:
         print_json(summary)
@@ -237,12 +241,19 @@ def run(args) -> int:
     for aid, lines in summary["repaired"].items():
         for line in lines:
             print(f"  {aid}: its route {line}: it walks a detour there")
+    for aid, msg in sim.unrouted.items():
+        print(f"  {aid}: {msg}; it is lost where it starts, the others walk")
     if len(pf.agents) > LIST_AGENTS:
         print(f"  {summary['arrived']} of {len(pf.agents)} agents arrived; {sim.replanned} replanned, "
               f"{sim.respawned} respawned")
     for a in pf.agents[:LIST_AGENTS]:
         print(f"  {a.id:<16} {a.profile:<12} {_state(a):<22} length {a.length:8.1f}  weighted "
-              f"{a.weighted_length:9.1f}  min clearance {a.min_clearance:6.2f}")
+              f"{a.weighted_length:9.1f}  min clearance {a.min_clearance:6.2f}"
+              + (f"  recovered {a.recovered_steps} steps in {a.stalls} stall{'s' if a.stalls != 1 else ''}"
+                 if a.stalls else ""))
+    rec = summary["recovery"]
+    print(f"  recovery: {rec['recovered_steps']} of {rec['agent_steps']} agent-steps ({100 * rec['share']:.2f} %) "
+          f"walked by the progress guarantee; {rec['stalled']} of {len(pf.agents)} agents stalled")
     late = [a for a in pf.agents if not a.reached_goal]
     if late and not args.respawn:
         print(f"  {len(late)} of {len(pf.agents)} did not arrive: "
@@ -251,6 +262,15 @@ def run(args) -> int:
     if args.out:
         print(f"wrote {args.out}")
     return 0
+
+
+def _recovery(sim) -> dict:
+    """The run's recovery counter (core.sim.progress): agent-steps walked, of them by the progress guarantee, its
+    share, stalls and the agents that stalled."""
+    st = sim.state
+    walked, rec = int(st.walk_steps.sum()), int(st.rec_steps.sum())
+    return {"agent_steps": walked, "recovered_steps": rec, "share": rec / walked if walked else 0.0,
+            "stalls": int(st.stalls.sum()), "stalled": int(np.count_nonzero(st.stalls))}
 
 
 def _state(a) -> str:

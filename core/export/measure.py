@@ -85,6 +85,9 @@ def paths_from_simulation(sim) -> PathsFile:
             points=rows[a:b].copy(),
             status=status,
             lost_reason=why,
+            steps=int(st.walk_steps[i]),
+            recovered_steps=int(st.rec_steps[i]),
+            stalls=int(st.stalls[i]),
         ))
     params = sim.params.to_dict()
     params["seed"] = sim.seed

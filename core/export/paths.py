@@ -5,6 +5,10 @@ A file holds the run's settings and, per agent: ``points`` as ``[t, x, y]`` rows
 per terrain type measured exactly on that polyline, the total and weighted length, the smallest clearance of the
 path (minus the radius for disc agents: disc MIRAN and IRM), whether the goal was reached and when, and the agent's
 final ``status`` (``walking``, ``arrived`` or ``lost``) with the ``lost_reason`` of a lost one.
+
+The recovery counter (core.sim.progress) is an optional v1 extension, written for an agent that stalled at least
+once: ``stalls`` (recoveries started), ``recovered_steps`` (steps the progress guarantee walked) and ``steps`` (all
+the steps it walked). Absent, it reads as no stall and no recovered step; files without it stay valid.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ TOP_REQUIRED = ("format", "version", "scene", "method", "integrator", "dt", "age
 TOP_OPTIONAL = ("parameters",)
 AGENT_REQUIRED = ("id", "profile", "reached_goal", "time", "length", "weighted_length", "terrain_lengths",
                   "min_clearance", "points")
-AGENT_OPTIONAL = ("status", "lost_reason")
+AGENT_OPTIONAL = ("status", "lost_reason", "steps", "recovered_steps", "stalls")
 STATUSES = ("walking", "arrived", "lost")
 # Relative tolerance of the reader's consistency check: length == sum of terrain_lengths (resources/schemas).
 _LENGTH_RTOL = 1e-6
@@ -36,7 +40,8 @@ _LENGTH_RTOL = 1e-6
 @dataclass(frozen=True, eq=False)
 class AgentPath:
     """One agent's walked path; ``points`` is (m, 3) float64 ``[t, x, y]`` rows in time order; ``status`` is
-    walking, arrived or lost, and ``lost_reason`` says why a lost agent is lost (empty otherwise)."""
+    walking, arrived or lost, and ``lost_reason`` says why a lost agent is lost (empty otherwise); ``steps``,
+    ``recovered_steps`` and ``stalls`` its recovery counter (``steps`` -1 where the file does not say)."""
 
     id: str
     profile: str
@@ -49,6 +54,9 @@ class AgentPath:
     points: np.ndarray
     status: str = ""
     lost_reason: str = ""
+    steps: int = -1
+    recovered_steps: int = 0
+    stalls: int = 0
 
     def __post_init__(self) -> None:
         if not self.status:
@@ -102,6 +110,8 @@ def paths_to_dict(pf: PathsFile) -> dict[str, Any]:
                 "min_clearance": float(a.min_clearance),
                 "status": a.status,
                 **({"lost_reason": a.lost_reason} if a.lost_reason else {}),
+                **({"steps": int(a.steps), "recovered_steps": int(a.recovered_steps), "stalls": int(a.stalls)}
+                   if a.stalls else {}),
                 "points": np.asarray(a.points, dtype=np.float64).tolist(),
             }
             for a in pf.agents
@@ -179,6 +189,10 @@ def _agent(r: FieldReader, path: str, v: Any) -> AgentPath | None:
     mc = r.number(join(path, "min_clearance"), o.get("min_clearance"))
     status = r.choice(join(path, "status"), o["status"], STATUSES) if "status" in o else ""
     why = r.string(join(path, "lost_reason"), o["lost_reason"]) if "lost_reason" in o else ""
+    counts = {k: _count(r, join(path, k), o[k]) if k in o else None for k in ("steps", "recovered_steps", "stalls")}
+    if counts["steps"] is not None and counts["recovered_steps"] is not None \
+            and counts["recovered_steps"] > counts["steps"]:
+        r.add(join(path, "recovered_steps"), f"{counts['recovered_steps']} exceeds steps {counts['steps']}")
     if status and isinstance(reached, bool) and (status == "arrived") != reached:
         r.add(join(path, "status"), f"{status!r} contradicts reached_goal {str(reached).lower()}")
     tl: dict[str, float] = {}
@@ -200,7 +214,18 @@ def _agent(r: FieldReader, path: str, v: Any) -> AgentPath | None:
     if not math.isclose(total, length, rel_tol=_LENGTH_RTOL, abs_tol=1e-9):
         r.add(join(path, "length"), f"{length:g} differs from the sum of terrain_lengths {total:g}")
         return None
-    return AgentPath(aid, prof, reached, time, length, wlen, tl, mc, pts, status or "", why or "")
+    return AgentPath(aid, prof, reached, time, length, wlen, tl, mc, pts, status or "", why or "",
+                     -1 if counts["steps"] is None else counts["steps"], counts["recovered_steps"] or 0,
+                     counts["stalls"] or 0)
+
+
+def _count(r: FieldReader, path: str, v: Any) -> int | None:
+    """A count of the recovery counter: an integer >= 0."""
+    n = r.integer(path, v)
+    if n is not None and n < 0:
+        r.add(path, f"must be 0 or more, got {n}")
+        return None
+    return n
 
 
 def _points(r: FieldReader, path: str, v: Any) -> np.ndarray | None:

@@ -46,6 +46,10 @@ from core.steering.irm import admissible_safe_distance, attraction_on_disc, buil
 CMM_STEP = 0.05
 # eq. 6 without a cap (the paper's form).
 UNCAPPED = 1e12
+# CMM's force is stiff (unbounded near the rim of its farthest disc): it is integrated this many times per step of
+# dt, as IRM 4.6 asks of forces "that have widely different scales and can vary quickly" (a small time step); the
+# path keeps one point per step of dt, as IRM's.
+CMM_SUBSTEPS = 10
 
 
 @dataclass
@@ -88,8 +92,9 @@ def cmm_force(B: np.ndarray, R: np.ndarray, k: int, x: np.ndarray, out: np.ndarr
 def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: Walker | None = None,
          max_time: float = 600.0) -> np.ndarray:
     """The path (n, 2) of one character from the backbone's start to its goal with ``method`` ("cmm" or "irm")
-    among small disc obstacles (m, 3) [x, y, radius]; stops on arrival (within vmax dt of the goal) or at
-    ``max_time``. IRM's noise force (4.4) is left out: Figure 1(b) shows the repulsion of eq. 6 alone."""
+    among small disc obstacles (m, 3) [x, y, radius], one point per step of dt (CMM integrates CMM_SUBSTEPS times
+    per step); stops on arrival (within vmax dt of the goal) or at ``max_time``. IRM's noise force (4.4) is left
+    out: Figure 1(b) shows the repulsion of eq. 6 alone."""
     who = who or Walker()
     params = SimParams(scene)
     g = params.glob[0]
@@ -109,8 +114,12 @@ def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: 
     attr = goal.copy()
     k = 0
     path = [x.copy()]
-    for step in range(int(max_time / dt)):
+    sub = CMM_SUBSTEPS if method == "cmm" else 1
+    h = dt / sub
+    for step in range(int(max_time / dt) * sub):
         if np.hypot(*(goal - x)) <= vmax * dt:
+            if step % sub:
+                path.append(x.copy())
             break
         if method == "cmm":
             k = cmm_attraction(B, R, S, k, x)
@@ -129,7 +138,8 @@ def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: 
             q[0], q[1] = ox, oy
             avoidance_term(x, q, r, orad, d_o, g["c_o"] * d_o, vmax, UNCAPPED, fo)
         f += fo
-        integrate(EULER if method == "cmm" else VERLET, x, v, f_prev, step > 0, f, dt, vmax, x_new, v_new)
+        integrate(EULER if method == "cmm" else VERLET, x, v, f_prev, step > 0, f, h, vmax, x_new, v_new)
         x[:], v[:], f_prev[:] = x_new, v_new, f
-        path.append(x.copy())
+        if (step + 1) % sub == 0:
+            path.append(x.copy())
     return np.array(path)

@@ -30,7 +30,8 @@ class CrowdLoad:
     """One crowd size of one method: the long-run and window loads (% of one core, median over the windows), every
     window's long-run load, the CPU microseconds per agent-step, the neighbours per agent, the mean time to walk a
     route (s), the CPU cost of an errand (ms) and the replans (characters pushed out of sight of their route) per
-    agent per 1,000 steps."""
+    agent per 1,000 steps; the recovery counter of the crowd over its whole run (core.sim.progress): agent-steps,
+    of them in recovery, stalls, characters that stalled, the largest share of one character's steps."""
 
     method: str
     agents: int
@@ -42,6 +43,11 @@ class CrowdLoad:
     traverse_s: float
     errand_ms: float
     replans: float
+    agent_steps: int = 0
+    recovered_steps: int = 0
+    stalls: int = 0
+    stalled: int = 0
+    worst_share: float = 0.0
 
 
 def neighbours_per_agent(sim) -> float:
@@ -98,7 +104,11 @@ def crowd_loads(sizes: tuple[int, ...], methods: tuple[str, ...] = ("miran", "ir
                                1e3 * info["replanned"] / (n * steps)))
         for n in sizes:
             loads, long_runs, us, replans = (list(v) for v in zip(*got[n]))
+            rec = sims[n].recovery()
+            share = rec["recovered_steps"] / np.maximum(rec["steps"], 1)
             out.append(CrowdLoad(method, n, 100.0 * float(np.median(long_runs)), 100.0 * float(np.median(loads)),
                                  [100.0 * v for v in long_runs], float(np.median(us)), neighbours_per_agent(sims[n]),
-                                 route_s[n], 1e3 * errand[n], float(np.mean(replans))))
+                                 route_s[n], 1e3 * errand[n], float(np.mean(replans)), int(rec["steps"].sum()),
+                                 int(rec["recovered_steps"].sum()), int(rec["stalls"].sum()),
+                                 int(np.count_nonzero(rec["stalls"])), float(share.max()) if len(share) else 0.0))
     return out

@@ -312,6 +312,12 @@ def _too_narrow(ctx: PlannerContext, p, planner: str, s: np.ndarray, g: np.ndarr
     asked = f"a clearance of {c:g}" if least == c else f"a clearance of at least {least:g}"
     if not spot:
         return InputError([Problem("", f"no {planner} route from {fmt_point(s)} to {fmt_point(g)} keeps {asked}")])
+    head = f"no {planner} route from {fmt_point(s)} to {fmt_point(g)} keeps {asked}"
+    coarse = getattr(p, "coarse_hint", None)
+    if pts is None and coarse is not None:
+        hint = coarse(s, g, least)
+        if hint:
+            return InputError([Problem("", f"{head}: {hint}")])
     if pts is None:
         leg = p.plan(s, g, weights, 0.0)
         if leg is None:
@@ -319,7 +325,11 @@ def _too_narrow(ctx: PlannerContext, p, planner: str, s: np.ndarray, g: np.ndarr
         pts = leg.points
     width = ctx.narrowest(pts)
     at = ctx.narrowest_spot(pts)
-    return InputError([Problem("", f"no {planner} route from {fmt_point(s)} to {fmt_point(g)} keeps {asked}: the "
-                                   f"best route comes within {width:.3g} of an obstacle at {fmt_point(at)} (a "
-                                   f"passage narrower than twice the clearance); ask for less clearance or widen "
-                                   f"the passage")])
+    if width >= least:
+        # The planner's route without a clearance keeps it after all: its discretisation missed the passage.
+        return InputError([Problem("", f"{head}: its route planned without a clearance comes within {width:.3g} of "
+                                       f"an obstacle at {fmt_point(at)}, which keeps it, but its search at "
+                                       f"{least:g} found none; plan this character with another planner")])
+    return InputError([Problem("", f"{head}: the best route comes within {width:.3g} of an obstacle at "
+                                   f"{fmt_point(at)}, less than {least:g} (a passage narrower than twice the "
+                                   f"clearance); ask for less clearance or widen the passage")])

@@ -20,6 +20,9 @@ class ProgressArrays(NamedTuple):
     prog_d: np.ndarray
     rec_s: np.ndarray
     rec_u: np.ndarray
+    walk_steps: np.ndarray
+    rec_steps: np.ndarray
+    stalls: np.ndarray
 
 
 class AgentArrays(NamedTuple):

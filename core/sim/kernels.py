@@ -65,7 +65,7 @@ from .crowd import crowd_needed, crowd_phase, fastest_walker
 from .irm_phase import irm_attraction_phase
 from .integrators import integrate
 from .work import MAX_INTERVALS, work_buffers
-from .progress import end_recovery, note_progress, recovery_target, stall_time
+from .progress import count_step, end_recovery, note_progress, recovery_target, stall_time
 from .state import ARRIVED, LOST, REASON_BLOCKED, WALKING
 from .trace import (
     TS_ATTR_X,
@@ -438,6 +438,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
         moved[i] = status[i] == WALKING
         if status[i] != WALKING:
             continue
+        count_step(i, pg)
         x = pos[i]
         vmax = prof[profile[i]].max_speed
         total = rs[route_hi[i] - 1]

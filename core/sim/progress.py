@@ -10,7 +10,11 @@ a gap its sweep cannot pass. The papers leave these cases open. This module clos
 - **Watching progress.** An agent makes progress when its reference point (MIRAN 3.1; for IRM the arc length of its
   corridor disc, IRM 4.3) or its attraction point moves forward along the route by at least ``eps``, or when it
   comes ``eps`` nearer to the same attraction point than it has been; ``eps`` is a tenth of a full step
-  (0.1 vmax dt). An agent with no progress for ``stall_time`` seconds (at least 20 steps) is *stalled*.
+  (0.1 vmax dt). "The same" is to within ``eps`` along the route: the end of a visibility interval (MIRAN 3.2)
+  moves as x moves, by rounding (1e-10) or by creeping back a little each step, and an agent walking steadily at
+  such a point was once taken for stalled (MIRAN Figure 7's sigma = 250 walker: its attraction point moved by
+  1e-10 a step for 40 steps while it came 0.14 m nearer each step, and the recovery then walked 62 % of its path).
+  An agent with no progress for ``stall_time`` seconds (at least 20 steps) is *stalled*.
 - **Recovering: Theorem 1's own assumption.** A stalled agent walks straight at its attraction point, a full step
   at a time (the point is visible by Lemma 1, and for a disc sweepable: core.steering), and from there walks its
   route itself, vertex by vertex, until it stands ``vmax * stall_time / 2`` further along than where it stalled.
@@ -21,8 +25,12 @@ a gap its sweep cannot pass. The papers leave these cases open. This module clos
   narrower than the disc), the agent becomes LOST with the reason BLOCKED, and the simulation replans its route
   from where it stands (MIRAN 3.5).
 
+- **Counted.** The net is public: every agent counts the steps it walks (``walk_steps``), the steps of them the
+  recovery walked (``rec_steps``) and its stalls (``stalls``), over its whole life (``count_step``, ``note_progress``).
+  A method whose forces carry the walk keeps ``rec_steps`` at or near 0.
+
 ``pg`` is the agent state's ``ProgressArrays`` (core.sim.agent_arrays: lost_reason, prog_t, prog_s, prog_a,
-prog_sa, prog_d, rec_s, rec_u).
+prog_sa, prog_d, rec_s, rec_u, walk_steps, rec_steps, stalls).
 """
 
 from __future__ import annotations
@@ -48,6 +56,15 @@ def stall_time(g) -> float:
 
 
 @jit(noalloc=True)
+def count_step(i, pg) -> None:
+    """Count one step walked by agent i, as a recovery step when it is recovering (``rec_s`` >= 0 as the step
+    begins)."""
+    pg.walk_steps[i] += 1
+    if pg.rec_s[i] >= 0.0:
+        pg.rec_steps[i] += 1
+
+
+@jit(noalloc=True)
 def note_progress(i, g, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
     """Book agent i's progress at time t, standing at x; start its recovery when it has stalled. Returns True
     when the recovery starts."""
@@ -55,14 +72,18 @@ def note_progress(i, g, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
     rec_s, rec_u = pg.rec_s, pg.rec_u
     eps = PROGRESS_FRACTION * vmax * g.dt
     d = norm2d(attr[0] - x[0], attr[1] - x[1])
+    shift = abs(s_attr - prog_sa[i])
     moved = False
     if s_ref > prog_s[i] + eps or s_attr > prog_a[i] + eps:
         moved = True
-    elif s_attr != prog_sa[i]:
+    elif shift > eps:
         # Another attraction point, not further on: measure the approach to it from here.
         prog_sa[i] = s_attr
         prog_d[i] = d
-    elif d < prog_d[i] - eps:
+    elif d + shift < prog_d[i] - eps:
+        # The same attraction point to within eps along the route (a visibility interval's end moves by rounding
+        # or creeps as x moves; MIRAN 3.2): x came eps nearer to the point it was measured to, which lies within
+        # ``shift`` of this one.
         moved = True
     if moved:
         prog_t[i] = t
@@ -75,6 +96,7 @@ def note_progress(i, g, vmax, t, x, attr, s_ref, s_attr, total, pg) -> bool:
         return False
     rec_s[i] = min(total, max(s_ref, s_attr) + 0.5 * vmax * stall_time(g))
     rec_u[i] = -1.0
+    pg.stalls[i] += 1
     return True
 
 

@@ -43,7 +43,9 @@ from .state import (
     ARRIVED,
     LOST,
     REASON_NAMES,
+    REASON_NO_CLEARANCE,
     REASON_NO_PROGRESS,
+    REASON_NO_ROUTE,
     REPLANNABLE,
     WALKING,
     AgentState,
@@ -118,6 +120,8 @@ class Simulation:
         self._clear = self.mesh.clearance_args()
         self.planned: dict[str, object] = {}
         self.repaired: dict[str, list] = {}
+        # Scene agents added lost because their planner found no route (agent id -> the planner's message).
+        self.unrouted: dict[str, str] = {}
         if route_clearance is not None and not (math.isfinite(route_clearance) and route_clearance >= 0):
             raise InputError([Problem("route_clearance", f"must be a number >= 0, got {route_clearance!r}")])
         self.route_clearance = route_clearance
@@ -166,9 +170,15 @@ class Simulation:
     def add_scene_agents(self) -> np.ndarray:
         """Add the scene's agents: a named route, or a route planned from start to goal with the agent's planner
         (DEFAULT_PLANNER when none is named), keeping ``clearance_for`` the profile. Pieces of a named route that
-        cross an obstacle or pass closer than that are replaced by detours (``core.routes.repair_route``)."""
+        cross an obstacle or pass closer than that are replaced by detours (``core.routes.repair_route``).
+
+        A planned agent for which no route reaches its goal (none keeps its clearance, or none at all) is added
+        LOST where it starts, with the reason ``no route keeps its clearance`` (or ``no route to its goal``), and
+        the planner's message in ``unrouted[id]``: it does not stop the others. Bad input (a start or goal in an
+        obstacle, an unknown planner or profile) is still refused, every problem named."""
         routes: list[Route] = []
         problems: list[Problem] = []
+        unrouted: dict[int, tuple[int, str]] = {}
         for k, a in enumerate(self.scene.agents):
             c = self.clearance_for(a.profile)
             try:
@@ -184,11 +194,22 @@ class Simulation:
                     self.planned[a.id] = res
                     routes.append(res.route)
             except InputError as e:
+                if a.route is None and all(not p.path for p in e.problems):
+                    # No route (the planner's own finding, not bad input): this character is lost, not the scene.
+                    msg = "; ".join(p.message for p in e.problems)
+                    unrouted[k] = (REASON_NO_CLEARANCE if "keeps" in msg else REASON_NO_ROUTE, msg)
+                    self.unrouted[a.id] = msg
+                    routes.append(Route.from_points(np.array([a.start, a.goal], dtype=np.float64)))
+                    continue
                 problems.extend(Problem(f"agents[{k}]" + (f".{p.path}" if p.path else ""), p.message)
                                 for p in e.problems)
         if problems:
             raise InputError(problems)
-        return self.add_agents(routes, [a.profile for a in self.scene.agents], [a.id for a in self.scene.agents])
+        idx = self.add_agents(routes, [a.profile for a in self.scene.agents], [a.id for a in self.scene.agents])
+        for k, (reason, _) in unrouted.items():
+            self.state.status[idx[k]] = LOST
+            self.state.lost_reason[idx[k]] = reason
+        return idx
 
     def add_agents(self, routes: Sequence[Route], profiles: Sequence[str], ids: Sequence[str] | None = None,
                    methods: Sequence[str] | str | None = None) -> np.ndarray:
@@ -379,8 +400,11 @@ class Simulation:
             out = []
             for t in bufs.read(self.state.ids):
                 status, why = self.status_of(t.agent)
+                st = self.state
                 out.append(dataclasses.replace(t, status=status, lost_reason=why,
-                                               recovering=bool(self.state.rec_s[t.agent] >= 0.0)))
+                                               recovering=bool(st.rec_s[t.agent] >= 0.0),
+                                               recovered_steps=int(st.rec_steps[t.agent]),
+                                               stalls=int(st.stalls[t.agent])))
             return out
         self._advance(int(n), 0, None)
         return None
@@ -621,10 +645,21 @@ class Simulation:
         c.corridors = self.corridors.copy()
         return c
 
+    def recovery(self) -> dict[str, np.ndarray]:
+        """The public recovery counter (core.sim.progress), per agent over its whole life: ``steps`` walked,
+        ``recovered_steps`` of them walked by the progress guarantee instead of the method's forces, ``stalls``
+        (recoveries started); copies."""
+        st = self.state
+        return {"steps": st.walk_steps.copy(), "recovered_steps": st.rec_steps.copy(), "stalls": st.stalls.copy()}
+
     def summary(self) -> dict:
-        """Counts for a quick report: agents, walking, arrived, lost, time, steps."""
-        return {"agents": self.state.n, "walking": self.walking(), "arrived": int(self.arrived().sum()),
-                "lost": int(self.lost().sum()), "time": self.time, "steps": self.steps}
+        """Counts for a quick report: agents, walking, arrived, lost, time, steps, and the recovery counter's
+        totals (agent-steps walked, of them in recovery, stalls, characters that stalled)."""
+        st = self.state
+        return {"agents": st.n, "walking": self.walking(), "arrived": int(self.arrived().sum()),
+                "lost": int(self.lost().sum()), "time": self.time, "steps": self.steps,
+                "agent_steps": int(st.walk_steps.sum()), "recovered_steps": int(st.rec_steps.sum()),
+                "stalls": int(st.stalls.sum()), "stalled": int(np.count_nonzero(st.stalls))}
 
 
 # What an untraced step passes as the trace buffers (zero-size: the kernels never write to them).

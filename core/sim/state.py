@@ -20,7 +20,10 @@ Arrays (n = number of agents; positions in scene units, velocities in units/s, f
   ``prog_s``, ``prog_a`` (n,) float64 its reference and attraction arc lengths then; ``prog_sa`` and ``prog_d`` (n,)
   float64 the attraction arc length it is heading for and the nearest it came to that point; ``rec_s`` (n,) float64
   the arc length a recovering agent walks its route to (-1: not recovering) and ``rec_u`` (n,) float64 where on the
-  route it stands (-1: still heading for its attraction point); ``replans`` (n,) int32 how often it was replanned.
+  route it stands (-1: still heading for its attraction point); ``replans`` (n,) int32 how often it was replanned;
+  the public recovery counter, over the agent's whole life (replans and new errands included): ``walk_steps`` (n,)
+  int64 the steps it walked, ``rec_steps`` (n,) int64 how many of them the recovery walked, ``stalls`` (n,) int32
+  how often it stalled (each stall starts one recovery).
 - ``noise_phase`` (n,) float64 the agent's offset into the Perlin noise (IRM 4.4); ``corr_lo`` / ``corr_hi`` (n,)
   int64 its IRM corridor, rows [lo, hi) of the simulation's CorridorBook (empty for other methods); ``corr_k`` (n,)
   int64 the corridor disc it was last retracted to; ``corr_ds`` (n,) float64 its admissible safe distance (IRM
@@ -46,8 +49,10 @@ REASON_SIGHT = 1      # no part of its route window visible (MIRAN 3.5), or, for
 REASON_BLOCKED = 2    # its route is blocked where it must walk it (an obstacle, or a gap narrower than its disc)
 REASON_NO_ROUTE = 3   # no route to its goal from where it stands
 REASON_NO_PROGRESS = 4  # replanned again and again without reaching its goal
+REASON_NO_CLEARANCE = 5  # no route from its start to its goal keeps its clearance (it never walked)
 REASON_NAMES = {REASON_NONE: "", REASON_SIGHT: "lost sight of its route", REASON_BLOCKED: "its route is blocked",
-                REASON_NO_ROUTE: "no route to its goal", REASON_NO_PROGRESS: "no progress"}
+                REASON_NO_ROUTE: "no route to its goal", REASON_NO_PROGRESS: "no progress",
+                REASON_NO_CLEARANCE: "no route keeps its clearance"}
 REPLANNABLE = (REASON_NONE, REASON_SIGHT, REASON_BLOCKED)
 
 _FIELDS = (
@@ -59,6 +64,7 @@ _FIELDS = (
     ("min_clear", np.float64, 0), ("lost_reason", np.int8, 0),
     ("prog_t", np.float64, 0), ("prog_s", np.float64, 0), ("prog_a", np.float64, 0), ("prog_sa", np.float64, 0),
     ("prog_d", np.float64, 0), ("rec_s", np.float64, 0), ("rec_u", np.float64, 0), ("replans", np.int32, 0),
+    ("walk_steps", np.int64, 0), ("rec_steps", np.int64, 0), ("stalls", np.int32, 0),
     ("noise_phase", np.float64, 0), ("corr_lo", np.int64, 0), ("corr_hi", np.int64, 0), ("corr_k", np.int64, 0),
     ("corr_ds", np.float64, 0), ("corr_ak", np.int64, 0),
 )
@@ -95,6 +101,9 @@ class AgentState:
     rec_s: np.ndarray
     rec_u: np.ndarray
     replans: np.ndarray
+    walk_steps: np.ndarray
+    rec_steps: np.ndarray
+    stalls: np.ndarray
     noise_phase: np.ndarray
     corr_lo: np.ndarray
     corr_hi: np.ndarray
@@ -133,7 +142,8 @@ class AgentState:
             self._grow(max(self.n + k, 2 * self._cap))
         sl = slice(self.n, self.n + k)
         b = self._buf
-        for name in ("vel", "force", "s_ref", "s_attr", "length", "terrain_len", "lost_reason", "replans"):
+        for name in ("vel", "force", "s_ref", "s_attr", "length", "terrain_len", "lost_reason", "replans",
+                     "walk_steps", "rec_steps", "stalls"):
             b[name][sl] = 0
         b["has_force"][sl] = False
         b["pos"][sl] = pos

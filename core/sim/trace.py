@@ -40,7 +40,8 @@ class AgentTrace:
     - ``forces``: {"steering", "boundary", "avoidance", "total"} each (2,); ``clearance`` and
       ``nearest_obstacle`` (2,): d_b and b(x) of the boundary force;
     - ``status`` after the step: "walking", "arrived" or "lost", with ``lost_reason``; ``recovering``: the progress
-      guarantee walks the agent (core.sim.progress).
+      guarantee walks the agent (core.sim.progress); ``recovered_steps`` and ``stalls``: the agent's recovery
+      counter so far (steps the guarantee walked, recoveries started).
     """
 
     agent: int
@@ -64,6 +65,8 @@ class AgentTrace:
     status: str = "walking"
     lost_reason: str = ""
     recovering: bool = False
+    recovered_steps: int = 0
+    stalls: int = 0
 
 
 class TraceBuffers:

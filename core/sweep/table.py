@@ -3,13 +3,16 @@ beside it (``results.characters.parquet``), and the journal the rows stream to a
 
 Run table, one row per run, in run order: ``run`` (index in the spec's order), ``run_id`` (the resume key),
 ``scene``, ``seed``, one column per parameter (named as in the spec, e.g. ``adult.sigma``), ``n_agents``,
-``steps``, ``sim_time`` (s), and per metric: ``arrived``, ``lost``, ``arrival_rate``; ``mean_time`` (s, over the
-characters that arrived); ``mean_length``; ``mean_weighted_length``; ``mean_length.<terrain>``; ``min_clearance``
-(the smallest over the characters); ``mean_speed``; ``cpu_time`` (s, the worker's CPU time for the whole task).
+``steps``, ``sim_time`` (s), and per metric: ``arrived``, ``lost``, ``arrival_rate``, ``recovery_share`` (the
+share of the characters' steps that the progress guarantee walked, core.sim.progress) and ``stalled``
+(characters that stalled at least once); ``mean_time`` (s, over the characters that arrived); ``mean_length``;
+``mean_weighted_length``; ``mean_length.<terrain>``; ``min_clearance`` (the smallest over the characters);
+``mean_speed``; ``cpu_time`` (s, the worker's CPU time for the whole task).
 
 Character table, one row per character: ``run``, ``run_id``, ``agent``, ``profile``, ``status`` ('arrived',
-'walking', 'lost'), ``lost_reason`` (why a lost one is lost, else empty), ``arrived``, ``time`` (arrival time in s,
-NaN if it did not arrive), ``length``, ``weighted_length`` (sum over terrain types of weight x length),
+'walking', 'lost'), ``lost_reason`` (why a lost one is lost, else empty), ``arrived``, ``recovered_steps`` and
+``stalls`` (its recovery counter: steps the progress guarantee walked, recoveries started), ``time`` (arrival time
+in s, NaN if it did not arrive), ``length``, ``weighted_length`` (sum over terrain types of weight x length),
 ``length.<terrain>``, ``min_clearance`` (minus the disc radius for disc MIRAN and IRM), ``mean_speed`` (length /
 time walked).
 

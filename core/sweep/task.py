@@ -218,6 +218,8 @@ def _reduce(sim: Simulation, task: RunTask, used: dict[str, Any]) -> dict[str, A
         if "arrival" in m:
             row["status"], row["lost_reason"] = status[i]
             row["arrived"] = bool(arrived[i])
+            row["recovered_steps"] = int(st.rec_steps[i])
+            row["stalls"] = int(st.stalls[i])
         if "time" in m:
             row["time"] = float(t_end[i])
         if "length" in m:
@@ -239,6 +241,9 @@ def _reduce(sim: Simulation, task: RunTask, used: dict[str, Any]) -> dict[str, A
         run["arrived"] = int(arrived.sum())
         run["lost"] = int(sum(s == "lost" for s in status))
         run["arrival_rate"] = float(arrived.mean()) if n else math.nan
+        walked = int(st.walk_steps.sum())
+        run["recovery_share"] = float(st.rec_steps.sum() / walked) if walked else 0.0
+        run["stalled"] = int(np.count_nonzero(st.stalls))
     if "time" in m:
         run["mean_time"] = _mean(t_end)
     if "length" in m:

@@ -4,6 +4,16 @@ Each cell costs the profile's weight of the terrain at its centre; a move betwee
 half its length at each cell's weight (MIRAN section 4's w(T_u)|e_u| + w(T_v)|e_v|). A cell is blocked when its
 centre is closer than C + h/sqrt(2) to an obstacle or the bounds (h the cell size, C the clearance asked for):
 every point of a move between two open centres lies within h/sqrt(2) of one of them, so the route keeps C.
+
+**Narrow places.** A passage narrower than about 2 C + 1.5 h has no open centre: the grid closes it although a disc
+of clearance C passes. Where the grid finds no route but the free space eroded by C joins start and goal (the
+portal planner's exact route at C), the grid is refined locally: the coarse cells around every closed cell that the
+exact route crosses are cut into k x k cells (k = 4, 8, 16 in turn, at most MAX_FINE_CELLS of them), open by the
+same rule at their size h / k, and joined to the open coarse cells around them. The same argument keeps C on every
+move: of two centres with clearances C + s_a and C + s_b, each point of the move between them lies within
+(s_a + s_b) of one of them when the move is at most s_a + s_b long (the distance to the obstacles is 1-Lipschitz),
+and a coarse-fine move is at most (h + h / k) / sqrt(2). Where even that fails, the refusal says that the grid's
+cells are too coarse for the passage, and which cell size or planner passes it (``coarse_hint``).
 """
 
 from __future__ import annotations
@@ -25,6 +35,11 @@ DEFAULT_CELLS = 400
 # The most cells a grid may have (about 6 times the default 400 x 400): a query on a 1000 x 1000 grid took 16 s on
 # the loaded 2-core development machine, its arrays and graph about 250 MB.
 MAX_GRID_CELLS = 1_000_000
+# Local refinement at narrow places: the subdivisions tried, the coarse cells around each closed cell of the exact
+# route that are refined (a block of 2 REFINE_PAD + 1 cells a side), and the most fine cells in all.
+REFINE_STEPS = (4, 8, 16)
+REFINE_PAD = 2
+MAX_FINE_CELLS = 400_000
 
 
 def default_cell_size(bounds) -> float:
@@ -182,16 +197,189 @@ class GridPlanner:
         return cells.astype(np.int64), weights[self.terrain[cells]] * d
 
     def plan(self, start: np.ndarray, goal: np.ndarray, weights: np.ndarray, clearance: float) -> Leg | None:
-        """A* from start to goal on the grid of this clearance level; None when they are not connected."""
+        """A* from start to goal on the grid of this clearance level, refined locally where its cells close a
+        passage that keeps the clearance (module docstring); None when they are not connected."""
         g, open_ = self.graph(clearance)
         cs, cg = self.cell_of(start), self.cell_of(goal)
         if cs == cg and open_[cs]:
             return Leg(np.array([start, goal]), float(weights[self.terrain[cs]] * np.hypot(*(goal - start))))
         src, src_cost = self.endpoints(start, clearance, weights)
         dst, dst_cost = self.endpoints(goal, clearance, weights)
-        if len(src) == 0 or len(dst) == 0:
+        if len(src) and len(dst):
+            nodes, cost = g.search(weights, src, src_cost, dst, dst_cost, goal)
+            if len(nodes):
+                return Leg(np.vstack([start[None], self.centres[nodes], goal[None]]), float(cost))
+        return self.refined_plan(start, goal, weights, clearance)
+
+    # ----- narrow places
+
+    def closed_on_route(self, start: np.ndarray, goal: np.ndarray, clearance: float
+                        ) -> tuple[np.ndarray, float, float, np.ndarray]:
+        """Where the exact route at ``clearance`` (the portal planner's, in the free space eroded by it) crosses
+        cells the grid closed: (those cells, the route's narrowest clearance, the narrowest width of the free space
+        across the route in them, where that is (2,)); (empty, -1, -1, start) when no route keeps the clearance.
+        The width across is the free chord through the route point, normal to the route (shapely)."""
+        import shapely
+
+        exact = self.ctx.planner("portal").plan(start, goal, np.ones(1), clearance)
+        if exact is None:
+            return np.zeros(0, np.int64), -1.0, -1.0, start
+        _, open_ = self.graph(clearance)
+        line = shapely.LineString(exact.points)
+        s = np.arange(0.0, line.length, 0.25 * self.h)
+        pts = shapely.get_coordinates(shapely.line_interpolate_point(line, s))
+        cell = np.array([self.cell_of(p) for p in pts], dtype=np.int64)
+        shut = ~open_[cell]
+        narrowest = float(self.ctx.narrowest(exact.points))
+        width, at = np.inf, start
+        ahead = shapely.get_coordinates(shapely.line_interpolate_point(line, np.minimum(s + 1e-3 * self.h,
+                                                                                        line.length)))
+        reach = 4.0 * (clearance + self.h)
+        for p, q in zip(pts[shut], ahead[shut]):
+            t = q - p
+            if not np.any(t):
+                continue
+            nrm = np.array([-t[1], t[0]]) / np.hypot(*t)
+            chord = shapely.LineString([p - reach * nrm, p + reach * nrm]).intersection(self.free0.free)
+            pieces = getattr(chord, "geoms", [chord])
+            here = [g.length for g in pieces if g.distance(shapely.Point(p)) < 1e-9 * max(1.0, reach)]
+            if here and here[0] < width:
+                width, at = float(here[0]), p
+        return np.unique(cell[shut]), narrowest, (width if np.isfinite(width) else -1.0), at
+
+    def refined_plan(self, start: np.ndarray, goal: np.ndarray, weights: np.ndarray, clearance: float
+                     ) -> Leg | None:
+        """The grid refined k x k (k in REFINE_STEPS) around the closed cells that the exact route crosses; the
+        first route found, or None (no route keeps the clearance, or the refinement is not fine enough)."""
+        closed = self.closed_on_route(start, goal, clearance)[0]
+        if len(closed) == 0:
             return None
-        nodes, cost = g.search(weights, src, src_cost, dst, dst_cost, goal)
+        mask = np.zeros(self.n, dtype=bool)
+        ci, cj = closed % self.nx, closed // self.nx
+        for di in range(-REFINE_PAD, REFINE_PAD + 1):
+            for dj in range(-REFINE_PAD, REFINE_PAD + 1):
+                ii, jj = ci + di, cj + dj
+                ok = (ii >= 0) & (ii < self.nx) & (jj >= 0) & (jj < self.ny)
+                mask[jj[ok] * self.nx + ii[ok]] = True
+        for k in REFINE_STEPS:
+            if int(mask.sum()) * k * k > MAX_FINE_CELLS:
+                break
+            leg = self._refined_search(mask, k, start, goal, weights, clearance)
+            if leg is not None:
+                return leg
+        return None
+
+    def _refined_search(self, mask: np.ndarray, k: int, start: np.ndarray, goal: np.ndarray, weights: np.ndarray,
+                        clearance: float) -> Leg | None:
+        """A* over the open coarse cells outside ``mask`` and the open cells of size h / k inside it."""
+        h, hf = self.h, self.h / k
+        _, open_ = self.graph(clearance)
+        coarse = open_ & ~mask
+        # The fine lattice: cell (I, J) of size hf, I = i k + a for coarse column i; only the masked coarse cells.
+        cells = np.flatnonzero(mask)
+        a, b = np.meshgrid(np.arange(k), np.arange(k))
+        I = ((cells % self.nx)[:, None] * k + a.ravel()[None]).ravel()
+        J = ((cells // self.nx)[:, None] * k + b.ravel()[None]).ravel()
+        fxy = np.column_stack([self.origin[0] + (I + 0.5) * hf, self.origin[1] + (J + 0.5) * hf])
+        fterr = terrain_at(self.free0.geometry, fxy)
+        fopen = (fterr >= 0) & (self.free0.point_clearance(fxy) >= clearance + hf / math.sqrt(2.0))
+        I, J, fxy, fterr = I[fopen], J[fopen], fxy[fopen], fterr[fopen]
+        nf = len(fxy)
+        if nf == 0:
+            return None
+        n = self.n
+        xy = np.vstack([self.centres, fxy])
+        terr = np.concatenate([np.where(self.terrain >= 0, self.terrain, 0), fterr])
+        src_l, dst_l, half_l = [], [], []
+        # Coarse moves between open cells outside the mask (as ``graph``).
+        i = np.arange(n) % self.nx
+        j = np.arange(n) // self.nx
+        for di, dj in OFFSETS:
+            ni, nj = i + di, j + dj
+            ok = coarse & (ni >= 0) & (ni < self.nx) & (nj >= 0) & (nj < self.ny)
+            nb = np.where(ok, nj * self.nx + ni, 0)
+            ok &= coarse[nb]
+            src_l.append(np.flatnonzero(ok))
+            dst_l.append(nb[ok])
+            half_l.append(np.full(int(ok.sum()), 0.5 * h * math.hypot(di, dj)))
+        # Fine moves: 8 neighbours on the fine lattice, found by key.
+        width = self.nx * k + 2
+        key = (J + 1) * width + (I + 1)
+        order = np.argsort(key)
+        skey = key[order]
+        for di, dj in OFFSETS:
+            want = key + dj * width + di
+            pos = np.clip(np.searchsorted(skey, want), 0, nf - 1)
+            hit = skey[pos] == want
+            src_l.append(n + np.flatnonzero(hit))
+            dst_l.append(n + order[pos[hit]])
+            half_l.append(np.full(int(hit.sum()), 0.5 * hf * math.hypot(di, dj)))
+        # Coarse-fine moves: each fine cell to the open coarse cells around its own, within (h + hf) / sqrt(2).
+        fi, fj = I // k, J // k
+        reach = (h + hf) / math.sqrt(2.0) * (1.0 + 1e-9)
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                ni, nj = fi + di, fj + dj
+                ok = (ni >= 0) & (ni < self.nx) & (nj >= 0) & (nj < self.ny)
+                c = np.where(ok, nj * self.nx + ni, 0)
+                ok &= coarse[c]
+                d = np.hypot(*(self.centres[c] - fxy).T)
+                ok &= d <= reach
+                f = n + np.flatnonzero(ok)
+                src_l += [f, c[ok]]
+                dst_l += [c[ok], f]
+                half_l += [0.5 * d[ok], 0.5 * d[ok]]
+        src, dst, half = np.concatenate(src_l), np.concatenate(dst_l), np.concatenate(half_l)
+        g = DualGraph.from_edges(xy, terr, src, dst, half, half)
+        nodes_ok = np.concatenate([coarse, np.ones(nf, dtype=bool)])
+        ends = []
+        for p in (start, goal):
+            e = self._join(p, xy, nodes_ok, terr, weights, clearance, hf)
+            if e is None:
+                return None
+            ends.append(e)
+        nodes, cost = g.search(weights, ends[0][0], ends[0][1], ends[1][0], ends[1][1], goal)
         if len(nodes) == 0:
             return None
-        return Leg(np.vstack([start[None], self.centres[nodes], goal[None]]), float(cost))
+        return Leg(np.vstack([start[None], xy[nodes], goal[None]]), float(cost))
+
+    def _join(self, p: np.ndarray, xy: np.ndarray, nodes_ok: np.ndarray, terr: np.ndarray, weights: np.ndarray,
+              clearance: float, hf: float, k: int = 4) -> tuple[np.ndarray, np.ndarray] | None:
+        """The nodes a query point joins in the refined graph (the k nearest open ones within a few coarse cells
+        that it sees) and the joining costs; None when there is none."""
+        reach = clearance + 3.0 * self.h
+        d = np.hypot(*(xy - p).T)
+        cand = np.flatnonzero(nodes_ok & (d <= reach))
+        if len(cand) == 0:
+            return None
+        cand = cand[np.argsort(d[cand], kind="stable")]
+        vis = self.ctx.visible(np.repeat(np.asarray(p)[None], len(cand), axis=0), xy[cand])
+        cand = cand[vis][:k]
+        if len(cand) == 0:
+            return None
+        return cand.astype(np.int64), weights[terr[cand]] * d[cand]
+
+    def coarse_hint(self, start: np.ndarray, goal: np.ndarray, clearance: float) -> str | None:
+        """Why the grid found no route where the free space has one: its cells are too coarse for the passage
+        (where, how wide, which cell size or planner passes it); None when no route keeps the clearance at all."""
+        closed, narrowest, width, at = self.closed_on_route(start, goal, clearance)
+        if narrowest < 0:
+            return None
+        head = (f"the grid's cells of {self.h:.3g} are too coarse for a passage that keeps the clearance (the portal "
+                f"planner's route comes within {narrowest:.3g} of an obstacle)")
+        if REFINE_STEPS:
+            head += f", even refined to {self.h / REFINE_STEPS[-1]:.3g} there"
+        if width < 0:
+            return head + ": plan this character with cdt or portal"
+        # A row of centres at most h / sqrt(2) off the passage's middle keeps C + h / sqrt(2) when
+        # h <= (width / 2 - C) / sqrt(2).
+        need = 0.99 * (0.5 * width - clearance) / math.sqrt(2.0)
+        where = f" near ({at[0]:.6g}, {at[1]:.6g}), {width:.3g} wide"
+        x0, y0 = self.origin
+        bounds = (x0, y0, x0 + self.nx * self.h, y0 + self.ny * self.h)
+        if need > 0 and cell_size_problem(bounds, need) is None:
+            return f"{head}{where}: plan this character with cdt or portal, or give the grid a cell size of at most " \
+                   f"{need:.3g}"
+        return (f"{head}{where}: plan this character with cdt or portal (the grid would need cells of at most "
+                f"{max(need, 0.0):.3g}, {grid_cells(bounds, max(need, 1e-12)):.3g} cells, over its limit of "
+                f"{MAX_GRID_CELLS})")

@@ -17,12 +17,24 @@ import shapely
 from shapely.geometry import box
 
 from core.cli.main import main
-from core.reproduce import EXPERIMENTS, experiments
+from core.reproduce import EXPERIMENTS, miran, niederberger
 from core.reproduce.verdict import REPRODUCED, check, verdict
 from core.kernels.geometry import orient_points
 from core.routes.convex import hertel_mehlhorn, trapezoidate, triangulate_free
 
 pytestmark = pytest.mark.experiment
+
+
+def test_checks_that_hold_by_construction_do_not_count():
+    """A construction check is shown but never decides the verdict, failed or held; without a counted check there
+    is no verdict."""
+    from core.reproduce.verdict import checks_table, construction
+
+    ok = check("a", "x <= 1", "1", "0.5", True)
+    built = construction("all arrive", "all arrived", "yes", "no", False, "the progress guarantee")
+    assert verdict([ok, built]) == REPRODUCED
+    assert verdict([built]).startswith("differs: no criterion")
+    assert "by construction, not counted (the progress guarantee)" in checks_table([ok, built])
 
 
 def test_verdict_is_reproduced_only_when_every_check_holds():
@@ -49,12 +61,13 @@ def test_miran_fig1_holds_on_the_forest():
     assert adult["view"] > 0 and adult["puddles"] == 0 and adult["trees"] == 0
     assert child["puddles"] > 0 and child["trees"] > 0 and child["view"] == 0
     assert exp.verdict == REPRODUCED
+    assert exp.recovery.walkers and exp.recovery.agent_steps > 0
 
 
 def test_miran_fig1_verdict_follows_the_numbers(monkeypatch):
     """Routes from the default fine grid run along the track's edge: the adult then walks some forest and the
     computed verdict must turn to differs, naming that claim."""
-    monkeypatch.setattr(experiments, "FOREST_GRID_CELL", 0.75)   # the grid planner's default cell on the forest
+    monkeypatch.setattr(miran, "FOREST_GRID_CELL", 0.75)   # the grid planner's default cell on the forest
     exp = EXPERIMENTS["miran_fig1"](True)
     adult, _, length = _forest_lengths(exp)
     assert adult["forest"] > 0.01 * length
@@ -80,7 +93,7 @@ def test_trapezoid_cuts_among_convex_obstacles_are_essential():
     """Niederberger section 6.1 reports ~50 % of the trapezoids merged away; among disjoint convex obstacles every
     shared edge of the trapezoidal map has an end point where the merged cell would be reflex, so Hertel-Mehlhorn
     can remove (almost) none, while merging a triangulation removes over half of it."""
-    scene = experiments._random_map(7, 30, size=300.0)
+    scene = niederberger.random_map(7, 30, size=300.0)
     free = _free([o.polygon for o in scene.obstacles], 300.0)
     v, cells = trapezoidate(free)
     owner = {}
@@ -109,7 +122,7 @@ def test_width_baselines_split_portals_and_route_inside_the_free_space():
     from core.routes.planners.portal import centre_graph, centre_route, width_graph
     from core.sim.population import random_free_points
 
-    scene = experiments._random_map(11, 25, size=300.0)
+    scene = niederberger.random_map(11, 25, size=300.0)
     ctx = PlannerContext(scene)
     dec = ctx.planner("portal").decomposition()
     lengths = np.hypot(*(dec.vertices[dec.portals[:, 1]] - dec.vertices[dec.portals[:, 0]]).T)
@@ -139,12 +152,20 @@ def test_quick_reproduce_writes_every_figure_and_the_verdicts(tmp_path):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and svg.read_text().lstrip().startswith("<?xml")
         assert f"({name}.png)" in report
         r = results[name]
-        assert r["checks"] and (r["verdict"] == REPRODUCED) == all(c["holds"] for c in r["checks"])
+        counted = [c for c in r["checks"] if c["counts"]]
+        assert counted and (r["verdict"] == REPRODUCED) == all(c["holds"] for c in counted)
         assert r["verdict"] == REPRODUCED or r["verdict"].startswith("differs: ")
+        # Every experiment reports the recovery share of its walkers, or that it has none.
+        rec = r["recovery"]
+        assert (0.0 <= rec["share"] <= 1.0 and rec["agent_steps"] > 0) if rec["walkers"] else rec["note"]
     # The verdicts come first, before any experiment's section.
     assert report.index("## Verdicts") < report.index("## MIRAN Figure 7")
     assert "failed" not in report.split("## Verdicts")[1].split("\n## ")[0]
     assert "7.13" in report and "6.15" in report and "1,439" in report and "0.21" in report
+    assert "| recovery share |" in report and report.count("**Recovery:**") == len(EXPERIMENTS)
+    # MIRAN's own experiments walk on their forces alone: Figure 7 and Table 1 without a recovered step.
+    for name in ("miran_fig7", "miran_table1"):
+        assert results[name]["recovery"]["recovered_steps"] == 0, results[name]["recovery"]
 
 
 def test_unknown_experiment_is_refused(tmp_path, capsys):

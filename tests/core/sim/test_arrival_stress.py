@@ -5,7 +5,9 @@ a thin corridor, terrain patches and goals in corners (stressgen.py); single cha
 setting of MIRAN's Theorem 1) on random errands planned with four planners, walked with MIRAN, disc MIRAN and IRM
 and both integrators: 3,780 characters in all. Checked independently with shapely: every character arrives,
 no position lies inside an obstacle and no step crosses one, discs (disc MIRAN and IRM) keep their radius R from
-every obstacle and the bounds (to 1e-6) at every position.
+every obstacle and the bounds (to 1e-6) at every position. Beside arrival, the recovery share: the progress
+guarantee may walk at most RECOVERY_BOUND of the agent-steps of a scene (the method's forces carry the walk), and
+each run prints it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ INTEGRATORS = ("euler", "verlet")
 PLANNERS = ("cdt", "portal", "grid", "ecm")
 # Characters per (scene, method, integrator): 9 scenes x 3 methods x 2 integrators x 70 = 3,780.
 PER_RUN = 70
+# The most of a run's agent-steps that the progress guarantee (core.sim.progress) may walk.
+RECOVERY_BOUND = 0.01
 
 
 def _scenes():
@@ -76,7 +80,12 @@ def _check(scene, sim, disc: bool) -> None:
     shapely.prepare(walls)
     status = [sim.status_of(i) for i in range(sim.n_agents)]
     late = [(sim.state.ids[i], st) for i, st in enumerate(status) if st[0] != "arrived"]
+    rec = sim.recovery()
+    share = rec["recovered_steps"].sum() / max(rec["steps"].sum(), 1)
+    print(f"{scene.name} {sim.method}: arrived {sim.n_agents - len(late)} of {sim.n_agents}, recovery "
+          f"{100 * share:.2f} % of {rec['steps'].sum()} agent-steps, {(rec['stalls'] > 0).sum()} stalled")
     assert not late, f"{scene.name}: {len(late)} did not arrive: {late[:5]}"
+    assert share <= RECOVERY_BOUND, f"{scene.name}: the recovery walked {100 * share:.2f} % of the agent-steps"
     for i in range(sim.n_agents):
         p = sim.path(i)[:, 1:]
         assert np.isfinite(p).all()

@@ -125,3 +125,58 @@ def test_a_character_that_cannot_arrive_is_named_with_its_reason(tmp_path, capsy
     (a,) = summary["agents"]
     assert a["status"] == "lost" and a["lost_reason"] == "no progress" and summary["lost"] == 1
     assert summary["replanned"] == 25 and summary["time"] < 200.0
+
+
+def _gap_scene(tmp_path, gap: float):
+    """Walls with three gaps of ``gap`` m (tests/core/routes/test_grid_narrow.py) and grid-planned characters of
+    radius 0.25 and 0.3 crossing all of them, in both directions."""
+    import dataclasses
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "routes"))
+    from test_grid_narrow import walls_scene
+
+    from core.scene.model import Agent, Profile
+
+    scene = walls_scene(gap)
+    profiles = [Profile("slim", radius=0.25), Profile("broad", radius=0.3)]
+    agents = [Agent(f"{p.id}-{k}", p.id, start=s, goal=g, planner="grid") for p in profiles
+              for k, (s, g) in enumerate((((3.5, 3.5), (76.5, 76.5)), ((76.5, 3.5), (3.5, 76.5)),
+                                          ((40.0, 76.5), (60.0, 3.5))))]
+    path = tmp_path / "gaps.json"
+    save_scene(dataclasses.replace(scene, profiles=profiles, agents=agents), path)
+    return str(path)
+
+
+@pytest.mark.crowd  # whole scenes run to the end
+@pytest.mark.parametrize("method", ["miran", "disc-miran", "irm"])
+def test_grid_characters_pass_gaps_of_three_quarters_of_a_metre(tmp_path, capsys, method):
+    """0.75 m gaps, grid-planned characters of radius 0.25 and 0.3: the scene runs and every character arrives
+    (the grid refines itself at the gaps), with the recovery counter in the summary."""
+    assert main(["simulate", _gap_scene(tmp_path, 0.75), "--method", method, "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["all_arrived"] and s["arrived"] == 6 and not s["unrouted"], s["agents"]
+    assert s["recovery"]["agent_steps"] > 0 and s["recovery"]["share"] <= 0.01
+
+
+@pytest.mark.crowd  # a whole scene run to the end
+def test_a_character_without_a_route_is_lost_and_the_others_arrive(tmp_path, capsys):
+    """0.5 m gaps pass no disc of 0.25: the characters crossing a wall get no route, are reported lost ("no route
+    keeps its clearance") and the scene still runs; the text summary names them."""
+    import dataclasses
+
+    from core.scene.io import load_scene
+    from core.scene.model import Agent
+
+    path = _gap_scene(tmp_path, 0.5)
+    scene = load_scene(path)
+    scene = dataclasses.replace(scene, agents=scene.agents + [Agent("local", "slim", start=(5.0, 5.0),
+                                                                    goal=(70.0, 15.0), planner="grid")])
+    save_scene(scene, path)
+    assert main(["simulate", path]) == 0
+    out = capsys.readouterr().out
+    assert "slim-0: no grid route" in out and "it is lost where it starts, the others walk" in out
+    assert "lost: no route keeps its clearance" in out
+    assert main(["simulate", path, "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    states = {a["id"]: a["status"] for a in s["agents"]}
+    assert states["local"] == "arrived" and sum(v == "lost" for v in states.values()) == 6
