@@ -83,6 +83,19 @@ subprocess.Popen.__init__ = _recording_popen_init  # type: ignore[method-assign]
 multiprocessing.process.BaseProcess.start = _recording_process_start  # type: ignore[method-assign]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """With several xdist workers (``-n``), compile the engine's kernels once before the workers start: the
+    manifest's kernels in one process per core, then the warm-up's in this one (as the studio does on a first
+    start). Otherwise every worker compiles the same kernels at the same time. A no-op with a filled cache."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(session.config.option, "numprocesses", None):
+        return
+    from app.sim.warmup import compile_in_parallel, warm_up
+
+    compile_in_parallel()
+    warm_up()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         rel = Path(str(item.path)).resolve().relative_to(HERE).as_posix()
