@@ -65,7 +65,7 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     config = tempfile.TemporaryDirectory(prefix="miran-screenshots-")
     os.environ.setdefault("MIRAN_STUDIO_CONFIG_DIR", config.name)
-    from PySide6 import QtCore, QtWidgets
+    from PySide6 import QtCore
     from PySide6.QtTest import QTest
 
     from app.main import create_main_window, ensure_app
