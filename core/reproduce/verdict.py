@@ -53,7 +53,7 @@ def construction(claim: str, criterion: str, paper: str, ours: str, holds: bool,
 
 
 def verdict(checks: list[Check]) -> str:
-    """``reproduced`` when every counted check holds (and there is at least one), else ``differs: `` and, per
+    """``reproduced`` when every counted check holds (and there is at least one), else ``differs:`` and, per
     failed counted check, its claim, ours against the paper's and the cause when known. Checks that hold by
     construction are left out."""
     counted = [c for c in checks if c.counts]
