@@ -85,15 +85,15 @@ multiprocessing.process.BaseProcess.start = _recording_process_start  # type: ig
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """With several xdist workers (``-n``), compile the engine's kernels once before the workers start: the
-    manifest's kernels in one process per core, then the warm-up's in this one (as the studio does on a first
-    start). Otherwise every worker compiles the same kernels at the same time. A no-op with a filled cache."""
+    """With several xdist workers (``-n``), compile the manifest's kernels once, in one process per core, before
+    the workers start (as the studio does on a first start): otherwise every worker compiles the same kernels at the
+    same time. The few the manifest leaves to the process that runs them (the multi-threaded step's) each worker
+    compiles when it needs them. A no-op with a filled cache."""
     if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(session.config.option, "numprocesses", None):
         return
-    from app.sim.warmup import compile_in_parallel, warm_up
+    from app.sim.warmup import compile_in_parallel
 
     compile_in_parallel()
-    warm_up()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -122,6 +122,4 @@ def _marked_by_what_it_does(request: pytest.FixtureRequest):
                         "cold_cache, corpus)", pytrace=False)
 
 
-def full_size() -> bool:
-    """Run corpora, fuzzing and soaks at full size (``MIRAN_TEST_FULL=1``) instead of CI's size."""
-    return os.environ.get("MIRAN_TEST_FULL", "") not in ("", "0")
+

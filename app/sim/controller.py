@@ -441,6 +441,10 @@ class SimController:
         self._event("busy", None)
         if problems:
             self._event("error", "Some agents could not be placed", "\n".join(problems))
+        if sim.unrouted:
+            names = ", ".join(f"{k!r}" for k in list(sim.unrouted)[:5]) + (" ..." if len(sim.unrouted) > 5 else "")
+            first = next(iter(sim.unrouted.values()))
+            self._event("info", f"No route for agent {names}: lost where it starts ({first}).")
         now = time.monotonic()
         self._publish_build(now)
         self._trace_dirty = True

@@ -16,9 +16,13 @@ from app import qt_dialogs as dialogs  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def isolated_config(tmp_path, monkeypatch):
-    """Keep every test out of the user's settings and recovery files; no dialog may block a test."""
+    """Keep every test out of the user's settings and recovery files; no dialog may block a test; no window starts
+    worker processes."""
     cfg = tmp_path / "config"
     monkeypatch.setenv("MIRAN_STUDIO_CONFIG_DIR", str(cfg))
+    # A window compiles what the cache lacks in its own process, not in a pool of worker processes: the pool has
+    # its own tests (test_sim_warmup_workers.py), and a pool per window would put processes into every test.
+    monkeypatch.setenv("MIRAN_JIT_WORKERS", "0")
 
     def fail(*args, **kwargs):
         raise AssertionError(f"a blocking dialog was opened: {args[1:] if len(args) > 1 else kwargs}")

@@ -33,14 +33,15 @@ from core.scene.io import load_scene
 from app_state import engine_state, spin_type, write_osm
 from conftest import Driver
 from sim_harness import SCENES
+from ci_size import full_size, size
 from sim_window import BUILD_WAIT, WAIT, action
 
 pytestmark = [pytest.mark.soak, pytest.mark.usefixtures("jit_warm")]
 
 SHIPPED = sorted(p.name for p in SCENES.glob("*.json") if not p.name.endswith(".sweep.json"))
-ACTIONS = int(os.environ.get("MIRAN_SOAK_ACTIONS", "30"))
+ACTIONS = size(30, 500, "MIRAN_SOAK_ACTIONS")
 SEED = int(os.environ.get("MIRAN_SOAK_SEED", "20261127"))
-_chosen = os.environ.get("MIRAN_SOAK_SCENES", "mckenna_road.json")
+_chosen = os.environ.get("MIRAN_SOAK_SCENES", "all" if full_size() else "mckenna_road.json")
 START_SCENES = SHIPPED if _chosen == "all" else [s.strip() for s in _chosen.split(",") if s.strip()]
 SCENE_WARNING = "Some agents could not be placed:"
 # How often each action is drawn (relative weights).

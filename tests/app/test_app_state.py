@@ -398,7 +398,8 @@ def test_reset_drops_the_run_and_keeps_the_document(make_studio, qtbot, tmp_path
 
 
 def test_a_scene_with_an_agent_cut_off_its_goal_runs_without_it(make_studio, qtbot, tmp_path):
-    """The agents whose routes cannot be planned are left out (and named); the others run, Reset after Reset."""
+    """An agent whose route cannot be planned is in the run, lost where it starts and named in the status bar; the
+    others run, Reset after Reset, and no error box opens."""
     from core.scene import Agent, Obstacle
 
     w = make_studio(new=(40, 30))
@@ -411,11 +412,10 @@ def test_a_scene_with_an_agent_cut_off_its_goal_runs_without_it(make_studio, qtb
         gen = w.sim.generation
         action(w, "sim.reset").trigger()
         qtbot.waitUntil(lambda gen=gen: w.sim.generation != gen and w.sim.info is not None, timeout=BUILD_WAIT)
-        qtbot.waitUntil(lambda: bool(w.sim.errors), timeout=WAIT)
-        assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
-        assert "agent 'across'" in w.sim.errors[0] and "agents[" not in w.sim.errors[0]
-        assert w.sim.info.ids == ("near",)
-        w.sim.errors.clear()
+        qtbot.waitUntil(lambda: "No route for agent 'across'" in w.statusBar().currentMessage(), timeout=WAIT)
+        assert w.sim.info.ids == ("near", "across") and not w.sim.errors
+        sim = w.sim.bridge.worker.controller.sim
+        assert sim.status_of(1)[0] == "lost" and sim.status_of(0)[0] == "walking"
     play_until(qtbot, w, 0.5)
     assert not w.sim.errors
 

@@ -9,7 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sim_harness import SCENES
+
+pytestmark = pytest.mark.subprocess
 
 SCRIPT = """
 import gc, json, sys
@@ -19,8 +22,6 @@ from app.sim.warmup import warm_up_for, warm_up_rest
 from core.routes import Route
 from core.scene.io import load_scene
 from core.sim import Simulation
-
-pytestmark = pytest.mark.cold_cache
 
 scene = load_scene(sys.argv[1])
 warm_up_for(scene)

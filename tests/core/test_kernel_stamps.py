@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.subprocess
 
 STAMPS = """
 import importlib, json, pkgutil, sys
@@ -24,7 +25,6 @@ import core
 from numba.core.dispatcher import Dispatcher
 from core.jitcache import kernel_stamp
 
-pytestmark = pytest.mark.subprocess
 out = {}
 for m in pkgutil.walk_packages(core.__path__, "core."):
     if m.name.endswith("__main__"):

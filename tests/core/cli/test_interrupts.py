@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from ci_size import size
 from core import interrupts
 from core.cli import main as cli_main
 
@@ -138,7 +139,7 @@ def test_ctrl_c_at_random_moments_ends_clean(tmp_path, command):
              "grid", "--cell-size", "0.08"])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     failures = []
-    for k in range(int(os.environ.get("MIRAN_SIGINT_TRIES", "10"))):
+    for k in range(size(10, 100, "MIRAN_SIGINT_TRIES")):
         p = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         time.sleep(rng.uniform(0.5, 12.0))
         p.send_signal(signal.SIGINT)

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ci_size import size
 from core.importers import ImportOptions, import_file
 from core.scene.problems import InputError
 
-EXAMPLES = int(os.environ.get("MIRAN_FUZZ_EXAMPLES", "25"))
+EXAMPLES = size(25, 500, "MIRAN_FUZZ_EXAMPLES")
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="MIRAN_FUZZ_EXAMPLES" not in os.environ,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large])

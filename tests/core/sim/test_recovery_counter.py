@@ -90,7 +90,7 @@ def test_the_sweep_tables_carry_the_counter():
         index, run_id, scene, seed, params = 0, "r", "mckenna.json", 0, ()
         metrics = ("arrival",)
 
-    out = _reduce(sim, Task())
+    out = _reduce(sim, Task(), {})  # no swept parameters
     row = out["characters"][0]
     assert row["recovered_steps"] == int(sim.state.rec_steps[0]) and row["stalls"] == int(sim.state.stalls[0])
     assert np.isclose(out["run"]["recovery_share"], sim.state.rec_steps.sum() / sim.state.walk_steps.sum())

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 import re
 import tomllib
 from pathlib import Path
@@ -20,12 +19,13 @@ import hypothesis.strategies as st
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from ci_size import size
 from core.scene.problems import InputError, Problem
 from core.sweep.spec import MAX_RUNS, canonical, load_spec, parse_spec
 
 pytestmark = pytest.mark.fuzz
 
-EXAMPLES = int(os.environ.get("MIRAN_FUZZ_EXAMPLES", "60"))
+EXAMPLES = size(60, 1000, "MIRAN_FUZZ_EXAMPLES")
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
