@@ -57,6 +57,7 @@ def test_a_sweep_of_sigma_runs_plots_and_loads_a_row_into_the_panel(make_studio,
     qtbot.waitUntil(lambda: w.sim.parameters.params["profiles"]["pedestrian"]["sigma"] == 70.0, timeout=WAIT)
 
 
+@pytest.mark.cluster
 def test_a_sweep_on_a_local_cluster_of_two_processes(make_studio, qtbot):
     w = make_studio(ROAD)
     dlg = _dialog(qtbot, w)

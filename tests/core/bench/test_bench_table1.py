@@ -11,6 +11,7 @@ import pytest
 pytestmark = pytest.mark.perf
 
 
+@pytest.mark.subprocess  # each timing in a fresh process
 def test_table_1_processes_time_the_paths_a_fresh_simulation_walks():
     """Two processes, two rows at both steps: the steps and arrivals are those of a simulation run here, the record
     lies within the processes' range (no timing is asserted)."""

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from core.bench.crowd import thread_record
 
+pytestmark = pytest.mark.perf
 
+
+@pytest.mark.subprocess  # each timing in a fresh process
 def test_threads_record_is_the_median_of_its_processes_with_identical_positions():
     """Two quick processes: the record names its processes and their range, the value lies inside that range, and
     both processes' crowds ended with the same bytes on one thread and on two (no timing is asserted)."""
