@@ -16,7 +16,7 @@ each test, a check fails a test that started a process, a Dask cluster or a comp
 the mark that says so: the marks stay true without a hand-kept list.
 
 CI runs every tier; the everyday tier is ``-m "not slow and not gui and not perf"``. ``MIRAN_TEST_FULL=1`` runs the
-corpora, the fuzzing and the soaks at full size (docs: Development, tests).
+fuzzing, the soak and the Ctrl+C trials at full size (tests/ci_size.py; docs: Development, tests).
 """
 
 from __future__ import annotations
@@ -120,6 +120,3 @@ def _marked_by_what_it_does(request: pytest.FixtureRequest):
         if not marks & PROCESS_KINDS:
             pytest.fail(f"started a process ({what}) but is not marked @pytest.mark.subprocess (or cluster, "
                         "cold_cache, corpus)", pytrace=False)
-
-
-
