@@ -41,16 +41,26 @@ def clamp_message(typed: float, lo: float, hi: float, used: str) -> str | None:
 
 
 class _Reading:
-    """What both spin boxes share: reading and checking the text, and reporting a clamp when editing ends."""
+    """What both spin boxes share: reading and checking the text (``validate``; ``fixup`` leaves it as typed), and
+    reporting a clamp when editing ends. It comes first in their bases, so its Qt overrides are the ones called."""
 
     clamped: QtCore.SignalInstance
 
-    def _setup(self) -> None:
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)  # type: ignore[call-arg]
         self._typed: float | None = None
         self.last_clamp: str | None = None
         # What the user typed (a programmatic change, or Qt rewriting the text to the clamped value, is no edit).
         self.lineEdit().textEdited.connect(self._edited)  # type: ignore[attr-defined]
         self.editingFinished.connect(self._finished)  # type: ignore[attr-defined]
+
+    def validate(self, text: str, pos: int):
+        """Qt's check of the text while it is typed: any number ``float`` reads, or the start of one."""
+        return self._check(text), text, pos
+
+    def fixup(self, text: str) -> str:
+        """The text as typed: the clamp happens, and is reported, when editing ends."""
+        return text
 
     def _edited(self, text: str) -> None:
         self._typed = parse_number(self._strip(text))
@@ -102,19 +112,9 @@ class QtDoubleSpin(_Reading, QtWidgets.QDoubleSpinBox):
 
     clamped = QtCore.Signal(str)
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._setup()
-
-    def validate(self, text: str, pos: int):
-        return self._check(text), text, pos
-
     def valueFromText(self, text: str) -> float:
         v = parse_number(self._strip(text))
         return self.value() if v is None else min(max(v, self.minimum()), self.maximum())
-
-    def fixup(self, text: str) -> str:
-        return text
 
 
 class QtIntSpin(_Reading, QtWidgets.QSpinBox):
@@ -123,18 +123,8 @@ class QtIntSpin(_Reading, QtWidgets.QSpinBox):
 
     clamped = QtCore.Signal(str)
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._setup()
-
-    def validate(self, text: str, pos: int):
-        return self._check(text), text, pos
-
     def valueFromText(self, text: str) -> int:
         v = parse_number(self._strip(text))
         if v is None:
             return self.value()
         return int(min(max(round(v), self.minimum()), self.maximum()))
-
-    def fixup(self, text: str) -> str:
-        return text

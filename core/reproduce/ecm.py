@@ -18,7 +18,8 @@ import numpy as np
 import shapely
 
 from . import plot
-from .experiment import OTHER_MACHINE, Experiment, Recovery, clearance, length, mean_distance, shipped_scene
+from .experiment import (OTHER_MACHINE, Experiment, Recovery, clearance, length, md_table, mean_distance,
+                         shipped_scene)
 from .verdict import check, construction
 
 # ECM section VI (Core2 Quad 2.4 GHz, GeForce 8800 GTX; 4000 x 4000 pixels): ms, and the map's counts.
@@ -163,20 +164,22 @@ def ecm_timings(quick: bool = False) -> Experiment:
           "of the builds after the first, whose time includes compiling or loading the kernels, reported apart); "
           "queries timed per stage in CPU time after a warm-up; smoothing is core.sim.smooth, the engine's IRM "
           "steering (Verlet, dt 0.1 s, 2 m/s as section VI's character, no noise) with the path as its route, "
-          "timed on the first paths of the queries.\n\n| | paper | ours |\n|---|---:|---:|\n"
-          f"| build ({res} px, warm) | 600 ms | {data['build_ms']:.0f} ms |\n"
-          f"| first build (kernels compiled or loaded) | - | {data['first_build_ms']:.0f} ms |\n"
-          + "".join(f"| build stage: {k} | - | {v:.0f} ms |\n" for k, v in data["build_stages_ms"].items()
-                    if k != "total")
-          + f"| obstacle vertices | not stated | {data['obstacle_vertices']:,} |\n"
-          + "".join(f"| {k} | {ECM_COUNTS[k]:,} | {data['counts'][k]:,} |\n" for k in ECM_COUNTS)
-          + f"| query: explicit corridor | 1.19 ms | {q['corridor']:.3f} ms |\n"
-            f"| query: shrinking (clearance {ECM_CLEARANCE:g} m) | 0.54 ms | {q['shrink']:.3f} ms |\n"
-            f"| query: triangulation and path | 1.83 ms | {q['path']:.3f} ms |\n"
-            f"| query: total (mean of {data['queries']}) | 3.56 ms | {q['total']:.3f} ms |\n"
-            f"| smoothing (section V; mean of {data['smoothed']}, {data['smoothed_length_m']:.0f} m) | 0.58 ms | "
-            f"{q['smooth']:.3f} ms |\n"
-            f"| query with smoothing | 4.14 ms | {q['with_smoothing']:.3f} ms |\n")
+          "timed on the first paths of the queries.\n\n"
+          + md_table(("paper", "ours"), [
+              (f"build ({res} px, warm)", "600 ms", f"{data['build_ms']:.0f} ms"),
+              ("first build (kernels compiled or loaded)", "-", f"{data['first_build_ms']:.0f} ms"),
+              *((f"build stage: {k}", "-", f"{v:.0f} ms") for k, v in data["build_stages_ms"].items()
+                if k != "total"),
+              ("obstacle vertices", "not stated", f"{data['obstacle_vertices']:,}"),
+              *((k, f"{ECM_COUNTS[k]:,}", f"{data['counts'][k]:,}") for k in ECM_COUNTS),
+              ("query: explicit corridor", "1.19 ms", f"{q['corridor']:.3f} ms"),
+              (f"query: shrinking (clearance {ECM_CLEARANCE:g} m)", "0.54 ms", f"{q['shrink']:.3f} ms"),
+              ("query: triangulation and path", "1.83 ms", f"{q['path']:.3f} ms"),
+              (f"query: total (mean of {data['queries']})", "3.56 ms", f"{q['total']:.3f} ms"),
+              (f"smoothing (section V; mean of {data['smoothed']}, {data['smoothed_length_m']:.0f} m)", "0.58 ms",
+               f"{q['smooth']:.3f} ms"),
+              ("query with smoothing", "4.14 ms", f"{q['with_smoothing']:.3f} ms"),
+          ]))
     return Experiment("ecm_timings", "ECM section VI: the city's map and corridor queries", fig, md, data, checks,
                       Recovery(note="the smoothing walks, one IRM character per path").add(smoother.sim))
 
@@ -351,16 +354,18 @@ def ecm_fig8(quick: bool = False) -> Experiment:
           "funnel. The engine's own query refuses such a corridor (status "
           f"{data['engine_status']}, NO_CORRIDOR = 3: docs, departures from the papers). The smooth path is "
           "section V's: the shortest path as the control path of IRM for a character of radius 0.4 m.\n\n"
-          "| | paper | ours |\n|---|---:|---:|\n"
-          f"| path length (m) | - | {shortest:.1f} |\n| corridor disks | - | {data['disks']} |\n"
-          f"| narrowest disc radius (m) | < 2.25 | {R.min():.2f} |\n"
-          f"| path samples where the corridor is narrower than cl_min | - | {100 * data['narrow_share']:.0f} % |\n"
-          f"| of them on the Voronoi edges | all | {100 * on_edge:.0f} % |\n"
-          f"| smallest clearance where wide enough (m) | 2.25 | {wide_gap:.2f} |\n"
-          f"| query (ms, median) | 2.77 | {data['query_ms']:.3f} |\n"
-          f"| smooth path length (m) | - | {data['smooth_length']:.1f} |\n"
-          f"| smallest clearance of the smooth path (m; r = 0.4) | \"not too close\" | "
-          f"{data['smooth_clearance']:.2f} |\n")
+          + md_table(("paper", "ours"), [
+              ("path length (m)", "-", f"{shortest:.1f}"),
+              ("corridor disks", "-", f"{data['disks']}"),
+              ("narrowest disc radius (m)", "< 2.25", f"{R.min():.2f}"),
+              ("path samples where the corridor is narrower than cl_min", "-", f"{100 * data['narrow_share']:.0f} %"),
+              ("of them on the Voronoi edges", "all", f"{100 * on_edge:.0f} %"),
+              ("smallest clearance where wide enough (m)", "2.25", f"{wide_gap:.2f}"),
+              ("query (ms, median)", "2.77", f"{data['query_ms']:.3f}"),
+              ("smooth path length (m)", "-", f"{data['smooth_length']:.1f}"),
+              ("smallest clearance of the smooth path (m; r = 0.4)", '"not too close"',
+               f"{data['smooth_clearance']:.2f}"),
+          ]))
     return Experiment("ecm_fig8", "ECM Figure 8: a shortest minimum-clearance path", fig, md, data, checks,
                       Recovery(note="the smooth path's IRM walk").add(smoother.sim))
 
@@ -479,12 +484,13 @@ def ecm_fig6(quick: bool = False) -> Experiment:
           "keep some minimum clearance to the corridor's boundaries and try to follow the shortest path. The first "
           "one is a smooth path (i.e. C1-continuous). The second one avoids the gray obstacles while it stays smooth "
           "and short.\" No numbers; the bounds are stated before the run (above).\n\n"
-          "| | (a) smooth | (b) avoiding |\n|---|---:|---:|\n"
-          f"| length (m; shortest {shortest:.1f}) | {a['length']:.1f} | {b['length']:.1f} |\n"
-          f"| largest turn between steps (deg) | {a['turn']:.1f} | {b['turn']:.1f} |\n"
-          f"| mean distance from the shortest path (m) | {a['follow']:.2f} | {b['follow']:.2f} |\n"
-          f"| smallest clearance (m) | {a['clearance']:.2f} | {b['clearance']:.2f} |\n"
-          f"| closest gap to a gray obstacle (m) | - | {min(gaps):.2f} |\n")
+          + md_table(("(a) smooth", "(b) avoiding"), [
+              (f"length (m; shortest {shortest:.1f})", f"{a['length']:.1f}", f"{b['length']:.1f}"),
+              ("largest turn between steps (deg)", f"{a['turn']:.1f}", f"{b['turn']:.1f}"),
+              ("mean distance from the shortest path (m)", f"{a['follow']:.2f}", f"{b['follow']:.2f}"),
+              ("smallest clearance (m)", f"{a['clearance']:.2f}", f"{b['clearance']:.2f}"),
+              ("closest gap to a gray obstacle (m)", "-", f"{min(gaps):.2f}"),
+          ]))
     return Experiment("ecm_fig6", "ECM Figure 6: flexible paths", fig, md, data, checks,
                       Recovery(note="(a)'s walk; (b) is walked by core.reproduce.cmm's loop without a recovery "
                                     "rule").add(smoother.sim))
@@ -549,10 +555,13 @@ def ecm_cpu_load(quick: bool = False) -> Experiment:
           "IRM character at 2 m/s (section V, core.sim.smooth); CPU-load = (query + smoothing CPU time) / "
           "(traveled distance / 2 m/s) x 100 %. Paper (section VI): \"By having an average traveled distance of "
           "321m, the CPU-load was 0.002% for steering a single character\" (its own inputs, 4.14 ms over 160.5 s, "
-          f"give {paper_own:.4f} %).\n\n| | paper | ours |\n|---|---:|---:|\n"
-          f"| query (ms) | 3.56 | {data['query_ms']:.3f} |\n| smoothing (ms) | 0.58 | {data['smooth_ms']:.3f} |\n"
-          f"| traveled distance (m) | 321 | {data['distance_m']:.0f} |\n"
-          f"| CPU-load (%) | 0.002 | {load:.4f} |\n"
-          f"| characters within 30 % of one core | - | {data['characters_in_real_time']:,.0f} |\n")
+          f"give {paper_own:.4f} %).\n\n"
+          + md_table(("paper", "ours"), [
+              ("query (ms)", "3.56", f"{data['query_ms']:.3f}"),
+              ("smoothing (ms)", "0.58", f"{data['smooth_ms']:.3f}"),
+              ("traveled distance (m)", "321", f"{data['distance_m']:.0f}"),
+              ("CPU-load (%)", "0.002", f"{load:.4f}"),
+              ("characters within 30 % of one core", "-", f"{data['characters_in_real_time']:,.0f}"),
+          ]))
     return Experiment("ecm_cpu_load", "ECM section VI: CPU-load of steering one character", fig, md, data, checks,
                       Recovery(note="the smoothing walks").add(smoother.sim))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 import shapely
@@ -157,6 +157,13 @@ def self_crossing(route: np.ndarray) -> tuple[float, float] | None:
                 return (s[i] + float(np.hypot(*(np.array(x.coords[0]) - route[i]))),
                         s[j] + float(np.hypot(*(np.array(x.coords[0]) - route[j]))))
     return None
+
+
+def md_table(columns: tuple[str, ...], rows: Iterable[tuple[str, ...]]) -> str:
+    """A Markdown table with an unnamed label column and the right-aligned ``columns``, one row per tuple of
+    cells (the label first): the papers' sections set their numbers beside ours this way."""
+    head = "| | " + " | ".join(columns) + " |\n|---|" + "---:|" * len(columns) + "\n"
+    return head + "".join("| " + " | ".join(row) + " |\n" for row in rows)
 
 
 def terrain_table(rows: list[tuple[str, dict]], types: list[str]) -> str:

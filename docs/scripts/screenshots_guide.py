@@ -21,14 +21,14 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+import drive_window as drive
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "docs" / "images" / "guide"
 SCENES = REPO / "scenes"
 VIEW_SIZE = (1100, 760)   # the window of the viewport-only pictures
-WAIT_S = 3600.0  # a first start on a busy two-core machine compiles for longer than half an hour
 
 
 class Shots:
@@ -50,20 +50,10 @@ class Shots:
         self.settle(0.5)
 
     def settle(self, seconds: float = 0.4) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.app.processEvents()
-            time.sleep(0.01)
+        drive.settle(self.app, seconds)
 
     def wait(self, until, what: str) -> None:
-        end = time.monotonic() + WAIT_S
-        while not until():
-            if self.w.sim.errors:
-                raise RuntimeError(f"screenshots: the engine failed while waiting for {what}: {self.w.sim.errors}")
-            if time.monotonic() > end:
-                raise RuntimeError(f"screenshots: timed out waiting for {what}")
-            self.app.processEvents()
-            time.sleep(0.01)
+        drive.wait_until(self.app, self.w, until, what, "screenshots")
 
     def speed(self, factor: float = 0.0) -> None:
         """Simulation speed: ``factor`` times real time; 0 as fast as possible (a pause then lands many steps late,
@@ -111,12 +101,7 @@ class Shots:
         self.settle(1.0)
 
     def save(self, widget, path: Path) -> None:
-        from PySide6 import QtCore, QtGui
-
-        img = widget.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_Indexed8,
-                                                      QtCore.Qt.ImageConversionFlag.ThresholdDither)
-        if not img.save(str(path), "PNG"):
-            raise RuntimeError(f"screenshots: could not write {path}")
+        drive.save_palette_png(widget.grab().toImage(), path, "screenshots")
         print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
 
     def close(self) -> None:
@@ -183,10 +168,8 @@ def miran_fig8(app, out: Path) -> None:
         if done.returncode != 0 or not figure.exists():
             raise RuntimeError(f"screenshots: miran reproduce failed: {done.stderr[-1000:]}")
         img = QtGui.QImage(str(figure)).scaledToWidth(900, QtCore.Qt.TransformationMode.SmoothTransformation)
-        img = img.convertToFormat(QtGui.QImage.Format.Format_Indexed8, QtCore.Qt.ImageConversionFlag.ThresholdDither)
         path = out / "miran_fig8.png"
-        if not img.save(str(path), "PNG"):
-            raise RuntimeError(f"screenshots: could not write {path}")
+        drive.save_palette_png(img, path, "screenshots")
         print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
 
 

@@ -21,15 +21,15 @@ import contextlib
 import os
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import drive_window as drive
+
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "docs" / "images" / "tutorial"
 WINDOW = (1280, 800)
-WAIT_S = 3600.0  # a first start on a busy two-core machine compiles for longer than half an hour
 
 # The tutorial's numbers (docs/tutorial/designer.md quotes each one).
 SCENE_NAME, WIDTH, HEIGHT = "Tutorial", 120.0, 80.0
@@ -72,23 +72,13 @@ class Tutorial:
 
     # -- waiting ---------------------------------------------------------------------------------------------
 
-    def wait(self, until: Callable[[], bool], what: str, seconds: float = WAIT_S) -> None:
+    def wait(self, until: Callable[[], bool], what: str, seconds: float = drive.WAIT_S) -> None:
         """Process events until ``until()`` holds; RuntimeError naming ``what`` after ``seconds`` or on an engine
         error."""
-        end = time.monotonic() + seconds
-        while not until():
-            if self.window.sim.errors:
-                raise RuntimeError(f"tutorial: the engine failed while waiting for {what}: {self.window.sim.errors}")
-            if time.monotonic() > end:
-                raise RuntimeError(f"tutorial: timed out waiting for {what}")
-            self.app.processEvents()
-            time.sleep(0.01)
+        drive.wait_until(self.app, self.window, until, what, "tutorial", seconds)
 
     def settle(self, seconds: float = 0.3) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.app.processEvents()
-            time.sleep(0.01)
+        drive.settle(self.app, seconds)
 
     # -- the reader's hands ----------------------------------------------------------------------------------
 
@@ -235,16 +225,11 @@ class Tutorial:
 
     def shot(self, folder: Path | None, name: str) -> Path | None:
         """The window as an 8-bit palette PNG (about a fifth of a 24-bit one)."""
-        from PySide6 import QtCore, QtGui
-
         if folder is None:
             return None
         self.settle(0.6)
-        img = self.window.grab().toImage()
-        img = img.convertToFormat(QtGui.QImage.Format.Format_Indexed8, QtCore.Qt.ImageConversionFlag.ThresholdDither)
         path = folder / name
-        if not img.save(str(path), "PNG"):
-            raise RuntimeError(f"tutorial: could not write {path}")
+        drive.save_palette_png(self.window.grab().toImage(), path, "tutorial")
         return path
 
 

@@ -25,6 +25,9 @@ pytestmark = pytest.mark.soak  # the whole designer tutorial, scripted through t
 
 
 def tutorial_script():
+    scripts = str(REPO / "docs" / "scripts")
+    if scripts not in sys.path:                   # its helper module beside it, as when it runs as a script
+        sys.path.append(scripts)
     spec = importlib.util.spec_from_file_location("tutorial_designer", REPO / "docs/scripts/tutorial_designer.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module               # its dataclasses look their module up while they are made

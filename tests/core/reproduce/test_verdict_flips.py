@@ -32,6 +32,15 @@ def _flips(make, claim: str, holds, fails) -> None:
     assert b.verdict.startswith("differs") and c.claim in b.verdict
 
 
+def _flips_entry(monkeypatch, module, table: str, key, holding, failing, make, claim: str) -> None:
+    """``_flips`` with one entry of the paper's table ``module.<table>`` set to ``holding``, then to ``failing``
+    (the table's other entries as they are)."""
+    paper = dict(getattr(module, table))
+    _flips(make, claim,
+           lambda: monkeypatch.setattr(module, table, {**paper, key: holding}),
+           lambda: monkeypatch.setattr(module, table, {**paper, key: failing}))
+
+
 def test_miran_fig7_skips_the_loop_only_with_a_large_sigma(monkeypatch):
     _flips(miran.miran_fig7, "large parts of the route are skipped",
            lambda: monkeypatch.setattr(miran, "FIG7_SIGMAS", (100.0, 300.0, 1250.0)),
@@ -95,17 +104,13 @@ def test_irm_lanes_form_only_when_the_characters_feel_each_other(monkeypatch):
 
 
 def test_ecm_timings_follow_the_papers_times(monkeypatch):
-    paper = dict(ecm.ECM_PAPER)
-    _flips(ecm.ecm_timings, "a query (corridor, shrink, path) takes",
-           lambda: monkeypatch.setattr(ecm, "ECM_PAPER", {**paper, "total": 1e6}),
-           lambda: monkeypatch.setattr(ecm, "ECM_PAPER", {**paper, "total": 1e-9}))
+    _flips_entry(monkeypatch, ecm, "ECM_PAPER", "total", 1e6, 1e-9,
+                 ecm.ecm_timings, "a query (corridor, shrink, path) takes")
 
 
 def test_ecm_fig8_timing_follows_the_papers_time(monkeypatch):
-    fig8 = dict(ecm.ECM_FIG8)
-    _flips(ecm.ecm_fig8, "the query phase for this example took",
-           lambda: monkeypatch.setattr(ecm, "ECM_FIG8", {**fig8, "ms": 1e6}),
-           lambda: monkeypatch.setattr(ecm, "ECM_FIG8", {**fig8, "ms": 1e-9}))
+    _flips_entry(monkeypatch, ecm, "ECM_FIG8", "ms", 1e6, 1e-9,
+                 ecm.ecm_fig8, "the query phase for this example took")
 
 
 def test_ecm_fig6_is_smooth_only_at_a_small_step(monkeypatch):
@@ -116,25 +121,19 @@ def test_ecm_fig6_is_smooth_only_at_a_small_step(monkeypatch):
 
 
 def test_ecm_cpu_load_follows_the_papers_load(monkeypatch):
-    load = dict(ecm.ECM_LOAD)
-    _flips(ecm.ecm_cpu_load, "the CPU-load was 0.002 %",
-           lambda: monkeypatch.setattr(ecm, "ECM_LOAD", {**load, "percent": 1e6}),
-           lambda: monkeypatch.setattr(ecm, "ECM_LOAD", {**load, "percent": 1e-12}))
+    _flips_entry(monkeypatch, ecm, "ECM_LOAD", "percent", 1e6, 1e-12,
+                 ecm.ecm_cpu_load, "the CPU-load was 0.002 %")
 
 
 def test_niederberger_table1_node_counts_follow_the_papers(monkeypatch):
-    nodes = dict(niederberger.NIEDERBERGER_NODES)
     ours = niederberger.niederberger_table1(True).data[niederberger.MAPS[0][0]]["trapezoids"]["portals"]
-    _flips(niederberger.niederberger_table1, "center nodes (loose",
-           lambda: monkeypatch.setattr(niederberger, "NIEDERBERGER_NODES", {**nodes, 100: ours}),
-           lambda: monkeypatch.setattr(niederberger, "NIEDERBERGER_NODES", {**nodes, 100: 100 * ours}))
+    _flips_entry(monkeypatch, niederberger, "NIEDERBERGER_NODES", 100, ours, 100 * ours,
+                 niederberger.niederberger_table1, "center nodes (loose")
 
 
 def test_niederberger_fig9_timing_follows_the_papers_time(monkeypatch):
-    ms = dict(niederberger.NIEDERBERGER_MS)
-    _flips(niederberger.niederberger_fig9, " ms (loose",
-           lambda: monkeypatch.setattr(niederberger, "NIEDERBERGER_MS", {**ms, 100: 1e6}),
-           lambda: monkeypatch.setattr(niederberger, "NIEDERBERGER_MS", {**ms, 100: 1e-9}))
+    _flips_entry(monkeypatch, niederberger, "NIEDERBERGER_MS", 100, 1e6, 1e-9,
+                 niederberger.niederberger_fig9, " ms (loose")
 
 
 def test_niederberger_fig10_climbs_less_only_with_the_slope(monkeypatch):

@@ -23,6 +23,8 @@ from core.export.paths import read_paths
 from core.scene.problems import InputError
 from core.sweep.spec import MAX_RUNS, canonical, load_spec, parse_spec
 from core.sweep.table import journal_path, read_tables
+from sweep_specs import problems
+from sweep_specs import sweep_doc as doc
 
 SCENE = {
     "format": "miran-scene", "version": 1, "name": "tiny", "units": "m", "bounds": [0, 0, 20, 20],
@@ -43,19 +45,6 @@ def scene(tmp_path) -> Path:
     p = tmp_path / "tiny.json"
     p.write_text(json.dumps(SCENE))
     return p
-
-
-def doc(scene: Path, **over) -> dict:
-    d = {"format": "miran-sweep", "version": 1, "name": "t", "scenes": [str(scene)], "seeds": [0],
-         "limit": {"steps": 3}}
-    d.update(over)
-    return d
-
-
-def problems(d: dict) -> list[str]:
-    with pytest.raises(InputError) as e:
-        parse_spec(d)
-    return [str(p) for p in e.value.problems]
 
 
 def tree(folder: Path) -> dict[str, bytes]:

@@ -12,23 +12,16 @@ import pytest
 from core.cli.main import main
 from core.scene.problems import InputError
 from core.sweep.spec import load_spec, parse_spec
+from sweep_specs import problems, sweep_doc
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENES = ROOT / "scenes"
 
 
 def spec_doc(**over) -> dict:
-    doc = {"format": "miran-sweep", "version": 1, "name": "t", "scenes": [str(SCENES / "mckenna_road.json")],
-           "grid": {"pedestrian.sigma": [20, 40], "method": ["miran", "irm"]}, "seeds": [0, 1],
-           "limit": {"steps": 50}}
-    doc.update(over)
-    return doc
-
-
-def problems(doc: dict) -> list[str]:
-    with pytest.raises(InputError) as e:
-        parse_spec(doc)
-    return [str(p) for p in e.value.problems]
+    """McKenna + Road over a 2 x 2 grid and two seeds, 50 steps a run; ``over`` replaces or adds fields."""
+    grid = {"pedestrian.sigma": [20, 40], "method": ["miran", "irm"]}
+    return sweep_doc(SCENES / "mckenna_road.json", **{"grid": grid, "seeds": [0, 1], "limit": {"steps": 50}, **over})
 
 
 def test_expansion_is_grid_times_samples_times_seeds_in_a_fixed_order():
