@@ -90,9 +90,24 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
             cache = KernelCache(f)
             cache.dispatcher = dispatcher
             dispatcher._cache = cache  # type: ignore[attr-defined]
+        if not inline:
+            _compile_for_plain_types(dispatcher)
         return dispatcher
 
     return wrap if fn is None else wrap(fn)
+
+
+def _compile_for_plain_types(dispatcher: Any) -> None:
+    """Make a jitted caller's constant arguments compile ``dispatcher`` for their plain types (``f(x, 0)`` from a
+    kernel passes ``Literal[int](0)``, which numba would otherwise compile as a specialisation of its own beside the
+    ``int64`` one): one specialisation per kernel and argument types, as a call from Python gives."""
+    literal_template = dispatcher.get_call_template
+    plain: Callable[[Any], Any] = numba.types.unliteral
+
+    def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+        return literal_template(tuple(plain(a) for a in args), {k: plain(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
 
 
 # ----------------------------------------------------------------------------------------------------------------

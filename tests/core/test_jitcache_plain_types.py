@@ -1,0 +1,21 @@
+"""A kernel called from another kernel with constant arguments is compiled once, for the arguments' plain types
+(core.jitcache): numba would compile one specialisation per distinct constant (``Literal[int](2)``, ...)."""
+
+from __future__ import annotations
+
+from core.jitcache import jit
+
+
+@jit
+def _scaled(x, k, flag):
+    return x * k if flag else -x
+
+
+@jit
+def _two_constants(x):
+    return _scaled(x, 2, True) + _scaled(x, 3, False) + _scaled(x, k=4, flag=True)
+
+
+def test_constant_arguments_compile_one_specialisation():
+    assert _two_constants(1.5) == 3.0 - 1.5 + 6.0
+    assert [str(s) for s in _scaled.signatures] == ["(float64, int64, bool)"]
