@@ -229,7 +229,7 @@ class SimController:
         compile_in_parallel(lambda done, total, workers: self._event(
             "progress", done / total, f"Compiling the engine in {workers} processes (first start only): "
                                       f"{done} of {total} kernels…"))
-        seconds = time.perf_counter() - t0 + warm_up_for(scene)
+        seconds = time.perf_counter() - t0 + warm_up_for(scene, self.threads)
         self._event("busy", None)
         self._event("warm", seconds)
         # What a first step does not use (traced steps, forks, the export) compiles beside the running simulation.

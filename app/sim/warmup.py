@@ -61,21 +61,22 @@ def warmup_scene() -> Scene:
     )
 
 
-def warm_up_for(scene: Scene | None) -> float:
+def warm_up_for(scene: Scene | None, threads: int = 1) -> float:
     """Build and step the tiny scene with the steering method and integrator ``scene`` uses (MIRAN with Euler when
-    None); returns the seconds it took."""
+    None) on ``threads`` threads (one: the serial step driver; more: the parallel one); returns the seconds it
+    took."""
     t0 = time.perf_counter()
     settings = scene.simulation if scene is not None else SimulationSettings("miran", "euler", 0.1)
     method = settings.method if settings.method in IMPLEMENTED else "miran"
-    sim = Simulation(warmup_scene(), method=method)
+    sim = Simulation(warmup_scene(), method=method, threads=max(1, min(threads, 2)))
     sim.set_integrator(settings.integrator)
     sim.step(2)
     return time.perf_counter() - t0
 
 
 def warm_up_rest() -> float:
-    """Step, trace, fork, run and export the tiny simulation with every implemented method (what ``warm_up_for``
-    left out); returns the seconds it took."""
+    """Step, trace, fork, run and export the tiny simulation with every implemented method, on one thread and on
+    two (the serial and the parallel step driver: what ``warm_up_for`` left out); returns the seconds it took."""
     t0 = time.perf_counter()
     scene = warmup_scene()
     sim = Simulation(scene)
@@ -83,6 +84,9 @@ def warm_up_rest() -> float:
         sim.set_method(method)
         sim.step(trace=[0])
         sim.step(2)
+    sim.set_threads(2)
+    sim.step(2)
+    sim.set_threads(1)
     sim.set_integrator("verlet")
     sim.step(trace=[1])
     fork = sim.fork(keep_paths=False)

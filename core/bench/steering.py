@@ -307,7 +307,7 @@ def run(quick: bool) -> list[Record]:
     scenes = {name: load_scene(SCENES_DIR / f"{name}.json") for name in ("mckenna", "mckenna_road", "city")}
     meshes = {name: build_navmesh(s) for name, s in scenes.items()}
     warm = Simulation(scenes["mckenna"], mesh=meshes["mckenna"], record=False)
-    t, origin = first_call(kernels.advance, lambda: warm.step())
+    t, origin = first_call(kernels.advance_serial, lambda: warm.step())
     out.append(_rec("jit first MIRAN step", t, "s", f"step kernels from {origin}"))
     rows = [r for r in TABLE_1 if not quick or r[1] in (100.0, 40.0)]
     dts = {name: (scenes[name].simulation.dt, 1.0) for name, *_ in rows}

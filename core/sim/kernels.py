@@ -677,9 +677,9 @@ def _serial_steps(plan, job, rec, clock, w0, k, attr_lost, kinds, crowd, t0) -> 
     passes every array of its tuples field by field, and the three phase calls cost about 0.5 us a step (measured
     on a Table 1 path: 1.30 against 0.79 us a step, the same positions). Returns (step, n_rest, lost, finished):
     finished, the steps done; else step ``step``'s MIRAN pass left n_rest agents to ``attraction_rest`` (which
-    allocates, so runs in ``advance``) with ``lost`` agents LOST so far, and ``advance`` resumes that step with
-    ``attr_lost`` the LOST count of its attraction (-1: start step k afresh). ``job`` = (W, C, R, A, P, X, nb, tr),
-    ``t0`` the time of step 0; ``kinds`` and ``crowd`` as in ``advance``."""
+    allocates, so runs in ``advance_serial``) with ``lost`` agents LOST so far, and ``advance_serial`` resumes that
+    step with ``attr_lost`` the LOST count of its attraction (-1: start step k afresh). ``job`` = (W, C, R, A, P, X,
+    nb, tr), ``t0`` the time of step 0; ``kinds`` and ``crowd`` as in ``advance``."""
     W, C, R, A, P, X, nb, tr = job
     g = P.glob[0]
     dt = g.dt
@@ -719,44 +719,66 @@ def _serial_steps(plan, job, rec, clock, w0, k, attr_lost, kinds, crowd, t0) -> 
     return k, 0, 0, True
 
 
-@jit
 def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
     """Run up to ``plan.n_steps`` steps (core.sim.kernel_inputs.StepPlan); returns the number done. ``clock`` (2,)
     float64 is [time (s), steps] and is advanced in place. Logs positions every ``plan.record`` steps (0: never).
     Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost (STOP_ON_LOST). The per-agent phases
-    run over ``plan.blocks`` blocks in parallel (one block: in the calling thread, in ``_serial_steps``, with no
-    parallel kernel: compiled with ``parallel=True`` this loop cost about 6 us a step more)."""
+    run over ``plan.blocks`` blocks: one block in ``advance_serial``, several in parallel in ``advance_blocks``.
+    Two drivers rather than one with both branches, so that a run on one thread compiles no parallel kernel (a
+    parallel branch costs its compile even when never taken) and the serial loop pays nothing for it (compiled with
+    ``parallel=True`` the serial loop cost about 6 us a step more)."""
+    if max(1, min(plan.blocks, A.pos.shape[0])) == 1:
+        return advance_serial(plan, W, C, R, A, P, X, nb, rec, clock, tr)
+    return advance_blocks(plan, W, C, R, A, P, X, nb, rec, clock, tr)
+
+
+@jit
+def _step_kinds(A) -> tuple:
+    """(kinds, IRM agents): the ``kinds`` flags of a step, KIND_MIRAN when an agent steers by MIRAN or disc MIRAN,
+    KIND_IRM when one by IRM (phases with nothing to do are not called: each call passes every state array)."""
+    method = A.method
+    n_irm = 0
+    for i in range(method.shape[0]):
+        if method[i] == IRM:
+            n_irm += 1
+    return (KIND_MIRAN if n_irm < method.shape[0] else 0) | (KIND_IRM if n_irm > 0 else 0), n_irm
+
+
+@jit
+def advance_serial(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
+    """``advance`` on one block, in the calling thread: ``_serial_steps`` with the phases inlined, and
+    ``attraction_rest`` (which allocates) between its calls."""
+    g = P.glob[0]
+    kinds, n_irm = _step_kinds(A)
+    crowd = crowd_needed(g, nb, X, n_irm)
+    w0 = _block_works(W, C, A, P, X, 1)[0]
+    t0 = clock[0]
+    dt = g.dt
+    k = 0
+    attr_lost = -1
+    while True:
+        k, n_rest, lost, finished = _serial_steps(plan, (W, C, R, A, P, X, nb, tr), rec, clock, w0, k, attr_lost,
+                                                  kinds, crowd, t0)
+        if finished:
+            return k
+        attr_lost = lost + attraction_rest(W, C, R, A, P, t0 + k * dt, tr, w0, n_rest)
+
+
+@jit
+def advance_blocks(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
+    """``advance`` on ``plan.blocks`` blocks of agents, each phase's blocks in parallel (numba ``prange``); the
+    neighbour grid, the path log and the counts are serial."""
     g = P.glob[0]
     status = A.status
     n = A.pos.shape[0]
     blocks = max(1, min(plan.blocks, n))
     works = _block_works(W, C, A, P, X, blocks)
-    # One block's Work taken out of the list once: every access to a list item counts references on its arrays.
-    w0 = works[0]
-    moved = w0.moved
+    moved = works[0].moved
     got = np.zeros(blocks, dtype=np.int64)
-    # Phases with nothing to do are not called (each call passes every state array).
-    method = A.method
-    n_irm = 0
-    n_miran = 0
-    for i in range(n):
-        if method[i] == IRM:
-            n_irm += 1
-        else:
-            n_miran += 1
-    kinds = (KIND_MIRAN if n_miran > 0 else 0) | (KIND_IRM if n_irm > 0 else 0)
+    kinds, n_irm = _step_kinds(A)
     crowd = crowd_needed(g, nb, X, n_irm)
     t0 = clock[0]
     dt = g.dt
-    if blocks == 1:
-        k = 0
-        attr_lost = -1
-        while True:
-            k, n_rest, lost, finished = _serial_steps(plan, (W, C, R, A, P, X, nb, tr), rec, clock, w0, k, attr_lost,
-                                                      kinds, crowd, t0)
-            if finished:
-                return k
-            attr_lost = lost + attraction_rest(W, C, R, A, P, t0 + k * dt, tr, w0, n_rest)
     # The parallel kernels see the inputs through a list: numba's parallel loops take no tuple of arrays as such.
     jobs = [(W, C, R, A, P, X, nb, tr)]
     done = 0

@@ -54,3 +54,9 @@ def test_the_manifest_lists_what_the_studio_compiles():
     assert got["n"] > 100, "core/jit_manifest.json is missing or unreadable: run python packaging/jit_manifest.py"
     assert got["stale"] == [], "stale entries: run python packaging/jit_manifest.py"
     assert got["missing"] == [], "kernels the manifest lacks: run python packaging/jit_manifest.py"
+
+
+def test_the_manifest_holds_no_literal_specialisation():
+    """The compile budget's rule: a constant argument compiles no specialisation of its own (core.jitcache)."""
+    entries = json.loads((Path(__file__).resolve().parents[2] / "core" / "jit_manifest.json").read_text())["entries"]
+    assert [e["function"] for e in entries if "Literal" in e["text"]] == []

@@ -148,4 +148,4 @@ def test_parallel_kernels_and_their_callers_are_left_to_the_studio():
     # every local entry is parallel or calls a local one; every entry calling a local one is local itself
     for i, e in enumerate(entries):
         assert (i in local) == (i in parallel or any(c in local for c in e.calls)), e.function
-    assert "core.sim.kernels:advance" in {entries[i].function for i in local}
+    assert "core.sim.kernels:advance_blocks" in {entries[i].function for i in local}

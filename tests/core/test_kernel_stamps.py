@@ -92,7 +92,7 @@ def test_editing_a_constant_recompiles_exactly_the_kernels_that_read_it(tree):
     root, base = tree
     changed = _changed(base, _edited(root, "core/sim/state.py",
                                      lambda t: t.replace("\nARRIVED = 1\n", "\nARRIVED = 7\n")))
-    assert "core.sim.kernels:move_phase" in changed and "core.sim.kernels:advance" in changed
+    assert "core.sim.kernels:move_phase" in changed and "core.sim.kernels:advance_serial" in changed
     assert not any(k.startswith(("core.ecm.", "core.navmesh.", "core.routes.")) for k in changed)
 
 
@@ -101,5 +101,5 @@ def test_editing_a_shared_helper_recompiles_its_callers_and_only_them(tree):
     changed = _changed(base, _edited(root, "core/navmesh/kernels/predicates.py",
                                      lambda t: t.replace("return math.sqrt(x * x + y * y)",
                                                          "return math.sqrt(y * y + x * x)")))
-    assert "core.navmesh.kernels.predicates:norm2d" in changed and "core.sim.kernels:advance" in changed
+    assert "core.navmesh.kernels.predicates:norm2d" in changed and "core.sim.kernels:advance_serial" in changed
     assert len(changed) < len(base), "kernels that never reach norm2d keep their entries"

@@ -130,11 +130,12 @@ def test_batching_leaves_the_tables_unchanged(reference, tmp_path):
 
 
 def _kernels_compiled_here() -> tuple[bool, int]:
-    """(whether this process ran the step kernel, how many of its signatures it compiled instead of loading)."""
+    """(whether this process ran a step driver, how many of their signatures it compiled instead of loading)."""
     from core.sim import kernels
 
-    st = kernels.advance.stats
-    return bool(kernels.advance.signatures), sum(st.cache_misses.values())
+    drivers = (kernels.advance_serial, kernels.advance_blocks)
+    return (any(d.signatures for d in drivers),
+            sum(sum(d.stats.cache_misses.values()) for d in drivers))
 
 
 def _stop(procs: list[subprocess.Popen]) -> None:
