@@ -51,8 +51,9 @@ platform.processor()
 _popen_init = subprocess.Popen.__init__
 
 
-# Quick tools a test may run to learn about the machine or the checkout (milliseconds, no interpreter, no kernels).
-QUICK_TOOLS = {"git", "uname", "nvidia-smi", "lscpu", "ldconfig"}
+# Quick tools a test may run to learn about the machine or the checkout (milliseconds, no interpreter, no kernels),
+# and fontconfig's font list, which matplotlib runs once per machine to build its font cache.
+QUICK_TOOLS = {"git", "uname", "nvidia-smi", "lscpu", "ldconfig", "fc-list"}
 
 
 def _program(args) -> str:  # type: ignore[no-untyped-def]
