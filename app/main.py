@@ -6,6 +6,7 @@ import argparse
 import multiprocessing
 import os
 import sys
+import time
 from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
@@ -51,13 +52,37 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "timeline slider moves it back and forth")
     p.add_argument("--config-dir", help="folder for settings and recovery files (default: the user's config "
                                         "folder, or $MIRAN_STUDIO_CONFIG_DIR)")
+    p.add_argument("--first-step", type=float, metavar="TIMEOUT",
+                   help="check an install: open the scene, press Play, print the seconds from the start to the "
+                        "first simulated step and quit (exit status 1 when no step came within TIMEOUT seconds)")
     return p.parse_args(argv)
+
+
+def quit_after_first_step(window, app: QtWidgets.QApplication, timeout: float, started: float) -> None:
+    """Press Play and quit the app at its first simulated step (status 0, the seconds since ``started`` printed),
+    or after ``timeout`` seconds without one (status 1)."""
+    def on_frame(frame) -> None:
+        if frame.steps > 0:
+            print(f"first step after {time.monotonic() - started:.1f} s", flush=True)
+            app.exit(0)
+
+    def on_timeout() -> None:
+        print(f"no step within {timeout:g} s", file=sys.stderr, flush=True)
+        app.exit(1)
+
+    window.sim.bridge.frame.connect(on_frame)
+    QtCore.QTimer.singleShot(int(timeout * 1000), on_timeout)
+    window.sim.play()
 
 
 def entry(argv: list[str] | None = None) -> int:
     """Run the app; returns its exit status."""
+    started = time.monotonic()
     multiprocessing.freeze_support()  # the first start's compile workers (app.sim.warmup) in a frozen build
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.first_step is not None and args.scene is None:
+        print("miran-studio: --first-step needs a scene file", file=sys.stderr)
+        return 2
     if args.replay is not None:
         from core.export import read_paths
         from core.scene.problems import InputError
@@ -76,6 +101,8 @@ def entry(argv: list[str] | None = None) -> int:
     if args.replay is not None and window.sim is not None:
         window.show_editor()
         window.sim.replay.open(args.replay)
+    if args.first_step is not None:
+        quit_after_first_step(window, app, args.first_step, started)
     return app.exec()
 
 
