@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from numba.core import types
+
 from core.jitcache import jit
 
 
@@ -17,5 +19,9 @@ def _two_constants(x):
 
 
 def test_constant_arguments_compile_one_specialisation():
-    assert _two_constants(1.5) == 3.0 - 1.5 + 6.0
+    # What a calling kernel's typing asks of its callee, whether the caller is compiled or loaded from the cache.
+    for k, flag in ((2, True), (3, False)):
+        _scaled.get_call_template((types.float64, types.literal(k), types.literal(flag)), {})
+    _scaled.get_call_template((types.float64,), {"k": types.literal(4), "flag": types.literal(True)})
     assert [str(s) for s in _scaled.signatures] == ["(float64, int64, bool)"]
+    assert _two_constants(1.5) == 3.0 - 1.5 + 6.0
