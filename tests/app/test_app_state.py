@@ -230,6 +230,39 @@ def test_new_scene_and_reopening_show_nothing_of_the_last_run(make_studio, qtbot
     assert [n for _, n in w.sim.plots.terrain.getAxis("bottom")._tickLevels[0]] == names
 
 
+# ----- finding 7: the heatmap's colour scale at a city's scale --------------------------------------------------
+
+
+def test_the_heatmap_scale_reads_a_city_s_sparse_walkers(make_studio, qtbot):
+    """A city's walkers are a few hundredths of an agent per square metre: the heatmap's scale (its colour bar in
+    the viewport's corner) ends near the densities shown, so they read, instead of a fixed 0 .. 2 /m² that paints
+    them transparent."""
+    from app.layers.qt_density import DENSITY_FLOOR, density_lut, density_top
+
+    w = make_studio(CITY, size=(1280, 800))
+    mode = w.sim.replay.timeline.mode
+    mode.setCurrentIndex(mode.findData("grid"))
+    play_until(qtbot, w, 6.0)
+    pause(qtbot, w)
+    replay = w.sim.replay
+    qtbot.waitUntil(lambda: replay.layer.grid is not None and replay.legend.isVisible(), timeout=WAIT)
+    settle(qtbot, w)
+    grid = replay.layer.grid
+    occupied = grid[np.isfinite(grid) & (grid > 0)]
+    assert len(occupied) > 0
+    dense = float(np.percentile(occupied, 98))
+    assert DENSITY_FLOOR < dense < 0.1, dense                  # a city's scale, not a crowd's
+    top = replay.layer.top
+    assert top == density_top(grid) and dense <= top <= 2.5 * dense, (dense, top)
+    assert tuple(replay.layer.image.getLevels()) == pytest.approx((0.0, top))
+    # The densest pixels shown take a colour at least half opaque on the scale, not the transparent bottom.
+    assert density_lut()[int(255 * min(dense / top, 1.0)), 3] >= 100
+    # The colour bar says the range, and lies whole inside the viewport.
+    bar = replay.legend
+    assert bar.top == top and "/m²" in bar.label_top() and bar.title.startswith("Density (grid")
+    assert bar.parentWidget() is w.viewport and w.viewport.viewport().geometry().contains(bar.geometry())
+
+
 # ----- finding 8: the ghost preview and the side-by-side run ---------------------------------------------------
 
 
