@@ -129,9 +129,22 @@ def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None,
     if len(routes) < n:
         raise InputError([Problem("agents", f"found routes for only {len(routes)} of {n} random agents with the "
                                             f"{planner} planner")])
-    first = sim.state.n
-    ids = [f"crowd-{first + j}" for j in range(n)]
+    ids = fresh_ids("crowd", sim.state.ids, sim.state.n, n)
     return sim.add_agents(routes, profs, ids, methods=meth)
+
+
+def fresh_ids(prefix: str, taken, first: int, k: int) -> list[str]:
+    """``k`` ids ``prefix-N`` for N from ``first`` up, skipping those in ``taken``: once an agent was left out of a
+    run (its start now inside an obstacle), the count of agents no longer names an unused id."""
+    used = set(taken)
+    out: list[str] = []
+    j = first
+    while len(out) < k:
+        name = f"{prefix}-{j}"
+        if name not in used:
+            out.append(name)
+        j += 1
+    return out
 
 
 def replan_lost(sim, planner: str = DEFAULT_PLANNER, max_replans: int = 25) -> int:

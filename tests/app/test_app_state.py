@@ -453,10 +453,9 @@ def test_a_scene_with_an_agent_cut_off_its_goal_runs_without_it(make_studio, qtb
     assert not w.sim.errors
 
 
-def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio, qtbot):
-    """The soak found it: random agents are kept over a Reset, but one whose start an obstacle drawn since covers
-    stopped the rebuild ("the simulation stopped"); now it is left out and named, and the others run."""
-    w = make_studio(ROAD)
+def cover_a_random_agent(w, qtbot) -> list[str]:
+    """Build the road scene, add 4 random agents, play, and draw an obstacle over the first one's start (Select
+    tool again after); the ids of the random agents."""
     build(qtbot, w)
     w.sim.parameters.add_n.setValue(4)
     w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
@@ -474,6 +473,14 @@ def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio,
     d.key(QtCore.Qt.Key.Key_Return)
     d.tool("select")
     assert len(w.scene.obstacles) == len(load_scene(ROAD).obstacles) + 1
+    return ids
+
+
+def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio, qtbot):
+    """The soak found it: random agents are kept over a Reset, but one whose start an obstacle drawn since covers
+    stopped the rebuild ("the simulation stopped"); now it is left out and named, and the others run."""
+    w = make_studio(ROAD)
+    ids = cover_a_random_agent(w, qtbot)
     gen = w.sim.generation
     action(w, "sim.reset").trigger()
     qtbot.waitUntil(lambda: w.sim.generation != gen and bool(w.sim.errors), timeout=BUILD_WAIT)
@@ -481,5 +488,31 @@ def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio,
     assert f"random agent {ids[0]!r}" in w.sim.errors[0]
     assert ids[0] not in w.sim.info.ids and len(w.sim.info.ids) == 4
     w.sim.errors.clear()
+    play_until(qtbot, w, 0.5)
+    assert not w.sim.errors
+
+
+def test_random_agents_added_after_one_was_left_out_get_ids_of_their_own(make_studio, qtbot):
+    """The soak found it (city, seed 20261127, action 355): once a random agent was left out at Reset, the next
+    ones were named from the count of agents, so one took the id of an agent still in the run and the engine
+    stopped ("duplicate agent id 'crowd-29'"). Now every added agent gets an unused id, Reset after Reset."""
+    w = make_studio(ROAD)
+    ids = cover_a_random_agent(w, qtbot)
+    gen = w.sim.generation
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.generation != gen and bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+    w.sim.errors.clear()
+    w.sim._error_box.close()
+    kept = w.sim.info.ids
+    assert ids[0] not in kept and len(kept) == 4
+    w.sim.parameters.add_n.setValue(3)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: len(w.sim.info.ids) == 7 or bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    now = w.sim.info.ids
+    assert len(set(now)) == 7 and now[:4] == kept
+    build(qtbot, w)                                   # Reset again: every random agent rebuilt, none refused
+    assert w.sim.info.ids == now
     play_until(qtbot, w, 0.5)
     assert not w.sim.errors
