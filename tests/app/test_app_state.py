@@ -516,3 +516,23 @@ def test_random_agents_added_after_one_was_left_out_get_ids_of_their_own(make_st
     assert w.sim.info.ids == now
     play_until(qtbot, w, 0.5)
     assert not w.sim.errors
+
+
+def test_play_clicked_while_a_reset_rebuilds_the_run_starts_the_rebuilt_run(make_studio, qtbot):
+    """The soak found it (hills, seed 20261127, action 360): Reset while playing, then Play before the rebuilt
+    run's first frame came; Play was still greyed out by the old run's last frame ("playing"), the click was lost
+    and the run stood at 0 s. Now Reset makes Play clickable at once, and the click plays the rebuilt run."""
+    w = make_studio(ROAD)
+    play_until(qtbot, w, 1.0)
+    gen = w.sim.generation
+    assert w.sim.frame.playing and not action(w, "sim.play").isEnabled()
+    action(w, "sim.reset").trigger()
+    assert action(w, "sim.play").isEnabled() and not action(w, "sim.pause").isEnabled()
+    action(w, "sim.play").trigger()                    # before any event of the rebuild is handled
+    qtbot.waitUntil(lambda: w.sim.generation != gen and w.sim.frame is not None
+                    and w.sim.frame.generation == w.sim.generation and w.sim.frame.playing
+                    and w.sim.frame.time > 0.3, timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    assert not action(w, "sim.play").isEnabled() and action(w, "sim.pause").isEnabled()
+    pause(qtbot, w)
+    assert action(w, "sim.play").isEnabled()
