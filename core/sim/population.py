@@ -78,10 +78,10 @@ def roomy_points(sim, rng: np.random.Generator, n: int, room: float) -> np.ndarr
 
 
 def plan_errand(sim, start: np.ndarray, rng: np.random.Generator, profile: str, planner: str) -> Route | None:
-    """A route from ``start`` to a random goal where the character fits, keeping ``sim.clearance_for`` the
-    profile (a few tries); None when no goal could be reached."""
+    """A route from ``start`` to a random goal where the character fits (its radius as the simulation has it),
+    keeping ``sim.clearance_for`` the profile (a few tries); None when no goal could be reached."""
     c = sim.clearance_for(profile)
-    room = sim.scene.profile(profile).radius
+    room = sim.params.get_profile(profile, "radius")      # the radius the engine checks (tuned live or not)
     for _ in range(MAX_TRIES):
         goals = roomy_points(sim, rng, 1, room)
         if len(goals) == 0:
@@ -113,7 +113,7 @@ def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None,
     rng = np.random.default_rng(seed)
     routes: list[Route] = []
     profs: list[str] = []
-    room = max(sim.scene.profile(p).radius for p in names)
+    room = max(sim.params.get_profile(p, "radius") for p in names)
     starts = roomy_points(sim, rng, n * MAX_TRIES, room)
     k = 0
     for j in range(len(starts)):

@@ -536,3 +536,31 @@ def test_play_clicked_while_a_reset_rebuilds_the_run_starts_the_rebuilt_run(make
     assert not action(w, "sim.play").isEnabled() and action(w, "sim.pause").isEnabled()
     pause(qtbot, w)
     assert action(w, "sim.play").isEnabled()
+
+
+def test_random_agents_fit_the_radius_tuned_in_the_panel(make_studio, qtbot):
+    """The soak found it (hills, seed 20261127, action 474): with a profile's radius raised in the Simulation
+    panel and a disc method, Add Agents stopped the simulation ("a disc of radius 1.5 would overlap 1.47 from an
+    obstacle"): the random starts and goals kept the scene's radius from obstacles, the engine checks the tuned
+    one. Now they keep the tuned radius, and every agent is added."""
+    w = make_studio(ROAD)
+    build(qtbot, w)
+    p = w.sim.parameters
+    p.method.setCurrentIndex(p.method.findData("irm"))
+    p.method.activated.emit(p.method.currentIndex())
+    spin_type(p.profile_fields["radius"].spin, "1.5", qtbot)
+    settle(qtbot, w)
+    assert engine_state(w)["overrides"]
+    n0 = len(w.sim.info.ids)
+    p.add_n.setValue(25)
+    p.add_seed.setValue(3)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: len(w.sim.info.ids) == n0 + 25 or bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    from core.navmesh.queries import clearance
+
+    sim = w.sim.bridge.worker.controller.sim
+    ends = np.array([[sim.route_of(i).start, sim.route_of(i).goal] for i in range(n0, n0 + 25)]).reshape(-1, 2)
+    assert clearance(sim.mesh, ends)[0].min() >= 1.5
+    build(qtbot, w)                                    # and Reset keeps them all
+    assert len(w.sim.info.ids) == n0 + 25
