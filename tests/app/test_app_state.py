@@ -564,3 +564,63 @@ def test_random_agents_fit_the_radius_tuned_in_the_panel(make_studio, qtbot):
     assert clearance(sim.mesh, ends)[0].min() >= 1.5
     build(qtbot, w)                                    # and Reset keeps them all
     assert len(w.sim.info.ids) == n0 + 25
+
+
+def test_random_agents_whose_routes_an_obstacle_now_crosses_are_left_out_at_reset(make_studio, qtbot):
+    """The soak found it (McKenna + Road, seed 20261127, action 493): random agents are kept over a Reset with
+    their routes, and routes an obstacle drawn since crosses (goals inside it) went to the engine, whose preview
+    then failed with a division by zero. Now such agents are left out and named, as those whose start is covered,
+    and the others run."""
+    from shapely.geometry import LineString, Point, box
+
+    from core.navmesh.queries import segment_visible
+
+    w = make_studio(new=(60, 40))
+    build(qtbot, w)
+    p = w.sim.parameters
+    p.add_n.setValue(8)
+    p.add_seed.setValue(5)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: w.sim.info is not None and len(w.sim.info.ids) == 8 or bool(w.sim.errors),
+                    timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    routes, _, ids = w.sim.bridge.worker.controller.extra[0]
+    lines = [LineString(r.points) for r in routes]
+    # A 2 m square on the middle of the longest route piece that covers no start.
+    target = None
+    for k in sorted(range(len(routes)), key=lambda k: -lines[k].length):
+        mid = lines[k].interpolate(0.5, normalized=True)
+        square = box(mid.x - 1.0, mid.y - 1.0, mid.x + 1.0, mid.y + 1.0)
+        if not any(square.intersects(Point(r.points[0])) for r in routes):
+            target = k
+            break
+    assert target is not None
+    crossed = {ids[k] for k, line in enumerate(lines) if line.intersects(square.buffer(-1e-6))}
+    w.state.set("snap_grid", False)
+    w.state.set("snap_vertices", False)
+    d = Driver(w)
+    d.tool("obstacle")
+    x0, y0, x1, y1 = square.bounds
+    for q in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        d.click(*q)
+    d.key(QtCore.Qt.Key.Key_Return)
+    d.tool("select")
+    assert len(w.scene.obstacles) == 1
+    gen = w.sim.generation
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.generation != gen and w.sim.info is not None, timeout=BUILD_WAIT)
+    qtbot.wait(200)                                    # the build's messages come before the build
+    assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+    for aid in crossed:
+        assert f"random agent {aid!r}" in w.sim.errors[0]
+    assert ids[target] in crossed and set(w.sim.info.ids) == set(ids) - crossed
+    w.sim.errors.clear()
+    w.sim._error_box.close()
+    sim = w.sim.bridge.worker.controller.sim
+    for i in range(sim.n_agents):
+        pts = np.asarray(sim.route_of(i).points)
+        assert segment_visible(sim.mesh, pts[:-1], pts[1:]).all()
+    action(w, "sim.preview").setChecked(True)
+    play_until(qtbot, w, 1.0)
+    qtbot.wait(500)
+    assert not w.sim.errors, w.sim.errors
