@@ -258,7 +258,9 @@ class QtSimPlots(QtWidgets.QWidget):
         if m.area is not None:
             title = "Area"
             v = float(m.speed[-1]) if m.speed is not None and len(m.t) else math.nan
-            if math.isfinite(v):
+            # PedPy's mean speed of an empty area is 0: "0.00 m/s" would read as people standing still.
+            empty = len(m.t) > 0 and len(m.classic) == len(m.t) and float(m.classic[-1]) == 0.0
+            if math.isfinite(v) and not empty:
                 title += f": {v:.2f} m/s now"
             elif len(m.t):
                 title += ": nobody in it now"

@@ -37,6 +37,7 @@ from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
 from .export import write_trajectories
+from .kept_routes import blocked_routes
 from ..model.problem_names import named
 from .mailbox import Mailbox
 from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load, Method, MethodKey, Overlays,
@@ -453,10 +454,17 @@ class SimController:
 
     def _add_random_agents(self, sim: Simulation) -> list[str]:
         """Add the random agents of the run to a rebuilt simulation; those an edit of the scene made impossible
-        (a start now inside an obstacle) are left out for good, and their problems returned."""
+        (a start or goal now inside an obstacle, a route crossing one) are left out for good, and their problems
+        returned."""
         kept: list[tuple[list, list[str], list[str]]] = []
         problems: list[str] = []
         for routes, profiles, ids in self.extra:
+            blocked = blocked_routes(sim.mesh, routes)
+            problems += [f"random agent {ids[k]!r}: {why}" for k, why in blocked.items()]
+            keep = [k for k in range(len(ids)) if k not in blocked]
+            routes, profiles, ids = [routes[k] for k in keep], [profiles[k] for k in keep], [ids[k] for k in keep]
+            if not ids:
+                continue
             try:
                 sim.add_agents(routes, profiles, ids)
                 kept.append((routes, profiles, ids))

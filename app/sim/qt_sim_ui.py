@@ -56,6 +56,8 @@ class QtSimulationUi(QtCore.QObject):
         self.info = None
         self.frame = None
         self.generation = -1
+        # The run a Reset was asked of: its frames published before the worker took the Reset still say it plays.
+        self._resetting: int | None = None
         self.document = 0       # numbers the documents opened; the worker's builds and overlays carry it
         self.selected = -1
         self._frames: list[float] = []
@@ -281,6 +283,11 @@ class QtSimulationUi(QtCore.QObject):
         self._send("step", 1)
 
     def reset(self) -> None:
+        """Reset stops the run: Play is at hand at once, while the run is rebuilt (a Play clicked meanwhile starts
+        the rebuilt run; it was lost while the last frame of the old run still said it played)."""
+        self._resetting = self.generation
+        self.actions["sim.play"].setEnabled(True)
+        self.actions["sim.pause"].setEnabled(False)
         self._send("reset")
 
     def set_preview(self, on: bool) -> None:
@@ -574,8 +581,10 @@ class QtSimulationUi(QtCore.QObject):
         now = time.monotonic()
         self.pacer.push(f, now)
         self.clock.setText(f"t = {f.time:,.1f} s")
-        self.actions["sim.play"].setEnabled(not f.playing)
-        self.actions["sim.pause"].setEnabled(f.playing)
+        if not (f.playing and f.generation == self._resetting):
+            self._resetting = None
+            self.actions["sim.play"].setEnabled(not f.playing)
+            self.actions["sim.pause"].setEnabled(f.playing)
         self._schedule(now)
 
     def _schedule(self, now: float) -> None:

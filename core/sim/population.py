@@ -78,10 +78,10 @@ def roomy_points(sim, rng: np.random.Generator, n: int, room: float) -> np.ndarr
 
 
 def plan_errand(sim, start: np.ndarray, rng: np.random.Generator, profile: str, planner: str) -> Route | None:
-    """A route from ``start`` to a random goal where the character fits, keeping ``sim.clearance_for`` the
-    profile (a few tries); None when no goal could be reached."""
+    """A route from ``start`` to a random goal where the character fits (its radius as the simulation has it),
+    keeping ``sim.clearance_for`` the profile (a few tries); None when no goal could be reached."""
     c = sim.clearance_for(profile)
-    room = sim.scene.profile(profile).radius
+    room = sim.params.get_profile(profile, "radius")      # the radius the engine checks (tuned live or not)
     for _ in range(MAX_TRIES):
         goals = roomy_points(sim, rng, 1, room)
         if len(goals) == 0:
@@ -113,7 +113,7 @@ def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None,
     rng = np.random.default_rng(seed)
     routes: list[Route] = []
     profs: list[str] = []
-    room = max(sim.scene.profile(p).radius for p in names)
+    room = max(sim.params.get_profile(p, "radius") for p in names)
     starts = roomy_points(sim, rng, n * MAX_TRIES, room)
     k = 0
     for j in range(len(starts)):
@@ -129,9 +129,22 @@ def add_random_agents(sim, n: int, seed: int, profiles: list[str] | None = None,
     if len(routes) < n:
         raise InputError([Problem("agents", f"found routes for only {len(routes)} of {n} random agents with the "
                                             f"{planner} planner")])
-    first = sim.state.n
-    ids = [f"crowd-{first + j}" for j in range(n)]
+    ids = fresh_ids("crowd", sim.state.ids, sim.state.n, n)
     return sim.add_agents(routes, profs, ids, methods=meth)
+
+
+def fresh_ids(prefix: str, taken, first: int, k: int) -> list[str]:
+    """``k`` ids ``prefix-N`` for N from ``first`` up, skipping those in ``taken``: once an agent was left out of a
+    run (its start now inside an obstacle), the count of agents no longer names an unused id."""
+    used = set(taken)
+    out: list[str] = []
+    j = first
+    while len(out) < k:
+        name = f"{prefix}-{j}"
+        if name not in used:
+            out.append(name)
+        j += 1
+    return out
 
 
 def replan_lost(sim, planner: str = DEFAULT_PLANNER, max_replans: int = 25) -> int:

@@ -222,7 +222,7 @@ class Simulation:
         if len(profiles) != k:
             raise ValueError(f"{k} routes but {len(profiles)} profiles")
         if ids is None:
-            ids = [f"agent-{self.state.n + j}" for j in range(k)]
+            ids = population.fresh_ids("agent", self.state.ids, self.state.n, k)
         taken = set(self.state.ids)
         problems = []
         for j, aid in enumerate(ids):

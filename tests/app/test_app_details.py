@@ -121,6 +121,33 @@ def test_an_empty_measurement_shows_no_nan_and_no_negative_time(make_studio, qtb
     assert "nobody" in plots.density_plot.titleLabel.text
 
 
+def test_an_area_and_a_line_nobody_walks_through_plot_no_nan_in_a_live_run(make_studio, qtbot):
+    """The same through a live run: a measurement area and line away from the road's walker, drawn with their
+    tools, then Play: the titles say nobody is there (no "nan m/s"), the time axes start at 0, in seconds."""
+    from test_app_state import draw_measurements, pause, play_until
+
+    w = make_studio(ROAD)
+    draw_measurements(w, ((10.0, 150.0), (40.0, 190.0)), ((20.0, 140.0), (60.0, 140.0)))
+    play_until(qtbot, w, 3.0)
+    pause(qtbot, w)
+    plots = w.sim.plots
+
+    def measured() -> bool:
+        p = plots.density_plot
+        curves = p.listDataItems() if p is not None else []
+        return bool(curves) and curves[0].xData is not None and len(curves[0].xData) > 1
+
+    qtbot.waitUntil(lambda: measured() and plots.flow_plot is not None, timeout=WAIT)
+    assert not w.sim.errors, w.sim.errors
+    assert plots.density_plot.titleLabel.text == "Area: nobody in it now"
+    assert plots.flow_plot.titleLabel.text.startswith("Line")
+    for plot in (plots.density_plot, plots.flow_plot):
+        assert "nan" not in plot.titleLabel.text.lower()
+        (x0, x1), (y0, y1) = plot.viewRange()
+        assert x0 >= 0 and y0 >= 0 and x1 > x0, (plot.titleLabel.text, plot.viewRange())
+        assert "ms" not in plot.getAxis("bottom").labelString()
+
+
 def test_a_drawing_tool_click_picks_no_agent(make_studio, qtbot):
     w = make_studio(ROAD)
     build(qtbot, w)

@@ -230,6 +230,39 @@ def test_new_scene_and_reopening_show_nothing_of_the_last_run(make_studio, qtbot
     assert [n for _, n in w.sim.plots.terrain.getAxis("bottom")._tickLevels[0]] == names
 
 
+# ----- finding 7: the heatmap's colour scale at a city's scale --------------------------------------------------
+
+
+def test_the_heatmap_scale_reads_a_city_s_sparse_walkers(make_studio, qtbot):
+    """A city's walkers are a few hundredths of an agent per square metre: the heatmap's scale (its colour bar in
+    the viewport's corner) ends near the densities shown, so they read, instead of a fixed 0 .. 2 /m² that paints
+    them transparent."""
+    from app.layers.qt_density import DENSITY_FLOOR, density_lut, density_top
+
+    w = make_studio(CITY, size=(1280, 800))
+    mode = w.sim.replay.timeline.mode
+    mode.setCurrentIndex(mode.findData("grid"))
+    play_until(qtbot, w, 6.0)
+    pause(qtbot, w)
+    replay = w.sim.replay
+    qtbot.waitUntil(lambda: replay.layer.grid is not None and replay.legend.isVisible(), timeout=WAIT)
+    settle(qtbot, w)
+    grid = replay.layer.grid
+    occupied = grid[np.isfinite(grid) & (grid > 0)]
+    assert len(occupied) > 0
+    dense = float(np.percentile(occupied, 98))
+    assert DENSITY_FLOOR < dense < 0.1, dense                  # a city's scale, not a crowd's
+    top = replay.layer.top
+    assert top == density_top(grid) and dense <= top <= 2.5 * dense, (dense, top)
+    assert tuple(replay.layer.image.getLevels()) == pytest.approx((0.0, top))
+    # The densest pixels shown take a colour at least half opaque on the scale, not the transparent bottom.
+    assert density_lut()[int(255 * min(dense / top, 1.0)), 3] >= 100
+    # The colour bar says the range, and lies whole inside the viewport.
+    bar = replay.legend
+    assert bar.top == top and "/m²" in bar.label_top() and bar.title.startswith("Density (grid")
+    assert bar.parentWidget() is w.viewport and w.viewport.viewport().geometry().contains(bar.geometry())
+
+
 # ----- finding 8: the ghost preview and the side-by-side run ---------------------------------------------------
 
 
@@ -420,10 +453,9 @@ def test_a_scene_with_an_agent_cut_off_its_goal_runs_without_it(make_studio, qtb
     assert not w.sim.errors
 
 
-def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio, qtbot):
-    """The soak found it: random agents are kept over a Reset, but one whose start an obstacle drawn since covers
-    stopped the rebuild ("the simulation stopped"); now it is left out and named, and the others run."""
-    w = make_studio(ROAD)
+def cover_a_random_agent(w, qtbot) -> list[str]:
+    """Build the road scene, add 4 random agents, play, and draw an obstacle over the first one's start (Select
+    tool again after); the ids of the random agents."""
     build(qtbot, w)
     w.sim.parameters.add_n.setValue(4)
     w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
@@ -441,6 +473,14 @@ def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio,
     d.key(QtCore.Qt.Key.Key_Return)
     d.tool("select")
     assert len(w.scene.obstacles) == len(load_scene(ROAD).obstacles) + 1
+    return ids
+
+
+def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio, qtbot):
+    """The soak found it: random agents are kept over a Reset, but one whose start an obstacle drawn since covers
+    stopped the rebuild ("the simulation stopped"); now it is left out and named, and the others run."""
+    w = make_studio(ROAD)
+    ids = cover_a_random_agent(w, qtbot)
     gen = w.sim.generation
     action(w, "sim.reset").trigger()
     qtbot.waitUntil(lambda: w.sim.generation != gen and bool(w.sim.errors), timeout=BUILD_WAIT)
@@ -450,3 +490,137 @@ def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio,
     w.sim.errors.clear()
     play_until(qtbot, w, 0.5)
     assert not w.sim.errors
+
+
+def test_random_agents_added_after_one_was_left_out_get_ids_of_their_own(make_studio, qtbot):
+    """The soak found it (city, seed 20261127, action 355): once a random agent was left out at Reset, the next
+    ones were named from the count of agents, so one took the id of an agent still in the run and the engine
+    stopped ("duplicate agent id 'crowd-29'"). Now every added agent gets an unused id, Reset after Reset."""
+    w = make_studio(ROAD)
+    ids = cover_a_random_agent(w, qtbot)
+    gen = w.sim.generation
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.generation != gen and bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+    w.sim.errors.clear()
+    w.sim._error_box.close()
+    kept = w.sim.info.ids
+    assert ids[0] not in kept and len(kept) == 4
+    w.sim.parameters.add_n.setValue(3)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: len(w.sim.info.ids) == 7 or bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    now = w.sim.info.ids
+    assert len(set(now)) == 7 and now[:4] == kept
+    build(qtbot, w)                                   # Reset again: every random agent rebuilt, none refused
+    assert w.sim.info.ids == now
+    play_until(qtbot, w, 0.5)
+    assert not w.sim.errors
+
+
+def test_play_clicked_while_a_reset_rebuilds_the_run_starts_the_rebuilt_run(make_studio, qtbot):
+    """The soak found it (hills, seed 20261127, action 360): Reset while playing, then Play before the rebuilt
+    run's first frame came; Play was still greyed out by the old run's last frame ("playing"), the click was lost
+    and the run stood at 0 s. Now Reset makes Play clickable at once, and the click plays the rebuilt run."""
+    w = make_studio(ROAD)
+    play_until(qtbot, w, 1.0)
+    gen = w.sim.generation
+    assert w.sim.frame.playing and not action(w, "sim.play").isEnabled()
+    action(w, "sim.reset").trigger()
+    assert action(w, "sim.play").isEnabled() and not action(w, "sim.pause").isEnabled()
+    action(w, "sim.play").trigger()                    # before any event of the rebuild is handled
+    qtbot.waitUntil(lambda: w.sim.generation != gen and w.sim.frame is not None
+                    and w.sim.frame.generation == w.sim.generation and w.sim.frame.playing
+                    and w.sim.frame.time > 0.3, timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    assert not action(w, "sim.play").isEnabled() and action(w, "sim.pause").isEnabled()
+    pause(qtbot, w)
+    assert action(w, "sim.play").isEnabled()
+
+
+def test_random_agents_fit_the_radius_tuned_in_the_panel(make_studio, qtbot):
+    """The soak found it (hills, seed 20261127, action 474): with a profile's radius raised in the Simulation
+    panel and a disc method, Add Agents stopped the simulation ("a disc of radius 1.5 would overlap 1.47 from an
+    obstacle"): the random starts and goals kept the scene's radius from obstacles, the engine checks the tuned
+    one. Now they keep the tuned radius, and every agent is added."""
+    w = make_studio(ROAD)
+    build(qtbot, w)
+    p = w.sim.parameters
+    p.method.setCurrentIndex(p.method.findData("irm"))
+    p.method.activated.emit(p.method.currentIndex())
+    spin_type(p.profile_fields["radius"].spin, "1.5", qtbot)
+    settle(qtbot, w)
+    assert engine_state(w)["overrides"]
+    n0 = len(w.sim.info.ids)
+    p.add_n.setValue(25)
+    p.add_seed.setValue(3)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: len(w.sim.info.ids) == n0 + 25 or bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    from core.navmesh.queries import clearance
+
+    sim = w.sim.bridge.worker.controller.sim
+    ends = np.array([[sim.route_of(i).start, sim.route_of(i).goal] for i in range(n0, n0 + 25)]).reshape(-1, 2)
+    assert clearance(sim.mesh, ends)[0].min() >= 1.5
+    build(qtbot, w)                                    # and Reset keeps them all
+    assert len(w.sim.info.ids) == n0 + 25
+
+
+def test_random_agents_whose_routes_an_obstacle_now_crosses_are_left_out_at_reset(make_studio, qtbot):
+    """The soak found it (McKenna + Road, seed 20261127, action 493): random agents are kept over a Reset with
+    their routes, and routes an obstacle drawn since crosses (goals inside it) went to the engine, whose preview
+    then failed with a division by zero. Now such agents are left out and named, as those whose start is covered,
+    and the others run."""
+    from shapely.geometry import LineString, Point, box
+
+    from core.navmesh.queries import segment_visible
+
+    w = make_studio(new=(60, 40))
+    build(qtbot, w)
+    p = w.sim.parameters
+    p.add_n.setValue(8)
+    p.add_seed.setValue(5)
+    w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
+    qtbot.waitUntil(lambda: w.sim.info is not None and len(w.sim.info.ids) == 8 or bool(w.sim.errors),
+                    timeout=BUILD_WAIT)
+    assert not w.sim.errors, w.sim.errors
+    routes, _, ids = w.sim.bridge.worker.controller.extra[0]
+    lines = [LineString(r.points) for r in routes]
+    # A 2 m square on the middle of the longest route piece that covers no start.
+    target = None
+    for k in sorted(range(len(routes)), key=lambda k: -lines[k].length):
+        mid = lines[k].interpolate(0.5, normalized=True)
+        square = box(mid.x - 1.0, mid.y - 1.0, mid.x + 1.0, mid.y + 1.0)
+        if not any(square.intersects(Point(r.points[0])) for r in routes):
+            target = k
+            break
+    assert target is not None
+    crossed = {ids[k] for k, line in enumerate(lines) if line.intersects(square.buffer(-1e-6))}
+    w.state.set("snap_grid", False)
+    w.state.set("snap_vertices", False)
+    d = Driver(w)
+    d.tool("obstacle")
+    x0, y0, x1, y1 = square.bounds
+    for q in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        d.click(*q)
+    d.key(QtCore.Qt.Key.Key_Return)
+    d.tool("select")
+    assert len(w.scene.obstacles) == 1
+    gen = w.sim.generation
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.generation != gen and w.sim.info is not None, timeout=BUILD_WAIT)
+    qtbot.wait(200)                                    # the build's messages come before the build
+    assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+    for aid in crossed:
+        assert f"random agent {aid!r}" in w.sim.errors[0]
+    assert ids[target] in crossed and set(w.sim.info.ids) == set(ids) - crossed
+    w.sim.errors.clear()
+    w.sim._error_box.close()
+    sim = w.sim.bridge.worker.controller.sim
+    for i in range(sim.n_agents):
+        pts = np.asarray(sim.route_of(i).points)
+        assert segment_visible(sim.mesh, pts[:-1], pts[1:]).all()
+    action(w, "sim.preview").setChecked(True)
+    play_until(qtbot, w, 1.0)
+    qtbot.wait(500)
+    assert not w.sim.errors, w.sim.errors

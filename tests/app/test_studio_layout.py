@@ -171,6 +171,8 @@ def test_every_plot_fits_1280_by_800_with_measurements_and_a_sweep(make_studio, 
                          "mean_weighted_length": [130.0, 120.0, 118.0, 131.0, 125.0, 121.0]})
     w.sim.show_sweep(series(runs, "pedestrian.sigma", "mean_weighted_length", "method"), "pedestrian.sigma",
                      "mean_weighted_length")
+    # The arrivals' longest title (a crowd of thousands), as the replay writes it.
+    w.sim.plots.show_replay(np.zeros(0), np.zeros(0), np.linspace(1.0, 60.0, 4999), 5000, np.zeros(0))
     qtbot.wait(300)
     assert w.width() <= 1280 and w.height() <= 800, w.size()
     plots = w.sim.plots
@@ -187,6 +189,12 @@ def test_every_plot_fits_1280_by_800_with_measurements_and_a_sweep(make_studio, 
     for i, a in enumerate(rects):
         for b in rects[i + 1:]:
             assert not a.intersects(b)
+    # Each title is whole inside its plot ("Arrivals: 4999 of 5000" once ran past its plot's edge).
+    assert plots.arrivals.titleLabel.text == "Arrivals: 4999 of 5000"
+    for wdg in shown:
+        title = wdg.getPlotItem().titleLabel
+        r = title.mapRectToScene(title.item.mapRectToParent(title.item.boundingRect()))
+        assert 0 <= r.left() and r.right() <= wdg.width(), (title.text, r, wdg.width())
     # Each terrain name fits its bar's share of the axis (long names are cut, and whole in the tool tip).
     ax = plots.terrain.getAxis("bottom")
     fm = QtGui.QFontMetrics(ax.style.get("tickFont") or plots.font())

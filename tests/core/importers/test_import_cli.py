@@ -72,3 +72,54 @@ def test_a_route_inside_an_obstacle_exits_2_naming_it(tmp_path):
     assert not out.exists()
     r = _miran("import", str(tmp_path / "missing.dxf"), "--out", str(out))
     assert r.returncode == 2 and "no such file" in r.stderr
+
+
+NO_LAYER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+ width="100" height="100" viewBox="0 0 100 100">
+ <g inkscape:groupmode="layer" inkscape:label="Walls"><rect id="box" x="40" y="40" width="20" height="20"/></g>
+ <g id="plain"><path id="walk" d="M 5 90 L 95 90" stroke="black" stroke-width="0.5" fill="none"/></g>
+</svg>"""
+
+
+def test_map_with_an_empty_layer_name_gives_elements_outside_any_layer_a_role(tmp_path):
+    """``--map "=route"`` (as ``--map "(no layer)=route"``) makes the line in a plain group a route; without it
+    the line is a thin obstacle, as the preview shows by default."""
+    path = tmp_path / "walk.svg"
+    path.write_text(NO_LAYER_SVG)
+    for spelling in ("=route", "(no layer)=route"):
+        out = tmp_path / "walk.json"
+        r = _miran("import", str(path), "--out", str(out), "--map", "Walls=obstacle", "--map", spelling)
+        assert r.returncode == 0, r.stderr
+        s = load_scene(out)
+        assert [rt.points for rt in s.routes] == [[(5.0, 10.0), (95.0, 10.0)]], spelling
+        assert len(s.obstacles) == 1, spelling
+        out.unlink()
+    r = _miran("import", str(path), "--out", str(out), "--map", "Walls=obstacle")
+    assert r.returncode == 0, r.stderr
+    assert load_scene(out).routes == [] and len(load_scene(out).obstacles) == 2
+
+
+def test_crs_metres_reads_a_geojson_in_local_metres(tmp_path):
+    """A GeoJSON drawn in local metres reads as degrees by default (the standard's CRS, thousands of kilometres
+    wide); ``--crs metres`` keeps its numbers as metres; a CRS no one knows is refused naming ``--crs``."""
+    square = [[10, 10], [30, 10], [30, 20], [10, 20], [10, 10]]
+    doc = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"layer": "blocks"}, "geometry": {"type": "Polygon",
+                                                                             "coordinates": [square]}},
+        {"type": "Feature", "properties": {"layer": "walk"}, "geometry": {"type": "LineString",
+                                                                           "coordinates": [[0, 5], [40, 5]]}}]}
+    path = tmp_path / "site.geojson"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "site.json"
+    maps = ("--map", "blocks=obstacle", "--map", "walk=route")
+    r = _miran("import", str(path), "--out", str(out), *maps)
+    assert r.returncode == 0, r.stderr
+    x0, y0, x1, y1 = load_scene(out).bounds
+    assert x1 - x0 > 1e6
+    r = _miran("import", str(path), "--out", str(out), *maps, "--crs", "metres")
+    assert r.returncode == 0, r.stderr
+    s = load_scene(out)
+    assert s.bounds == (0.0, 5.0, 40.0, 20.0) and len(s.obstacles) == 1 and len(s.routes) == 1
+    out.unlink()
+    r = _miran("import", str(path), "--out", str(out), *maps, "--crs", "EPSG:nonsense")
+    assert r.returncode == 2 and "--crs" in r.stderr and "Traceback" not in r.stderr and not out.exists()
