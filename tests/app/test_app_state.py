@@ -453,6 +453,17 @@ def test_a_scene_with_an_agent_cut_off_its_goal_runs_without_it(make_studio, qtb
     assert not w.sim.errors
 
 
+def reset_leaving_one_out(w, qtbot) -> list[str]:
+    """``cover_a_random_agent``, then Reset: the rebuild leaves that agent out and says so in one message; the ids
+    of the random agents before it."""
+    ids = cover_a_random_agent(w, qtbot)
+    gen = w.sim.generation
+    action(w, "sim.reset").trigger()
+    qtbot.waitUntil(lambda: w.sim.generation != gen and bool(w.sim.errors), timeout=BUILD_WAIT)
+    assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+    return ids
+
+
 def cover_a_random_agent(w, qtbot) -> list[str]:
     """Build the road scene, add 4 random agents, play, and draw an obstacle over the first one's start (Select
     tool again after); the ids of the random agents."""
@@ -480,11 +491,7 @@ def test_random_agents_an_obstacle_now_covers_are_left_out_at_reset(make_studio,
     """The soak found it: random agents are kept over a Reset, but one whose start an obstacle drawn since covers
     stopped the rebuild ("the simulation stopped"); now it is left out and named, and the others run."""
     w = make_studio(ROAD)
-    ids = cover_a_random_agent(w, qtbot)
-    gen = w.sim.generation
-    action(w, "sim.reset").trigger()
-    qtbot.waitUntil(lambda: w.sim.generation != gen and bool(w.sim.errors), timeout=BUILD_WAIT)
-    assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+    ids = reset_leaving_one_out(w, qtbot)
     assert f"random agent {ids[0]!r}" in w.sim.errors[0]
     assert ids[0] not in w.sim.info.ids and len(w.sim.info.ids) == 4
     w.sim.errors.clear()
@@ -497,11 +504,7 @@ def test_random_agents_added_after_one_was_left_out_get_ids_of_their_own(make_st
     ones were named from the count of agents, so one took the id of an agent still in the run and the engine
     stopped ("duplicate agent id 'crowd-29'"). Now every added agent gets an unused id, Reset after Reset."""
     w = make_studio(ROAD)
-    ids = cover_a_random_agent(w, qtbot)
-    gen = w.sim.generation
-    action(w, "sim.reset").trigger()
-    qtbot.waitUntil(lambda: w.sim.generation != gen and bool(w.sim.errors), timeout=BUILD_WAIT)
-    assert len(w.sim.errors) == 1 and w.sim.errors[0].startswith("Some agents could not be placed:")
+    ids = reset_leaving_one_out(w, qtbot)
     w.sim.errors.clear()
     w.sim._error_box.close()
     kept = w.sim.info.ids

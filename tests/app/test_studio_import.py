@@ -13,6 +13,7 @@ from core.scene.io import scene_to_dict
 from core.scene.parse import check_scene
 
 import ezdxf
+from import_samples import write_local_metres_geojson
 
 
 def write_plan(path) -> None:
@@ -124,17 +125,8 @@ def test_an_element_without_a_layer_takes_the_role_chosen(make_studio, qtbot, tm
 def test_geojson_coordinates_declared_metres_in_the_preview(make_studio, qtbot, tmp_path, monkeypatch):
     """A GeoJSON in local metres reads as degrees (the standard's default) until the preview is told "these
     coordinates are metres"; the roles chosen stay."""
-    import json
-
     w = make_studio(new=(100, 100))
-    square = [[10, 10], [30, 10], [30, 20], [10, 20], [10, 10]]
-    doc = {"type": "FeatureCollection", "features": [
-        {"type": "Feature", "properties": {"layer": "blocks"}, "geometry": {"type": "Polygon",
-                                                                             "coordinates": [square]}},
-        {"type": "Feature", "properties": {"layer": "walk"}, "geometry": {"type": "LineString",
-                                                                           "coordinates": [[0, 5], [40, 5]]}}]}
-    path = tmp_path / "site.geojson"
-    path.write_text(json.dumps(doc))
+    path = write_local_metres_geojson(tmp_path / "site.geojson")
 
     def preview(parent, session):
         dlg = qt_import.QtImportPreview(parent, session)

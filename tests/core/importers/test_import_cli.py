@@ -11,6 +11,8 @@ import pytest
 
 from core.scene.io import load_scene
 
+from import_samples import write_local_metres_geojson
+
 pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -102,14 +104,7 @@ def test_map_with_an_empty_layer_name_gives_elements_outside_any_layer_a_role(tm
 def test_crs_metres_reads_a_geojson_in_local_metres(tmp_path):
     """A GeoJSON drawn in local metres reads as degrees by default (the standard's CRS, thousands of kilometres
     wide); ``--crs metres`` keeps its numbers as metres; a CRS no one knows is refused naming ``--crs``."""
-    square = [[10, 10], [30, 10], [30, 20], [10, 20], [10, 10]]
-    doc = {"type": "FeatureCollection", "features": [
-        {"type": "Feature", "properties": {"layer": "blocks"}, "geometry": {"type": "Polygon",
-                                                                             "coordinates": [square]}},
-        {"type": "Feature", "properties": {"layer": "walk"}, "geometry": {"type": "LineString",
-                                                                           "coordinates": [[0, 5], [40, 5]]}}]}
-    path = tmp_path / "site.geojson"
-    path.write_text(json.dumps(doc))
+    path = write_local_metres_geojson(tmp_path / "site.geojson")
     out = tmp_path / "site.json"
     maps = ("--map", "blocks=obstacle", "--map", "walk=route")
     r = _miran("import", str(path), "--out", str(out), *maps)
