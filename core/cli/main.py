@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import keyword
+import signal
 import sys
 
 from core import interrupts
@@ -96,7 +97,22 @@ def entry() -> None:
         code = main()
     except KeyboardInterrupt:  # Ctrl+C in the instant between the command's end and the exit
         code = _interrupted()
+    finally:
+        _ignore_further_interrupts()
     sys.exit(code)
+
+
+def _ignore_further_interrupts() -> None:
+    """Ignore SIGINT from here to the exit, so that the status reported stands: a KeyboardInterrupt that escaped
+    the module would make Python end itself by SIGINT (status -2 after "interrupted" was printed, seen once in CI)."""
+    while True:
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # runs a pending handler first, which may raise
+            return
+        except KeyboardInterrupt:
+            continue
+        except ValueError:  # not the main thread: nothing to ignore here
+            return
 
 
 if __name__ == "__main__":

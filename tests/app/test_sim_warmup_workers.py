@@ -59,7 +59,9 @@ def test_the_warm_up_compiles_the_manifest_in_worker_processes_first(tmp_path, m
         h.send("warmup")
         h.wait(lambda h: any(e.kind == "warm" for e in h.events), timeout=900, what="warm-up")
         progress = [e.args for e in h.events if e.kind == "progress"]
-        assert [p[0] for p in progress] == [0.5, 1.0]
+        # the mailbox keeps only the newest of progress events the reader has not taken yet: 0.5 may be replaced
+        fractions = [p[0] for p in progress]
+        assert fractions in ([0.5, 1.0], [1.0])
         assert "in 2 processes" in progress[-1][1] and "2 of 2 kernels" in progress[-1][1]
         kinds = [e.kind for e in h.events]
         assert kinds.index("busy") < kinds.index("progress") < kinds.index("warm")
