@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -416,6 +417,11 @@ def test_reset_drops_the_run_and_keeps_the_document(make_studio, qtbot, tmp_path
     build(qtbot, fresh)
     for win in (w, fresh):
         settle(qtbot, win)
+    # Both windows measure the document's area and line in the background: wait for the plots they end with (the
+    # comparison below still fails if they end with different ones).
+    shown = [lambda win=win: [p.objectName() for p in win.sim.plots.shown()] for win in (w, fresh)]
+    with contextlib.suppress(Exception):
+        qtbot.waitUntil(lambda: shown[0]() == shown[1](), timeout=BUILD_WAIT)
     state, want = window_state(w), window_state(fresh)
     for k in ("title", "scene"):
         state.pop(k), want.pop(k)
