@@ -29,8 +29,9 @@ class _Card(QtWidgets.QWidget):
         return font, QtGui.QFontMetrics(font)
 
     def _corner(self, vp: QtWidgets.QWidget) -> QtCore.QPoint:
-        """Where the card's top-left corner goes over the viewport ``vp`` at its current size."""
-        raise NotImplementedError
+        """Where the card's top-left corner goes over the viewport ``vp`` at its current size (each card says;
+        by default the viewport's top-left corner, inset by a margin)."""
+        return QtCore.QPoint(8, 8)
 
     def _place(self) -> None:
         self.resize(self.sizeHint())
