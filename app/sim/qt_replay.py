@@ -234,6 +234,27 @@ class QtReplay(QtCore.QObject):
         if not m.is_empty():
             self.refresh()
 
+    def new_run(self) -> None:
+        """The live run was rebuilt (Reset, an edited scene): the recording, heatmap and measurement plots shown are
+        the old run's, so they go, and what is still being computed from them is not drawn; the new run's first
+        frame fetches its own recording, as a fresh window's does. A loaded recording stays: it is no live run's."""
+        if self.active and self.source is not None:
+            return
+        self.active = False
+        self._entering = None
+        self.store = None
+        self.times = np.zeros(0)
+        self._fetched = 0.0
+        self._fetched_steps = -1
+        for kind in self._requests:
+            self._requests[kind] += 1
+            self._valid[kind] = self._requests[kind]
+        self._waiting.clear()
+        self.timeline.label.setText("live")
+        self.layer.clear()
+        self.legend.hide()
+        self.ui.plots.hide_measurements(area=True, line=True)
+
     def open(self, path: str | Path) -> bool:
         """Load a ``miran-paths`` file and show it in replay mode at its start; False (and the problems shown)
         when it cannot be read."""

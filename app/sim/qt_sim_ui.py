@@ -560,6 +560,7 @@ class QtSimulationUi(QtCore.QObject):
         rebuilt = info.generation != self.generation
         if rebuilt:
             self.plots.clear_data()  # a rebuilt run (Reset, an edited scene) starts with empty plots
+            self.replay.new_run()    # and measures its own recording, not the old run's
             self.ghost.clear()       # and its ghost comes anew; a side-by-side run starting keeps the preview
         self.info = info
         self.generation = info.generation
