@@ -10,7 +10,9 @@ result with an exception set`` (its cause the KeyboardInterrupt).
 milliseconds later (``_thread.interrupt_main``), so that the KeyboardInterrupt is raised in our own code, between
 kernel calls. A deferral lasts at most MAX_DEFER_SECONDS (a cold compile runs in numba's Python code for minutes
 and must stay interruptible); past it, and for whatever slips through, ``is_interrupt`` recognises the
-SystemError by its cause, and the command line reports both as "interrupted" with exit status 130.
+SystemError by its cause, and the command line reports both as "interrupted" with exit status 130. A
+KeyboardInterrupt that numba's code swallowed altogether is asked for again every REASK_SECONDS until the command
+has ended (seen as a ``miran route`` that ran on for minutes after Ctrl+C).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from typing import Any, Callable
 MAX_DEFER_SECONDS = 1.0
 # How long after a deferral the interrupt is asked again.
 RETRY_SECONDS = 0.005
+# How long a command may run on after its KeyboardInterrupt was raised before it is asked again: numba's C code
+# can swallow an exception raised in a callback of its own, and the command would then run to its end.
+REASK_SECONDS = 2.0
 _DEFERRED_IN = tuple(os.sep + p + os.sep for p in ("numba", "llvmlite"))
 
 
@@ -74,6 +79,21 @@ def _retry() -> None:
             _thread.interrupt_main()
 
 
+def _reask() -> None:
+    # the command still runs after its KeyboardInterrupt: ask again, and again later, until it has ended
+    with _lock:
+        if not _state.installed or signal.getsignal(signal.SIGINT) is not sigint_handler:
+            return
+        _thread.interrupt_main()
+    _later(REASK_SECONDS, _reask)
+
+
+def _later(seconds: float, fn: Callable[[], None]) -> None:
+    timer = threading.Timer(seconds, fn)
+    timer.daemon = True
+    timer.start()
+
+
 def _absorb(signum: int, frame: Any) -> None:
     """A SIGINT still pending when the command has ended: it has been reported already."""
 
@@ -85,12 +105,12 @@ def sigint_handler(signum: int, frame: Any) -> None:
         if _state.first_deferred is None:
             _state.first_deferred = now
         if now - _state.first_deferred < MAX_DEFER_SECONDS:
-            timer = threading.Timer(RETRY_SECONDS, _retry)
-            timer.daemon = True
-            timer.start()
+            _later(RETRY_SECONDS, _retry)
             return
     _state.first_deferred = None
     _state.count += 1
+    if _state.count == 1:
+        _later(REASK_SECONDS, _reask)
     raise KeyboardInterrupt
 
 

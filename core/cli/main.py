@@ -93,10 +93,14 @@ def _tolerant_output() -> None:
 
 def entry() -> None:
     """Console-script entry point."""
+    code = 130
     try:
-        code = main()
-    except KeyboardInterrupt:  # Ctrl+C in the instant between the command's end and the exit
-        code = _interrupted()
+        try:
+            code = main()
+        except KeyboardInterrupt:  # Ctrl+C in the instant between the command's end and the exit
+            code = _interrupted()
+    except KeyboardInterrupt:      # one more while the first was being reported: it is reported already
+        code = 130
     finally:
         _ignore_further_interrupts()
     sys.exit(code)

@@ -112,6 +112,27 @@ def test_an_interrupt_still_deferred_when_the_command_ends_is_absorbed():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_an_interrupt_swallowed_by_library_code_is_asked_for_again(monkeypatch):
+    """numba's C code can swallow a KeyboardInterrupt raised in its callback: the command then ran on for minutes
+    after Ctrl+C (a ``miran route`` in the slow tier). The interrupt is asked for again until the command ends."""
+    monkeypatch.setattr(interrupts, "REASK_SECONDS", 0.2)
+    restore = interrupts.install()
+    try:
+        try:
+            interrupts.sigint_handler(signal.SIGINT, None)
+        except KeyboardInterrupt:
+            pass                                        # swallowed, as numba's dispatcher did
+        with pytest.raises(KeyboardInterrupt):
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                sum(range(1000))
+    finally:
+        restore()
+    deadline = time.monotonic() + 0.6                  # and never once the command has ended
+    while time.monotonic() < deadline:
+        sum(range(1000))
+
+
 SCENE = {"format": "miran-scene", "version": 1, "name": "crowd", "units": "m", "bounds": [0, 0, 60, 60],
          "terrain_types": [{"id": "default"}, {"id": "mud"}], "default_terrain": "default",
          "obstacles": [{"id": f"o{i}{j}", "polygon": [[x, y], [x + 3, y], [x + 3, y + 3], [x, y + 3]]}
