@@ -194,13 +194,13 @@ class SimController:
             case Speed(factor):
                 self._cmd_speed(factor)
             case Param(name, value):
-                self._set(GlobalKey(name), value)
+                self._live(GlobalKey(name), value)
             case ProfileValue(pid, field, value):
-                self._set(ProfileKey(pid, field), float(value))
+                self._live(ProfileKey(pid, field), float(value))
             case Weight(pid, tid, value):
-                self._set(WeightKey(pid, tid), float(value))
+                self._live(WeightKey(pid, tid), float(value))
             case Method(name):
-                self._set(MethodKey(), name)
+                self._live(MethodKey(), name)
             case Threads(n):
                 self._cmd_threads(n)
             case Select(index):
@@ -497,8 +497,8 @@ class SimController:
                 sim.set_threads(self.threads)
 
     def _make_sim(self, scene: Scene) -> tuple[Simulation, list[str]]:
-        """The simulation of the scene's agents with the live parameters; agents whose routes cannot be made are
-        left out (their problems returned)."""
+        """The simulation of the scene's agents with the live parameters; agents whose routes cannot be made, or
+        whose discs cannot stand at their start or goal, are left out (their problems returned)."""
         method = self.overrides.method(scene.simulation.method)
         problems: list[str] = []
         if method not in IMPLEMENTED:
@@ -507,22 +507,28 @@ class SimController:
         sim = Simulation(scene, mesh=self.mesh, method=method, planner_context=self.ctx, add_scene_agents=False,
                          threads=self.threads)
         self.overrides.apply_to(sim)
-        try:
-            sim.add_scene_agents()
-        except InputError as e:
-            bad = {int(m.group(1)) for p in e.problems if (m := _AGENT_PATH.match(p.path))}
-            if len(bad) == 0 or any(not _AGENT_PATH.match(p.path) for p in e.problems):
-                raise
-            problems.extend(e.lines())
-            kept = dataclasses.replace(scene, agents=[a for k, a in enumerate(scene.agents) if k not in bad])
+        original = list(range(len(scene.agents)))    # the document's index of each agent still in the run
+        while True:
+            try:
+                sim.add_scene_agents()
+                return sim, problems
+            except InputError as e:
+                bad = {int(m.group(1)) for p in e.problems if (m := _AGENT_PATH.match(p.path))}
+                if len(bad) == 0 or any(not _AGENT_PATH.match(p.path) for p in e.problems):
+                    raise
+                # Named by the document's index: a later round (the engine checks the routes first, then where
+                # the discs stand) sees only the agents that are left.
+                problems.extend(_AGENT_PATH.sub(lambda m: f"agents[{original[int(m.group(1))]}]", str(p))
+                                for p in e.problems)
+            keep = [k for k in range(len(original)) if k not in bad]
+            original = [original[k] for k in keep]
+            kept = dataclasses.replace(scene, agents=[scene.agents[k] for k in original])
             # A context serves one scene: the scene without the agents left out gets its own, sharing the
             # geometry and the mesh (agents change neither).
             ctx = PlannerContext(kept, geometry=self.ctx.geometry, navmesh=self.mesh)
             sim = Simulation(kept, mesh=self.mesh, method=method, planner_context=ctx, add_scene_agents=False,
                              threads=self.threads)
             self.overrides.apply_to(sim)
-            sim.add_scene_agents()
-        return sim, problems
 
     # ----- live parameters -----------------------------------------------------------------------------------
 
@@ -534,6 +540,17 @@ class SimController:
         self._last["stats"] = 0.0
         if key == GlobalKey("dt"):
             self._rebase(time.monotonic())
+
+    def _live(self, key: OverrideKey, value) -> None:
+        """A change from the panel. One the engine refuses (a radius whose disc no longer fits where an agent
+        stands or goes) is bad input: the box names the problem, the run goes on with the value in force, and the
+        panel shows that value again."""
+        try:
+            self._set(key, value)
+        except InputError as e:
+            self._event("error", f"{_key_name(key)} not changed", "\n".join(e.lines()))
+            if self.sim is not None:
+                self._publish_build(time.monotonic())
 
     def _try_set(self, key: OverrideKey, value) -> None:
         try:
@@ -747,3 +764,15 @@ def _coalesce(batch: list[Command]) -> list[Command]:
     """Drop scene edits superseded later in the same batch (only the last scene matters)."""
     last = max((k for k, c in enumerate(batch) if isinstance(c, SceneEdit)), default=-1)
     return [c for k, c in enumerate(batch) if not isinstance(c, SceneEdit) or k == last]
+
+
+def _key_name(key: OverrideKey) -> str:
+    """How the panel names a live parameter: "dt", "pedestrian radius", "pedestrian weight of mud", "method"."""
+    match key:
+        case GlobalKey(name):
+            return name
+        case ProfileKey(pid, field):
+            return f"{pid} {field.replace('_', ' ')}"
+        case WeightKey(pid, tid):
+            return f"{pid} weight of {tid}"
+    return "method"

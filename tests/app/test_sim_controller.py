@@ -175,7 +175,7 @@ def test_engine_errors_are_reported_and_the_worker_lives_on(harness):
     h.send("param", "dt", -1.0)
     h.send("method", "no-such-method")
     h.wait(lambda h: len(h.errors()) >= 2, what="errors")
-    assert "dt" in h.errors()[0].args[1]
+    assert h.errors()[0].args[0] == "dt not changed" and "dt" in h.errors()[0].args[1]
     assert "no-such-method" in h.errors()[1].args[1]
     h.send("step", 2)
     h.wait(lambda h: "frame" in h.latest and h.latest["frame"].steps == 2, what="steps after the errors")
@@ -313,3 +313,40 @@ def test_the_threads_setting_steps_the_running_simulation_on_that_many_threads(h
     ref = Simulation(load_scene(SCENES / "mckenna_road.json"))
     ref.step(30)
     assert np.array_equal(h.latest["frame"].positions, ref.state.pos)
+
+
+def test_agents_refused_in_a_later_round_are_left_out_and_named_by_their_index_in_the_document(monkeypatch,
+                                                                                                 jit_warm):
+    """The soak found it (mckenna_road, seed 7, action 374): the engine checks the agents' routes first and where
+    their discs stand after. With one agent left out for its route, the next round refused another for its goal,
+    and that second refusal stopped the rebuild ("the simulation stopped"). Now each round's agents are left out,
+    every problem named by the agent's index in the document, and the others run."""
+    import dataclasses
+    from core.scene.problems import InputError, Problem
+
+    base = load_scene(SCENES / "mckenna_road.json")
+    scene = dataclasses.replace(base, agents=[dataclasses.replace(base.agents[0], id=f"a{k}") for k in range(4)])
+    real = Simulation.add_scene_agents
+
+    def refusing(sim):
+        ids = [a.id for a in sim.scene.agents]
+        if "a1" in ids:                                 # round 1: a route no detour can make
+            raise InputError([Problem(f"agents[{ids.index('a1')}].points", "the route crosses an obstacle")])
+        if "a3" in ids:                                 # round 2: a disc that cannot stand on its goal
+            raise InputError([Problem(f"agents[{ids.index('a3')}].goal", "a disc cannot stand on it")])
+        return real(sim)
+
+    monkeypatch.setattr(Simulation, "add_scene_agents", refusing)
+    h = Harness()
+    try:
+        h.send("load", scene)
+        h.send("reset")
+        h.wait(lambda h: "build" in h.latest and h.latest["build"].ids == ("a0", "a2") or
+               any(e.args[0] == "The simulation stopped" for e in h.errors()), what="the build without a1, a3")
+        assert h.latest["build"].ids == ("a0", "a2")
+        (warning,) = h.errors()
+        assert warning.args[0] == "Some agents could not be placed"
+        assert warning.args[1].splitlines() == ["agent 'a1' points: the route crosses an obstacle",
+                                                "agent 'a3' goal: a disc cannot stand on it"]
+    finally:
+        h.close()
