@@ -518,8 +518,7 @@ class SimController:
                     raise
                 # Named by the document's index: a later round (the engine checks the routes first, then where
                 # the discs stand) sees only the agents that are left.
-                problems.extend(_AGENT_PATH.sub(lambda m: f"agents[{original[int(m.group(1))]}]", str(p))
-                                for p in e.problems)
+                problems.extend(_in_document(p, original) for p in e.problems)
             keep = [k for k in range(len(original)) if k not in bad]
             original = [original[k] for k in keep]
             kept = dataclasses.replace(scene, agents=[scene.agents[k] for k in original])
@@ -776,3 +775,8 @@ def _key_name(key: OverrideKey) -> str:
         case WeightKey(pid, tid):
             return f"{pid} weight of {tid}"
     return "method"
+
+
+def _in_document(problem: Problem, original: list[int]) -> str:
+    """A problem of ``agents[k]`` of a run that left agents out, named by that agent's index in the document."""
+    return _AGENT_PATH.sub(lambda m: f"agents[{original[int(m.group(1))]}]", str(problem))
