@@ -430,7 +430,10 @@ class QtReplay(QtCore.QObject):
                 result = job()
             except Exception as e:  # a failed measure is reported, the window carries on
                 result = e
-            self.computed.emit((kind, number, result))
+            try:
+                self.computed.emit((kind, number, result))
+            except RuntimeError:    # the window closed while it computed: nothing to draw it in
+                pass
 
         threading.Thread(target=run, name=f"replay.{kind}", daemon=True).start()
 

@@ -11,7 +11,6 @@ from app.sim.commands import (COMMANDS, GlobalKey, Method, MethodKey, Overlays, 
 from app.sim.controller import SimController, _coalesce
 from app.sim.mailbox import Mailbox
 from core.scene.model import Scene
-from core.scene.problems import InputError
 
 
 def test_cmd_builds_the_record_of_each_name():
@@ -52,10 +51,13 @@ def test_the_controller_applies_records_and_keys_overrides_by_type():
     assert c.speed == 2.5
     c.handle(Param("c_s", 3.0))
     assert c.overrides == {GlobalKey("c_s"): 3.0}
-    with pytest.raises(InputError):  # checked by the engine before it is recorded
-        c.handle(Param("c_s", -1.0))
-    with pytest.raises(InputError):
-        c.handle(Method("no-such-method"))
+    box = c.outbox
+    box.take()
+    c.handle(Param("c_s", -1.0))     # checked by the engine before it is recorded: refused, reported, not recorded
+    c.handle(Method("no-such-method"))
+    _, events = box.take()
+    assert [(e.kind, e.args[0]) for e in events] == [("error", "c_s not changed"), ("error", "method not changed")]
+    assert c.overrides == {GlobalKey("c_s"): 3.0}
     pid = c.scene.profiles[0].id
     tid = c.scene.terrain_types[0].id
     c.handle(Weight(pid, tid, 2.0))
