@@ -39,6 +39,7 @@ class _State:
         self.count = 0
         self.first_deferred: float | None = None
         self.installed = False
+        self.epoch = 0          # one per install and restore: a timer of an ended command never asks again
 
 
 _state = _State()
@@ -72,24 +73,26 @@ def _in_kernel_machinery(frame: Any) -> bool:
 _lock = threading.Lock()
 
 
-def _retry() -> None:
+def _retry(epoch: int) -> None:
     # a deferred interrupt, unless the command has ended (its handler restored) in the meantime
     with _lock:
-        if _state.installed:
+        if _state.installed and _state.epoch == epoch:
             _thread.interrupt_main()
 
 
-def _reask() -> None:
+def _reask(epoch: int) -> None:
     # the command still runs after its KeyboardInterrupt: ask again, and again later, until it has ended
     with _lock:
-        if not _state.installed or signal.getsignal(signal.SIGINT) is not sigint_handler:
+        if (not _state.installed or _state.epoch != epoch
+                or signal.getsignal(signal.SIGINT) is not sigint_handler):
             return
         _thread.interrupt_main()
-    _later(REASK_SECONDS, _reask)
+    _later(REASK_SECONDS, _reask, epoch)
 
 
-def _later(seconds: float, fn: Callable[[], None]) -> None:
-    timer = threading.Timer(seconds, fn)
+def _later(seconds: float, fn: Callable[[int], None], epoch: int | None = None) -> None:
+    """Call ``fn(epoch)`` in ``seconds`` from a daemon thread (default: the epoch of the command running now)."""
+    timer = threading.Timer(seconds, fn, (_state.epoch if epoch is None else epoch,))
     timer.daemon = True
     timer.start()
 
@@ -125,11 +128,14 @@ def install() -> Callable[[], None]:
     if previous is not signal.default_int_handler:
         return lambda: None
     signal.signal(signal.SIGINT, sigint_handler)
-    _state.installed = True
+    with _lock:
+        _state.installed = True
+        _state.epoch += 1
 
     def restore() -> None:
         with _lock:
             _state.installed = False  # no deferred interrupt is asked again from now on
+            _state.epoch += 1
         # one asked already is absorbed (signal.signal runs the pending handlers), not raised after the command
         signal.signal(signal.SIGINT, _absorb)
         signal.signal(signal.SIGINT, previous)
