@@ -205,41 +205,32 @@ class QtReplay(QtCore.QObject):
     def forget(self) -> None:
         """Another document: drop the recording, the timeline's range, the heatmap and the measurements (what is
         still being computed for the last document is not drawn), and show the new document's measurement."""
-        self.active = False
-        self._entering = None
         self.source = None
-        self.store = None
-        self.times = np.zeros(0)
-        self._fetched = 0.0
-        self._fetched_steps = -1
+        self._drop_run()
         self._walkable_scene = self._regions_scene = None
-        for kind in self._requests:
-            self._requests[kind] += 1
-            self._valid[kind] = self._requests[kind]
-        self._waiting.clear()
         self._setting = True
         self.timeline.slider.setRange(0, 0)
         self.timeline.slider.setValue(0)
         self._setting = False
-        self.timeline.label.setText("live")
         was = self.timeline.mode.blockSignals(True)     # the heatmap is an analysis of the run: off, as at start
         self.timeline.mode.setCurrentIndex(0)
         self.timeline.mode.blockSignals(was)
-        self.layer.clear()
-        self.legend.hide()
         m = self.ui.doc.scene.measurement
         self.layer.show_area(m.area)
         self.layer.show_line(m.line)
-        self.ui.plots.hide_measurements(area=True, line=True)
         if not m.is_empty():
             self.refresh()
 
     def new_run(self) -> None:
         """The live run was rebuilt (Reset, an edited scene): the recording, heatmap and measurement plots shown are
-        the old run's, so they go, and what is still being computed from them is not drawn; the new run's first
-        frame fetches its own recording, as a fresh window's does. A loaded recording stays: it is no live run's."""
-        if self.active and self.source is not None:
-            return
+        the old run's, so they go; the new run's first frame fetches its own recording, as a fresh window's does.
+        A loaded recording stays: it is no live run's."""
+        if not (self.active and self.source is not None):
+            self._drop_run()
+
+    def _drop_run(self) -> None:
+        """Back to live with no recording, heatmap or measurement plots; what is still being computed from the
+        dropped recording is stale (not drawn)."""
         self.active = False
         self._entering = None
         self.store = None
