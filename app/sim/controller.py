@@ -351,8 +351,7 @@ class SimController:
         profiles = [sim.params.profile_ids[int(sim.state.profile[i])] for i in idx]
         ids = [sim.state.ids[int(i)] for i in idx]
         self.extra.append((routes, profiles, ids))
-        if self.side.sim is not None:
-            self.side.sim.add_agents(routes, profiles, ids)
+        self.side.add_agents(routes, profiles, ids)
         self._event("busy", None)
         self._event("info", f"Added {len(idx)} agents with random start and goal (seed {seed}).")
         self._publish_build(time.monotonic())
@@ -430,7 +429,7 @@ class SimController:
         if self.cancel.is_set():
             raise BuildCancelled("routes")
         problems = [named(scene, p) for p in problems] + self._add_random_agents(sim)
-        self.side.build(sim, scene, self.mesh, self.ctx, self.threads)
+        misfit = self.side.build(sim, scene, self.mesh, self.ctx, self.threads)
         self.sim = sim
         self.generation += 1
         self.playing = False
@@ -443,9 +442,11 @@ class SimController:
         if problems:
             self._event("error", "Some agents could not be placed", "\n".join(problems))
         if sim.unrouted:
-            names = ", ".join(f"{k!r}" for k in list(sim.unrouted)[:5]) + (" ..." if len(sim.unrouted) > 5 else "")
             first = next(iter(sim.unrouted.values()))
-            self._event("info", f"No route for agent {names}: lost where it starts ({first}).")
+            self._event("info", f"No route for agent {_listed(sim.unrouted)}: lost where it starts ({first}).")
+        if misfit:
+            self._event("info", f"Side by side ({self.side.method}): agent {_listed(misfit)} lost where it starts, its "
+                                f"disc does not fit ({next(iter(misfit.values()))}).")
         now = time.monotonic()
         self._publish_build(now)
         self._trace_dirty = True
@@ -747,6 +748,11 @@ def _quietly(fn: Callable[[], Any]) -> None:
         fn()
     except Exception:  # the warm-up's failure must not end the process; the live run reports it
         pass
+
+
+def _listed(agents: dict[str, str]) -> str:
+    """The first agent ids of a message, quoted, with "..." after five."""
+    return ", ".join(f"{k!r}" for k in list(agents)[:5]) + (" ..." if len(agents) > 5 else "")
 
 
 def _changed(a: Scene, b: Scene, fields: tuple[str, ...]) -> bool:

@@ -50,18 +50,30 @@ class SideBySide:
         self.trails = TrailBuffer(compare.n_agents, main.params.dt)
         self.trails.push(compare.state.pos, main.time)
 
-    def build(self, main: Simulation, scene: Scene, mesh, ctx: PlannerContext, threads: int) -> None:
-        """A fresh side-by-side run of the main run's agents at time 0 (after a rebuild of the main run)."""
+    def build(self, main: Simulation, scene: Scene, mesh, ctx: PlannerContext, threads: int) -> dict[str, str]:
+        """A fresh side-by-side run of the main run's agents at time 0 (after a rebuild of the main run).
+
+        It keeps every agent of the main run, in the same order: one whose disc does not fit at its start or goal
+        with the other method (a point agent of the main run, a disc here) stands lost where it starts. Returns
+        those agents (id -> why)."""
         if self.method is None:
             self.sim = self.trails = None
-            return
+            return {}
         compare = Simulation(scene, mesh=mesh, method=self.method, planner_context=ctx, add_scene_agents=False)
         copy_params(main.params, compare.params)
         compare.set_threads(threads)
         compare.add_agents([main.route_of(i) for i in range(main.n_agents)],
-                           [main.params.profile_ids[int(k)] for k in main.state.profile], list(main.state.ids))
+                           [main.params.profile_ids[int(k)] for k in main.state.profile], list(main.state.ids),
+                           misfit="lost")
         self.sim = compare
         self.trails = TrailBuffer(compare.n_agents, main.params.dt)
+        return dict(compare.misfit)
+
+    def add_agents(self, routes: list, profiles: list[str], ids: list[str]) -> None:
+        """The main run's new random agents join the side-by-side run too (lost where they start if their disc
+        does not fit), so the two runs keep the same agents."""
+        if self.sim is not None:
+            self.sim.add_agents(routes, profiles, ids, misfit="lost")
 
     def walking(self) -> int:
         """Agents of the side-by-side run still walking (0 without one)."""

@@ -44,6 +44,7 @@ from .state import (
     LOST,
     REASON_NAMES,
     REASON_NO_CLEARANCE,
+    REASON_NO_FIT,
     REASON_NO_PROGRESS,
     REASON_NO_ROUTE,
     REPLANNABLE,
@@ -122,6 +123,8 @@ class Simulation:
         self.repaired: dict[str, list] = {}
         # Scene agents added lost because their planner found no route (agent id -> the planner's message).
         self.unrouted: dict[str, str] = {}
+        # Agents added lost because their disc does not fit at their start or goal (``misfit="lost"``, id -> why).
+        self.misfit: dict[str, str] = {}
         if route_clearance is not None and not (math.isfinite(route_clearance) and route_clearance >= 0):
             raise InputError([Problem("route_clearance", f"must be a number >= 0, got {route_clearance!r}")])
         self.route_clearance = route_clearance
@@ -212,12 +215,16 @@ class Simulation:
         return idx
 
     def add_agents(self, routes: Sequence[Route], profiles: Sequence[str], ids: Sequence[str] | None = None,
-                   methods: Sequence[str] | str | None = None) -> np.ndarray:
+                   methods: Sequence[str] | str | None = None, misfit: str = "refuse") -> np.ndarray:
         """Add agents standing at the start of their routes; returns their indices.
 
         ``profiles`` are profile ids; ``methods`` a method name for all or one per agent (default: the
         simulation's). Every route start must lie in the free space; a disc (disc MIRAN, IRM) must fit at its
-        start and at its goal."""
+        start and at its goal. ``misfit="lost"`` adds a disc that does not fit LOST where it starts instead, with
+        the reason ``its disc does not fit at its start or goal`` and the problem in ``misfit[id]``: a run that
+        must keep the agents of another one (the side-by-side run) keeps them all."""
+        if misfit not in ("refuse", "lost"):
+            raise ValueError(f"misfit must be 'refuse' or 'lost', got {misfit!r}")
         k = len(routes)
         if len(profiles) != k:
             raise ValueError(f"{k} routes but {len(profiles)} profiles")
@@ -241,7 +248,9 @@ class Simulation:
             problems.append(Problem(f"agents[{j}]", f"start {fmt_point(starts[j])} is not in the free space"))
         codes = np.array([method_code(m) for m in meths], dtype=np.int8)
         radius = self.params.prof["radius"][prof_idx]
-        problems += self._disc_fit_problems(routes, codes, radius, inside)
+        unfit = self._disc_fit_problems(routes, codes, radius, inside)
+        if misfit == "refuse":
+            problems += [p for _, p in unfit]
         if problems:
             raise InputError(problems)
         lo = np.empty(k, dtype=np.int64)
@@ -259,11 +268,16 @@ class Simulation:
                 self._set_corridor(i, routes[j])
         if self.recorder.enabled:
             self.recorder.append(idx.astype(np.int32), self.time, starts)
+        for j, p in unfit if misfit == "lost" else ():
+            self.state.status[idx[j]] = LOST
+            self.state.lost_reason[idx[j]] = REASON_NO_FIT
+            self.misfit.setdefault(ids[j], f"{p.path.rsplit('.', 1)[1]}: {p.message}")
         return idx
 
     def _disc_fit_problems(self, routes: Sequence[Route], codes: np.ndarray, radius: np.ndarray,
-                           inside: np.ndarray) -> list[Problem]:
-        """A disc agent (disc MIRAN, IRM) whose start overlaps an obstacle, or whose goal it cannot stand on."""
+                           inside: np.ndarray) -> list[tuple[int, Problem]]:
+        """(agent's index among ``routes``, problem) for each disc agent (disc MIRAN, IRM) whose start overlaps an
+        obstacle, or whose goal it cannot stand on."""
         disc = np.nonzero(((codes == DISC_MIRAN) | (codes == IRM)) & (radius > 0) & inside)[0]
         if len(disc) == 0:
             return []
@@ -275,9 +289,9 @@ class Simulation:
             r = float(radius[j])
             for col, (name, what) in enumerate((("start", "would overlap"), ("goal", "cannot stand on it: it is"))):
                 if dist[row, col] < r * (1.0 - 1e-9):
-                    problems.append(Problem(f"agents[{j}].{name}",
-                                            f"a disc of radius {r:g} {what} {dist[row, col]:.3g} from an obstacle "
-                                            f"or the bounds at {fmt_point(ends[row, col])}"))
+                    problems.append((j, Problem(f"agents[{j}].{name}",
+                                                f"a disc of radius {r:g} {what} {dist[row, col]:.3g} from an "
+                                                f"obstacle or the bounds at {fmt_point(ends[row, col])}")))
         return problems
 
     def add_random_agents(self, n: int, seed: int | None = None, profiles: Sequence[str] | None = None,
@@ -642,6 +656,8 @@ class Simulation:
         c._clock = self._clock.copy()
         c.rng = np.random.default_rng(self.seed)
         c.planned = dict(self.planned)
+        c.unrouted = dict(self.unrouted)
+        c.misfit = dict(self.misfit)
         c.corridors = self.corridors.copy()
         return c
 

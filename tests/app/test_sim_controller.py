@@ -231,6 +231,41 @@ def test_side_by_side_forks_the_run_at_its_current_time(harness):
     assert h.latest["frame"].steps == 40 and not h.errors()
 
 
+def test_a_side_by_side_disc_that_does_not_fit_stands_lost_and_the_runs_go_on():
+    """The soak found it (hills, seed 424242): side by side with a disc method after the radius was tuned wider than
+    an agent's goal, the side-by-side run refused that agent and stopped both runs ("the simulation stopped"). Now
+    the side-by-side run keeps every agent of the main run, in the same order; the one whose disc does not fit
+    stands lost where it starts with its reason, an info names it, and the main run walks as before."""
+    import dataclasses
+
+    from core.navmesh.queries import clearance
+
+    base = load_scene(SCENES / "mckenna_road.json")
+    ref = Simulation(base)
+    route = ref.route_of(0)
+    room, _ = clearance(ref.mesh, np.array([route.start, route.goal]))
+    wide = float(1.5 * room.max())                      # the disc fits neither at its start nor at its goal
+    scene = dataclasses.replace(base, profiles=[dataclasses.replace(base.profiles[0], radius=wide)])
+    h = Harness()
+    try:
+        h.send("load", scene)
+        h.send("compare", "irm")
+        h.send("step", 20)
+        h.wait(lambda h: "frame" in h.latest and h.latest["frame"].steps == 20 or h.errors(), what="20 steps")
+        assert not h.errors()
+        f = h.latest["frame"]
+        assert f.compare_positions is not None and f.compare_positions.shape == f.positions.shape
+        side = h.controller.compare
+        assert list(side.state.ids) == list(h.controller.sim.state.ids) == ["pedestrian-1"]
+        assert side.status_of(0) == ("lost", "its disc does not fit at its start or goal")
+        assert np.array_equal(f.compare_positions[0], route.start) and f.compare_status[0] == 2
+        assert f.status[0] == 0 and not np.array_equal(f.positions[0], route.start)   # the main run walks on
+        (info,) = [e.args[0] for e in h.events if e.kind == "info" and e.args[0].startswith("Side by side (irm)")]
+        assert "'pedestrian-1'" in info and f"a disc of radius {wide:g}" in info
+    finally:
+        h.close()
+
+
 def test_trails_and_ragged_polylines():
     tb = TrailBuffer(2, 0.1)
     for k in range(tb.k + 5):

@@ -205,3 +205,29 @@ def test_a_disc_that_does_not_fit_at_its_goal_is_refused_before_the_run(method):
     scene.agents = [Agent("a", "walker", start=(5.0, 10.0), goal=(40.0, 20.0), planner="cdt")]
     with pytest.raises(InputError, match=r"agents\[0\]\.goal: a disc of radius 0.25 cannot stand on it"):
         Simulation(scene, method=method)
+
+
+@pytest.mark.parametrize("method", ["disc-miran", "irm"])
+def test_a_disc_that_does_not_fit_is_added_lost_where_it_starts_when_asked(method):
+    """``misfit="lost"`` (a run that must keep another run's agents): the disc that does not fit stands lost at its
+    start with its reason and never walks; the one that fits walks to its goal; without it the call is refused and adds no one."""
+    from core.routes import Route as PlannedRoute
+
+    scene = sg.gap()
+    scene.agents = []
+    sim = Simulation(scene, method=method, add_scene_agents=False)
+    goal_in_gap, goal_free = (40.0, 20.0), (35.0, 10.0)
+    routes = [PlannedRoute.from_points(np.array([(5.0, 10.0), goal_in_gap])),
+              PlannedRoute.from_points(np.array([(5.0, 10.0), (20.0, 10.0), goal_free]))]
+    with pytest.raises(InputError, match=r"agents\[0\]\.goal"):
+        sim.add_agents(routes, ["walker", "walker"], ["tight", "roomy"])
+    assert sim.n_agents == 0
+    idx = sim.add_agents(routes, ["walker", "walker"], ["tight", "roomy"], misfit="lost")
+    assert idx.tolist() == [0, 1] and list(sim.state.ids) == ["tight", "roomy"]
+    assert sim.status_of(0) == ("lost", "its disc does not fit at its start or goal")
+    assert list(sim.misfit) == ["tight"] and sim.misfit["tight"].startswith("goal: a disc of radius 0.25")
+    sim.run()
+    assert sim.status_of(1)[0] == "arrived" and np.array_equal(sim.state.pos[0], (5.0, 10.0))
+    assert sim.status_of(0)[0] == "lost"
+    with pytest.raises(ValueError, match="misfit"):
+        sim.add_agents(routes[1:], ["walker"], ["x"], misfit="drop")
