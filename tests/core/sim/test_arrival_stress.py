@@ -210,7 +210,8 @@ def test_a_disc_that_does_not_fit_at_its_goal_is_refused_before_the_run(method):
 @pytest.mark.parametrize("method", ["disc-miran", "irm"])
 def test_a_disc_that_does_not_fit_is_added_lost_where_it_starts_when_asked(method):
     """``misfit="lost"`` (a run that must keep another run's agents): the disc that does not fit stands lost at its
-    start with its reason and never walks; the one that fits walks to its goal; without it the call is refused and adds no one."""
+    start with its reason and never walks; the one that fits walks to its goal. Without it the call is refused and
+    adds no one."""
     from core.routes import Route as PlannedRoute
 
     scene = sg.gap()

@@ -194,3 +194,38 @@ def test_the_json_schema_accepts_the_example_and_refuses_what_the_reader_refuses
         assert list(validator.iter_errors(spec_doc(**over))), over
         with pytest.raises(InputError):
             parse_spec(spec_doc(**over))
+
+
+def test_without_workers_a_sweep_uses_one_per_cpu_at_most_one_per_run_and_none_for_one(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """--workers not given: a LocalCluster of min(CPUs, runs to do) processes; when that is one (one run, one CPU,
+    or one run left to resume) the sweep runs in this process, where a cluster could only add its start."""
+    import contextlib
+
+    import core.sweep as sweep
+
+    asked: list[int] = []
+
+    @contextlib.contextmanager
+    def fake_cluster(n):                # records the size asked for and runs the tasks in this process
+        asked.append(n)
+        yield None
+
+    monkeypatch.setattr(sweep, "local_client", fake_cluster)
+    monkeypatch.setattr(sweep, "default_workers", lambda: 8)
+    one, three = tmp_path / "one.json", tmp_path / "three.json"
+    one.write_text(json.dumps(spec_doc(grid={}, seeds=[0], limit={"steps": 5})))
+    three.write_text(json.dumps(spec_doc(grid={"pedestrian.sigma": [20, 30, 40]}, seeds=[0], limit={"steps": 5})))
+    out = tmp_path / "r.csv"
+    assert main(["sweep", str(one), "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["on"] == "this process" and asked == []
+    assert main(["sweep", str(three), "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["on"] == "a LocalCluster of 3 workers" and asked == [3]
+    assert main(["sweep", str(three), "--out", str(out), "--workers", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["on"] == "a LocalCluster of 1 worker" and asked == [3, 1]
+    monkeypatch.setattr(sweep, "default_workers", lambda: 1)
+    assert main(["sweep", str(three), "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["on"] == "this process" and asked == [3, 1]
+    monkeypatch.setattr(sweep, "default_workers", lambda: 8)
+    assert main(["sweep", str(three), "--out", str(out), "--batch", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["on"] == "a LocalCluster of 3 workers" and asked == [3, 1, 3]
