@@ -1,8 +1,8 @@
 """Dask clients for a sweep: a LocalCluster of worker processes on this machine, or a running scheduler's address.
 
 Worker processes run one task at a time (one thread each): the kernels are single-threaded, and a worker's
-scenes are set up per run under a lock anyway. numba's cache: call ``core.sweep.task.warm`` (``run(...,
-warm_cache=True)``) in this process before the workers run anything, so that they load the compiled kernels from
+scenes are set up per run under a lock anyway. numba's cache: ``run(..., warm_cache=True)`` runs
+``core.sweep.task.warm`` on one worker before the others run anything, so that they load the compiled kernels from
 the shared on-disk cache instead of each compiling them for minutes. Scheduler and worker logs are silenced: a
 failed run reaches the caller as its exception, and Ctrl+C in a terminal also stops the workers (same process
 group), which the scheduler would log as lost data.

@@ -267,18 +267,25 @@ def _mean(a: np.ndarray) -> float:
     return float(a[ok].mean()) if ok.any() else math.nan
 
 
-def warm(spec_tasks: list[RunTask], texts: dict[str, str]) -> None:
-    """Compile (or load from numba's cache) every kernel the sweep's runs call, in this process: one short run of
-    each distinct (scene, method, integrator, planner, random agents or not) combination, 2 steps each (with the
-    paths measured when the runs keep them). Run once before the worker processes run anything, so that they all
-    load the cached machine code instead of each compiling it."""
+def warm_tasks(spec_tasks: list[RunTask]) -> list[RunTask]:
+    """The short runs that call every kernel the sweep's runs call: one of each distinct (scene, method,
+    integrator, planner, random agents or not) combination, 2 steps each (with the paths measured when the runs
+    keep them)."""
     seen = set()
+    out = []
     for t in spec_tasks:
         p = t.param_dict()
         key = (t.scene_sha, p.get("method"), p.get("integrator"), p.get("planner"), bool(p.get("agents")))
-        if key in seen:
-            continue
-        seen.add(key)
-        short = RunTask(t.index, t.run_id, t.scene, t.scene_sha, t.params, t.seed, 2, None, t.scene_agents,
-                        t.metrics, t.keep_paths)
-        run_task(short, texts[t.scene_sha])
+        if key not in seen:
+            seen.add(key)
+            out.append(RunTask(t.index, t.run_id, t.scene, t.scene_sha, t.params, t.seed, 2, None, t.scene_agents,
+                               t.metrics, t.keep_paths))
+    return out
+
+
+def warm(spec_tasks: list[RunTask], texts: dict[str, str]) -> None:
+    """Compile (or load from numba's cache) every kernel the sweep's runs call, in this process (``warm_tasks``).
+    Run once before the other processes of a sweep run anything, so that they all load the cached machine code
+    instead of each compiling it."""
+    for t in warm_tasks(spec_tasks):
+        run_task(t, texts[t.scene_sha])

@@ -86,16 +86,21 @@ def test_in_process_tables_hold_a_row_per_run_and_per_character(reference):
 
 
 def test_a_local_cluster_of_two_processes_gives_the_in_process_tables(reference):
+    from distributed import get_task_stream
+
     spec, ref = reference
     with sweep.local_client(2) as client:
         assert len(client.nthreads()) == 2
-        got = sweep.run(spec, client, warm_cache=True)
+        with get_task_stream(client) as ts:
+            got = sweep.run(spec, client, warm_cache=True)
         compiled = client.run(_kernels_compiled_here)
         built = client.run(scenes_built)
     assert same_tables(ref, got)
     # each worker built the scene, its navigation mesh and planner context once for all its runs
     assert list(built.values()) == [1, 1], built
-    # numba's cache was warmed before the workers ran: each loaded the step kernel, none compiled it
+    # numba's cache was warmed by one worker, first, before the runs: each loaded the step kernel, none compiled it
+    keys = [str(t["key"]) for t in sorted(ts.data, key=lambda t: t["startstops"][0]["start"])]
+    assert [k for k in keys if k.startswith("miran-warm-")] == keys[:1], keys
     assert len(compiled) == 2 and all(v == (True, 0) for v in compiled.values()), compiled
 
 
