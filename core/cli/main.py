@@ -20,13 +20,19 @@ COMMANDS = ["validate", "info", "route", "measure", "bench", "simulate", "reprod
             "sweep", "sweep-plot"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command. With ``only`` (a command name) only that command's module is imported and its
+    parser built, the others named without options: a command starts without loading the other commands' modules
+    (``miran sweep`` imported the simulation's and the measurements' for its parser, 0.6 s of a 3 s sweep)."""
     parser = argparse.ArgumentParser(
         prog="miran", description="MIRAN Studio's engine: terrain-aware path planning from the command line."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
+        if only is not None and name != only:
+            sub.add_parser(name)
+            continue
         module_name = name.replace("-", "_")
         # A command named like a Python keyword lives in a module with a trailing underscore (import_.py).
         module = importlib.import_module(f"core.cli.{module_name}{'_' * keyword.iskeyword(module_name)}")
@@ -63,7 +69,8 @@ def _main(argv: list[str] | None) -> int:
     from core.scene.problems import InputError
 
     _tolerant_output()
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(only=words[0] if words and words[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         check_command_files(args.command, args)

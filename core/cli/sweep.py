@@ -160,7 +160,8 @@ def run(args) -> int:
     ran = total - n_before
     print(f"{spec.name}: {total} run{'s' if total != 1 else ''}{kept}, {ran} ran "
           f"{'in' if where == 'this process' else 'on'} {where} in {wall:.1f} s")
-    print(f"wrote {out} ({total} runs) and {sweep.characters_path(out)} ({len(tables.characters)} characters)")
+    print(f"wrote {out} ({total} run{'s' if total != 1 else ''}) and {sweep.characters_path(out)} "
+          f"({len(tables.characters)} characters)")
     if args.keep_paths:
         print(f"paths in {sweep.table.paths_dir(out)}/")
     return 0

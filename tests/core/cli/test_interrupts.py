@@ -68,7 +68,7 @@ def test_is_interrupt_follows_causes_and_contexts():
 @pytest.mark.parametrize("exc", [KeyboardInterrupt(), _numba_style_error()])
 def test_main_reports_an_interrupt_as_such(monkeypatch, capsys, exc):
     parser = cli_main.build_parser()
-    monkeypatch.setattr(cli_main, "build_parser", lambda: parser)
+    monkeypatch.setattr(cli_main, "build_parser", lambda only=None: parser)
     monkeypatch.setattr(parser, "parse_args", lambda argv: SimpleNamespace(command="info", _run=_raiser(exc)))
     assert cli_main.main(["info", "x"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
@@ -76,7 +76,7 @@ def test_main_reports_an_interrupt_as_such(monkeypatch, capsys, exc):
 
 def test_other_errors_keep_their_traceback(monkeypatch):
     parser = cli_main.build_parser()
-    monkeypatch.setattr(cli_main, "build_parser", lambda: parser)
+    monkeypatch.setattr(cli_main, "build_parser", lambda only=None: parser)
     monkeypatch.setattr(parser, "parse_args", lambda argv: SimpleNamespace(command="info",
                                                                           _run=_raiser(SystemError("bug"))))
     with pytest.raises(SystemError):
