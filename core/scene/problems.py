@@ -26,10 +26,22 @@ class InputError(ValueError):
         head = f"{source}: " if source else ""
         super().__init__(head + "; ".join(str(p) for p in self.problems))
 
+    def __reduce__(self):
+        """Pickled with its problems and source (it crosses to and from a sweep's worker processes), whatever the
+        subclass's own constructor takes."""
+        return (_rebuilt, (type(self), self.problems, self.source))
+
     def lines(self) -> list[str]:
         """One line per problem, prefixed by the source file where known."""
         head = f"{self.source}: " if self.source else ""
         return [head + str(p) for p in self.problems]
+
+
+def _rebuilt(cls: type, problems: list[Problem], source: str) -> InputError:
+    """An InputError (or subclass) with these problems, unpickled."""
+    e = InputError.__new__(cls)
+    InputError.__init__(e, problems, source)
+    return e
 
 
 def fmt_point(p: Any) -> str:

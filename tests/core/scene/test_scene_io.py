@@ -109,3 +109,17 @@ def test_readable_json_keeps_points_on_one_line():
     text = jsonio.dumps_readable({"polygon": [[1, 2.5], [3, 4]], "name": "[\n 1 ]"})
     assert '[1, 2.5]' in text and '[3, 4]' in text
     assert json.loads(text) == {"polygon": [[1, 2.5], [3, 4]], "name": "[\n 1 ]"}
+
+
+def test_an_input_error_survives_pickling_with_its_problems_and_source():
+    """It travels to and from a sweep's worker processes: the same lines and message after, for a subclass too."""
+    import pickle
+
+    from core.ecm.exact import ExactUnavailableError
+    from core.scene.problems import InputError, Problem
+
+    for e in (InputError([Problem("agents[2].goal", "bad"), Problem("", "worse")], "s.json"),
+              ExactUnavailableError()):
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is type(e) and back.problems == e.problems and back.source == e.source
+        assert back.lines() == e.lines() and str(back) == str(e)

@@ -130,8 +130,13 @@ def test_batching_leaves_the_tables_unchanged(reference, tmp_path):
         out = tmp_path / "fail.csv"
         with pytest.raises(InputError) as e:
             sweep.run(fail_spec(tmp_path), client, out=out, batch=2)
+        # the warm-up runs on a worker: a run it cannot build is refused as in this process, every problem named
+        with pytest.raises(InputError) as w:
+            sweep.run(fail_spec(tmp_path), client, warm_cache=True)
     assert "run 1 (mckenna_road, seed=0, agents=1, planner=network)" in str(e.value)
     assert list(read_tables(out).runs["planner"]) == ["cdt"]
+    assert [line.split(":")[0] for line in w.value.lines()] == ["run 1 (mckenna_road, seed=0, agents=1, "
+                                                                 "planner=network)"], w.value.lines()
 
 
 def _kernels_compiled_here() -> tuple[bool, int]:
