@@ -26,7 +26,7 @@ class InputError(ValueError):
         head = f"{source}: " if source else ""
         super().__init__(head + "; ".join(str(p) for p in self.problems))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[type[InputError], list[Problem], str]]:
         """Pickled with its problems and source (it crosses to and from a sweep's worker processes), whatever the
         subclass's own constructor takes."""
         return (_rebuilt, (type(self), self.problems, self.source))
@@ -37,9 +37,9 @@ class InputError(ValueError):
         return [head + str(p) for p in self.problems]
 
 
-def _rebuilt(cls: type, problems: list[Problem], source: str) -> InputError:
+def _rebuilt(cls: type[InputError], problems: list[Problem], source: str) -> InputError:
     """An InputError (or subclass) with these problems, unpickled."""
-    e = InputError.__new__(cls)
+    e: InputError = InputError.__new__(cls)
     InputError.__init__(e, problems, source)
     return e
 
