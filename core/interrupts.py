@@ -12,7 +12,8 @@ kernel calls. A deferral lasts at most MAX_DEFER_SECONDS (a cold compile runs in
 and must stay interruptible); past it, and for whatever slips through, ``is_interrupt`` recognises the
 SystemError by its cause, and the command line reports both as "interrupted" with exit status 130. A
 KeyboardInterrupt that numba's code swallowed altogether is asked for again every REASK_SECONDS until the command
-has ended (seen as a ``miran route`` that ran on for minutes after Ctrl+C).
+has ended (seen as a ``miran route`` that ran on for minutes after Ctrl+C), or until the command says it caught it
+(``acknowledge``) and is ending on purpose.
 """
 
 from __future__ import annotations
@@ -97,6 +98,14 @@ def _later(seconds: float, fn: Callable[[int], None], epoch: int | None = None) 
     timer.start()
 
 
+def acknowledge() -> None:
+    """The running command has caught its KeyboardInterrupt and is ending on purpose (a sweep writing what finished
+    and closing its cluster): the interrupt is not asked for again, which would cut that short after
+    REASK_SECONDS. A further Ctrl+C still interrupts."""
+    with _lock:
+        _state.epoch += 1
+
+
 def _absorb(signum: int, frame: Any) -> None:
     """A SIGINT still pending when the command has ended: it has been reported already."""
 
@@ -143,4 +152,4 @@ def install() -> Callable[[], None]:
     return restore
 
 
-__all__ = ["MAX_DEFER_SECONDS", "install", "interrupted", "is_interrupt", "sigint_handler"]
+__all__ = ["MAX_DEFER_SECONDS", "acknowledge", "install", "interrupted", "is_interrupt", "sigint_handler"]

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from core.interrupts import is_interrupt, sigint_handler
+from core.interrupts import acknowledge, is_interrupt, sigint_handler
 from core.scene.problems import InputError, Problem
 
 from .batches import MAX_BATCH, BatchSizer, batch_error, run_batch
@@ -134,6 +134,8 @@ def run(spec: SweepSpec | str | os.PathLike | dict, client: Any = None, *, out: 
         else:
             _on_client(client, todo, texts, done, journal.sync if journal is not None else None, batch, stop_asked)
     except BaseException as e:
+        if is_interrupt(e):
+            acknowledge()           # writing what finished and closing the cluster may take longer than a re-ask
         _finish(out, journal, results, bar)
         if is_interrupt(e):
             # a KeyboardInterrupt, or numba's SystemError caused by one (core.interrupts)

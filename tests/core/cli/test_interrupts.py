@@ -139,6 +139,26 @@ def test_an_interrupt_swallowed_by_library_code_is_asked_for_again(monkeypatch):
         again()
 
 
+def test_an_interrupt_the_command_caught_is_not_asked_for_again(monkeypatch):
+    """A sweep that caught its KeyboardInterrupt writes what finished and closes its cluster, which can take longer
+    than the re-ask (CI: a LocalCluster sweep printed a bare "interrupted" instead of what it kept). After
+    ``acknowledge`` nothing is asked again; a further Ctrl+C still interrupts."""
+    monkeypatch.setattr(interrupts, "REASK_SECONDS", 0.2)
+    restore = interrupts.install()
+    try:
+        try:
+            interrupts.sigint_handler(signal.SIGINT, None)
+        except KeyboardInterrupt:
+            interrupts.acknowledge()
+        deadline = time.monotonic() + 0.8
+        while time.monotonic() < deadline:
+            sum(range(1000))
+        with pytest.raises(KeyboardInterrupt):
+            interrupts.sigint_handler(signal.SIGINT, None)
+    finally:
+        restore()
+
+
 SCENE = {"format": "miran-scene", "version": 1, "name": "crowd", "units": "m", "bounds": [0, 0, 60, 60],
          "terrain_types": [{"id": "default"}, {"id": "mud"}], "default_terrain": "default",
          "obstacles": [{"id": f"o{i}{j}", "polygon": [[x, y], [x + 3, y], [x + 3, y + 3], [x, y + 3]]}
