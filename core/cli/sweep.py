@@ -59,7 +59,7 @@ def _default_workers(sweep, spec, n_before: int) -> int:
     """Workers when --workers is not given: one per CPU, but no more than the runs to do. When that is one (a single
     run, or a single CPU) the sweep runs in this process: a cluster could not share the work, only add its start
     (about 2 s of wall on a two-core machine, against 2 s for a whole one-run sweep in this process)."""
-    return max(1, min(sweep.default_workers(), len(spec.tasks()) - n_before))
+    return max(1, min(sweep.default_workers(), spec.n_runs - n_before))
 
 
 def _batch(args) -> int | None:
@@ -130,14 +130,15 @@ def run(args) -> int:
         t0 = time.perf_counter()
         options = dict(out=out, resume=args.resume, keep_paths=args.keep_paths, progress=sys.stderr.isatty())
         where = "this process"
+        auto = _default_workers(sweep, spec, n_before) if workers is None else 0
         if args.scheduler is not None:
             with _connected(sweep, args.scheduler) as client:
                 where = f"the scheduler at {args.scheduler}"
                 tables = sweep.run(spec, client, warm_cache=True, batch=batch, **options)
-        elif workers == 0 or (workers is None and batch is None and _default_workers(sweep, spec, n_before) == 1):
+        elif workers == 0 or (auto == 1 and batch is None):
             tables = sweep.run(spec, None, **options)
         else:
-            n = workers or _default_workers(sweep, spec, n_before)
+            n = workers or auto
             where = f"a LocalCluster of {n} worker{'s' if n != 1 else ''}"
             with sweep.local_client(n) as client:
                 tables = sweep.run(spec, client, warm_cache=True, batch=batch, **options)
