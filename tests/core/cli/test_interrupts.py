@@ -38,6 +38,13 @@ def _raiser(exc):
     return run
 
 
+def _run_python_for(seconds: float) -> None:
+    """Execute Python bytecode for ``seconds``: where a pending KeyboardInterrupt is raised."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sum(range(1000))
+
+
 def _numba_style_error() -> SystemError:
     try:
         try:
@@ -91,9 +98,7 @@ def test_an_interrupt_in_numbas_code_is_raised_in_ours():
         frame = SimpleNamespace(f_code=SimpleNamespace(co_filename=os.sep.join(["", "x", "numba", "core", "t.py"])))
         interrupts.sigint_handler(signal.SIGINT, frame)  # deferred: no exception here
         with pytest.raises(KeyboardInterrupt):
-            deadline = time.monotonic() + 5
-            while time.monotonic() < deadline:
-                sum(range(1000))
+            _run_python_for(5)
         assert interrupts.interrupted()
     finally:
         restore()
@@ -106,9 +111,7 @@ def test_an_interrupt_still_deferred_when_the_command_ends_is_absorbed():
     frame = SimpleNamespace(f_code=SimpleNamespace(co_filename=os.sep.join(["", "x", "numba", "core", "t.py"])))
     interrupts.sigint_handler(signal.SIGINT, frame)
     restore()
-    deadline = time.monotonic() + 0.3
-    while time.monotonic() < deadline:
-        sum(range(1000))
+    _run_python_for(0.3)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
@@ -123,18 +126,14 @@ def test_an_interrupt_swallowed_by_library_code_is_asked_for_again(monkeypatch):
         except KeyboardInterrupt:
             pass                                        # swallowed, as numba's dispatcher did
         with pytest.raises(KeyboardInterrupt):
-            deadline = time.monotonic() + 5
-            while time.monotonic() < deadline:
-                sum(range(1000))
+            _run_python_for(5)
     finally:
         restore()
     # and never once the command has ended, not even into the next one (CI: a pytest worker was interrupted by
     # the re-ask of an earlier test's command)
     again = interrupts.install()
     try:
-        deadline = time.monotonic() + 0.6
-        while time.monotonic() < deadline:
-            sum(range(1000))
+        _run_python_for(0.6)
     finally:
         again()
 
@@ -150,9 +149,7 @@ def test_an_interrupt_the_command_caught_is_not_asked_for_again(monkeypatch):
             interrupts.sigint_handler(signal.SIGINT, None)
         except KeyboardInterrupt:
             interrupts.acknowledge()
-        deadline = time.monotonic() + 0.8
-        while time.monotonic() < deadline:
-            sum(range(1000))
+        _run_python_for(0.8)
         with pytest.raises(KeyboardInterrupt):
             interrupts.sigint_handler(signal.SIGINT, None)
     finally:
