@@ -22,7 +22,7 @@ from core.kernels.grid import cell_range, disc_row_span
 
 from core.navmesh.kernels.predicates import norm2d
 from core.steering.forces import boundary_force, steering_force
-from core.steering.irm import disc_boundary_point
+from core.steering.irm import disc_boundary_point, union_boundary_point
 from core.steering.methods import IRM
 from core.steering.noise import noise_angle, noise_force
 from core.steering.slope import deflection, height_gradient, rotate
@@ -155,9 +155,10 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
 
 @jit(noalloc=True)
 def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, g, bp, out) -> float:
-    """IRM eq. 1 for one agent: F_b from b(x) on the corridor disc it lies deepest in (core.steering.irm) into
-    ``out`` (2,); returns the depth d_b. An agent outside that disc (others pushed it out of its corridor) is pulled
-    back towards the disc's centre at the force cap."""
+    """IRM eq. 1 for one agent: F_b from b(x), the nearest point of its corridor's boundary (the union of the discs
+    around the one it lies deepest in, core.steering.irm), into ``out`` (2,); returns the depth d_b. An agent
+    outside that disc (others pushed it out of its corridor) is pulled back towards the disc's centre at the force
+    cap."""
     out[0] = 0.0
     out[1] = 0.0
     k = min(max(k, clo), chi - 1)
@@ -168,6 +169,10 @@ def irm_boundary(x, r, cB, cR, clo, chi, k, ds, vmax, g, bp, out) -> float:
         out[0] = fmax * vmax * (cB[k, 0] - x[0]) / gap
         out[1] = fmax * vmax * (cB[k, 1] - x[1]) / gap
         return db
-    if db < cR[k]:
+    db = union_boundary_point(cB, cR, clo, chi, k, x, bp)
+    # Eq. 2's upper bound R_min - r, taken where x is: where the corridor is narrower than r + d_s (eq. 2's set is
+    # empty on such a corridor), the force would push from both walls in turn and the agent swing between them.
+    ds = min(ds, cR[k] - r)
+    if db - r < ds:
         boundary_force(x, bp, r, ds, g.kappa, g.c_b, vmax, fmax, out)
     return db

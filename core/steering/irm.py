@@ -18,10 +18,9 @@ point on the boundary of that disc, or the goal when the goal lies inside it (eq
 on the stretch of route that crosses the disc (within pi R of the disc's sample, so that a closed route is walked
 round rather than cut at its start, where its goal lies in the first disc); it is always visible, since the disc is
 free and holds x. The corridor is the union of its discs; the boundary point
-b(x) of eq. 1 is taken on the boundary of the disc x lies deepest in (``disc_boundary_point``), so d_b is x's
-depth in the corridor: never more than its true distance to the union's boundary, equal to it where that disc's
-arc is part of the boundary, and close to it everywhere since the discs are sampled every R/2. It points the
-boundary force to the disc's centre, also across side openings where no obstacle is near. The safe distance is
+b(x) of eq. 1 is the nearest point of the union's boundary (``union_boundary_point``: the nearest uncovered point
+of the discs around x's, or a point where two of their circles cross), so d_b is x's depth in the corridor, also
+across side openings where no obstacle is near. The safe distance is
 clamped to the admissible set D of eq. 2 (``admissible_safe_distance``).
 
 Arrays: route arrays as in core.routes.kernels (``rp`` (N, 2), ``rs`` (N,), a route the rows [lo, hi)); corridor
@@ -256,6 +255,91 @@ def disc_boundary_point(bx: float, by: float, r: float, x: np.ndarray, out: np.n
     out[0] = bx + r * dx / g
     out[1] = by + r * dy / g
     return r - g
+
+
+# The most corridor discs on either side of the deepest one that ``union_boundary_point`` looks at.
+UNION_WINDOW = 16
+
+
+@jit(noalloc=True)
+def _covered(cB, cR, j0: int, j1: int, a: int, b: int, px: float, py: float) -> bool:
+    """Whether (px, py) lies strictly inside one of the discs [j0, j1) other than discs a and b."""
+    for j in range(j0, j1):
+        if j == a or j == b:
+            continue
+        if norm2d(px - cB[j, 0], py - cB[j, 1]) < cR[j] * (1.0 - 1e-12):
+            return True
+    return False
+
+
+@jit(noalloc=True)
+def union_boundary_point(cB, cR, clo: int, chi: int, k: int, x: np.ndarray, out: np.ndarray) -> float:
+    """b(x) of IRM eq. 1: the nearest point to x on the boundary of the corridor, the union of its discs (IRM 3.2),
+    written into ``out`` (2,); returns its distance d_b from x. x lies in disc k (the deepest, ``deepest_disc``).
+
+    The union's boundary is made of arcs of its circles; the nearest point of an arc to x is the circle's point
+    nearest to x when no other disc covers it, else an end of the arc, where two circles cross. Both kinds of
+    candidate are taken over the discs around k that come within rho = R_k + |x - B_k| of x (at most UNION_WINDOW
+    on either side): d_b is at most x's clearance, itself at most rho (B_k's clearance is R_k), so a disc farther
+    away neither holds the nearest point nor covers it. One disc's own boundary point, the earlier rule, put b(x) a
+    few centimetres ahead of an agent walking a corridor barely wider than its disc, where the discs are small and
+    x is never at one's centre: its boundary force then pulled the agent back towards that centre, and it walked
+    back and forth."""
+    bx = cB[k, 0]
+    by = cB[k, 1]
+    rk = cR[k]
+    rho = rk + norm2d(x[0] - bx, x[1] - by)
+    j0 = k
+    while j0 > clo and k - j0 < UNION_WINDOW and \
+            norm2d(x[0] - cB[j0 - 1, 0], x[1] - cB[j0 - 1, 1]) - cR[j0 - 1] < rho:
+        j0 -= 1
+    j1 = k + 1
+    while j1 < chi and j1 - k <= UNION_WINDOW and norm2d(x[0] - cB[j1, 0], x[1] - cB[j1, 1]) - cR[j1] < rho:
+        j1 += 1
+    if j1 - j0 == 1:
+        return disc_boundary_point(bx, by, rk, x, out)
+    best = np.inf
+    for j in range(j0, j1):
+        dx = x[0] - cB[j, 0]
+        dy = x[1] - cB[j, 1]
+        g = norm2d(dx, dy)
+        if g <= 0.0:
+            continue
+        # Every point of circle j is at least |g - R_j| from x: no nearer candidate on it.
+        if abs(g - cR[j]) >= best:
+            continue
+        px = cB[j, 0] + cR[j] * dx / g
+        py = cB[j, 1] + cR[j] * dy / g
+        if not _covered(cB, cR, j0, j1, j, j, px, py):
+            best = abs(g - cR[j])
+            out[0] = px
+            out[1] = py
+        for m in range(j + 1, j1):
+            # The points where circles j and m cross (the ends of their arcs on the union's boundary).
+            ex = cB[m, 0] - cB[j, 0]
+            ey = cB[m, 1] - cB[j, 1]
+            e = norm2d(ex, ey)
+            if e <= 0.0 or e >= cR[j] + cR[m] or e <= abs(cR[j] - cR[m]):
+                continue
+            a = (cR[j] * cR[j] - cR[m] * cR[m] + e * e) / (2.0 * e)
+            h2 = cR[j] * cR[j] - a * a
+            if h2 <= 0.0:
+                continue
+            h = math.sqrt(h2)
+            mx = cB[j, 0] + a * ex / e
+            my = cB[j, 1] + a * ey / e
+            for sgn in (-1.0, 1.0):
+                px = mx - sgn * h * ey / e
+                py = my + sgn * h * ex / e
+                d = norm2d(px - x[0], py - x[1])
+                if d < best and not _covered(cB, cR, j0, j1, j, m, px, py):
+                    best = d
+                    out[0] = px
+                    out[1] = py
+    if best == np.inf:
+        # Every candidate covered (x deep in a run of discs that all contain each other): x's disc alone.
+        return disc_boundary_point(bx, by, rk, x, out)
+    return best
 
 
 @jit(noalloc=True)
