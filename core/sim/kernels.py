@@ -65,7 +65,8 @@ from .crowd import crowd_needed, crowd_phase, fastest_walker
 from .irm_phase import irm_attraction_phase
 from .integrators import integrate
 from .work import MAX_INTERVALS, work_buffers
-from .progress import count_step, end_recovery, note_progress, recovery_target, stall_time
+from .progress import (count_step, end_recovery, note_progress, passed_target, recovery_target, resume_forces,
+                       stall_time)
 from .state import ARRIVED, LOST, REASON_BLOCKED, WALKING
 from .trace import (
     TS_ATTR_X,
@@ -412,6 +413,9 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, sure, tl) -> bool:
     return True
 
 
+# How many times a blocked integrated step is halved before the agent stands still for the step (move_phase).
+SHORTER_STEPS = 4
+
 @jit(inline=True, noalloc=True)
 def move_phase(W, C, R, A, P, t_next, wk) -> int:
     """Integrate, guard against obstacles, detect arrival, accumulate lengths and keep the progress guarantee
@@ -438,8 +442,10 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
         moved[i] = status[i] == WALKING
         if status[i] != WALKING:
             continue
-        count_step(i, pg)
         x = pos[i]
+        if passed_target(i, s_ref[i], s_attr[i], pg):
+            resume_forces(i, t_next, x, s_ref[i], s_attr[i], attr[i], pg)
+        count_step(i, pg)
         vmax = prof[profile[i]].max_speed
         total = rs[route_hi[i] - 1]
         # Discs keep their radius from the obstacles: disc MIRAN's and IRM's characters (IRM eq. 2's r).
@@ -516,7 +522,9 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                 vn[1] = (xn[1] - x[1]) / dt
             if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
                 # Straight towards the attraction point, as far as the integrated step would have gone.
-                h = norm2d(xn[0] - x[0], xn[1] - x[1])
+                ix = xn[0] - x[0]
+                iy = xn[1] - x[1]
+                h = norm2d(ix, iy)
                 ax = attr[i, 0] - x[0]
                 ay = attr[i, 1] - x[1]
                 da = norm2d(ax, ay)
@@ -528,8 +536,18 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                     xn[0] = x[0]
                     xn[1] = x[1]
                 if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
+                    # A disc between two walls that the straight line cuts a corner of (a corridor barely wider
+                    # than the disc, where eq. 2's admissible safe distances are none): the integrated step
+                    # shortened, halved until it keeps clear.
                     xn[0] = x[0]
                     xn[1] = x[1]
+                    f = 0.5
+                    for _ in range(SHORTER_STEPS):
+                        if _step_allowed(W, C, tx, x[0], x[1], x[0] + f * ix, x[1] + f * iy, rgeo, need, sure, tl):
+                            xn[0] = x[0] + f * ix
+                            xn[1] = x[1] + f * iy
+                            break
+                        f *= 0.5
                 vn[0] = (xn[0] - x[0]) / dt
                 vn[1] = (xn[1] - x[1]) / dt
             if g.arrival_radius > 0.0 and norm2d(gx - xn[0], gy - xn[1]) <= g.arrival_radius:

@@ -19,7 +19,8 @@ a gap its sweep cannot pass. The papers leave these cases open. This module clos
   at a time (the point is visible by Lemma 1, and for a disc sweepable: core.steering), and from there walks its
   route itself, vertex by vertex, until it stands ``vmax * stall_time / 2`` further along than where it stalled.
   Then the forces take over again from there, with its reference and attraction points moved up to where it
-  stands. Every stall thus moves the agent at least that far along a route of finite length: it arrives after
+  stands; or as soon as its reference or attraction point has got that far while it walked (``passed_target``:
+  IRM's attraction point moves ahead as the agent enters the next disc, so the agent may never reach it). Every stall thus moves the agent at least that far along a route of finite length: it arrives after
   finitely many, whatever the forces do in between.
 - **Blocked.** Where a recovery step would leave the free space (a sketched route through an obstacle, a gap
   narrower than the disc), the agent becomes LOST with the reason BLOCKED, and the simulation replans its route
@@ -131,17 +132,31 @@ def recovery_target(rp, rs, lo, hi, x, attr, s_attr, u, h, out) -> float:
 def end_recovery(i, t, x, rp, rs, lo, hi, u, s_ref, s_attr, attr, pg) -> None:
     """Agent i stands at x on its route at arc length u, where its recovery ends: its reference and attraction points
     move up to u (never back), and its progress is booked from here."""
-    prog_t, prog_s, prog_a, prog_sa, prog_d = pg.prog_t, pg.prog_s, pg.prog_a, pg.prog_sa, pg.prog_d
-    rec_s, rec_u = pg.rec_s, pg.rec_u
-    rec_s[i] = -1.0
-    rec_u[i] = -1.0
     if s_ref[i] < u:
         s_ref[i] = u
     if s_attr[i] < u:
         s_attr[i] = u
         point_at_into(rp, rs, lo, hi, u, attr[i])
-    prog_t[i] = t
-    prog_s[i] = s_ref[i]
-    prog_a[i] = s_attr[i]
-    prog_sa[i] = s_attr[i]
-    prog_d[i] = norm2d(attr[i, 0] - x[0], attr[i, 1] - x[1])
+    resume_forces(i, t, x, s_ref[i], s_attr[i], attr[i], pg)
+
+
+@jit(noalloc=True)
+def passed_target(i, s_ref, s_attr, pg) -> bool:
+    """Whether recovering agent i, still heading for its attraction point, has its reference or attraction point
+    at or past the arc length its recovery walks to: the attraction phase moved them on while it walked (IRM's
+    attraction point moves ahead as the agent enters the next disc, so it may never reach one), and the recovery
+    has done its work. Every stall still ends with max(s_ref, s_attr) at least ``0.5 vmax stall_time`` further on."""
+    return pg.rec_s[i] >= 0.0 and pg.rec_u[i] < 0.0 and max(s_ref, s_attr) >= pg.rec_s[i]
+
+
+@jit(noalloc=True)
+def resume_forces(i, t, x, s_ref, s_attr, attr, pg) -> None:
+    """End agent i's recovery at time t, standing at x with reference and attraction arc lengths s_ref and s_attr
+    and attraction point ``attr`` (2,): the forces walk it on, and its progress is booked from here."""
+    pg.rec_s[i] = -1.0
+    pg.rec_u[i] = -1.0
+    pg.prog_t[i] = t
+    pg.prog_s[i] = s_ref
+    pg.prog_a[i] = s_attr
+    pg.prog_sa[i] = s_attr
+    pg.prog_d[i] = norm2d(attr[0] - x[0], attr[1] - x[1])
