@@ -127,7 +127,8 @@ def walk(method: str, mesh, backbone: Route, obstacles: np.ndarray, scene, who: 
         else:
             k0 = min(k, len(R) - 1)
             k = deepest_disc(B, R, S, 0, len(R), k0, x, corridor_reach(R[k0], np.hypot(*(x - B[k0])), vmax, dt))
-            s_a = attraction_on_disc(rp, rs, 0, n, B[k, 0], B[k, 1], R[k], S[k], disc_stretch(S[k], R[k]))
+            s_to = disc_stretch(rp, rs, 0, n, B[k, 0], B[k, 1], R[k], S[k])
+            s_a = attraction_on_disc(rp, rs, 0, n, B[k, 0], B[k, 1], R[k], S[k], s_to)
             if s_a >= 0.0:
                 point_at_into(rp, rs, 0, n, s_a, attr)
             steering_force(x, attr, g["c_s"], vmax, fs)

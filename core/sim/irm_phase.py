@@ -97,7 +97,7 @@ def irm_attraction_phase(W, R, A, P, X, t_now, tr, wk) -> int:
             # visible, x being inside the disc).
             if not (inside and k == corr_ak[i]):
                 s_a = attraction_on_disc(rp, rs, lo, hi, cB[k, 0], cB[k, 1], cR[k], cS[k],
-                                             disc_stretch(cS[k], cR[k]))
+                                             disc_stretch(rp, rs, lo, hi, cB[k, 0], cB[k, 1], cR[k], cS[k]))
                 if s_a >= 0.0:
                     point_at_into(rp, rs, lo, hi, s_a, q)
                     if inside or segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):

@@ -20,8 +20,9 @@ a gap its sweep cannot pass. The papers leave these cases open. This module clos
   route itself, vertex by vertex, until it stands ``vmax * stall_time / 2`` further along than where it stalled.
   Then the forces take over again from there, with its reference and attraction points moved up to where it
   stands; or as soon as its reference or attraction point has got that far while it walked (``passed_target``:
-  IRM's attraction point moves ahead as the agent enters the next disc, so the agent may never reach it). Every stall thus moves the agent at least that far along a route of finite length: it arrives after
-  finitely many, whatever the forces do in between.
+  IRM's attraction point moves ahead as the agent enters the next disc, so the agent may never reach it). Every
+  stall thus moves the agent at least that far along a route of finite length: it arrives after finitely many,
+  whatever the forces do in between.
 - **Blocked.** Where a recovery step would leave the free space (a sketched route through an obstacle, a gap
   narrower than the disc), the agent becomes LOST with the reason BLOCKED, and the simulation replans its route
   from where it stands (MIRAN 3.5).

@@ -15,13 +15,13 @@ the scene bounds); the retraction distance is found by bisection to a relative 1
 **Per step (IRM 4.1-4.3).** The agent's disc is the corridor disc it lies deepest in, searched forward from the
 previous one (``deepest_disc``; the retraction of x onto the backbone). The attraction point is the farthest route
 point on the boundary of that disc, or the goal when the goal lies inside it (eq. 4, ``attraction_on_disc``), taken
-on the stretch of route that crosses the disc (within pi R of the disc's sample, so that a closed route is walked
-round rather than cut at its start, where its goal lies in the first disc); it is always visible, since the disc is
-free and holds x. The corridor is the union of its discs; the boundary point
-b(x) of eq. 1 is the nearest point of the union's boundary (``union_boundary_point``: the nearest uncovered point
-of the discs around x's, or a point where two of their circles cross), so d_b is x's depth in the corridor, also
-across side openings where no obstacle is near. The safe distance is
-clamped to the admissible set D of eq. 2 (``admissible_safe_distance``).
+on the stretch of route that crosses the disc (up to the first vertex 2R from its centre, so that a closed route is
+walked round rather than cut at its start, where its goal lies in the first disc); it is always visible, since the
+disc is free and holds x. The corridor is the union of its discs; the boundary point b(x) of eq. 1 is the nearest
+point of the union's boundary (``union_boundary_point``: the nearest uncovered point of the discs around x's, or a
+point where two of their circles cross), so d_b is x's depth in the corridor, also across side openings where no
+obstacle is near. The safe distance is clamped to the admissible set D of eq. 2 (``admissible_safe_distance``), and
+per step below R - r of x's disc (``core.sim.crowd.irm_boundary``).
 
 Arrays: route arrays as in core.routes.kernels (``rp`` (N, 2), ``rs`` (N,), a route the rows [lo, hi)); corridor
 arrays ``cB`` (M, 2) disc centres, ``cR`` (M,) radii, ``cL`` / ``cQ`` (M, 2) left / right closest points, ``cS``
@@ -233,11 +233,21 @@ def attraction_on_disc(rp, rs, lo: int, hi: int, bx: float, by: float, r: float,
 
 
 @jit(noalloc=True)
-def disc_stretch(s_from: float, r: float) -> float:
-    """The end of the route stretch that eq. 4 searches on a disc of radius r whose sample lies at arc length
-    s_from: pi r further on, the length of a half circle, more than any route that crosses the disc once (a
-    straight one takes at most 2r)."""
-    return s_from + math.pi * r
+def disc_stretch(rp, rs, lo: int, hi: int, bx: float, by: float, r: float, s_from: float) -> float:
+    """The end of the route stretch that eq. 4 searches on the disc (bx, by, r) whose sample lies at arc length
+    s_from: the first route vertex after s_from farther than 2r from the disc's centre (r outside its circle), or
+    the route's end. A route that goes that far and comes back (a closed route, a lap) is on another visit, not a
+    shortcut the disc offers; one that winds inside the disc is searched whole. (The stretch was pi r long, which
+    a route winding inside a large disc outran: eq. 4 then found no point and the character stood at its start.)"""
+    far = 4.0 * r * r
+    j = segment_of(rs, lo, hi, s_from) + 1
+    while j < hi - 1:
+        dx = rp[j, 0] - bx
+        dy = rp[j, 1] - by
+        if dx * dx + dy * dy > far:
+            return rs[j]
+        j += 1
+    return rs[hi - 1]
 
 
 @jit(noalloc=True)
@@ -262,10 +272,17 @@ UNION_WINDOW = 16
 
 
 @jit(noalloc=True)
-def _covered(cB, cR, j0: int, j1: int, a: int, b: int, px: float, py: float) -> bool:
-    """Whether (px, py) lies strictly inside one of the discs [j0, j1) other than discs a and b."""
+def _near(cB, cR, j: int, x: np.ndarray, rho: float) -> bool:
+    """Whether disc j comes within rho of x."""
+    return norm2d(x[0] - cB[j, 0], x[1] - cB[j, 1]) - cR[j] < rho
+
+
+@jit(noalloc=True)
+def _covered(cB, cR, j0: int, j1: int, x: np.ndarray, rho: float, a: int, b: int, px: float, py: float) -> bool:
+    """Whether (px, py) lies strictly inside one of the discs [j0, j1) that come within rho of x, other than discs
+    a and b."""
     for j in range(j0, j1):
-        if j == a or j == b:
+        if j == a or j == b or not _near(cB, cR, j, x, rho):
             continue
         if norm2d(px - cB[j, 0], py - cB[j, 1]) < cR[j] * (1.0 - 1e-12):
             return True
@@ -279,42 +296,33 @@ def union_boundary_point(cB, cR, clo: int, chi: int, k: int, x: np.ndarray, out:
 
     The union's boundary is made of arcs of its circles; the nearest point of an arc to x is the circle's point
     nearest to x when no other disc covers it, else an end of the arc, where two circles cross. Both kinds of
-    candidate are taken over the discs around k that come within rho = R_k + |x - B_k| of x (at most UNION_WINDOW
-    on either side): d_b is at most x's clearance, itself at most rho (B_k's clearance is R_k), so a disc farther
-    away neither holds the nearest point nor covers it. One disc's own boundary point, the earlier rule, put b(x) a
-    few centimetres ahead of an agent walking a corridor barely wider than its disc, where the discs are small and
-    x is never at one's centre: its boundary force then pulled the agent back towards that centre, and it walked
-    back and forth."""
-    bx = cB[k, 0]
-    by = cB[k, 1]
-    rk = cR[k]
-    rho = rk + norm2d(x[0] - bx, x[1] - by)
-    j0 = k
-    while j0 > clo and k - j0 < UNION_WINDOW and \
-            norm2d(x[0] - cB[j0 - 1, 0], x[1] - cB[j0 - 1, 1]) - cR[j0 - 1] < rho:
-        j0 -= 1
-    j1 = k + 1
-    while j1 < chi and j1 - k <= UNION_WINDOW and norm2d(x[0] - cB[j1, 0], x[1] - cB[j1, 1]) - cR[j1] < rho:
-        j1 += 1
-    if j1 - j0 == 1:
-        return disc_boundary_point(bx, by, rk, x, out)
+    candidate are taken over the discs within UNION_WINDOW of k that come within rho = R_k + |x - B_k| of x: d_b is
+    at most x's clearance, itself at most rho (B_k's clearance is R_k), so a disc farther away neither holds the
+    nearest point nor covers it. One disc's own boundary point, the earlier rule, put b(x) a few centimetres ahead
+    of an agent walking a corridor barely wider than its disc, where the discs are small and x is never at one's
+    centre: its boundary force then pulled the agent back towards that centre, and it walked back and forth."""
+    rho = cR[k] + norm2d(x[0] - cB[k, 0], x[1] - cB[k, 1])
+    j0 = max(clo, k - UNION_WINDOW)
+    j1 = min(chi, k + UNION_WINDOW + 1)
     best = np.inf
     for j in range(j0, j1):
+        if not _near(cB, cR, j, x, rho):
+            continue
         dx = x[0] - cB[j, 0]
         dy = x[1] - cB[j, 1]
         g = norm2d(dx, dy)
-        if g <= 0.0:
-            continue
         # Every point of circle j is at least |g - R_j| from x: no nearer candidate on it.
-        if abs(g - cR[j]) >= best:
+        if g <= 0.0 or abs(g - cR[j]) >= best:
             continue
         px = cB[j, 0] + cR[j] * dx / g
         py = cB[j, 1] + cR[j] * dy / g
-        if not _covered(cB, cR, j0, j1, j, j, px, py):
+        if not _covered(cB, cR, j0, j1, x, rho, j, j, px, py):
             best = abs(g - cR[j])
             out[0] = px
             out[1] = py
         for m in range(j + 1, j1):
+            if not _near(cB, cR, m, x, rho):
+                continue
             # The points where circles j and m cross (the ends of their arcs on the union's boundary).
             ex = cB[m, 0] - cB[j, 0]
             ey = cB[m, 1] - cB[j, 1]
@@ -332,13 +340,13 @@ def union_boundary_point(cB, cR, clo: int, chi: int, k: int, x: np.ndarray, out:
                 px = mx - sgn * h * ey / e
                 py = my + sgn * h * ex / e
                 d = norm2d(px - x[0], py - x[1])
-                if d < best and not _covered(cB, cR, j0, j1, j, m, px, py):
+                if d < best and not _covered(cB, cR, j0, j1, x, rho, j, m, px, py):
                     best = d
                     out[0] = px
                     out[1] = py
     if best == np.inf:
-        # Every candidate covered (x deep in a run of discs that all contain each other): x's disc alone.
-        return disc_boundary_point(bx, by, rk, x, out)
+        # x at the centre of every disc near it, or every candidate covered: x's own disc.
+        return disc_boundary_point(cB[k, 0], cB[k, 1], cR[k], x, out)
     return best
 
 
