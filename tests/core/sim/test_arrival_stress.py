@@ -6,8 +6,9 @@ setting of MIRAN's Theorem 1) on random errands planned with four planners, walk
 and both integrators: 3,780 characters in all. Checked independently with shapely: every character arrives,
 no position lies inside an obstacle and no step crosses one, discs (disc MIRAN and IRM) keep their radius R from
 every obstacle and the bounds (to 1e-6) at every position. Beside arrival, the recovery share: the progress
-guarantee should walk at most RECOVERY_BOUND of the agent-steps of a scene (the method's forces carry the walk);
-each run prints it, and a method over it on some scene is an expected failure that names the scene and the share.
+guarantee walks at most RECOVERY_BOUND of the agent-steps of a scene (the method's forces carry the walk), and
+should walk at most CHARACTER_BOUND of any one character's; each run prints both, and a character over its bound is
+an expected failure that names the scene and the share.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ INTEGRATORS = ("euler", "verlet")
 PLANNERS = ("cdt", "portal", "grid", "ecm")
 # Characters per (scene, method, integrator): 9 scenes x 3 methods x 2 integrators x 70 = 3,780.
 PER_RUN = 70
-# The most of a run's agent-steps that the progress guarantee (core.sim.progress) may walk.
+# The most of a run's agent-steps that the progress guarantee (core.sim.progress) may walk, and of one character's.
 RECOVERY_BOUND = 0.01
+CHARACTER_BOUND = 0.05
 
 
 def _scenes():
@@ -71,8 +73,9 @@ def _errands(scene, n: int, seed: int) -> list:
     return routes
 
 
-def _check(scene, sim, disc: bool) -> float:
-    """Independent checks with shapely of every recorded position and step; returns the recovery share."""
+def _check(scene, sim, disc: bool) -> tuple[float, float]:
+    """Independent checks with shapely of every recorded position and step; returns the recovery share of the run
+    and the largest of one character's."""
     obstacles = shapely.union_all([Polygon(o.polygon) for o in scene.obstacles])
     interior = obstacles.buffer(-1e-9 * max(scene.bounds))
     walls = shapely.union(obstacles.boundary, shapely.box(*scene.bounds).boundary)
@@ -82,8 +85,10 @@ def _check(scene, sim, disc: bool) -> float:
     late = [(sim.state.ids[i], st) for i, st in enumerate(status) if st[0] != "arrived"]
     rec = sim.recovery()
     share = rec["recovered_steps"].sum() / max(rec["steps"].sum(), 1)
+    own = float((rec["recovered_steps"] / np.maximum(rec["steps"], 1)).max(initial=0.0))
     print(f"{scene.name} {sim.method}: arrived {sim.n_agents - len(late)} of {sim.n_agents}, recovery "
-          f"{100 * share:.2f} % of {rec['steps'].sum()} agent-steps, {(rec['stalls'] > 0).sum()} stalled")
+          f"{100 * share:.2f} % of {rec['steps'].sum()} agent-steps, {(rec['stalls'] > 0).sum()} stalled, "
+          f"at most {100 * own:.1f} % of one character's")
     assert not late, f"{scene.name}: {len(late)} did not arrive: {late[:5]}"
     for i in range(sim.n_agents):
         p = sim.path(i)[:, 1:]
@@ -95,7 +100,7 @@ def _check(scene, sim, disc: bool) -> float:
             d = shapely.distance(walls, shapely.points(p))
             assert d.min() >= sg.R - 1e-6, f"agent {i}'s disc came {d.min():.6f} from an obstacle at " \
                                            f"{p[int(np.argmin(d))]}"
-    return float(share)
+    return float(share), own
 
 
 @pytest.fixture(scope="module")
@@ -107,19 +112,46 @@ def errands():
 @pytest.mark.parametrize("method", METHODS)
 def test_every_character_arrives_on_generated_scenes(errands, method, integrator):
     shares: list[tuple[float, str]] = []
+    own: list[tuple[float, str]] = []
     for scene, routes in errands:
         sim = Simulation(scene, method=method, integrator=integrator, add_scene_agents=False)
         sim.params.set("interact", False)
         sim.add_agents(routes, ["walker"] * len(routes))
         sim.run()
-        shares.append((_check(scene, sim, disc=method != "miran"), scene.name))
+        run_share, own_share = _check(scene, sim, disc=method != "miran")
+        shares.append((run_share, scene.name))
+        own.append((own_share, scene.name))
     worst, where = max(shares)
-    if worst > RECOVERY_BOUND:
-        # Arrival and the geometry above are hard requirements; the recovery bound is a target the engine does not
-        # meet on every generated scene yet (docs: where the engine departs from the papers, the progress
-        # guarantee). Reported as an expected failure with the figure, never passed.
-        pytest.xfail(f"{where}: the recovery walked {100 * worst:.2f} % of the agent-steps, over "
-                     f"{100 * RECOVERY_BOUND:.0f} %")
+    assert worst <= RECOVERY_BOUND, \
+        f"{where}: the recovery walked {100 * worst:.2f} % of the agent-steps, over {100 * RECOVERY_BOUND:.0f} %"
+    worst, where = max(own)
+    if worst > CHARACTER_BOUND:
+        # Arrival, the geometry above and the run's share are hard requirements; one character's share is a target
+        # the engine does not meet on every generated scene yet (docs: where the engine departs from the papers,
+        # the progress guarantee). Reported as an expected failure with the figure, never passed.
+        pytest.xfail(f"{where}: the recovery walked {100 * worst:.1f} % of one character's steps, over "
+                     f"{100 * CHARACTER_BOUND:.0f} %")
+
+
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+def test_irm_forces_carry_every_character_through_narrow_places_where_eq2_admits_a_safe_distance(integrator):
+    """IRM eq. 2 admits safe distances only where u_max dt < R_min - r. In the stress scenes' narrowest places (a
+    corridor and gaps 0.1, 0.05 and 0.02 m wider than the disc) at a time step that makes that set non-empty, the
+    forces carry every character through: the progress guarantee walks none of their steps. (At the scenes' 0.1 s
+    the set is empty there, and a few characters still stall in the gaps: the run test above reports them.)"""
+    narrow = [(sg.corridor(length=60.0), 2 * sg.R + 0.1), (sg.gap(), 2 * sg.R + 0.05),
+              (sg.gap(width=2 * sg.R + 0.02, offset=6.0), 2 * sg.R + 0.02)]
+    for k, (scene, width) in enumerate(narrow):
+        routes = _errands(scene, 16, 300 + k)
+        room = width / 2 - sg.R  # R_min - r: the narrowest corridor disc's radius less the character's
+        sim = Simulation(scene, method="irm", integrator=integrator, add_scene_agents=False)
+        sim.params.set("interact", False)
+        sim.set_dt(0.8 * room / 1.4)  # u_max dt = 0.8 (R_min - r)
+        sim.add_agents(routes, ["walker"] * len(routes))
+        sim.run()
+        _check(scene, sim, disc=True)
+        rec = sim.recovery()
+        assert rec["recovered_steps"].sum() == 0, f"{scene.name}: {rec['recovered_steps'].sum()} recovered steps"
 
 
 @pytest.mark.parametrize("integrator", INTEGRATORS)

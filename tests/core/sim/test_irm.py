@@ -12,7 +12,7 @@ from core.export import paths_from_simulation
 from core.routes import PlannerContext, Route
 from core.sim import Simulation
 from core.sim.corridors import corridor_of_route
-from core.steering.irm import attraction_on_disc, retract
+from core.steering.irm import attraction_on_disc, deepest_disc, disc_stretch, retract, union_boundary_point
 from core.steering.noise import perlin1, permutation
 
 from simgen import obstacle_union, planned_routes, random_scene, shipped
@@ -20,6 +20,36 @@ from simgen import obstacle_union, planned_routes, random_scene, shipped
 
 def _boundary(scene):
     return shapely.union(obstacle_union(scene).boundary, shapely.box(*scene.bounds).boundary)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_boundary_point_is_the_nearest_point_of_the_discs_union(seed):
+    """IRM eq. 1's b(x): on corridors of random discs along a random walk (thin, wide and mixed radii), the distance
+    to ``union_boundary_point`` equals shapely's distance from x to the boundary of the discs' union, and the point
+    lies on that boundary."""
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        m = int(rng.integers(2, 17))  # within UNION_WINDOW of any disc
+        r = rng.uniform(0.2, 3.0) * np.exp(rng.normal(0.0, 0.3, m))
+        step = rng.uniform(0.2, 0.9) * np.minimum(r[:-1], r[1:])
+        turn = np.cumsum(rng.normal(0.0, 0.4, m - 1))
+        centres = np.zeros((m, 2))
+        centres[1:] = np.cumsum(np.c_[step * np.cos(turn), step * np.sin(turn)], axis=0)
+        union = shapely.union_all([Point(c).buffer(rr, quad_segs=512) for c, rr in zip(centres, r)])
+        edge = union.boundary
+        for _ in range(10):
+            j = int(rng.integers(m))
+            x = centres[j] + rng.uniform(-1.0, 1.0, 2) * r[j] * 0.7
+            if not union.contains(Point(x)):
+                continue
+            k = deepest_disc(centres, r, np.arange(m, dtype=np.float64), 0, m, 0, x, np.inf)
+            out = np.zeros(2)
+            d = union_boundary_point(centres, r, 0, m, k, x, out)
+            want = edge.distance(Point(x))
+            tol = 1e-4 * r.max()
+            assert abs(d - want) <= tol, (d, want)
+            assert abs(np.hypot(*(out - x)) - d) <= 1e-9 * r.max()
+            assert edge.distance(Point(out)) <= tol
 
 
 @pytest.mark.parametrize("seed", [3, 11])
@@ -72,6 +102,31 @@ def test_attraction_point_is_the_farthest_route_point_on_the_circle(seed):
             assert got == -1.0 or abs(np.hypot(*(xy[-1] - B)) - R) < 1e-6
             continue
         assert abs(got - s[cross[-1]]) <= 2 * (s[1] - s[0])
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_eq4_stretch_ends_at_the_first_vertex_2r_from_the_disc_and_keeps_a_winding_route(seed):
+    """``disc_stretch`` against the vertices themselves: the first vertex after s_from farther than 2R from the
+    centre, else the route's end. A route that winds inside a disc for longer than pi R still gets its attraction
+    point on that disc (with the pi R stretch of before, a grid route in the stress scenes found none and its
+    character stood at its start)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(30):
+        pts = np.cumsum(rng.uniform(-3, 3, size=(int(rng.integers(3, 20)), 2)), axis=0)
+        route = Route.from_points(pts)
+        B = pts[0] + rng.normal(0.0, 1.0, 2)
+        R = float(rng.uniform(0.5, 12.0))
+        s_from = float(rng.uniform(0.0, route.length / 2))
+        got = disc_stretch(route.points, route.s, 0, len(route.points), B[0], B[1], R, s_from)
+        later = [j for j in range(1, len(route.points) - 1) if route.s[j] > s_from]
+        far = [j for j in later if np.hypot(*(route.points[j] - B)) > 2 * R]
+        assert got == (route.s[far[0]] if far else route.length)
+    # A zigzag inside a disc of radius 10: 4 legs of 16 m, more than pi R, then out of the disc.
+    zig = Route.from_points(np.array([[-8.0, -6.0], [8.0, -6.0], [-8.0, 0.0], [8.0, 2.0], [-7.0, 5.0], [0.0, 30.0]]))
+    end = disc_stretch(zig.points, zig.s, 0, len(zig.points), 0.0, 0.0, 10.0, 0.0)
+    assert end == zig.length and end > np.pi * 10.0
+    s_a = attraction_on_disc(zig.points, zig.s, 0, len(zig.points), 0.0, 0.0, 10.0, 0.0, end)
+    assert s_a > zig.s[4] and abs(np.hypot(*zig.point_at(s_a)) - 10.0) < 1e-9
 
 
 @pytest.mark.parametrize("seed", [3, 11, 29])

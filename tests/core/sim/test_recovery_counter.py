@@ -95,3 +95,25 @@ def test_the_sweep_tables_carry_the_counter():
     assert row["recovered_steps"] == int(sim.state.rec_steps[0]) and row["stalls"] == int(sim.state.stalls[0])
     assert np.isclose(out["run"]["recovery_share"], sim.state.rec_steps.sum() / sim.state.walk_steps.sum())
     assert out["run"]["stalled"] == 1
+
+
+def test_a_recovery_ends_once_the_attraction_point_has_moved_past_its_target():
+    """IRM's attraction point moves ahead as a recovering character walks at it, so the character may never reach
+    it: the recovery hands the character back to the forces as soon as its reference or attraction point has got as
+    far as the recovery walks to (a forest character was walked 898 steps to its goal before). The McKenna walker
+    is put into a recovery whose target lies 1 m past its attraction point, 30 m ahead."""
+    sim = Simulation(load_scene(ROOT / "scenes" / "mckenna.json"), method="irm")
+    st = sim.state
+    sim.step(30)
+    attr0 = st.attr[0].copy()
+    assert np.hypot(*(attr0 - st.pos[0])) > 20.0
+    st.rec_s[0] = max(st.s_ref[0], st.s_attr[0]) + 1.0
+    st.rec_u[0] = -1.0
+    for n in range(400):
+        sim.step(1)
+        late = st.rec_s[0] >= 0.0 and st.rec_u[0] < 0.0 and max(st.s_ref[0], st.s_attr[0]) >= st.rec_s[0]
+        assert not late, "the recovery went on past its target"
+        if st.rec_s[0] < 0.0:
+            break
+    assert st.rec_s[0] < 0.0 and np.hypot(*(attr0 - st.pos[0])) > 5.0, "the recovery walked on to the old point"
+    assert sim.recovery()["recovered_steps"][0] == n  # the step it was handed back on is the forces'
