@@ -183,7 +183,7 @@ def test_ctrl_c_at_random_moments_ends_clean(tmp_path, command):
              "grid", "--cell-size", "0.08"])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     failures = []
-    for k in range(size(10, 100, "MIRAN_SIGINT_TRIES")):
+    for k in range(size(6, 100, "MIRAN_SIGINT_TRIES")):
         p = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         time.sleep(rng.uniform(0.5, 12.0))
         p.send_signal(signal.SIGINT)
