@@ -20,6 +20,7 @@ import json
 import multiprocessing
 import os
 import pickle
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -116,25 +117,68 @@ def recording() -> Iterator[list[Entry]]:
                              str(args), calls, round(compiled[(d, args)][1], 3)))
 
 
-def write_manifest(entries: list[Entry], path: Path = MANIFEST) -> None:
-    """Write ``entries`` as the manifest JSON (with the numba version the pickled types belong to)."""
+@contextmanager
+def touching() -> Iterator[set[tuple[str, str]]]:
+    """Every kernel specialisation this process compiles or loads from numba's cache inside the block, as
+    (function, argument types' text): what a task needs, whatever the cache holds. The set fills as the block runs.
+    Kernels loaded whole from the cache do not load their callees; ``closure`` adds them from a manifest."""
+    original = nb_dispatcher.Dispatcher.compile
+    seen: set[tuple[str, str]] = set()
+
+    def compile_seen(self: Any, sig: Any) -> Any:
+        args, _ = sigutils.normalize_signature(sig)
+        if isinstance(getattr(self, "_cache", None), KernelCache):
+            seen.add((_function_name(self), str(tuple(args))))
+        return original(self, sig)
+
+    nb_dispatcher.Dispatcher.compile = compile_seen  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        nb_dispatcher.Dispatcher.compile = original  # type: ignore[method-assign]
+
+
+def closure(entries: list[Entry], roots: set[int]) -> set[int]:
+    """``roots`` and every entry they call, directly or not."""
+    out = set(roots)
+    for i in range(len(entries) - 1, -1, -1):  # callees come before their callers: one pass downwards
+        if i in out:
+            out.update(entries[i].calls)
+    return out
+
+
+def write_manifest(entries: list[Entry], path: Path = MANIFEST, first_step: dict[str, list[int]] | None = None) -> None:
+    """Write ``entries`` as the manifest JSON (with the numba version the pickled types belong to), and
+    ``first_step``: per steering method, the entries the first step of a scene of that method needs (``touching``
+    the warm-up for it, with their callees)."""
     doc = {"format": "miran-jit-manifest", "numba": numba.__version__,
+           "first_step": {m: sorted(v) for m, v in (first_step or {}).items()},
            "entries": [{"function": e.function, "signature": e.signature, "text": e.text, "calls": list(e.calls),
                         "cpu_s": e.cpu_s} for e in entries]}
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
 
-def load_manifest(path: Path = MANIFEST) -> list[Entry]:
-    """The manifest's entries; none when the file is missing or was written for another numba version (its pickled
+def _manifest_doc(path: Path) -> dict[str, Any]:
+    """The manifest's JSON; empty when the file is missing or was written for another numba version (its pickled
     types would not load)."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
-    if doc.get("format") != "miran-jit-manifest" or doc.get("numba") != numba.__version__:
-        return []
+        return {}
+    if not isinstance(doc, dict) or doc.get("format") != "miran-jit-manifest" or doc.get("numba") != numba.__version__:
+        return {}
+    return doc
+
+
+def load_manifest(path: Path = MANIFEST) -> list[Entry]:
+    """The manifest's entries; none when the file is missing or was written for another numba version."""
     return [Entry(e["function"], e["signature"], e["text"], tuple(e["calls"]), float(e["cpu_s"]))
-            for e in doc["entries"]]
+            for e in _manifest_doc(path).get("entries", [])]
+
+
+def load_first_step(path: Path = MANIFEST) -> dict[str, set[int]]:
+    """Per steering method, the indices of the entries a first step of a scene of that method needs."""
+    return {m: set(v) for m, v in _manifest_doc(path).get("first_step", {}).items()}
 
 
 def _resolve(entry: Entry) -> tuple[Any, tuple[Any, ...]]:
@@ -218,15 +262,43 @@ def in_this_process(entries: list[Entry]) -> set[int]:
     return local
 
 
+def _lower_priority() -> None:
+    """A pool worker's initialiser for a compile in the background: leave the cores to what the user does."""
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+
+
+def _stop_workers(pool: cf.ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now, mid-compile (what numba had not written to its cache is lost), and wait
+    for them to go."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)  # no task starts after this one
+    for proc in procs:
+        proc.kill()  # a worker may be deep in LLVM, or have a handler for SIGTERM of its own
+    for proc in procs:
+        proc.join(5.0)
+    if manager is not None:
+        manager.join(5.0)  # it finds the pool broken and ends what is left of it
+
+
 def precompile(entries: list[Entry], workers: int | None = None,
-               progress: Callable[[int, int], None] | None = None) -> Report:
+               progress: Callable[[int, int], None] | None = None, only: set[int] | None = None,
+               background: bool = False, stop: threading.Event | None = None) -> Report:
     """Compile the entries missing from numba's cache in ``workers`` processes (``default_workers()``), callees
     before callers and never two specialisations of one function at once, except those ``in_this_process`` (the
-    warm-up compiles them here); ``progress(done, total)`` after each."""
+    warm-up compiles them here); ``progress(done, total)`` after each. ``only``: just these entries and their
+    callees. ``background``: the workers run at a lower priority. ``stop``: when set, the workers are ended and
+    the call returns (the app closing while it compiles in the background)."""
     t0 = time.perf_counter()
     report = Report()
     todo: set[int] = set()
+    wanted = closure(entries, only) if only is not None else None
     for i, e in enumerate(entries):
+        if wanted is not None and i not in wanted:
+            continue
         try:
             if is_cached(e):
                 report.cached += 1
@@ -253,7 +325,7 @@ def precompile(entries: list[Entry], workers: int | None = None,
     running_fn: set[str] = set()
     done = 0
     ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+    with cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_lower_priority if background else None) as pool:
         running: dict[cf.Future[tuple[bool, str, float]], int] = {}
 
         def submit() -> None:
@@ -270,7 +342,10 @@ def precompile(entries: list[Entry], workers: int | None = None,
 
         submit()
         while running:
-            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            finished, _ = cf.wait(running, timeout=None if stop is None else 0.25, return_when=cf.FIRST_COMPLETED)
+            if stop is not None and stop.is_set():
+                _stop_workers(pool)
+                break
             for fut in finished:
                 i = running.pop(fut)
                 running_fn.discard(entries[i].function)

@@ -135,6 +135,79 @@ def test_workers_fill_the_cache_a_fresh_process_then_only_loads(tmp_path):
     assert again["compiled"] == 0 and again["cached"] == 4 and again["workers"] == 0 and len(again["skipped"]) == 1
 
 
+TOUCH = """
+import json, sys
+import numpy as np
+from pathlib import Path
+from core.jitprecompile import closure, load_manifest, touching
+import pkgy.kernels as k
+with touching() as seen:
+    k.top(np.arange(3.0), 1)
+entries = load_manifest(Path(sys.argv[1]))
+index = {(e.function, e.text): i for i, e in enumerate(entries)}
+roots = {index[key] for key in seen}
+print(json.dumps({"touched": sorted(entries[i].function for i in roots),
+                  "needed": sorted(entries[i].function for i in closure(entries, roots)),
+                  "roots": sorted(roots)}))
+"""
+
+PRECOMPILE_ONLY = """
+import json, sys
+from pathlib import Path
+from core.jitprecompile import load_manifest, precompile
+r = precompile(load_manifest(Path(sys.argv[1])), workers=2, only=set(json.loads(sys.argv[2])), background=True)
+print(json.dumps({"compiled": r.compiled, "cached": r.cached}))
+"""
+
+
+def test_a_first_step_s_kernels_are_found_on_a_filled_cache_and_compiled_alone(tmp_path):
+    """What a task touches on a filled cache (``touching``: kernels loaded whole, without their callees), with its
+    callees (``closure``), is what ``precompile(only=...)`` compiles into an empty cache, and nothing else."""
+    pkg = tmp_path / "pkgy"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    _run(tmp_path, RECORD, tmp_path / "cache-record")
+    got = _run(tmp_path, TOUCH, tmp_path / "cache-record")
+    assert got["touched"] == ["pkgy.kernels:top"]
+    assert got["needed"] == ["pkgy.kernels:leaf", "pkgy.kernels:middle", "pkgy.kernels:top"]
+    fresh = tmp_path / "cache-fresh"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(fresh),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[2])]))
+    proc = subprocess.run([sys.executable, "-c", PRECOMPILE_ONLY, str(tmp_path / "manifest.json"),
+                           json.dumps(got["roots"])], env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {"compiled": 3, "cached": 0}
+    names = [e["function"] for e in json.loads((tmp_path / "manifest.json").read_text())["entries"]]
+    cached = dict(zip(names, _run(tmp_path, CACHED, fresh)))
+    assert cached == {"pkgy.kernels:leaf": True, "pkgy.kernels:middle": True, "pkgy.kernels:top": True,
+                      "pkgy.kernels:alone": False}
+
+
+PRECOMPILE_STOPPED = """
+import json, multiprocessing, sys, threading
+from pathlib import Path
+from core.jitprecompile import load_manifest, precompile
+stop = threading.Event()
+r = precompile(load_manifest(Path(sys.argv[1])), workers=2, progress=lambda done, total: stop.set(),
+               background=True, stop=stop)
+print(json.dumps({"compiled": r.compiled, "alive": [k.name for k in multiprocessing.active_children()]}))
+"""
+
+
+def test_a_compile_in_the_background_stops_when_asked_and_leaves_no_worker(tmp_path):
+    """The app closing while the rest of a first start compiles in the background: the workers are ended and the
+    call returns after the first kernel, with no worker process left."""
+    pkg = tmp_path / "pkgy"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    _run(tmp_path, RECORD, tmp_path / "cache-record")
+    got = _run(tmp_path, PRECOMPILE_STOPPED, tmp_path / "cache-fresh")
+    assert 1 <= got["compiled"] < 4 and got["alive"] == [], got
+
+
 def test_parallel_kernels_and_their_callers_are_left_to_the_studio():
     """The pool never compiles a parallel=True kernel nor a kernel that calls one, directly or not: on the city a
     worker-compiled step kernel around its parallel callees crashed when run (the warm-up compiles them in-process)."""
