@@ -19,8 +19,8 @@ pytestmark = pytest.mark.subprocess
 SCRIPT = """
 import gc, json, sys
 from numba.core.registry import CPUDispatcher
-from app.sim.warmup import warm_up
-from core.jitprecompile import _resolve, load_manifest
+from app.sim.warmup import warm_up, warm_up_for
+from core.jitprecompile import _resolve, load_first_step, load_manifest, touching
 from core.scene.io import load_scene
 from core.sim import Simulation
 
@@ -31,6 +31,11 @@ for e in entries:
         _resolve(e)
     except LookupError as exc:
         stale.append(str(exc))
+with touching() as seen:
+    warm_up_for(None, 1)
+index = {(e.function, e.text): i for i, e in enumerate(entries)}
+first = load_first_step().get("method:miran", set())
+unlisted_first = sorted(f"{k[0]}{k[1]}" for k in seen if k not in index or index[k] not in first)
 warm_up()
 for name in sys.argv[1:]:
     sim = Simulation(load_scene(name))
@@ -40,7 +45,8 @@ listed = {(e.function, e.text) for e in entries}
 called = sorted({(f"{d.py_func.__module__}:{d.py_func.__qualname__}", str(tuple(s)))
                  for d in gc.get_objects() if isinstance(d, CPUDispatcher) and d.py_func.__module__.startswith("core.")
                  for s in d.signatures})
-print(json.dumps({"n": len(entries), "stale": stale, "missing": [c for c in called if tuple(c) not in listed]}))
+print(json.dumps({"n": len(entries), "stale": stale, "missing": [c for c in called if tuple(c) not in listed],
+                  "first": {m: len(v) for m, v in load_first_step().items()}, "unlisted_first": unlisted_first}))
 """
 
 
@@ -54,6 +60,11 @@ def test_the_manifest_lists_what_the_studio_compiles():
     assert got["n"] > 100, "core/jit_manifest.json is missing or unreadable: run python packaging/jit_manifest.py"
     assert got["stale"] == [], "stale entries: run python packaging/jit_manifest.py"
     assert got["missing"] == [], "kernels the manifest lacks: run python packaging/jit_manifest.py"
+    # What Play waits for on a first start: listed for every method, and all that the warm-up for MIRAN touches.
+    assert set(got["first"]) == {"method:miran", "method:disc-miran", "method:irm", "planner:grid", "planner:cdt",
+                                 "planner:ecm", "planner:portal", "planner:network"}
+    assert all(0 < n < got["n"] for n in got["first"].values())
+    assert got["unlisted_first"] == [], "the first step's kernels changed: run python packaging/jit_manifest.py"
 
 
 def test_the_manifest_holds_no_literal_specialisation():
