@@ -103,7 +103,11 @@ def entry(argv: list[str] | None = None) -> int:
         window.sim.replay.open(args.replay)
     if args.first_step is not None:
         quit_after_first_step(window, app, args.first_step, started)
-    return app.exec()
+    status = app.exec()
+    from .sim.warmup import stop_background
+
+    stop_background()  # a first start's compile in the background: its workers end with the app
+    return status
 
 
 if __name__ == "__main__":

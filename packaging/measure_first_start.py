@@ -4,8 +4,9 @@ and the same with the cache filled (a later start). Usage:
     python packaging/measure_first_start.py scenes/city.json [--cache DIR] [--by-function N] [--workers W]
 
 Each start runs in a fresh interpreter, as the studio's worker does it: import the engine, compile what the
-scene's first step needs (``app.sim.warmup.warm_up_for``), build the scene's simulation and step it once; then
-the rest of the warm-up (traced steps, forks, the export) that the studio compiles in the background. CPU seconds
+scene's first step needs (the manifest's kernels for it in worker processes, then ``app.sim.warmup.warm_up_for``),
+build the scene's simulation and step it once; then the rest of the manifest and of the warm-up (other methods,
+traced steps, forks, the export) that the studio compiles in the background. CPU seconds
 are reported beside wall seconds because a busy machine stretches wall time. The cache lives in ``--cache``
 (NUMBA_CACHE_DIR, a new temporary folder by default): the first start finds it empty, the second full.
 ``--by-function N`` also lists the N functions whose compilation took the most CPU in the first start (numba's
@@ -47,18 +48,18 @@ event.register("numba:compile", Compiles())
 c0, w0 = time.process_time(), time.perf_counter()
 from core.scene.io import load_scene
 from core.sim import Simulation
-from app.sim.warmup import compile_in_parallel, warm_up_for, warm_up_rest
+from app.sim.warmup import compile_in_parallel, finish_warm_up, warm_up_for
 marks = {"import": (time.process_time() - c0, time.perf_counter() - w0)}
 scene = load_scene(sys.argv[1])
-report = compile_in_parallel()
+report = compile_in_parallel(scene=scene)
 if report is not None:
-    marks["parallel compile"] = (time.process_time() - c0, time.perf_counter() - w0)
+    marks["parallel compile of the first step's kernels"] = (time.process_time() - c0, time.perf_counter() - w0)
 warm_up_for(scene)
 marks["warm-up for the scene"] = (time.process_time() - c0, time.perf_counter() - w0)
 sim = Simulation(scene)
 sim.step(1)
 marks["first step"] = (time.process_time() - c0, time.perf_counter() - w0)
-warm_up_rest()
+finish_warm_up()
 marks["rest of the warm-up"] = (time.process_time() - c0, time.perf_counter() - w0)
 children = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"marks": marks, "compiles": own, "workers_cpu": children.ru_utime + children.ru_stime,

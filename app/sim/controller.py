@@ -48,7 +48,7 @@ from .overrides import Overrides, scene_changes
 from .preview import PreviewRequest, RequestSlot
 from .side_by_side import SideBySide
 from .trails import TrailBuffer
-from .warmup import compile_in_parallel, warm_up_for, warm_up_rest
+from .warmup import compile_in_parallel, finish_in_background, warm_up_for
 
 # Fields of a Scene that change the navigation mesh, and those that change the agents or their routes.
 GEOMETRY_FIELDS = ("bounds", "terrain_types", "default_terrain", "obstacles", "terrains")
@@ -229,12 +229,13 @@ class SimController:
         t0 = time.perf_counter()
         compile_in_parallel(lambda done, total, workers: self._event(
             "progress", done / total, f"Compiling the engine in {workers} processes (first start only): "
-                                      f"{done} of {total} kernels…"))
+                                      f"{done} of {total} kernels…"), scene=scene)
         seconds = time.perf_counter() - t0 + warm_up_for(scene, self.threads)
         self._event("busy", None)
         self._event("warm", seconds)
-        # What a first step does not use (traced steps, forks, the export) compiles beside the running simulation.
-        threading.Thread(target=_quietly, args=(warm_up_rest,), name="sim.warmup", daemon=True).start()
+        # What a first step does not use (other methods, planners, traced steps, forks, the export) compiles beside
+        # the running simulation.
+        finish_in_background(_quietly)
 
     def _cmd_load(self, scene: Scene, document: int = 0) -> None:
         """Another document: everything of the last one goes (its run, side-by-side run, random agents, live

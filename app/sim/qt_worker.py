@@ -22,6 +22,7 @@ from PySide6 import QtCore
 
 from .controller import SimController
 from .mailbox import Mailbox
+from .warmup import stop_background
 from .messages import BuildInfo, Command, EcmView, Event, Frame, Ghost, Recorded, Stats, TraceView, Trails, cmd
 from .preview import PreviewRunner, RequestSlot
 
@@ -162,6 +163,8 @@ class QtSimBridge(QtCore.QObject):
             return
         self.running = False
         _bridges.discard(self)
+        if not _bridges:
+            stop_background()  # the last window: a first start's compile in the background ends its workers
         self.worker.controller.cancel.set()
         self.commands.put(cmd("stop"))
         self.slot.stop()

@@ -6,22 +6,27 @@ scene's first step needs (its steering method and integrator: the step kernel, t
 planner), so Play waits for that only; ``warm_up_rest`` then compiles what a first step does not use (the traced
 step of the overlays, forks for the ghost preview, the paths export).
 
-Before both, on a first start, ``compile_in_parallel`` compiles every kernel of the manifest (core.jitprecompile)
-in worker processes, one per core, into numba's on-disk cache; the warm-up then loads them. ``MIRAN_JIT_WORKERS``
-sets the number of processes (0: none, the warm-up compiles in this process as before).
+Before both, on a first start, ``compile_in_parallel`` compiles kernels of the manifest (core.jitprecompile) in
+worker processes, one per core, into numba's on-disk cache; the warm-up then loads them. The studio has it compile
+what the scene's first step needs first (the manifest's ``first_step`` for its steering method), and the rest in
+the background after Play is possible (``finish_warm_up``). ``MIRAN_JIT_WORKERS`` sets the number of processes
+(0: none, the warm-up compiles in this process as before).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
+from typing import Any
 from concurrent.futures.process import BrokenProcessPool
 
 from core.export import paths_from_simulation
-from core.scene.model import Agent, Obstacle, Profile, Route, Scene, SimulationSettings, TerrainPolygon, TerrainType
+from core.scene.model import (DEFAULT_PLANNER, Agent, Obstacle, Profile, Route, Scene, SimulationSettings,
+                              TerrainPolygon, TerrainType)
 from core.sim import IMPLEMENTED, Simulation
-from core.jitprecompile import Report, default_workers, load_manifest, precompile
+from core.jitprecompile import Report, default_workers, load_first_step, load_manifest, precompile
 
 
 def jit_workers() -> int:
@@ -31,18 +36,48 @@ def jit_workers() -> int:
     return max(0, int(value)) if value.isdigit() else default_workers()
 
 
-def compile_in_parallel(progress: Callable[[int, int, int], None] | None = None) -> Report | None:
+# Set when the app closes: a compile in the background ends its workers and the warm-up stops.
+STOP = threading.Event()
+_finishing: list[threading.Thread] = []
+
+
+def compile_in_parallel(progress: Callable[[int, int, int], None] | None = None, scene: Scene | None = None,
+                        background: bool = False) -> Report | None:
     """Compile the manifest's kernels missing from numba's cache in ``jit_workers()`` processes; None when the
-    workers are off or cannot run (the warm-up then compiles in this process). ``progress(done, total, workers)``
-    after each kernel. With a filled cache it only reads the cache's index files (a fraction of a second)."""
+    workers are off or cannot run (the warm-up then compiles in this process). With ``scene``, only those a first
+    step of a scene steered as it is needs (the manifest's ``first_step``: about half of them); ``background``:
+    the workers run at a lower priority. ``progress(done, total, workers)`` after each kernel. With a filled cache
+    it only reads the cache's index files (a fraction of a second)."""
     workers = jit_workers()
     if workers == 0:
         return None
+    only = None
+    if scene is not None:
+        only = first_step_of(scene)
     try:
         return precompile(load_manifest(), workers,
-                          None if progress is None else lambda done, total: progress(done, total, workers))
+                          None if progress is None else lambda done, total: progress(done, total, workers),
+                          only=only, background=background, stop=STOP if background else None)
     except (OSError, BrokenProcessPool):  # no processes here, or a worker died: the warm-up compiles in-process
         return None
+
+
+def first_step_of(scene: Scene) -> set[int] | None:
+    """The manifest entries a first step of ``scene`` needs: the warm-up for its steering method and the planners
+    its characters name (the default one always: a named route is repaired with it); None without a manifest
+    listing them."""
+    listed = load_first_step()
+    purposes = {f"method:{_method_of(scene)}", f"planner:{DEFAULT_PLANNER}"}
+    purposes |= {f"planner:{a.planner}" for a in scene.agents if a.planner and a.route is None}
+    if not purposes <= set(listed):
+        return None
+    return set().union(*(listed[p] for p in purposes))
+
+
+def _method_of(scene: Scene | None) -> str:
+    """The steering method a scene's first step uses (MIRAN for none, or for one the engine does not have)."""
+    method = scene.simulation.method if scene is not None else "miran"
+    return method if method in IMPLEMENTED else "miran"
 
 
 def warmup_scene() -> Scene:
@@ -67,7 +102,7 @@ def warm_up_for(scene: Scene | None, threads: int = 1) -> float:
     took."""
     t0 = time.perf_counter()
     settings = scene.simulation if scene is not None else SimulationSettings("miran", "euler", 0.1)
-    method = settings.method if settings.method in IMPLEMENTED else "miran"
+    method = _method_of(scene)
     sim = Simulation(warmup_scene(), method=method, threads=max(1, min(threads, 2)))
     sim.set_integrator(settings.integrator)
     sim.step(2)
@@ -93,6 +128,35 @@ def warm_up_rest() -> float:
     fork.run(max_steps=20)
     paths_from_simulation(sim)
     return time.perf_counter() - t0
+
+
+def finish_warm_up() -> float:
+    """After ``warm_up_for`` on a first start: compile the rest of the manifest in the background (lower-priority
+    worker processes), then ``warm_up_rest``; returns the seconds it took. ``STOP`` ends it (the app closing)."""
+    t0 = time.perf_counter()
+    compile_in_parallel(background=True)
+    if STOP.is_set():
+        return time.perf_counter() - t0
+    return time.perf_counter() - t0 + warm_up_rest()
+
+
+def finish_in_background(run: Callable[[Callable[[], Any]], None]) -> None:
+    """Start ``finish_warm_up`` in a background thread, through ``run`` (which lowers the thread's priority and
+    keeps its failures to itself)."""
+    STOP.clear()
+    t = threading.Thread(target=run, args=(finish_warm_up,), name="sim.warmup", daemon=True)
+    _finishing.append(t)
+    t.start()
+
+
+def stop_background(wait_s: float = 3.0) -> None:
+    """End a compile in the background (the app is closing): its workers are ended, and this waits up to ``wait_s``
+    for it, so that no worker process is left starting after the app has gone."""
+    STOP.set()
+    deadline = time.monotonic() + wait_s
+    for t in _finishing:
+        t.join(max(0.0, deadline - time.monotonic()))
+    _finishing[:] = [t for t in _finishing if t.is_alive()]
 
 
 def warm_up() -> float:

@@ -80,7 +80,7 @@ def test_workers_that_cannot_run_leave_the_compiling_to_the_warm_up(monkeypatch)
     monkeypatch.setenv("MIRAN_JIT_WORKERS", "3")
     asked = []
 
-    def broken(entries, workers, progress):
+    def broken(entries, workers, progress, **options):
         asked.append(workers)
         raise BrokenProcessPool("a worker died")
 
