@@ -150,8 +150,11 @@ class FreeSpace:
         p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
         if len(self.segments) == 0 or len(p) == 0:
             return np.zeros(len(p))
-        _, d = self.tree.query_nearest(shapely.points(p), return_distance=True, all_matches=False)
-        return np.where(self.contains(p), d, 0.0)
+        (which, _), d = self.tree.query_nearest(shapely.points(p), return_distance=True, all_matches=False)
+        # A point so far away that its distance overflows (1e200 m) has no nearest segment: it is outside anyway.
+        dist = np.zeros(len(p))
+        dist[which] = d
+        return np.where(self.contains(p), dist, 0.0)
 
     def narrowest(self, pts: np.ndarray) -> float:
         """The smallest distance from the polyline ``pts`` (m, 2) to the free space's boundary."""

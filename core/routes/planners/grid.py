@@ -56,10 +56,14 @@ def grid_cells(bounds, h: float) -> float:
 
 
 def cell_size_problem(bounds, h: float) -> str | None:
-    """Why a cell size makes a grid too large for the bounds (naming the smallest size allowed), or None."""
+    """Why a cell size makes a grid too large for the bounds (naming the smallest size allowed), or larger than
+    the bounds themselves (naming the largest), or None."""
+    x0, y0, x1, y1 = bounds
+    longest = max(x1 - x0, y1 - y0)
+    if h > longest:
+        return f"a cell size of {h:g} is larger than the scene ({x1 - x0:g} x {y1 - y0:g}): use at most {longest:g}"
     n = grid_cells(bounds, h)
     if n > MAX_GRID_CELLS:
-        x0, y0, x1, y1 = bounds
         smallest = math.sqrt((x1 - x0) * (y1 - y0) / MAX_GRID_CELLS)
         return (f"a cell size of {h:g} gives {n:.3g} cells, over the limit of {MAX_GRID_CELLS}: use at least "
                 f"{smallest * 1.01:.3g}")

@@ -58,6 +58,9 @@ def test_batch_queries_write_every_route(capsys, tmp_path):
     (["--from", "4,100", "--to", "155,6", "--profile", "ghost"], "unknown profile 'ghost'"),
     (["--from", "4,100", "--to", "155,6", "--clearance", "-2"], "--clearance: expected a number >= 0"),
     (["--from", "4,100", "--to", "155,6", "--cell-size", "0"], "--cell-size: expected a number > 0"),
+    # Found by the fuzzing: the grid's refinement then put cell centres at 1e199 m, and a traceback followed.
+    (["--from", "4,100", "--to", "155,6", "--planner", "grid", "--cell-size", "1E200"],
+     "--cell-size: a cell size of 1e+200 is larger than the scene"),
     (["--from", "4,100", "--to", "255,6"], "goal: (255, 6) is outside the bounds"),
     (["--from", "4,100", "--to", "155,6", "--planner", "network"], "no indicative network"),
 ])
@@ -116,3 +119,19 @@ def test_a_route_narrower_than_the_character_is_refused_naming_the_spot(capsys, 
     assert code == 0 and re.search(r"narrowest 0\.1\d\d m at \(", out) and "does NOT keep the clearance 0.25" in out
     code, out, err = run([door, "--from", "5,10", "--to", "35,10", "--clearance", "0.1"], capsys)
     assert code == 0 and "keeps the clearance 0.1" in out
+
+
+def test_clearance_of_points_too_far_for_a_distance_is_zero():
+    """A point so far from the scene that its distance overflows has no nearest obstacle: it lies outside the free
+    space, clearance 0, beside ordinary points (shapely's distance for those)."""
+    import numpy as np
+    import shapely
+
+    from core.routes import PlannerContext
+    from core.scene.io import load_scene
+
+    free = PlannerContext(load_scene(ROAD)).free(0.0)
+    pts = np.array([[1.25e199, 1.25e199], [4.0, 100.0], [-3e200, 7.0]])
+    got = free.point_clearance(pts)
+    assert got[0] == 0.0 and got[2] == 0.0
+    assert got[1] == pytest.approx(shapely.distance(free.free.boundary, shapely.Point(4.0, 100.0)))
