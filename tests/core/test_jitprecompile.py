@@ -95,23 +95,27 @@ print(json.dumps({"cached": cached, "top": float(k.top(np.arange(3.0), 1)), "alo
 """
 
 
-def _run(tmp: Path, script: str, cache: Path) -> dict | None:
+def _run(tmp: Path, script: str, cache: Path, *args: str) -> dict | None:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache),
                PYTHONPATH=os.pathsep.join([str(tmp), str(Path(__file__).resolve().parents[2])]))
-    proc = subprocess.run([sys.executable, "-c", script, str(tmp / "manifest.json")], env=env, cwd=tmp,
+    proc = subprocess.run([sys.executable, "-c", script, str(tmp / "manifest.json"), *args], env=env, cwd=tmp,
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout.strip()
     return json.loads(out.splitlines()[-1]) if out else None
 
 
-def test_workers_fill_the_cache_a_fresh_process_then_only_loads(tmp_path):
-    pkg = tmp_path / "pkgy"
+def _recorded_package(tmp: Path) -> None:
+    """The small kernel package written under ``tmp`` and its manifest recorded on an empty cache."""
+    pkg = tmp / "pkgy"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    _run(tmp, RECORD, tmp / "cache-record")
 
-    _run(tmp_path, RECORD, tmp_path / "cache-record")
+
+def test_workers_fill_the_cache_a_fresh_process_then_only_loads(tmp_path):
+    _recorded_package(tmp_path)
     doc = json.loads((tmp_path / "manifest.json").read_text())
     names = [e["function"] for e in doc["entries"]]
     assert sorted(names) == sorted(f"pkgy.kernels:{n}" for n in ("leaf", "middle", "top", "alone"))
@@ -163,22 +167,12 @@ print(json.dumps({"compiled": r.compiled, "cached": r.cached}))
 def test_a_first_step_s_kernels_are_found_on_a_filled_cache_and_compiled_alone(tmp_path):
     """What a task touches on a filled cache (``touching``: kernels loaded whole, without their callees), with its
     callees (``closure``), is what ``precompile(only=...)`` compiles into an empty cache, and nothing else."""
-    pkg = tmp_path / "pkgy"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
-    _run(tmp_path, RECORD, tmp_path / "cache-record")
+    _recorded_package(tmp_path)
     got = _run(tmp_path, TOUCH, tmp_path / "cache-record")
     assert got["touched"] == ["pkgy.kernels:top"]
     assert got["needed"] == ["pkgy.kernels:leaf", "pkgy.kernels:middle", "pkgy.kernels:top"]
     fresh = tmp_path / "cache-fresh"
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(fresh),
-               PYTHONPATH=os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[2])]))
-    proc = subprocess.run([sys.executable, "-c", PRECOMPILE_ONLY, str(tmp_path / "manifest.json"),
-                           json.dumps(got["roots"])], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=900)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {"compiled": 3, "cached": 0}
+    assert _run(tmp_path, PRECOMPILE_ONLY, fresh, json.dumps(got["roots"])) == {"compiled": 3, "cached": 0}
     names = [e["function"] for e in json.loads((tmp_path / "manifest.json").read_text())["entries"]]
     cached = dict(zip(names, _run(tmp_path, CACHED, fresh)))
     assert cached == {"pkgy.kernels:leaf": True, "pkgy.kernels:middle": True, "pkgy.kernels:top": True,
@@ -199,11 +193,7 @@ print(json.dumps({"compiled": r.compiled, "alive": [k.name for k in multiprocess
 def test_a_compile_in_the_background_stops_when_asked_and_leaves_no_worker(tmp_path):
     """The app closing while the rest of a first start compiles in the background: the workers are ended and the
     call returns after the first kernel, with no worker process left."""
-    pkg = tmp_path / "pkgy"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
-    _run(tmp_path, RECORD, tmp_path / "cache-record")
+    _recorded_package(tmp_path)
     got = _run(tmp_path, PRECOMPILE_STOPPED, tmp_path / "cache-fresh")
     assert 1 <= got["compiled"] < 4 and got["alive"] == [], got
 
