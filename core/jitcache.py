@@ -98,11 +98,18 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
 
 
 def _compile_for_plain_types(dispatcher: Any) -> None:
-    """Make a jitted caller's constant arguments compile ``dispatcher`` for their plain types (``f(x, 0)`` from a
-    kernel passes ``Literal[int](0)``, which numba would otherwise compile as a specialisation of its own beside the
-    ``int64`` one): one specialisation per kernel and argument types, as a call from Python gives."""
+    """Make a jitted caller's arguments compile ``dispatcher`` for the plain types a call from Python gives: a
+    constant (``f(x, 0)`` passes ``Literal[int](0)``) and a narrower signed integer (an ``int32`` read from a
+    triangle array) as ``int64``. Numba would otherwise compile each as a specialisation of its own beside the
+    ``int64`` one; widening keeps every value, so the kernel computes the same."""
     literal_template = dispatcher.get_call_template
-    plain: Callable[[Any], Any] = numba.types.unliteral
+    nbt: Any = numba.types
+
+    def plain(a: Any) -> Any:
+        a = nbt.unliteral(a)
+        if isinstance(a, nbt.Integer) and a.signed and a.bitwidth < 64:
+            return nbt.int64
+        return a
 
     def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
         return literal_template(tuple(plain(a) for a in args), {k: plain(v) for k, v in kws.items()})

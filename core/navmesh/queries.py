@@ -14,7 +14,11 @@ from .mesh import NavMesh
 
 
 def _pts(a, name: str = "points") -> np.ndarray:
+    """(n, 2) float64 points, C-contiguous and writable: a read-only array (a Route's) is copied, so the kernels keep
+    one specialisation each."""
     p = np.ascontiguousarray(np.asarray(a, dtype=np.float64))
+    if not p.flags.writeable:
+        p = p.copy()
     if p.ndim == 1 and p.shape == (2,):
         p = p.reshape(1, 2)
     if p.ndim != 2 or p.shape[1] != 2:

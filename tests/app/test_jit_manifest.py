@@ -71,3 +71,28 @@ def test_the_manifest_holds_no_literal_specialisation():
     """The compile budget's rule: a constant argument compiles no specialisation of its own (core.jitcache)."""
     entries = json.loads((Path(__file__).resolve().parents[2] / "core" / "jit_manifest.json").read_text())["entries"]
     assert [e["function"] for e in entries if "Literal" in e["text"]] == []
+
+
+def test_each_kernel_has_one_specialisation_per_array_type():
+    """The compile budget's rule, one specialisation per kernel: a kernel's entries may differ only where it is
+    generic over the arrays it takes (a buffer helper of core.kernels.buffers grows float and int arrays alike),
+    never in a scalar's type or an array's read-only flag (core.jitcache widens integers; a Route's read-only
+    arrays are copied before a kernel sees them)."""
+    import base64
+    import pickle
+
+    from numba.core import types
+
+    def shape(t: object) -> object:
+        return (t.dtype, t.ndim) if isinstance(t, types.Array) else "scalar"
+
+    entries = json.loads((Path(__file__).resolve().parents[2] / "core" / "jit_manifest.json").read_text())["entries"]
+    seen: dict[tuple, str] = {}
+    twice = []
+    for e in entries:
+        args = pickle.loads(base64.b64decode(e["signature"]))
+        key = (e["function"], tuple(shape(a) for a in args))
+        if key in seen:
+            twice.append(f"{e['function']}: {seen[key]} and {e['text']}")
+        seen[key] = e["text"]
+    assert twice == []
