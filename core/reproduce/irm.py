@@ -70,8 +70,19 @@ def _turns(path: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def largest_turn(path: np.ndarray) -> float:
     """The largest heading change between two consecutive steps of a walked path (degrees)."""
-    turn, _ = _turns(path)
-    return float(np.degrees(turn.max())) if len(turn) else 0.0
+    return largest_turn_at(path)[0]
+
+
+def largest_turn_at(path: np.ndarray) -> tuple[float, np.ndarray]:
+    """(the largest heading change between two consecutive steps of a walked path (degrees), the point where the
+    path turns so)."""
+    q = np.asarray(path, dtype=float)
+    turn, _ = _turns(q)
+    if not len(turn):
+        return 0.0, q[0]
+    moved = np.flatnonzero(np.hypot(*np.diff(q, axis=0).T) > 1e-9)  # the steps _turns keeps
+    i = int(np.argmax(turn))
+    return float(np.degrees(turn[i])), q[moved[i] + 1]
 
 
 def passing(path: np.ndarray, free_path: np.ndarray, obstacle: np.ndarray, radius: float) -> dict:

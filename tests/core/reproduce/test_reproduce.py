@@ -80,6 +80,20 @@ def _free(obstacles, size=100.0):
     return box(0, 0, size, size).difference(shapely.union_all([shapely.Polygon(o) for o in obstacles]))
 
 
+def test_the_sharpest_turn_is_found_where_it_is_and_its_cause_names_the_obstacle_beside_it():
+    from core.reproduce.ecm import sharpest_turn_cause
+    from core.reproduce.irm import largest_turn_at
+
+    # East along y = 0 with a repeated point (a step of zero length), a 90 degree turn north at (3, 0), then on.
+    path = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0], [3.0, 0.5], [3.0, 1.5]])
+    turn, at = largest_turn_at(path)
+    assert turn == pytest.approx(90.0) and at.tolist() == [3.0, 0.0]
+    # A gray obstacle of radius 0.5 centred 0.92 m east of the turn: a walker of radius 0.4 is 0.02 m from it.
+    near = np.array([[3.92, 0.0, 0.5]])
+    assert "90 deg turn is 0.020 m from a gray obstacle" in sharpest_turn_cause(path, near, 0.4)
+    assert sharpest_turn_cause(path, near + [5.0, 0.0, 0.0], 0.4) == ""
+
+
 def test_hertel_mehlhorn_merges_trapezoids_of_a_convex_region():
     """A convex free space (a hexagon) cut at every vertex merges back into one cell."""
     a = np.linspace(0, 2 * np.pi, 7)[:-1] + 0.1
