@@ -1,13 +1,14 @@
 """Compile the engine's kernels in several processes at once on a first start, into numba's on-disk cache.
 
 numba compiles one function at a time per process (its global compiler lock), so a first start spent about four
-minutes of one core. A manifest (``jit_manifest.json`` beside this module, written by
-``packaging/jit_manifest.py`` from a run with an empty cache) lists every kernel specialisation the studio compiles:
-function, argument types (pickled numba types) and the kernels it calls. ``precompile`` hands the entries missing
-from the cache to a pool of worker processes, callees before their callers: each worker compiles one entry (its
-callees load from the cache, written by the workers before it) and numba saves it. The studio's own warm-up then
-loads everything from the cache. An entry the code no longer has (a kernel renamed, its argument types changed) is
-skipped and reported; the warm-up compiles what is missing, as without a manifest.
+minutes of one core. A manifest (``jit_manifest.json`` beside this module, written by ``packaging/jit_manifest.py``
+from a run with an empty cache) lists every kernel specialisation the studio compiles: function, argument types
+(pickled numba types) and the kernels it calls. ``precompile`` hands the entries missing from the cache to a pool of
+worker processes, callees before their callers: each worker compiles one entry (its callees load from the cache,
+written by the workers before it) and numba saves it; the parallel kernels and their callers are one task, compiled
+in one worker. The studio's own warm-up then loads everything from the cache. An entry the code no longer has (a
+kernel renamed, its argument types changed) is skipped and reported; the warm-up compiles what is missing, as
+without a manifest.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class Report:
     compiled: int = 0
     cached: int = 0
     skipped: list[str] = field(default_factory=list)
-    local: int = 0  # left to the calling process: parallel kernels and their callers (``in_this_process``)
+    grouped: int = 0  # compiled together in one worker: parallel kernels and their callers (``in_one_process``)
     workers: int = 0
     wall_s: float = 0.0
     worker_cpu_s: float = 0.0
@@ -204,6 +205,11 @@ def is_cached(entry: Entry) -> bool:
     return cache.is_cached(args, d.targetctx.codegen())
 
 
+def _compile_unit(unit: list[Entry]) -> list[tuple[bool, str, float]]:
+    """In a worker: ``_compile_one`` for each entry of ``unit``, in order (callees first), in this one process."""
+    return [_compile_one(e) for e in unit]
+
+
 def _compile_one(entry: Entry) -> tuple[bool, str, float]:
     """In a worker: compile ``entry`` (numba saves it in the cache); (done, why not, CPU seconds)."""
     t0 = time.process_time()
@@ -247,10 +253,12 @@ def _upward_ranks(entries: list[Entry]) -> list[float]:
     return rank
 
 
-def in_this_process(entries: list[Entry]) -> set[int]:
-    """The entries the pool leaves to the calling process: kernels compiled with ``parallel=True`` and every kernel
-    that calls one, directly or not. A step kernel compiled in a worker around its cached parallel callees crashed
-    when the studio ran it (the city's first start, 2026-11-26); compiled in the process that runs it, it runs."""
+def in_one_process(entries: list[Entry]) -> set[int]:
+    """The entries that must be compiled in one process: kernels compiled with ``parallel=True`` and every kernel
+    that calls one, directly or not. A step kernel compiled in a worker around parallel callees that another worker
+    had compiled (it loaded them from the cache) crashed when the studio ran it (the city's first start,
+    2026-11-26); compiled in the same process as its parallel callees, it runs. ``precompile`` gives them to one
+    worker as one task."""
     local: set[int] = set()
     for i, e in enumerate(entries):  # callees come first, so one pass follows the calls transitively
         try:
@@ -288,8 +296,8 @@ def precompile(entries: list[Entry], workers: int | None = None,
                progress: Callable[[int, int], None] | None = None, only: set[int] | None = None,
                background: bool = False, stop: threading.Event | None = None) -> Report:
     """Compile the entries missing from numba's cache in ``workers`` processes (``default_workers()``), callees
-    before callers and never two specialisations of one function at once, except those ``in_this_process`` (the
-    warm-up compiles them here); ``progress(done, total)`` after each. ``only``: just these entries and their
+    before callers and never two specialisations of one function at once; those ``in_one_process`` together, in
+    one worker, as one task; ``progress(done, total)`` after each task. ``only``: just these entries and their
     callees. ``background``: the workers run at a lower priority. ``stop``: when set, the workers are ended and
     the call returns (the app closing while it compiles in the background)."""
     t0 = time.perf_counter()
@@ -306,36 +314,43 @@ def precompile(entries: list[Entry], workers: int | None = None,
                 todo.add(i)
         except LookupError as exc:
             report.skipped.append(str(exc))
-    local = in_this_process(entries) & todo
-    todo -= local
-    report.local = len(local)
+    # One task per entry, but one task for all of in_one_process (a unit keyed by its first entry), so that a
+    # parallel kernel and its callers are compiled in the same worker.
+    group = sorted(in_one_process(entries) & todo)
+    report.grouped = len(group)
+    unit_of = {i: (group[0] if i in group else i) for i in todo}
+    members: dict[int, list[int]] = {}
+    for i in sorted(todo):
+        members.setdefault(unit_of[i], []).append(i)
     if not todo:
         return report
-    workers = min(workers or default_workers(), len(todo))
+    workers = min(workers or default_workers(), len(members))
     report.workers = workers
-    rank = _upward_ranks(entries)
-    waiting = {i: {c for c in entries[i].calls if c in todo} for i in todo}
-    callers: dict[int, list[int]] = {i: [] for i in todo}
-    for i in todo:
-        for c in waiting[i]:
-            callers[c].append(i)
-    ready = [(-rank[i], i) for i in todo if not waiting[i]]
+    upward = _upward_ranks(entries)
+    rank = {u: (sum(entries[i].cpu_s for i in m) if len(m) > 1 else upward[u]) for u, m in members.items()}
+    waiting = {u: {unit_of[c] for i in m for c in entries[i].calls if c in todo} - {u} for u, m in members.items()}
+    callers: dict[int, list[int]] = {u: [] for u in members}
+    for u, w in waiting.items():
+        for c in w:
+            callers[c].append(u)
+    ready = [(-rank[u], u) for u in members if not waiting[u]]
     heapq.heapify(ready)
     held: list[tuple[float, int]] = []
     running_fn: set[str] = set()
     done = 0
     ctx = multiprocessing.get_context("spawn")
     with cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_lower_priority if background else None) as pool:
-        running: dict[cf.Future[tuple[bool, str, float]], int] = {}
+        running: dict[cf.Future[list[tuple[bool, str, float]]], int] = {}
 
         def submit() -> None:
             while ready and len(running) < workers:
-                r, i = heapq.heappop(ready)
-                if entries[i].function in running_fn:
-                    held.append((r, i))
+                r, u = heapq.heappop(ready)
+                names = {entries[i].function for i in members[u]}
+                if names & running_fn:
+                    held.append((r, u))
                     continue
-                running_fn.add(entries[i].function)
-                running[pool.submit(_compile_one, entries[i])] = i
+                running_fn.update(names)
+                running[pool.submit(_compile_unit, [entries[i] for i in members[u]])] = u
             for h in held:
                 heapq.heappush(ready, h)
             held.clear()
@@ -347,17 +362,17 @@ def precompile(entries: list[Entry], workers: int | None = None,
                 _stop_workers(pool)
                 break
             for fut in finished:
-                i = running.pop(fut)
-                running_fn.discard(entries[i].function)
-                ok, why, cpu = fut.result()
-                report.worker_cpu_s += cpu
-                if ok:
-                    report.compiled += 1
-                else:
-                    report.skipped.append(why)
-                done += 1
-                for p in callers[i]:
-                    waiting[p].discard(i)
+                u = running.pop(fut)
+                running_fn.difference_update(entries[i].function for i in members[u])
+                for ok, why, cpu in fut.result():
+                    report.worker_cpu_s += cpu
+                    if ok:
+                        report.compiled += 1
+                    else:
+                        report.skipped.append(why)
+                done += len(members[u])
+                for p in callers[u]:
+                    waiting[p].discard(u)
                     if not waiting[p]:
                         heapq.heappush(ready, (-rank[p], p))
                 if progress is not None:

@@ -37,13 +37,12 @@ KERNEL_ENV = {"NUMBA_CPU_NAME": "generic"}
 
 COMPILE = r"""
 import sys
-from core.jitprecompile import _compile_one, in_this_process, load_manifest, precompile
+from core.jitprecompile import load_manifest, precompile
 entries = load_manifest()
 report = precompile(entries, int(sys.argv[1]))
-failed = [why for ok, why, _ in (_compile_one(entries[i]) for i in sorted(in_this_process(entries))) if not ok]
-failed += report.skipped
+failed = report.skipped
 print(f"{report.compiled} kernels compiled in {report.workers} processes ({report.worker_cpu_s:.0f} s CPU), "
-      f"{report.local} in this one")
+      f"{report.grouped} of them the parallel step's, in one")
 sys.exit("\n".join(failed) if failed else 0)
 """
 

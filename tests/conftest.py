@@ -88,19 +88,15 @@ multiprocessing.process.BaseProcess.start = _recording_process_start  # type: ig
 def pytest_sessionstart(session: pytest.Session) -> None:
     """With several xdist workers (``-n``), compile the manifest's kernels once, in one process per core, before
     the workers start (as the studio does on a first start): otherwise every worker compiles the same kernels at the
-    same time. The few the manifest leaves to the process that runs them (the multi-threaded step's kernels,
-    core.jitprecompile.in_this_process) this process then compiles through the warm-up, once, and the workers load
-    them (each worker compiled them on its own before: about a minute each on two busy cores). A no-op with a
-    filled cache."""
+    same time. A no-op with a filled cache."""
     if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(session.config.option, "numprocesses", None):
         return
-    from app.sim.warmup import compile_in_parallel, warm_up
+    from app.sim.warmup import compile_in_parallel
 
     report = compile_in_parallel()
-    warm_s = warm_up()
     if report is not None and report.compiled:
         print(f"\nkernels: {report.compiled} compiled in {report.workers} processes in {report.wall_s:.0f} s "
-              f"({report.worker_cpu_s:.0f} s CPU), {report.local} then here with the warm-up ({warm_s:.0f} s)")
+              f"({report.worker_cpu_s:.0f} s CPU), {report.grouped} of them the parallel step's, in one")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

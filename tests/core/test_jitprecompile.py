@@ -105,13 +105,13 @@ def _run(tmp: Path, script: str, cache: Path, *args: str) -> dict | None:
     return json.loads(out.splitlines()[-1]) if out else None
 
 
-def _recorded_package(tmp: Path) -> None:
+def _recorded_package(tmp: Path, kernels: str = KERNELS, record: str = RECORD) -> None:
     """The small kernel package written under ``tmp`` and its manifest recorded on an empty cache."""
     pkg = tmp / "pkgy"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
-    _run(tmp, RECORD, tmp / "cache-record")
+    (pkg / "kernels.py").write_text(textwrap.dedent(kernels))
+    _run(tmp, record, tmp / "cache-record")
 
 
 def test_workers_fill_the_cache_a_fresh_process_then_only_loads(tmp_path):
@@ -198,17 +198,50 @@ def test_a_compile_in_the_background_stops_when_asked_and_leaves_no_worker(tmp_p
     assert 1 <= got["compiled"] < 4 and got["alive"] == [], got
 
 
-def test_parallel_kernels_and_their_callers_are_left_to_the_studio():
-    """The pool never compiles a parallel=True kernel nor a kernel that calls one, directly or not: on the city a
-    worker-compiled step kernel around its parallel callees crashed when run (the warm-up compiles them in-process)."""
-    from core.jitprecompile import _resolve, in_this_process, load_manifest
+def test_parallel_kernels_and_their_callers_are_one_task():
+    """A parallel=True kernel and every kernel that calls one, directly or not, are compiled in one process: on the
+    city a step kernel compiled in a worker around parallel callees another worker had compiled crashed when run."""
+    from core.jitprecompile import _resolve, in_one_process, load_manifest
 
     entries = load_manifest()
     assert entries, "core/jit_manifest.json is missing or for another numba"
-    local = in_this_process(entries)
+    local = in_one_process(entries)
     parallel = {i for i, e in enumerate(entries) if _resolve(e)[0].targetoptions.get("parallel")}
     assert parallel and parallel <= local
     # every local entry is parallel or calls a local one; every entry calling a local one is local itself
     for i, e in enumerate(entries):
         assert (i in local) == (i in parallel or any(c in local for c in e.calls)), e.function
     assert "core.sim.kernels:advance_blocks" in {entries[i].function for i in local}
+
+
+PARALLEL_KERNELS = KERNELS + """
+from numba import prange
+
+@jit(parallel=True)
+def spread(a, out):
+    for i in prange(a.shape[0]):
+        out[i] = leaf(a[i])
+
+@jit
+def driver(a):
+    out = np.empty_like(a)
+    spread(a, out)
+    return out.sum()
+"""
+
+PARALLEL_RECORD = RECORD.replace("    k.alone(4)", "    k.alone(4)\n    k.driver(np.arange(4.0))")
+
+PARALLEL_PROBE = PROBE.replace('"compiled": compiled}))', '"driver": float(k.driver(np.arange(4.0))), '
+                                                          '"compiled": compiled}))')
+
+
+def test_the_pool_compiles_a_parallel_kernel_and_its_caller_in_one_task_and_a_fresh_process_runs_them(tmp_path):
+    _recorded_package(tmp_path, PARALLEL_KERNELS, PARALLEL_RECORD)
+    fresh = tmp_path / "cache-fresh"
+    got = _run(tmp_path, PRECOMPILE, fresh)
+    assert got["compiled"] == 6 and got["workers"] == 2
+    # spread and driver finish together: one task, so progress jumps by two once
+    steps = [b[0] - a[0] for a, b in zip([[0, 6]] + got["progress"], got["progress"])]
+    assert sorted(steps) == [1, 1, 1, 1, 2] and got["progress"][-1] == [6, 6]
+    probe = _run(tmp_path, PARALLEL_PROBE, fresh)
+    assert probe["cached"] == [True] * 6 and probe["driver"] == 12.0 and probe["compiled"] == []
