@@ -220,8 +220,23 @@ def open_square() -> Scene:
                  simulation=SimulationSettings("miran", "euler", 0.1))
 
 
+def timer_gaps(qtbot, seconds: float) -> np.ndarray:
+    """The gaps (s) between the firings of a 10 ms timer over ``seconds`` of the running event loop."""
+    stamps: list[float] = []
+    timer = QtCore.QTimer()
+    timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
+    timer.timeout.connect(lambda: stamps.append(time.perf_counter()))
+    timer.start(10)
+    qtbot.wait(int(1000 * seconds))
+    timer.stop()
+    return np.diff(stamps)
+
+
 @pytest.mark.perf
 def test_event_loop_stays_responsive_with_5000_agents(make_studio, qtbot, tmp_path):
+    """A 10 ms timer keeps firing while 5,000 agents walk and are drawn: compared with the same window paused, in
+    the same run (no figure of this machine's speed), it fires at least a fifth as often (the pacer leaves the UI
+    thread at least half its time) and its longest wait is under 200 of its paused gaps (no freeze)."""
     path = tmp_path / "square.json"
     save_scene(open_square(), path)
     w = make_studio(path)
@@ -229,33 +244,17 @@ def test_event_loop_stays_responsive_with_5000_agents(make_studio, qtbot, tmp_pa
     w.sim.parameters.add_n.setValue(5000)
     w.findChild(QtWidgets.QPushButton, "sim.add_agents").click()
     qtbot.waitUntil(lambda: len(w.latest_positions()) == 5000, timeout=4 * WAIT)
+    idle = timer_gaps(qtbot, 2.0)
     w.sim.set_speed_index(w.sim.parameters.speed.count() - 1)
     action(w, "sim.play").trigger()
     qtbot.waitUntil(lambda: w.sim.frame.steps >= 2, timeout=WAIT)
-    gaps: list[float] = []
-    last = [time.perf_counter()]
-
-    def tick():
-        now = time.perf_counter()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    timer = QtCore.QTimer()
-    timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
-    timer.timeout.connect(tick)
     steps0 = w.sim.frame.steps
-    timer.start(10)
-    qtbot.wait(4000)
-    timer.stop()
+    playing = timer_gaps(qtbot, 4.0)
     action(w, "sim.pause").trigger()
-    gaps_ms = 1000 * np.array(gaps[1:])
-    # The engine walked on and frames were drawn, while 10 ms timers kept firing (generous bounds: the figure is
-    # the UI thread's latency, not the engine's speed).
-    assert w.sim.frame.steps > steps0
-    assert len(gaps_ms) > 40
-    assert np.median(gaps_ms) < 50.0, np.percentile(gaps_ms, [50, 90, 99, 100])
-    assert np.percentile(gaps_ms, 95) < 300.0, np.percentile(gaps_ms, [50, 90, 99, 100])
-    assert gaps_ms.max() < 2000.0
+    assert w.sim.frame.steps > steps0  # the engine walked on and frames were drawn
+    rate_idle, rate_playing = 1.0 / np.median(idle), 1.0 / np.median(playing)
+    assert rate_playing >= 0.2 * rate_idle, (np.median(idle), np.percentile(playing, [50, 90, 99, 100]))
+    assert playing.max() < 200 * np.median(idle), (np.median(idle), np.percentile(playing, [50, 90, 99, 100]))
     assert not w.sim.errors
 
 
