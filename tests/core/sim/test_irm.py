@@ -167,6 +167,27 @@ def test_corridor_discs_are_free_and_follow_the_route():
     assert np.all(np.hypot(*(xy - B).T) <= R + 1e-9)
 
 
+@pytest.mark.parametrize("scene_name,seed", [("city", 0), ("city", 1), ("random", 3), ("random", 4)])
+def test_every_route_point_lies_in_the_union_of_its_corridor_discs(scene_name, seed):
+    """IRM 3.2's corridor is continuous: each route point lies in its own backbone disc. The sampled corridor keeps
+    that: the union of its discs (shapely) holds the whole route, sampled every 5 cm, on planned routes that run
+    close to walls (portal routes keep only the character's radius) through open places with large discs."""
+    scene = shipped("city") if scene_name == "city" else random_scene(seed, size=300.0, n_obstacles=25)
+    sim = Simulation(scene, method="irm", add_scene_agents=False)
+    rng = np.random.default_rng(seed)
+    routes = planned_routes(scene, rng, 6, planner="portal", clearance=0.25)
+    assert routes
+    for route in routes:
+        B, R, L, Q, S = corridor_of_route(sim.mesh, route, sim.scale)
+        union = shapely.union_all(shapely.buffer(shapely.points(B), R, quad_segs=64))
+        s = np.linspace(0.0, route.length, max(2, int(route.length / 0.05)))
+        pts = shapely.points(route.point_at(s))
+        # The discs are polygons of 256 sides: allow their sagitta, R (1 - cos(pi / 256)).
+        outside = shapely.distance(pts, union) > 1e-4 * max(R.max(), 1.0)
+        assert not outside.any(), f"{outside.sum()} of {len(s)} route points outside the corridor, e.g. " \
+                                  f"{route.point_at(s[np.argmax(outside)]).round(2).tolist()}"
+
+
 def test_perlin_noise_is_smooth_bounded_and_zero_on_the_lattice():
     perm = permutation(7)
     u = np.linspace(-20, 20, 40001)
