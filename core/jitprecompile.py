@@ -73,15 +73,26 @@ def _function_name(d: Any) -> str:
 
 
 @contextmanager
+def _hooked_compile(hook: Callable[[Callable[..., Any], Any, Any], Any]) -> Iterator[None]:
+    """Inside the block, every ``Dispatcher.compile(self, sig)`` (a compile, or a load from numba's cache) runs as
+    ``hook(original, self, sig)``."""
+    original = nb_dispatcher.Dispatcher.compile
+    nb_dispatcher.Dispatcher.compile = lambda self, sig: hook(original, self, sig)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        nb_dispatcher.Dispatcher.compile = original  # type: ignore[method-assign]
+
+
+@contextmanager
 def recording() -> Iterator[list[Entry]]:
     """Record every specialisation compiled (not loaded from the cache) inside the block, with the kernels it calls;
     the list fills when the block ends. For ``packaging/jit_manifest.py``: run it with an empty cache."""
-    original = nb_dispatcher.Dispatcher.compile
     stack: list[tuple[list[_Key], list[float]]] = []  # per open compile: the kernels it calls, its callees' seconds
     compiled: dict[_Key, tuple[list[_Key], float]] = {}
     order: list[_Key] = []
 
-    def compile_recorded(self: Any, sig: Any) -> Any:
+    def compile_recorded(original: Callable[..., Any], self: Any, sig: Any) -> Any:
         args, _ = sigutils.normalize_signature(sig)
         key = (self, tuple(args))
         if stack:
@@ -104,11 +115,8 @@ def recording() -> Iterator[list[Entry]]:
         return result
 
     entries: list[Entry] = []
-    nb_dispatcher.Dispatcher.compile = compile_recorded  # type: ignore[method-assign]
-    try:
+    with _hooked_compile(compile_recorded):
         yield entries
-    finally:
-        nb_dispatcher.Dispatcher.compile = original  # type: ignore[method-assign]
     kept = [k for k in order if isinstance(getattr(k[0], "_cache", None), KernelCache)
             and "<locals>" not in k[0].py_func.__qualname__]
     index = {k: i for i, k in enumerate(kept)}
@@ -123,20 +131,16 @@ def touching() -> Iterator[set[tuple[str, str]]]:
     """Every kernel specialisation this process compiles or loads from numba's cache inside the block, as
     (function, argument types' text): what a task needs, whatever the cache holds. The set fills as the block runs.
     Kernels loaded whole from the cache do not load their callees; ``closure`` adds them from a manifest."""
-    original = nb_dispatcher.Dispatcher.compile
     seen: set[tuple[str, str]] = set()
 
-    def compile_seen(self: Any, sig: Any) -> Any:
+    def compile_seen(original: Callable[..., Any], self: Any, sig: Any) -> Any:
         args, _ = sigutils.normalize_signature(sig)
         if isinstance(getattr(self, "_cache", None), KernelCache):
             seen.add((_function_name(self), str(tuple(args))))
         return original(self, sig)
 
-    nb_dispatcher.Dispatcher.compile = compile_seen  # type: ignore[method-assign]
-    try:
+    with _hooked_compile(compile_seen):
         yield seen
-    finally:
-        nb_dispatcher.Dispatcher.compile = original  # type: ignore[method-assign]
 
 
 def closure(entries: list[Entry], roots: set[int]) -> set[int]:
@@ -316,9 +320,10 @@ def precompile(entries: list[Entry], workers: int | None = None,
             report.skipped.append(str(exc))
     # One task per entry, but one task for all of in_one_process (a unit keyed by its first entry), so that a
     # parallel kernel and its callers are compiled in the same worker.
-    group = sorted(in_one_process(entries) & todo)
+    group = in_one_process(entries) & todo
     report.grouped = len(group)
-    unit_of = {i: (group[0] if i in group else i) for i in todo}
+    first = min(group, default=-1)
+    unit_of = {i: (first if i in group else i) for i in todo}
     members: dict[int, list[int]] = {}
     for i in sorted(todo):
         members.setdefault(unit_of[i], []).append(i)
