@@ -1,19 +1,21 @@
 """Ctrl+C (SIGINT) that ends a command cleanly, even while a numba kernel is being called.
 
-Python runs a signal handler in the main thread at the next bytecode it executes. While a compiled kernel is
-called, that bytecode can be numba's own Python code that its C dispatcher calls back (typing an argument it has
-no C fast path for): a KeyboardInterrupt raised there is dropped by the dispatcher, which returns the kernel's
-result with the exception still set, and CPython turns that into ``SystemError: CPUDispatcher(...) returned a
-result with an exception set`` (its cause the KeyboardInterrupt).
+Python runs a signal handler in the main thread at the next bytecode it executes. While a compiled kernel is called,
+that bytecode can be numba's own Python code that its C dispatcher calls back (typing an argument it has no C fast
+path for): a KeyboardInterrupt raised there is dropped by the dispatcher, which returns the kernel's result with the
+exception still set, and CPython turns that into ``SystemError: CPUDispatcher(...) returned a result with an
+exception set`` (its cause the KeyboardInterrupt).
 
 ``sigint_handler`` therefore defers an interrupt that lands in numba's or llvmlite's code: it asks again a few
 milliseconds later (``_thread.interrupt_main``), so that the KeyboardInterrupt is raised in our own code, between
-kernel calls. A deferral lasts at most MAX_DEFER_SECONDS (a cold compile runs in numba's Python code for minutes
-and must stay interruptible); past it, and for whatever slips through, ``is_interrupt`` recognises the
-SystemError by its cause, and the command line reports both as "interrupted" with exit status 130. A
-KeyboardInterrupt that numba's code swallowed altogether is asked for again every REASK_SECONDS until the command
-has ended (seen as a ``miran route`` that ran on for minutes after Ctrl+C), or until the command says it caught it
-(``acknowledge``) and is ending on purpose.
+kernel calls. Dask distributed's code is deferred alike: an interrupt inside ``Client.submit`` left a Future half
+built, whose ``__del__`` printed a traceback as the sweep exited (``'Future' object has no attribute '_client'``). A
+deferral lasts at most MAX_DEFER_SECONDS (a cold compile runs in numba's Python code for minutes and must stay
+interruptible); past it, and for whatever slips through, ``is_interrupt`` recognises the SystemError by its cause,
+and the command line reports both as "interrupted" with exit status 130. A KeyboardInterrupt that numba's code
+swallowed altogether is asked for again every REASK_SECONDS until the command has ended (seen as a ``miran route``
+that ran on for minutes after Ctrl+C), or until the command says it caught it (``acknowledge``) and is ending on
+purpose.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ RETRY_SECONDS = 0.005
 # How long a command may run on after its KeyboardInterrupt was raised before it is asked again: numba's C code
 # can swallow an exception raised in a callback of its own, and the command would then run to its end.
 REASK_SECONDS = 2.0
-_DEFERRED_IN = tuple(os.sep + p + os.sep for p in ("numba", "llvmlite"))
+_DEFERRED_IN = tuple(os.sep + p + os.sep for p in ("numba", "llvmlite", "distributed"))
 
 
 class _State:
@@ -111,7 +113,8 @@ def _absorb(signum: int, frame: Any) -> None:
 
 
 def sigint_handler(signum: int, frame: Any) -> None:
-    """SIGINT: KeyboardInterrupt, deferred while the main thread runs numba's or llvmlite's code (see above)."""
+    """SIGINT: KeyboardInterrupt, deferred while the main thread runs numba's, llvmlite's or Dask distributed's code
+    (see above)."""
     now = time.monotonic()
     if _in_kernel_machinery(frame):
         if _state.first_deferred is None:

@@ -90,12 +90,14 @@ def test_other_errors_keep_their_traceback(monkeypatch):
         cli_main.main(["info", "x"])
 
 
-def test_an_interrupt_in_numbas_code_is_raised_in_ours():
-    """The handler called with a frame of numba's code returns; the KeyboardInterrupt comes a few ms later, in
-    the caller's code."""
+@pytest.mark.parametrize("library", ["numba", "distributed"])
+def test_an_interrupt_in_numbas_code_is_raised_in_ours(library):
+    """The handler called with a frame of numba's code (or Dask distributed's: an interrupted ``Client.submit``
+    left a half-built Future that printed a traceback at exit) returns; the KeyboardInterrupt comes a few ms
+    later, in the caller's code."""
     restore = interrupts.install()
     try:
-        frame = SimpleNamespace(f_code=SimpleNamespace(co_filename=os.sep.join(["", "x", "numba", "core", "t.py"])))
+        frame = SimpleNamespace(f_code=SimpleNamespace(co_filename=os.sep.join(["", "x", library, "core", "t.py"])))
         interrupts.sigint_handler(signal.SIGINT, frame)  # deferred: no exception here
         with pytest.raises(KeyboardInterrupt):
             _run_python_for(5)
