@@ -1,6 +1,7 @@
-"""The simulation panel: method, integrator, dt, speed, the chosen profile's sigma, d and terrain weights, the
-force constants, the traced agent and random agents. Every change is a command to the worker and applies on the
-next step; sliders send while they move, so the ghost preview and the walking agents follow the drag.
+"""The simulation panel: method, integrator, fidelity (exact or fast, core.sim.fidelity), dt, speed, the chosen
+profile's sigma, d and terrain weights, the force constants, the traced agent and random agents. Every change is a
+command to the worker and applies on the next step; sliders send while they move, so the ghost preview and the
+walking agents follow the drag.
 
 The panel shows the running simulation's values (``BuildInfo.params``); "Save to Scene" writes them into the
 scene as one undoable edit.
@@ -135,6 +136,14 @@ class QtSimParameters(QtWidgets.QScrollArea):
         self.integrator.addItem("Euler", "euler")
         self.integrator.addItem("Verlet", "verlet")
         self.integrator.activated.connect(lambda _: self.send("param", "integrator", self.integrator.currentData()))
+        self.fidelity = QtWidgets.QComboBox()
+        self.fidelity.setObjectName("sim.fidelity")
+        self.fidelity.addItem("Exact", "exact")
+        self.fidelity.addItem("Fast (crowd level of detail)", "fast")
+        self.fidelity.setToolTip("Exact: the papers' method at every step. Fast: each character keeps its "
+                                 "attraction point for a few steps while it stays in sight, and feels the personal "
+                                 "space of its 8 nearest neighbours only; for large crowds")
+        self.fidelity.activated.connect(self._fidelity_chosen)
         self.dt = SliderField(0.005, 1.0, 3, " s", log=True)
         self.dt.setObjectName("sim.dt")
         self.dt.changed.connect(lambda v: self.send("param", "dt", v))
@@ -153,6 +162,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
         self.threads.valueChanged.connect(lambda v: self.send("threads", int(v)))
         run.addRow("Method", self.method)
         run.addRow("Integrator", self.integrator)
+        run.addRow("Fidelity", self.fidelity)
         run.addRow("Time step", self.dt)
         run.addRow("Speed", self.speed)
         run.addRow("Threads", self.threads)
@@ -252,13 +262,19 @@ class QtSimParameters(QtWidgets.QScrollArea):
         lay.addLayout(aform)
         save = QtWidgets.QPushButton("Save to Scene")
         save.setObjectName("sim.save_to_scene")
-        save.setToolTip("Write the tuned profile and the method, integrator and time step into the scene (undoable)")
+        save.setToolTip("Write the tuned profile and the method, integrator, fidelity and time step into the scene "
+                        "(undoable)")
         save.clicked.connect(self.save_to_scene)
         lay.addWidget(save)
         lay.addStretch(1)
         self.doc.reset.connect(self.show_scene)
         self.doc.changed.connect(self._scene_edited)
         self.show_scene()
+
+    def _fidelity_chosen(self, _index: int) -> None:
+        """Exact or fast for the next step; kept in ``params`` too, which the sweep dialog fixes its runs from."""
+        self.params["fidelity"] = self.fidelity.currentData()
+        self.send("param", "fidelity", self.params["fidelity"])
 
     # ----- showing ---------------------------------------------------------------------------------------------
 
@@ -268,6 +284,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
         self.info = None
         scene = self._scene = self.doc.scene
         params = {"dt": scene.simulation.dt, "integrator": scene.simulation.integrator,
+                  "fidelity": scene.simulation.fidelity,
                   **{name: DEFAULTS[name] for name in self.force_fields}, "interact": bool(DEFAULTS["interact"]),
                   "profiles": {p.id: {"max_speed": p.max_speed, "sigma": p.sigma, "d": p.d, "radius": p.radius,
                                       "weights": {t.id: p.weight(t.id) for t in scene.terrain_types}}
@@ -304,6 +321,9 @@ class QtSimParameters(QtWidgets.QScrollArea):
             self.dt.set_value(sim.dt)
         if sim.integrator != was.integrator:
             set_quietly(self.integrator, "setCurrentIndex", max(0, self.integrator.findData(sim.integrator)))
+        if sim.fidelity != was.fidelity:
+            self.params["fidelity"] = sim.fidelity
+            set_quietly(self.fidelity, "setCurrentIndex", max(0, self.fidelity.findData(sim.fidelity)))
         if sim.method != was.method:
             set_quietly(self.method, "setCurrentIndex", max(0, self.method.findData(sim.method)))
         self._show_profile()
@@ -334,6 +354,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
         self.compare_method.blockSignals(False)
         if "integrator" in params:
             set_quietly(self.integrator, "setCurrentIndex", max(0, self.integrator.findData(params["integrator"])))
+        set_quietly(self.fidelity, "setCurrentIndex", max(0, self.fidelity.findData(params.get("fidelity", "exact"))))
         if "dt" in params:
             self.dt.set_value(float(params["dt"]))
         for name, f in self.force_fields.items():
@@ -457,7 +478,8 @@ class QtSimParameters(QtWidgets.QScrollArea):
                 current = dataclasses.replace(current, **ch)
         method = self.method.currentData()
         sim = SimulationSettings(method if method in METHODS else scene.simulation.method,
-                                 self.integrator.currentData(), round(self.dt.value(), 6))
+                                 self.integrator.currentData(), round(self.dt.value(), 6),
+                                 self.fidelity.currentData())
         if sim != scene.simulation:
             changes["simulation"] = sim
         if changes:

@@ -113,5 +113,7 @@ def scene_changes(old: Scene, new: Scene) -> Iterable[tuple[OverrideKey, Any]]:
         yield GlobalKey("integrator"), s.integrator
     if s.dt != o.dt:
         yield GlobalKey("dt"), s.dt
+    if s.fidelity != o.fidelity:
+        yield GlobalKey("fidelity"), s.fidelity
     if s.method != o.method and s.method in IMPLEMENTED:
         yield MethodKey(), s.method

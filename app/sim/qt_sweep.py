@@ -207,8 +207,9 @@ class QtSweepDialog(QtWidgets.QDialog):
         for g in GLOBAL_CHOICES:
             if g in self.panel.params:
                 fixed[g] = float(self.panel.params[g])
-        if "integrator" in self.panel.params:
-            fixed["integrator"] = self.panel.params["integrator"]
+        for g in ("integrator", "fidelity"):
+            if g in self.panel.params:
+                fixed[g] = self.panel.params[g]
         fixed.pop(name, None)
         methods = [m for m, cb in self.methods.items() if cb.isChecked()] or ["miran"]
         doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": "app-sweep", "scenes": [scene_file],

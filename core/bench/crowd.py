@@ -62,12 +62,13 @@ def planner_for(method: str) -> str:
     return "portal" if method == "irm" else "cdt"
 
 
-def crowd_simulation(scene, mesh, context, method: str, n: int, seed: int = 1):
+def crowd_simulation(scene, mesh, context, method: str, n: int, seed: int = 1, fidelity: str = "exact"):
     """A respawning crowd of n random agents on the scene, without path recording."""
     from core.sim import Simulation
 
     sim = Simulation(scene, mesh=mesh, method=method, integrator="verlet" if method == "irm" else "euler",
-                     dt=0.1, seed=seed, record=False, add_scene_agents=False, planner_context=context)
+                     dt=0.1, seed=seed, record=False, add_scene_agents=False, planner_context=context,
+                     fidelity=fidelity)
     sim.respawn = True
     sim.planner = planner_for(method)
     # IRM section 6's characters: one kind, 1.4 m/s, r = 0.25 (the city's pedestrian profile).
@@ -98,9 +99,9 @@ def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_na
     for method in methods:
         # The planner's and the step's kernels compiled (or loaded) first: the setup times below count no JIT.
         crowd_simulation(scene, mesh, ctx, method, 8).run(max_steps=2)
-        for n in sizes or (QUICK_SIZES if quick else SIZES + ((LARGE[method],) if method in LARGE else ())):
+        for n, fidelity in _crowds(quick, sizes, method):
             t0 = time.thread_time()
-            sim = crowd_simulation(scene, mesh, ctx, method, n)
+            sim = crowd_simulation(scene, mesh, ctx, method, n, fidelity=fidelity)
             setup = time.thread_time() - t0
             st = sim.state
             route_s = float(np.mean(sim.routes.s[st.route_hi - 1] / sim.params.prof["max_speed"][st.profile]))
@@ -108,18 +109,26 @@ def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_na
             sim.run(max_steps=int(round((1.0 if quick else WARMUP_S) / sim.params.dt)))
             steps = 10 if quick else MEASURE_STEPS
             load, info = cpu_load(sim, steps)
-            out.append(Record(SECTION, f"cpu_load {method} {n} agents", load, "fraction",
+            tag = "" if fidelity == "exact" else f" {fidelity}"
+            out.append(Record(SECTION, f"cpu_load {method} {n} agents{tag}", load, "fraction",
                               f"{_reference(n, method)}; {1e6 * info['cpu_s'] / (n * steps):.2f} us per agent-step; "
                               f"{info['respawned']} new errands and {info['replanned']} "
                               f"replans in the window; setup {1e3 * setup / n:.2f} ms per agent"))
             errand = setup / n
             long_run = load - info["respawned"] * errand / (steps * sim.params.dt) + (n / route_s) * errand
-            out.append(Record(SECTION, f"cpu_load {method} {n} agents long-run", long_run, "fraction",
+            out.append(Record(SECTION, f"cpu_load {method} {n} agents{tag} long-run", long_run, "fraction",
                               f"{_reference(n, method)}; the window's load with new errands at their long-run rate: "
                               f"{n / route_s:.1f} per s (routes of {route_s:.0f} s) at {1e3 * errand:.2f} ms each"))
     out.append(thread_record(quick))
     out.append(_jupedsim_record())
     return out
+
+
+def _crowds(quick: bool, sizes, method: str) -> list[tuple[int, str]]:
+    """(N, fidelity) of each crowd measured: every size in exact mode, and the largest again in fast mode
+    (core.sim.fidelity; issue 31's targets are for fast mode at LARGE)."""
+    ns = list(sizes or (QUICK_SIZES if quick else SIZES + ((LARGE[method],) if method in LARGE else ())))
+    return [(n, "exact") for n in ns] + [(ns[-1], "fast")]
 
 
 def thread_times(scene, mesh, ctx, quick: bool) -> dict:

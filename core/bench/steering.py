@@ -341,6 +341,13 @@ def run(quick: bool) -> list[Record]:
         if method == "disc-miran":
             out += disc_choice_records(sim, meshes["city"], 3 if quick else 7)
             out += disc_lookup_records(sim, meshes["city"], 3 if quick else 7)
+        # The same errands in fast mode (core.sim.fidelity), in the same run.
+        fast = _crowd(city, meshes["city"], method, n)
+        fast.params.set("fidelity", "fast")
+        us_fast = _agent_step_us(fast, 10 if quick else 50)
+        out.append(_rec(f"us per agent-step {method} city {n} agents fast", us_fast, "us",
+                        f"fidelity fast, {us / us_fast:.2f}x exact's {us:.2f} us on the same errands; issue 31 "
+                        f"target for disc MIRAN <= 6 us"))
     from .crowd import cpu_load_records  # IRM section 6: respawning crowds of 1,000 to 10,000 agents
 
     out += cpu_load_records(quick)

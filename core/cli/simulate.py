@@ -7,7 +7,8 @@ from the obstacles unless ``--clearance`` says otherwise. The run stops when eve
 when it exceeds MAX_AUTO_STEPS); the summary names every agent that did not arrive. ``--record every N | none`` says
 which positions are kept: every step (the default), every N-th step, or none (memory stays flat; the lengths come
 from the per-step sums). ``--threads N`` steps the agents on N cores (default: all but one; the paths are the same
-whatever N). ``--out`` writes the paths file atomically; its destination is checked before the run and,
+whatever N). ``--fidelity fast`` runs the crowd level of detail (core.sim.fidelity) instead of the papers' method
+at every step. ``--out`` writes the paths file atomically; its destination is checked before the run and,
 should the write fail after it, the paths are kept in a named temporary file. ``--json`` prints the summary as JSON.
 """
 
@@ -23,7 +24,7 @@ from core.cli.output import check_destination, json_bytes, print_json, write_res
 from core.export import paths_from_simulation
 from core.export.paths import paths_to_dict
 from core.scene.io import load_scene
-from core.scene.model import DEFAULT_PLANNER, INTEGRATORS, PLANNERS
+from core.scene.model import DEFAULT_PLANNER, FIDELITIES, INTEGRATORS, PLANNERS
 from core.scene.parse import MAX_AGENTS
 from core.scene.problems import InputError, Problem
 from core.scene.ranges import RANGES, range_problem
@@ -53,6 +54,9 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("scene", metavar="SCENE", nargs="?")
     p.add_argument("--method", metavar="M", help=f"steering method: {', '.join(IMPLEMENTED)} (default: the scene's)")
     p.add_argument("--integrator", metavar="I", help=f"{', '.join(INTEGRATORS)} (default: the scene's)")
+    p.add_argument("--fidelity", metavar="F", help=f"{', '.join(FIDELITIES)}: the papers' method every step, or the "
+                                                   "crowd level of detail (default: the scene's, exact unless it "
+                                                   "says)")
     dt = RANGES["dt"]
     p.add_argument("--dt", metavar="S", help=f"time step in seconds, {dt.lo:g} to {dt.hi:g} (default: the scene's)")
     p.add_argument("--steps", metavar="N", help=f"at most this many steps, up to {MAX_STEPS:.0e} (default: enough "
@@ -123,6 +127,8 @@ def _options(args) -> tuple[float | None, int | None]:
     if args.integrator is not None and args.integrator not in INTEGRATORS:
         problems.append(Problem("--integrator", f"unknown integrator {args.integrator!r} "
                                                 f"(valid: {', '.join(INTEGRATORS)})"))
+    if args.fidelity is not None and args.fidelity not in FIDELITIES:
+        problems.append(Problem("--fidelity", f"unknown fidelity {args.fidelity!r} (valid: {', '.join(FIDELITIES)})"))
     if args.dt is not None:
         try:
             dt = float(args.dt)
@@ -191,7 +197,8 @@ def run(args) -> int:
         raise InputError([Problem("heightfield", "--slope needs a scene with a height field")], args.scene)
     try:
         sim = Simulation(scene, method=args.method, integrator=args.integrator, dt=dt, seed=args.seed_k,
-                         route_clearance=args.clearance_c, record=args.record_every, threads=args.threads_n)
+                         route_clearance=args.clearance_c, record=args.record_every, threads=args.threads_n,
+                         fidelity=args.fidelity)
         sim.replan = not args.no_replan
         sim.respawn = bool(args.respawn)
         sim.planner = args.planner or DEFAULT_PLANNER
@@ -219,6 +226,7 @@ def run(args) -> int:
         write_result(args.out, "--out", json_bytes(paths_to_dict(pf), indent=None))
     summary = {
         "scene": scene.name, "method": sim.method, "integrator": sim.params.get("integrator"), "dt": sim.params.dt,
+        "fidelity": sim.params.get("fidelity"),
         "steps": sim.steps, "time": sim.time, "wall_seconds": wall, "threads": sim.threads,
         "record_every": args.record_every,
         "all_arrived": all(a.reached_goal for a in pf.agents), "out": args.out,
@@ -235,7 +243,8 @@ def run(args) -> int:
     if args.json:
         print_json(summary)
         return 0
-    print(f"{scene.name}: {sim.method}, {summary['integrator']}, dt {sim.params.dt:g} s: {sim.steps} steps, "
+    fast = ", fast" if summary["fidelity"] != "exact" else ""
+    print(f"{scene.name}: {sim.method}, {summary['integrator']}{fast}, dt {sim.params.dt:g} s: {sim.steps} steps, "
           f"{sim.time:.1f} s simulated in {wall:.2f} s on {sim.threads} thread"
           f"{'s' if sim.threads > 1 else ''}")
     for aid, lines in summary["repaired"].items():

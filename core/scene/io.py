@@ -58,11 +58,7 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
             for n in scene.networks
         ],
         "agents": [_agent_dict(a) for a in scene.agents],
-        "simulation": {
-            "method": scene.simulation.method,
-            "integrator": scene.simulation.integrator,
-            "dt": scene.simulation.dt,
-        },
+        "simulation": _simulation_dict(scene),
     }
     hf = getattr(scene, "heightfield", None)
     if hf is not None:
@@ -85,3 +81,12 @@ def _agent_dict(a) -> dict[str, Any]:
     if a.planner is not None:
         d["planner"] = a.planner
     return d
+
+
+def _simulation_dict(scene: Scene) -> dict:
+    """The ``simulation`` object; ``fidelity`` only when not exact, so that older readers read the file as before."""
+    sim = scene.simulation
+    out: dict = {"method": sim.method, "integrator": sim.integrator, "dt": sim.dt}
+    if sim.fidelity != "exact":
+        out["fidelity"] = sim.fidelity
+    return out

@@ -17,6 +17,8 @@ Ring = list[Point]
 
 METHODS = ("miran", "disc-miran", "irm")
 INTEGRATORS = ("euler", "verlet")
+# The crowd level of detail (core.sim.fidelity): the papers' method every step, or the fast mode.
+FIDELITIES = ("exact", "fast")
 PLANNERS = ("grid", "cdt", "ecm", "portal", "network")
 # The planners whose cost weighs each piece of a route by the profile's terrain weight (MIRAN 3.3); the others
 # (``ecm`` and ``portal``) find the shortest route whatever the terrain, and their cost is its length.
@@ -103,11 +105,13 @@ class Agent:
 
 @dataclass
 class SimulationSettings:
-    """How the scene is simulated by default: steering method, integrator and time step (seconds)."""
+    """How the scene is simulated by default: steering method, integrator, time step (seconds) and fidelity
+    (``exact``, or ``fast``: the crowd level of detail; written to the file only when not exact)."""
 
     method: str = "miran"
     integrator: str = "euler"
     dt: float = 0.1
+    fidelity: str = "exact"
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from .fields import MAX_COORD, FieldReader, join, short
 from .model import (
+    FIDELITIES,
     INTEGRATORS,
     METHODS,
     PLANNERS,
@@ -410,16 +411,17 @@ def _agent(r: FieldReader, path: str, v: Any, profile_ids, route_ids, has_networ
 
 
 def _simulation(r: FieldReader, v: Any):
-    o = r.obj("simulation", v, (), ("method", "integrator", "dt"))
+    o = r.obj("simulation", v, (), ("method", "integrator", "dt", "fidelity"))
     if o is None:
         return None
     d = SimulationSettings()
     method = r.choice("simulation.method", o.get("method", d.method), METHODS)
     integ = r.choice("simulation.integrator", o.get("integrator", d.integrator), INTEGRATORS)
     dt = _ranged(r, "simulation.dt", o.get("dt", d.dt), "dt")
-    if method is None or integ is None or dt is None:
+    fidelity = r.choice("simulation.fidelity", o.get("fidelity", d.fidelity), FIDELITIES)
+    if method is None or integ is None or dt is None or fidelity is None:
         return None
-    return SimulationSettings(method, integ, dt)
+    return SimulationSettings(method, integ, dt, fidelity)
 
 
 def _measurement(r: FieldReader, v: Any, bounds) -> Measurement:

@@ -48,4 +48,5 @@ class AgentArrays(NamedTuple):
     length: np.ndarray
     terrain_len: np.ndarray
     min_clear: np.ndarray
+    attr_age: np.ndarray
     prog: ProgressArrays

@@ -63,6 +63,7 @@ from core.steering.miran import (
 from . import neighbors
 from .crowd import crowd_needed, crowd_phase, fastest_walker
 from .irm_phase import irm_attraction_phase
+from .fidelity import FAST, keeps_choice
 from .integrators import integrate
 from .work import MAX_INTERVALS, work_buffers
 from .progress import (count_step, end_recovery, note_progress, passed_target, recovery_target, resume_forces,
@@ -129,6 +130,7 @@ def _settle_choice(i, code, best_s, s_r, R, A, q) -> int:
     """Store agent i's choice: r_i and the attraction point, or LOST when no part of its route is visible (MIRAN
     3.5). Returns 1 when the agent became lost."""
     A.s_ref[i] = s_r
+    A.attr_age[i] = 0
     if code == NOTHING_VISIBLE:
         A.status[i] = LOST
         return 1
@@ -192,9 +194,23 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
     lost = 0
     n_rest = 0
     tol = 1e-9 * scale
+    g = P.glob[0]
+    fast = g.fidelity == FAST
+    steps = int(g.fast_steps)
+    age, rec_s = A.attr_age, A.prog.rec_s
     for i in range(wk.lo, wk.hi):
         if status[i] != WALKING or method[i] == IRM:
             continue
+        if fast and rec_s[i] < 0.0:
+            # Fast mode (core.sim.fidelity): the attraction point kept while it stays in sight.
+            p = profile[i]
+            t_keep = keeps_choice(W, C, A.tri[i], pos[i], A.attr[i], age[i], steps, prof[p].max_speed, g.dt,
+                                  prof[p].sigma, wstat[p, 1] > 0.0, A.radius[i] if method[i] == DISC_MIRAN else 0.0,
+                                  wk.clear[i], wk.clear_at[i], tol)
+            if t_keep >= 0:
+                A.tri[i] = t_keep
+                age[i] += 1
+                continue
         if method[i] == DISC_MIRAN:
             rest[wk.lo + n_rest] = i
             n_rest += 1

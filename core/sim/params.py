@@ -26,6 +26,10 @@ Global record ``glob``: a 1-element structured array of dtype ``GLOBAL_DTYPE``, 
   to the attraction point under which the deflection fades to zero (0 = automatic, the profile's d).
 - ``stall_time`` (s): an agent that makes no progress along its route for this long (at least 20 steps) walks its
   route itself for a while (the progress guarantee, core.sim.progress).
+- ``fidelity``: 0 ``exact`` (every step is the papers' method), 1 ``fast`` (the crowd level of detail,
+  core.sim.fidelity: an attraction point is kept for up to ``fast_steps`` steps while it stays in sight).
+  ``fast_steps`` (steps, 1 to 50, 3 by default) how long it is kept. Both are left out of ``to_dict`` in exact
+  mode, so that a paths file of an exact run reads as it did before the setting existed.
 
 ``dt``, the profiles' fields and the weights are held to the ranges of ``core.scene.ranges``, as in the scene
 file. Profile table ``prof``: a (P,) structured array of dtype ``PROFILE_DTYPE``, one float64 field per name of
@@ -44,15 +48,19 @@ from core.scene.model import Scene
 from core.scene.problems import InputError, Problem
 from core.scene.ranges import RANGES, candidates_problem, range_problem, step_problem
 
+from .fidelity import FIDELITIES, fidelity_code
 from .integrators import INTEGRATORS, integrator_code
 
 GLOBAL_NAMES = ("dt", "integrator", "c_s", "c_b", "kappa", "safe_distance", "c_o", "d_o", "f_max",
                 "arrival_radius", "interact", "social", "social_v0", "social_sigma", "social_tau", "c_n",
-                "noise_freq", "slope", "slope_max_angle", "slope_fade", "stall_time")
+                "noise_freq", "slope", "slope_max_angle", "slope_fade", "stall_time", "fidelity", "fast_steps")
 DEFAULTS = {"dt": 0.1, "integrator": 0.0, "c_s": 4.0, "c_b": 1.0, "kappa": 1.0, "safe_distance": 0.0,
             "c_o": 0.5, "d_o": 0.0, "f_max": 40.0, "arrival_radius": 0.0, "interact": 1.0,
             "social": 1.0, "social_v0": 2.1, "social_sigma": 0.3, "social_tau": 2.0, "c_n": 0.4, "noise_freq": 0.2,
-            "slope": 0.0, "slope_max_angle": 1.0, "slope_fade": 0.0, "stall_time": 3.0}
+            "slope": 0.0, "slope_max_angle": 1.0, "slope_fade": 0.0, "stall_time": 3.0, "fidelity": 0.0,
+            "fast_steps": 3.0}
+# The longest an attraction point may be kept in fast mode (``fast_steps``).
+MAX_FAST_STEPS = 50
 # Switches: read and written as booleans.
 _FLAGS = ("interact", "social", "slope")
 
@@ -83,6 +91,7 @@ class SimParams:
             self.glob[name] = DEFAULTS[name]
         self.glob["dt"] = scene.simulation.dt
         self.glob["integrator"] = integrator_code(scene.simulation.integrator)
+        self.glob["fidelity"] = fidelity_code(scene.simulation.fidelity)
         self.prof = np.zeros(len(scene.profiles), dtype=PROFILE_DTYPE)
         for k, p in enumerate(scene.profiles):
             self.prof[k] = (p.max_speed, p.sigma, p.d, p.radius)
@@ -96,6 +105,10 @@ class SimParams:
         v = float(self.glob[_global_name(name)][0])
         if name == "integrator":
             return INTEGRATORS[int(v)]
+        if name == "fidelity":
+            return FIDELITIES[int(v)]
+        if name == "fast_steps":
+            return int(v)
         if name in _FLAGS:
             return bool(v)
         return v
@@ -103,11 +116,14 @@ class SimParams:
     def set(self, name: str, value: Any) -> None:
         """Set a global parameter for the next step; InputError names a bad name or value."""
         field = self.glob[_global_name(name)]
-        if name == "integrator":
+        if name in ("integrator", "fidelity"):
             try:
-                field[0] = integrator_code(value)
+                field[0] = integrator_code(value) if name == "integrator" else fidelity_code(value)
             except ValueError as e:
                 raise InputError([Problem(name, str(e))]) from None
+            return
+        if name == "fast_steps":
+            field[0] = _whole_steps(name, value)
             return
         if name in _FLAGS:
             field[0] = 1.0 if bool(value) else 0.0
@@ -189,7 +205,9 @@ class SimParams:
 
     def to_dict(self) -> dict[str, Any]:
         """Every parameter that shapes a run, JSON-ready (the ``parameters`` of a miran-paths file)."""
-        out: dict[str, Any] = {name: self.get(name) for name in GLOBAL_NAMES}
+        fast = self.get("fidelity") != "exact"
+        out: dict[str, Any] = {name: self.get(name) for name in GLOBAL_NAMES
+                               if fast or name not in ("fidelity", "fast_steps")}
         out["profiles"] = {
             pid: {**{f: float(self.prof[f][k]) for f in PROFILE_FIELDS},
                   "weights": {tid: float(self.weights[k, t]) for t, tid in enumerate(self.terrain_ids)}}
@@ -221,6 +239,16 @@ def _profile_field(field: str) -> str:
     if isinstance(field, str) and field in PROFILE_FIELDS:
         return field
     raise InputError([Problem(str(field), f"unknown profile parameter (valid: {', '.join(PROFILE_FIELDS)})")])
+
+
+def _whole_steps(path: str, value: Any) -> int:
+    """``value`` as a whole number of steps from 1 to MAX_FAST_STEPS; InputError naming ``path`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) \
+            or not math.isfinite(float(value)) or float(value) != int(value) \
+            or not 1 <= int(value) <= MAX_FAST_STEPS:
+        raise InputError([Problem(path, f"must be a whole number of steps from 1 to {MAX_FAST_STEPS}, "
+                                        f"got {value!r}")])
+    return int(value)
 
 
 def _checked(path: str, value: Any, name: str | None = None) -> float:

@@ -78,7 +78,8 @@ class Simulation:
 
     - ``scene``, ``mesh`` (core.navmesh.NavMesh), ``params`` (SimParams, live), ``state`` (AgentState),
       ``routes`` (RouteBook), ``recorder`` (Recorder of the walked paths), ``time`` (s), ``steps``.
-    - ``method`` / ``integrator`` / ``dt`` override the scene's ``simulation`` settings; ``seed`` fixes every
+    - ``method`` / ``integrator`` / ``dt`` / ``fidelity`` (``exact`` or ``fast``, core.sim.fidelity) override the
+      scene's ``simulation`` settings; ``seed`` fixes every
       random choice (none in MIRAN itself; crowds and noise forces draw from it).
     - ``add_scene_agents=False`` starts empty (add agents with ``add_agents``).
     - ``replan`` (default True): an agent that lost sight of its route, or whose way is blocked, gets a new one
@@ -97,7 +98,7 @@ class Simulation:
     def __init__(self, scene: Scene, *, mesh: NavMesh | None = None, method: str | None = None,
                  integrator: str | None = None, dt: float | None = None, seed: int = 0, record: bool = True,
                  planner_context: PlannerContext | None = None, add_scene_agents: bool = True,
-                 route_clearance: float | None = None, threads: int = 1) -> None:
+                 route_clearance: float | None = None, threads: int = 1, fidelity: str | None = None) -> None:
         self.scene = scene
         self.threads = checked_threads(threads)
         self.mesh = mesh if mesh is not None else build_navmesh(scene)
@@ -107,6 +108,8 @@ class Simulation:
             self.params.set("integrator", integrator)
         if dt is not None:
             self.params.set("dt", dt)
+        if fidelity is not None:
+            self.params.set("fidelity", fidelity)
         self.params.check_steps()
         self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed)

@@ -4,7 +4,8 @@ Arrays (n = number of agents; positions in scene units, velocities in units/s, f
 - ``pos`` (n, 2) float64 position x_i; ``vel`` (n, 2) float64 velocity; ``force`` (n, 2) float64 last total
   force (Verlet needs it); ``has_force`` (n,) bool whether ``force`` is valid.
 - ``attr`` (n, 2) float64 current attraction point alpha_i; ``s_ref`` / ``s_attr`` (n,) float64 arc lengths of
-  the reference and attraction points along the agent's route (MIRAN 3.1).
+  the reference and attraction points along the agent's route (MIRAN 3.1); ``attr_age`` (n,) int32 how many
+  steps ago the attraction point was chosen (-1: choose at the next step; fast mode keeps it, core.sim.fidelity).
 - ``route_lo`` / ``route_hi`` (n,) int64: the agent's route is rows [lo, hi) of the packed route arrays.
 - ``goal`` (n, 2) float64 the route's last point g.
 - ``profile`` (n,) int32 row in the profile table; ``method`` (n,) int8 steering code (core.steering.methods).
@@ -68,7 +69,7 @@ _FIELDS = (
     ("prog_d", np.float64, 0), ("rec_s", np.float64, 0), ("rec_u", np.float64, 0), ("replans", np.int32, 0),
     ("walk_steps", np.int64, 0), ("rec_steps", np.int64, 0), ("stalls", np.int32, 0),
     ("noise_phase", np.float64, 0), ("corr_lo", np.int64, 0), ("corr_hi", np.int64, 0), ("corr_k", np.int64, 0),
-    ("corr_ds", np.float64, 0), ("corr_ak", np.int64, 0),
+    ("corr_ds", np.float64, 0), ("corr_ak", np.int64, 0), ("attr_age", np.int32, 0),
 )
 
 
@@ -112,6 +113,7 @@ class AgentState:
     corr_k: np.ndarray
     corr_ds: np.ndarray
     corr_ak: np.ndarray
+    attr_age: np.ndarray
     terrain_len: np.ndarray
 
     def __init__(self, n_terrain_types: int, capacity: int = 16) -> None:
@@ -176,6 +178,7 @@ class AgentState:
         b["prog_d"][idx] = np.inf
         b["rec_s"][idx] = -1.0
         b["rec_u"][idx] = -1.0
+        b["attr_age"][idx] = -1
 
     def layout_key(self) -> tuple:
         """Equal as long as the views ``[:n]`` stay the same arrays: it changes when agents are added. (The id is of

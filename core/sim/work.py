@@ -13,6 +13,7 @@ from core.jitcache import jit
 from core.navmesh.kernels.crossings import crossing_work
 from core.navmesh.kernels.shadows import shadow_work
 
+from .fidelity import FAST_NEIGHBOURS
 from .kernel_inputs import KeptWindows
 
 # Capacity of the per-agent visible-interval buffer (a route window rarely has more than a handful).
@@ -25,7 +26,9 @@ class Work(NamedTuple):
     ``no_trace`` (0, 4); four (2,) vectors ``v0``-``v3`` (forces, or the new position and velocity); the step's
     terrain lengths ``tl`` (T,); the shadow visibility's work arrays ``vwork`` (core.navmesh.kernels.shadows); the
     candidates' arc lengths and omegas ``cwork`` (2, n_cands) (core.steering.miran.pick_candidate); five (2,) vectors
-    ``crowd`` for the crowd phase; ``tx`` the terrain boundaries with this block's crossing work (pick_candidate's
+    ``crowd`` for the crowd phase; ``near_d`` (FAST_NEIGHBOURS,) and ``near_m`` (FAST_NEIGHBOURS,) int64 an agent's
+    nearest neighbours, distances and grid rows, for fast mode's capped personal-space force (core.sim.fidelity);
+    ``tx`` the terrain boundaries with this block's crossing work (pick_candidate's
     TX). Shared by all blocks: the new forces ``fnew`` (n, 2), the agents ``attraction_points`` leaves to
     ``attraction_rest`` (block b's in ``rest[lo:hi]``), ``moved`` (n,), whether an agent walked this step,
     ``clear`` (n,), each walker's clearance at its position of this step (the force phase's d_b, which the move
@@ -48,6 +51,8 @@ class Work(NamedTuple):
     vwork: tuple
     cwork: np.ndarray
     crowd: np.ndarray
+    near_d: np.ndarray
+    near_m: np.ndarray
     tx: tuple
     fnew: np.ndarray
     rest: np.ndarray
@@ -71,4 +76,5 @@ def work_buffers(n_types: int, n_edges: int, n_cands: int, terrain: tuple, share
                 np.empty((0, 4), dtype=np.float64), np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64),
                 np.empty(2, dtype=np.float64), np.empty(2, dtype=np.float64), np.zeros(n_types, dtype=np.float64),
                 shadow_work(n_edges), np.empty((2, n_cands), dtype=np.float64), np.empty((5, 2), dtype=np.float64),
+                np.empty(FAST_NEIGHBOURS, dtype=np.float64), np.empty(FAST_NEIGHBOURS, dtype=np.int64),
                 terrain + (crossing_work(terrain[0].shape[0]),), fnew, rest, moved, clear, clear_at, keep, lo, hi)

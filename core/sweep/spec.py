@@ -15,7 +15,8 @@
 ```
 
 Parameter names (``PARAMETERS`` below): every global of core.sim.params (``c_s``, ``dt``, ``integrator``,
-``interact`` ...), ``method``, ``planner`` (of the scene's start/goal agents and of the random ones), ``agents``
+``interact``, ``fidelity`` (exact or fast), ``fast_steps`` ...), ``method``, ``planner`` (of the scene's start/goal
+agents and of the random ones), ``agents``
 (random agents added to the scene's), and per profile ``<profile>.sigma|d|max_speed|radius`` and
 ``<profile>.weight.<terrain>`` (``*`` for every profile; ``weights`` is an alias, made canonical before the runs are
 planned). Each parameter is given once: the same name in two tables, a wildcard and a named profile, an alias and
@@ -44,7 +45,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from core.scene.jsonio import parse_json_text, read_bytes_bounded
-from core.scene.model import INTEGRATORS, PLANNERS, Scene
+from core.scene.model import FIDELITIES, INTEGRATORS, PLANNERS, Scene
 from core.scene.parse import MAX_AGENTS, parse_scene
 from core.scene.problems import InputError, Problem
 
@@ -476,6 +477,8 @@ class _ValueChecker:
             return self._choice(r, path, v, IMPLEMENTED)
         if name == "integrator":
             return self._choice(r, path, v, INTEGRATORS)
+        if name == "fidelity":
+            return self._choice(r, path, v, FIDELITIES)
         if name == "planner":
             return self._choice(r, path, v, PLANNERS)
         if name == "agents":

@@ -25,6 +25,7 @@ def panel_state(w) -> dict:
     p = w.sim.parameters
     out = {
         "method": p.method.currentData(), "integrator": p.integrator.currentData(), "dt": p.dt.value(),
+        "fidelity": p.fidelity.currentData(),
         "compare_methods": [p.compare_method.itemData(k) for k in range(p.compare_method.count())],
         "compare_method": p.compare_method.currentData(),
         "profiles": [p.profile.itemText(k) for k in range(p.profile.count())], "profile": p.profile.currentText(),

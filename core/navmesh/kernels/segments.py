@@ -144,6 +144,34 @@ def walk_visible(V, T, N, TT, tri, px, py, qx, qy) -> bool:
 
 
 @jit(noalloc=True)
+def walk_terrain_run(V, T, N, TT, tri, px, py, qx, qy, stop_on_change) -> int:
+    """The one terrain type p -> q lies on (q in the closed bounds, ``tri`` containing p): -1 when it leaves the
+    closed free space (as ``walk_visible`` decides), -2 when it stays free but crosses into another terrain type
+    over a positive length. With ``stop_on_change`` the walk ends at the first such crossing with -2, whether or not
+    an obstacle lies beyond it."""
+    if px == qx and py == qy:
+        return TT[tri] if _point_free(V, T, N, TT, tri, px, py) else -1
+    ty = -3
+    mixed = False
+    state, tri, k, t, pt, t0, t1 = walk_start(V, T, N, TT, tri, px, py, qx, qy)
+    for _ in range(1 << 24):
+        if pt >= 0:
+            if TT[pt] < 0:
+                return -1
+            if t1 > t0:
+                if ty == -3:
+                    ty = TT[pt]
+                elif TT[pt] != ty:
+                    if stop_on_change:
+                        return -2
+                    mixed = True
+        if state == DONE:
+            break
+        state, tri, k, t, pt, t0, t1 = walk_step(V, T, N, TT, state, tri, k, t, px, py, qx, qy)
+    return -2 if mixed else ty
+
+
+@jit(noalloc=True)
 def fan_costs(M: MeshArrays, x, y, cands, weights, visible, cost) -> None:
     """From one point x to many candidates cands (k, 2) (MIRAN's candidate attraction points): visible (k,) bool
     and weighted length cost (k,) float64 of each segment x -> cands[j]; x is located once for all of them."""

@@ -1,0 +1,100 @@
+"""The crowd level of detail: ``exact`` (every step is the papers' method, the default) or ``fast``.
+
+In ``fast`` mode a MIRAN or disc MIRAN character keeps its attraction point between choices instead of choosing
+one every step (MIRAN 3.3 chooses anew at every step). It keeps it while all of these hold, else it chooses afresh
+exactly as in ``exact`` mode:
+
+- the choice is fewer than ``fast_steps`` steps old (the global parameter, 3 by default: 0.3 s at dt = 0.1 s;
+  DetourCrowd re-optimises a path's topology at most every 0.5 s, but 5 steps cost one of the city's characters
+  2.3 % more terrain-weighted length, over the 2 % budget, and 3 steps 1.5 %);
+- it has walked at most ``KEEP_SIGMA`` sigma since (bounded by age x vmax x dt, its speed cap): its window has not
+  moved far along the route;
+- the point is farther than the character can walk before the next choice, so it never walks past it;
+- the point is still in sight: the straight segment to it stays in the free space (MIRAN Lemma 1 keeps it so while
+  the character walks straight at it; the other forces may push it aside, so it is checked), and for a disc, the
+  disc can sweep to it (Kremyzas 4.2's condition for a candidate);
+- that segment lies on one terrain type, unless the character's profile weighs every type the same: where it
+  crosses into another, the terrain-weighted choice (MIRAN 3.3's omega sums w(T) l^T) may turn to a cheaper line,
+  and keeping such points cost the city's characters up to 8.6 % more weighted length;
+- the character is not in the progress guarantee's recovery.
+
+The personal-space force (IRM section 5, Helbing and Molnar) comes from the ``FAST_NEIGHBOURS`` nearest
+neighbours within its static reach only (where a standing neighbour's force falls to the floor,
+``core.steering.social.social_reach``), as DetourCrowd caps an agent's neighbours at 6
+(``DT_CROWDAGENT_MAX_NEIGHBOURS``). ``exact`` sums every neighbour whose force can reach the floor, out to where a
+neighbour walking at the crowd's top speed could push (about twice as far at walking pace, four times the area to
+search).
+
+A traced character's trace row keeps its last choice while it walks on it. Each character's choice age is
+``AgentState.attr_age`` (-1: choose at the next step, as after a new route). The
+step stays deterministic and independent of the number of threads: the rule reads and writes the character's own
+rows only.
+"""
+
+from __future__ import annotations
+
+from core.jitcache import jit
+from core.navmesh.kernels.disc import sweep_blocked
+from core.navmesh.kernels.predicates import norm2d
+from core.navmesh.kernels.segments import walk_terrain_run
+from core.navmesh.kernels.walk import locate_near
+from core.scene.model import FIDELITIES
+from core.steering.disc_miran import sweep_need
+
+EXACT = 0
+FAST = 1
+# How many of the nearest neighbours push a character with their personal-space force in fast mode.
+FAST_NEIGHBOURS = 8
+# The farthest a character may walk, in units of its sigma, before its kept attraction point is chosen afresh.
+KEEP_SIGMA = 0.1
+
+
+def fidelity_code(name: str) -> int:
+    """The kernel code of a fidelity name; ValueError listing the valid names otherwise."""
+    try:
+        return FIDELITIES.index(name)
+    except ValueError:
+        raise ValueError(f"unknown fidelity {name!r} (valid: {', '.join(FIDELITIES)})") from None
+
+
+@jit(noalloc=True)
+def keeps_choice(W, C, tri, x, attr, age, steps, vmax, dt, sigma, uniform, rad, clear, clear_at, tol) -> int:
+    """May a character at ``x`` keep its attraction point ``attr`` (both (2,)) chosen ``age`` steps ago, under the
+    rules of the module docstring (``steps`` the global ``fast_steps``, ``rad`` the disc's radius or 0 for a point,
+    ``clear`` and ``clear_at`` its last measured clearance and where, as ``sweep_need`` takes them; ``uniform``
+    whether its profile weighs every terrain type the same)? ``tri`` is a
+    triangle that held x at some earlier step (-1: unknown). Returns x's triangle when it may keep the point, -1
+    when it must choose afresh."""
+    if age < 0 or age + 1 >= steps or (age + 1) * vmax * dt > KEEP_SIGMA * sigma:
+        return -1
+    ax = attr[0]
+    ay = attr[1]
+    if norm2d(ax - x[0], ay - x[1]) <= (steps - age) * vmax * dt:
+        return -1
+    V, T, N, TT, B, G, S = W
+    tx = locate_near(V, T, N, TT, B, G, S, tri, x[0], x[1])
+    if tx < 0:
+        return -1
+    run = walk_terrain_run(V, T, N, TT, tx, x[0], x[1], ax, ay, not uniform)
+    if run == -1 or (run == -2 and not uniform):
+        return -1
+    if rad > 0.0 and sweep_blocked(C, x[0], x[1], ax, ay, sweep_need(C, x, rad, clear, clear_at, tol)):
+        return -1
+    return tx
+
+
+@jit(noalloc=True)
+def keep_nearest(near_d, near_m, n, a, m) -> int:
+    """Insert neighbour ``m`` at distance ``a`` into the ascending list ``near_d``, ``near_m`` of the n nearest so
+    far, keeping at most its capacity (ties keep the earlier row first); returns the new count."""
+    cap = near_d.shape[0]
+    if n == cap and a >= near_d[n - 1]:
+        return n
+    j = n if n < cap else cap - 1
+    while j > 0 and near_d[j - 1] > a:
+        near_d[j] = near_d[j - 1]
+        near_m[j] = near_m[j - 1]
+        j -= 1
+    near_d[j] = a
+    near_m[j] = m
+    return n + 1 if n < cap else n
