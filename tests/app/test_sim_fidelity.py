@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6 import QtWidgets
 
 from sim_harness import SCENES
-from sim_window import BUILD_WAIT, WAIT
+from sim_window import WAIT, built
 
 ROAD = SCENES / "mckenna_road.json"
 
@@ -14,7 +14,7 @@ ROAD = SCENES / "mckenna_road.json"
 def test_fast_fidelity_reaches_the_simulation_and_the_scene(make_studio, qtbot):
     w = make_studio(ROAD)
     p = w.sim.parameters
-    qtbot.waitUntil(lambda: w.sim.info is not None, timeout=BUILD_WAIT)
+    built(qtbot, w)
     combo = w.findChild(QtWidgets.QComboBox, "sim.fidelity")
     assert combo is p.fidelity and combo.currentData() == "exact"
     combo.setCurrentIndex(combo.findData("fast"))
