@@ -17,6 +17,7 @@ state (core.sim.agent_arrays), ``P`` the parameters, ``wk`` a block's Work (core
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from core.jitcache import jit
 from core.kernels.grid import cell_range, disc_row_span
@@ -113,15 +114,15 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
             f[0] = 0.0
             f[1] = 0.0
             n_near = 0
+            terms = SocialTerms(v0, sig, tau, fmax * vmax, near2, rstat)
             if fast:
                 # The nearest within the static reach (core.sim.fidelity), the force summed nearest first.
-                n_near = social_scan(nb, i, x, rstat, near2, rstat, tau, True, near_d, near_m, e, v0, sig,
-                                     fmax * vmax, f)
+                n_near = social_scan(nb, i, x, e, rstat, terms, True, (near_d, near_m), f)
                 for j in range(n_near):
                     m = near_m[j]
                     social_term_at(x, e, spos[m], svel[m], near_d[j], v0, sig, tau, fmax * vmax, f)
             else:
-                social_scan(nb, i, x, reach, near2, rstat, tau, False, near_d, near_m, e, v0, sig, fmax * vmax, f)
+                social_scan(nb, i, x, e, reach, terms, False, (near_d, near_m), f)
             fnew[i, 0] += f[0]
             fnew[i, 1] += f[1]
         if method[i] == IRM and corr_hi[i] > corr_lo[i]:
@@ -146,14 +147,27 @@ def crowd_phase(A, P, nb, X, t_now, vtop, wk) -> None:
                 fnew[i, 1] += f[1] - fs[1]
 
 
+class SocialTerms(NamedTuple):
+    """The personal-space force's terms for one character: ``v0``, ``sig``, ``tau`` (Helbing and Molnar's V0, sigma
+    and Delta t), ``fcap`` the cap on its magnitude (units/s^2), ``near2`` the squared distance under which no
+    neighbour is left out (no square root needed) and ``rstat`` the static reach (``social_reach`` at speed 0)."""
+
+    v0: float
+    sig: float
+    tau: float
+    fcap: float
+    near2: float
+    rstat: float
+
+
 @jit(noalloc=True)
-def social_scan(nb, i, x, reach, near2, rstat, tau, fast, near_d, near_m, e, v0, sig, fcap, f) -> int:
-    """Agent i's neighbours (at x) within ``reach`` whose personal-space force can reach the floor: each one's force
-    added to ``f`` (2,), or in ``fast`` mode each kept in the list of the nearest (``core.sim.fidelity.keep_nearest``).
-    Returns the list's count (0 when not ``fast``). ``near2``: squared distances under which no neighbour is left out
-    (no square root needed); ``rstat`` the static reach; ``e`` i's walking direction; ``v0``, ``sig``, ``tau`` the
-    force's parameters and ``fcap`` its cap. A call per agent, not inlined: its cost was not measurable on the
-    crowds of 20,000 and 40,000 (2.75 and 4.37 us per agent-step against 2.82 and 4.49 before)."""
+def social_scan(nb, i, x, e, reach, terms, fast, near, f) -> int:
+    """Agent i's neighbours (at x, walking direction ``e``) within ``reach`` whose personal-space force (``terms``,
+    SocialTerms) can reach the floor: each one's force added to ``f`` (2,), or in ``fast`` mode each kept in
+    ``near`` = (distances, grid rows), the list of the nearest (``core.sim.fidelity.keep_nearest``). Returns the
+    list's count (0 when not ``fast``). A call per agent, not inlined: the crowd benchmarks measured no cost for it."""
+    near_d, near_m = near
+    v0, sig, tau, fcap, near2, rstat = terms
     grid, cell_start, order, spos, svel, sspeed = nb.grid, nb.cell_start, nb.order, nb.pos, nb.vel, nb.speed
     ncx = int(grid[3])
     ncy = int(grid[4])

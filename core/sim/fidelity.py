@@ -5,8 +5,8 @@ one every step (MIRAN 3.3 chooses anew at every step). It keeps it while all of 
 exactly as in ``exact`` mode:
 
 - the choice is fewer than ``fast_steps`` steps old (the global parameter, 3 by default: 0.3 s at dt = 0.1 s;
-  DetourCrowd re-optimises a path's topology at most every 0.5 s, but 5 steps cost one of the city's characters
-  2.3 % more terrain-weighted length, over the 2 % budget, and 3 steps 1.5 %);
+  DetourCrowd re-optimises a path's topology at most every 0.5 s, but 5 steps broke the error budget on the city;
+  the docs' decisions record the measurements);
 - it has walked at most ``KEEP_SIGMA`` sigma since (bounded by age x vmax x dt, its speed cap): its window has not
   moved far along the route;
 - the point is farther than the character can walk before the next choice, so it never walks past it;
@@ -14,8 +14,7 @@ exactly as in ``exact`` mode:
   the character walks straight at it; the other forces may push it aside, so it is checked), and for a disc, the
   disc can sweep to it (Kremyzas 4.2's condition for a candidate);
 - that segment lies on one terrain type, unless the character's profile weighs every type the same: where it
-  crosses into another, the terrain-weighted choice (MIRAN 3.3's omega sums w(T) l^T) may turn to a cheaper line,
-  and keeping such points cost the city's characters up to 8.6 % more weighted length;
+  crosses into another, the terrain-weighted choice (MIRAN 3.3's omega sums w(T) l^T) may turn to a cheaper line;
 - the character is not in the progress guarantee's recovery.
 
 The personal-space force (IRM section 5, Helbing and Molnar) comes from the ``FAST_NEIGHBOURS`` nearest
@@ -26,12 +25,13 @@ neighbour walking at the crowd's top speed could push (about twice as far at wal
 search).
 
 A traced character's trace row keeps its last choice while it walks on it. Each character's choice age is
-``AgentState.attr_age`` (-1: choose at the next step, as after a new route). The
-step stays deterministic and independent of the number of threads: the rule reads and writes the character's own
-rows only.
+``AgentState.attr_age`` (-1: choose at the next step, as after a new route). The step stays deterministic and
+independent of the number of threads: the rule reads and writes the character's own rows only.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from core.jitcache import jit
 from core.navmesh.kernels.disc import sweep_blocked
@@ -57,28 +57,43 @@ def fidelity_code(name: str) -> int:
         raise ValueError(f"unknown fidelity {name!r} (valid: {', '.join(FIDELITIES)})") from None
 
 
+class KeepRule(NamedTuple):
+    """One character's terms of the rule: ``steps`` the global ``fast_steps``, ``vmax`` (units/s) and ``sigma``
+    (units) its profile's, ``dt`` (s), ``uniform`` whether its profile weighs every terrain type the same, ``rad`` its
+    disc's radius (0: a point) and ``tol`` the scene's rounding margin (units)."""
+
+    steps: int
+    vmax: float
+    dt: float
+    sigma: float
+    uniform: bool
+    rad: float
+    tol: float
+
+
 @jit(noalloc=True)
-def keeps_choice(W, C, tri, x, attr, age, steps, vmax, dt, sigma, uniform, rad, clear, clear_at, tol) -> int:
+def keeps_choice(W, C, tri, x, attr, age, rule, clear, clear_at) -> int:
     """May a character at ``x`` keep its attraction point ``attr`` (both (2,)) chosen ``age`` steps ago, under the
-    rules of the module docstring (``steps`` the global ``fast_steps``, ``rad`` the disc's radius or 0 for a point,
-    ``clear`` and ``clear_at`` its last measured clearance and where, as ``sweep_need`` takes them; ``uniform``
-    whether its profile weighs every terrain type the same)? ``tri`` is a
-    triangle that held x at some earlier step (-1: unknown). Returns x's triangle when it may keep the point, -1
-    when it must choose afresh."""
-    if age < 0 or age + 1 >= steps or (age + 1) * vmax * dt > KEEP_SIGMA * sigma:
+    rules of the module docstring and its ``rule`` (KeepRule)? ``clear`` and ``clear_at`` are its last measured
+    clearance and where (as ``sweep_need`` takes them), ``tri`` a triangle that held x at some earlier step (-1:
+    unknown). Returns x's triangle when it may keep the point, -1 when it must choose afresh."""
+    steps = rule.steps
+    walk = rule.vmax * rule.dt
+    if age < 0 or age + 1 >= steps or (age + 1) * walk > KEEP_SIGMA * rule.sigma:
         return -1
     ax = attr[0]
     ay = attr[1]
-    if norm2d(ax - x[0], ay - x[1]) <= (steps - age) * vmax * dt:
+    if norm2d(ax - x[0], ay - x[1]) <= (steps - age) * walk:
         return -1
     V, T, N, TT, B, G, S = W
     tx = locate_near(V, T, N, TT, B, G, S, tri, x[0], x[1])
     if tx < 0:
         return -1
-    run = walk_terrain_run(V, T, N, TT, tx, x[0], x[1], ax, ay, not uniform)
-    if run == -1 or (run == -2 and not uniform):
+    run = walk_terrain_run(V, T, N, TT, tx, x[0], x[1], ax, ay, not rule.uniform)
+    if run == -1 or (run == -2 and not rule.uniform):
         return -1
-    if rad > 0.0 and sweep_blocked(C, x[0], x[1], ax, ay, sweep_need(C, x, rad, clear, clear_at, tol)):
+    rad = rule.rad
+    if rad > 0.0 and sweep_blocked(C, x[0], x[1], ax, ay, sweep_need(C, x, rad, clear, clear_at, rule.tol)):
         return -1
     return tx
 

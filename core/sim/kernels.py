@@ -63,7 +63,7 @@ from core.steering.miran import (
 from . import neighbors
 from .crowd import crowd_needed, crowd_phase, fastest_walker
 from .irm_phase import irm_attraction_phase
-from .fidelity import FAST, keeps_choice
+from .fidelity import FAST, KeepRule, keeps_choice
 from .integrators import integrate
 from .work import MAX_INTERVALS, work_buffers
 from .progress import (count_step, end_recovery, note_progress, passed_target, recovery_target, resume_forces,
@@ -204,9 +204,9 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
         if fast and rec_s[i] < 0.0:
             # Fast mode (core.sim.fidelity): the attraction point kept while it stays in sight.
             p = profile[i]
-            t_keep = keeps_choice(W, C, A.tri[i], pos[i], A.attr[i], age[i], steps, prof[p].max_speed, g.dt,
-                                  prof[p].sigma, wstat[p, 1] > 0.0, A.radius[i] if method[i] == DISC_MIRAN else 0.0,
-                                  wk.clear[i], wk.clear_at[i], tol)
+            rule = KeepRule(steps, prof[p].max_speed, g.dt, prof[p].sigma, wstat[p, 1] > 0.0,
+                            A.radius[i] if method[i] == DISC_MIRAN else 0.0, tol)
+            t_keep = keeps_choice(W, C, A.tri[i], pos[i], A.attr[i], age[i], rule, wk.clear[i], wk.clear_at[i])
             if t_keep >= 0:
                 A.tri[i] = t_keep
                 age[i] += 1
