@@ -3,8 +3,17 @@
 Every shipped scene with characters is run as it ships (its characters, interaction on) with MIRAN and disc MIRAN,
 once in exact mode and once in fast mode. Per character, the relative difference of the walked length, the
 terrain-weighted length and the arrival time; the section records the largest of each per scene and method, and
-the CPU time of both runs. The budget: length and weighted length within 2 %, arrival time within 5 %. A figure
-over it fails the section (``miran bench`` then reports it failed and exits non-zero), naming the scene.
+the CPU time of both runs. The budget: length and weighted length within 2 %, arrival time within 5 %.
+
+Over a crowd, the density map: a crowd of errands on the city (the same characters and goals in both modes, no new
+errands), sampled once a simulated second, its classic density map (PedPy's density profile: agents per pixel area,
+averaged over the frames; core.analysis.density) at the pixel the app's density map uses on that scene. The figure
+is the relative L1 difference sum |fast - exact| / sum exact over the pixels; the budget is 5 %. The same figure
+between exact mode and exact mode with c_s changed by one part in 1e9 is recorded beside it: what the crowd's
+sensitivity alone gives.
+
+A figure over its budget fails the section (``miran bench`` then reports it failed and exits non-zero), naming the
+scene.
 """
 
 from __future__ import annotations
@@ -19,7 +28,10 @@ from .record import Record
 SECTION = "fidelity"
 SCENES_DIR = Path(__file__).resolve().parents[2] / "scenes"
 BUDGET = {"length": 0.02, "weighted length": 0.02, "arrival time": 0.05}
+DENSITY_BUDGET = 0.05
 METHODS = ("miran", "disc-miran")
+# The crowd of the density map: (characters, simulated seconds), full and quick.
+DENSITY_CROWD = {False: (1000, 60.0), True: (200, 20.0)}
 
 
 class BudgetExceeded(RuntimeError):
@@ -43,10 +55,18 @@ def _run(scene, method: str, fidelity: str) -> tuple[np.ndarray, float]:
 
 def budget_records(names: list[str]) -> list[Record]:
     """The largest relative differences per shipped scene and method; BudgetExceeded lists every one over."""
-    from core.scene.io import load_scene
-
     out: list[Record] = []
     over: list[str] = []
+    _per_character(names, out, over)
+    if over:
+        raise BudgetExceeded("fast mode over its error budget: " + "; ".join(over))
+    return out
+
+
+def _per_character(names: list[str], out: list[Record], over: list[str]) -> None:
+    """``budget_records``' figures into ``out``, those over the budget into ``over``."""
+    from core.scene.io import load_scene
+
     for name in names:
         scene = load_scene(SCENES_DIR / f"{name}.json")
         for method in METHODS:
@@ -60,11 +80,81 @@ def budget_records(names: list[str]) -> list[Record]:
                 out.append(Record(SECTION, f"{name} {method} worst {what}", worst, "fraction",
                                   f"fast against exact, {len(rel)} characters; budget {100 * bound:g} %; CPU "
                                   f"{cpu_f:.3f} s against {cpu_e:.3f} s"))
+
+
+def crowd_frames(scene, mesh, context, method: str, fidelity: str, n: int, seconds: float,
+                 c_s_factor: float = 1.0) -> list[tuple[float, np.ndarray]]:
+    """(time, (k, 2) positions of the walking characters) once a simulated second of a crowd of n errands on the
+    scene (core.bench.crowd's crowd, arrived characters given no new errand), c_s scaled by ``c_s_factor``."""
+    from core.sim.state import WALKING
+
+    from .crowd import crowd_simulation
+
+    sim = crowd_simulation(scene, mesh, context, method, n, fidelity=fidelity)
+    sim.respawn = False
+    if c_s_factor != 1.0:
+        sim.params.set("c_s", float(sim.params.get("c_s")) * c_s_factor)
+    per_second = int(round(1.0 / sim.params.dt))
+    frames = []
+    for k in range(int(seconds)):
+        sim.run(max_steps=per_second)
+        st = sim.state
+        frames.append((float(k + 1), st.pos[st.status == WALKING].copy()))
+    return frames
+
+
+def density_difference(exact: list, other: list, bounds: tuple[float, float, float, float], cell: float) -> float:
+    """sum |other - exact| / sum exact of the two runs' classic density maps (``crowd_frames`` frames)."""
+    from core.analysis.density import classic_heatmap
+
+    e = classic_heatmap(exact, bounds, cell)
+    o = classic_heatmap(other, bounds, cell)
+    return float(np.abs(o - e).sum() / max(e.sum(), 1e-300))
+
+
+def density_records(quick: bool, scene_name: str = "city") -> list[Record]:
+    """The crowd's density-map difference per method, fast against exact, with exact's own sensitivity beside it;
+    BudgetExceeded when one is over DENSITY_BUDGET."""
+    out: list[Record] = []
+    over: list[str] = []
+    _crowd_density(quick, scene_name, out, over)
     if over:
         raise BudgetExceeded("fast mode over its error budget: " + "; ".join(over))
     return out
 
 
+def _crowd_density(quick: bool, scene_name: str, out: list[Record], over: list[str]) -> None:
+    """``density_records``' figures into ``out``, those over the budget into ``over``."""
+    from core.analysis.density import heatmap_cell
+    from core.navmesh import build_navmesh
+    from core.routes import PlannerContext
+    from core.scene.io import load_scene
+
+    scene = load_scene(SCENES_DIR / f"{scene_name}.json")
+    mesh = build_navmesh(scene)
+    context = PlannerContext(scene, navmesh=mesh)
+    n, seconds = DENSITY_CROWD[quick]
+    cell = heatmap_cell(scene.bounds)
+    for method in METHODS:
+        exact = crowd_frames(scene, mesh, context, method, "exact", n, seconds)
+        fast = crowd_frames(scene, mesh, context, method, "fast", n, seconds)
+        nudged = crowd_frames(scene, mesh, context, method, "exact", n, seconds, 1.0 + 1e-9)
+        diff = density_difference(exact, fast, scene.bounds, cell)
+        floor = density_difference(exact, nudged, scene.bounds, cell)
+        if not diff <= DENSITY_BUDGET:
+            over.append(f"{scene_name} {method} density map {100 * diff:.2f} % (budget {100 * DENSITY_BUDGET:g} %)")
+        out.append(Record(SECTION, f"{scene_name} {method} crowd density map", diff, "fraction",
+                          f"fast against exact, sum |fast - exact| / sum exact of the classic density maps of {n} "
+                          f"errands over {seconds:g} s, {cell:g}-unit pixels; budget {100 * DENSITY_BUDGET:g} %; "
+                          f"exact against exact with c_s changed by 1e-9: {100 * floor:.3f} %"))
+
+
 def run(quick: bool) -> list[Record]:
     names = ["mckenna_road", "forest"] if quick else ["city", "forest", "hills", "mckenna", "mckenna_road"]
-    return budget_records(names)
+    out: list[Record] = []
+    over: list[str] = []
+    _per_character(names, out, over)
+    _crowd_density(quick, "city", out, over)
+    if over:
+        raise BudgetExceeded("fast mode over its error budget: " + "; ".join(over))
+    return out

@@ -1,8 +1,12 @@
 """``miran bench --section fidelity``: fast mode's error budget against exact mode per shipped scene, and the
-section fails, naming the scene, when a figure is over its budget."""
+section fails, naming the scene, when a figure is over its budget; the crowd's density-map difference is the one
+PedPy's own density profiles give."""
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
+import pedpy  # the test extra installs it: the reference, never skipped
 import pytest
 
 import core.bench.fidelity as fidelity
@@ -20,3 +24,45 @@ def test_the_budget_holds_on_the_quick_scenes_and_fails_when_tightened(monkeypat
     monkeypatch.setitem(fidelity.BUDGET, "length", largest / 2)
     with pytest.raises(fidelity.BudgetExceeded, match="mckenna_road miran length"):
         fidelity.budget_records(["mckenna_road"])
+
+
+def _pedpy_map(frames, walkable, cell: float) -> np.ndarray:
+    """PedPy's own classic density profile of the frames, averaged over them (row 0 at the bottom, as ours)."""
+    rows = [(i + 1, k, x, y) for k, (_, p) in enumerate(frames) for i, (x, y) in enumerate(p)]
+    data = pd.DataFrame(rows, columns=["id", "frame", "x", "y"])
+    traj = pedpy.TrajectoryData(data=data, frame_rate=1.0)
+    profiles = pedpy.compute_density_profile(data=traj.data, walkable_area=pedpy.WalkableArea(walkable),
+                                             grid_size=cell, density_method=pedpy.DensityMethod.CLASSIC)
+    return np.mean(profiles, axis=0)[::-1]
+
+
+def test_the_crowd_density_difference_is_pedpys_on_both_runs():
+    from core.analysis.density import free_space, heatmap_cell
+    from core.navmesh import build_navmesh
+    from core.routes import PlannerContext
+    from core.scene.io import load_scene
+
+    scene = load_scene(fidelity.SCENES_DIR / "city.json")
+    mesh = build_navmesh(scene)
+    context = PlannerContext(scene, navmesh=mesh)
+    walkable = free_space(scene)
+    assert walkable.bounds == tuple(scene.bounds)    # PedPy's grid starts at the walkable area's bounds
+    cell = heatmap_cell(scene.bounds)
+    exact = fidelity.crowd_frames(scene, mesh, context, "miran", "exact", 120, 15.0)
+    fast = fidelity.crowd_frames(scene, mesh, context, "miran", "fast", 120, 15.0)
+    assert len(exact) == 15 and all(len(p) > 0 for _, p in exact)
+    e, f = _pedpy_map(exact, walkable, cell), _pedpy_map(fast, walkable, cell)
+    reference = np.abs(f - e).sum() / e.sum()
+    ours = fidelity.density_difference(exact, fast, scene.bounds, cell)
+    assert ours == pytest.approx(reference, rel=1e-9, abs=1e-12)
+    assert ours > 0.0                                  # the two runs differ: the figure measures something
+    assert fidelity.density_difference(exact, exact, scene.bounds, cell) == 0.0
+
+
+def test_the_density_budget_holds_on_the_quick_crowd_and_fails_when_tightened(monkeypatch):
+    records = fidelity.density_records(True)
+    assert [r.name for r in records] == [f"city {m} crowd density map" for m in fidelity.METHODS]
+    assert all(0.0 < r.value <= fidelity.DENSITY_BUDGET for r in records)
+    monkeypatch.setattr(fidelity, "DENSITY_BUDGET", min(r.value for r in records) / 2)
+    with pytest.raises(fidelity.BudgetExceeded, match="city miran density map"):
+        fidelity.density_records(True)
