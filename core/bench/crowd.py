@@ -120,7 +120,6 @@ def cpu_load_records(quick: bool, sizes=None, methods=("miran", "irm"), scene_na
                               f"{_reference(n, method)}; the window's load with new errands at their long-run rate: "
                               f"{n / route_s:.1f} per s (routes of {route_s:.0f} s) at {1e3 * errand:.2f} ms each"))
     out.append(thread_record(quick))
-    out.append(_jupedsim_record())
     return out
 
 
@@ -198,14 +197,3 @@ def thread_record(quick: bool, processes: int | None = None) -> Record:
                   f"2 threads {1e3 * mid['wall'][1] / steps:.1f} ms per step ({1e3 * mid['cpu'][1] / steps:.1f} ms "
                   f"CPU); positions {'identical' if same else 'DIFFERENT'} in every process; load average "
                   f"{load:.1f} on {cores} cores")
-
-
-def _jupedsim_record() -> Record:
-    """Whether an established crowd simulator is here to compare with (JuPedSim, on PyPI); this build does not run
-    a comparison, and says so."""
-    import importlib.util
-
-    found = importlib.util.find_spec("jupedsim") is not None
-    return Record(SECTION, "jupedsim comparison", 1 if found else 0, "available",
-                  "JuPedSim is installed, but no comparison scenario is implemented" if found
-                  else "JuPedSim is not installed: no comparison with an established crowd simulator was run")
