@@ -15,7 +15,16 @@ exactly as in ``exact`` mode:
   disc can sweep to it (Kremyzas 4.2's condition for a candidate);
 - that segment lies on one terrain type, unless the character's profile weighs every type the same: where it
   crosses into another, the terrain-weighted choice (MIRAN 3.3's omega sums w(T) l^T) may turn to a cheaper line;
+- the character stands on its profile's cheapest terrain type, and stood on it a step ago (or the profile weighs
+  every type the same): on costlier ground every step's terrain-weighted choice is what leads it off soonest (MIRAN
+  3.3), and a kept point there cost a village character 10.3 m of mud against exact mode's 3.9 m. Such a character
+  chooses exactly at every step: fast mode falls back to exact for it while it is there. (Where it stood a step
+  ago is the triangle the step kernel already holds, so a character on costly ground is told so without the walk
+  to its point.);
 - the character is not in the progress guarantee's recovery.
+
+Why a character chose afresh is in its trace (``AgentTrace.keep``): the ``KEEP_*`` codes below, written for traced
+characters only.
 
 The personal-space force (IRM section 5, Helbing and Molnar) comes from the ``FAST_NEIGHBOURS`` nearest
 neighbours within its static reach only (where a standing neighbour's force falls to the floor,
@@ -48,6 +57,20 @@ FAST_NEIGHBOURS = 8
 # The farthest a character may walk, in units of its sigma, before its kept attraction point is chosen afresh.
 KEEP_SIGMA = 0.1
 
+# A fast-mode step's verdict on a character's attraction point (the trace's TS_KEEP): kept, or why it was chosen
+# afresh. ``keeps_choice`` returns minus the code of a refusal.
+KEEP_KEPT = 0
+KEEP_AGE = 1            # a first choice, or fast_steps steps or KEEP_SIGMA sigma since the last one
+KEEP_NEAR = 2           # the point is within the character's walk before the next choice
+KEEP_UNLOCATED = 3      # the character's triangle was not found near the last one
+KEEP_BLOCKED = 4        # the straight line to the point leaves the free space
+KEEP_TERRAIN = 5        # the line crosses into another terrain type
+KEEP_SWEEP = 6          # a disc cannot sweep to the point
+KEEP_COSTLY = 7         # the character stands on terrain costlier than its profile's cheapest
+KEEP_RECOVERING = 8     # the progress guarantee walks the character
+KEEP_REASONS = ("kept", "age", "near", "unlocated", "blocked", "terrain change", "sweep", "costly terrain",
+                "recovering")
+
 
 def fidelity_code(name: str) -> int:
     """The kernel code of a fidelity name; ValueError listing the valid names otherwise."""
@@ -76,25 +99,28 @@ def keeps_choice(W, C, tri, x, attr, age, rule, clear, clear_at) -> int:
     """May a character at ``x`` keep its attraction point ``attr`` (both (2,)) chosen ``age`` steps ago, under the
     rules of the module docstring and its ``rule`` (KeepRule)? ``clear`` and ``clear_at`` are its last measured
     clearance and where (as ``sweep_need`` takes them), ``tri`` a triangle that held x at some earlier step (-1:
-    unknown). Returns x's triangle when it may keep the point, -1 when it must choose afresh."""
+    unknown). Returns x's triangle when it may keep the point, else minus the KEEP_* code of why not (the terrain
+    it stands on is the caller's to weigh: KEEP_COSTLY)."""
     steps = rule.steps
     walk = rule.vmax * rule.dt
     if age < 0 or age + 1 >= steps or (age + 1) * walk > KEEP_SIGMA * rule.sigma:
-        return -1
+        return -KEEP_AGE
     ax = attr[0]
     ay = attr[1]
     if norm2d(ax - x[0], ay - x[1]) <= (steps - age) * walk:
-        return -1
+        return -KEEP_NEAR
     V, T, N, TT, B, G, S = W
     tx = locate_near(V, T, N, TT, B, G, S, tri, x[0], x[1])
     if tx < 0:
-        return -1
+        return -KEEP_UNLOCATED
     run = walk_terrain_run(V, T, N, TT, tx, x[0], x[1], ax, ay, not rule.uniform)
-    if run == -1 or (run == -2 and not rule.uniform):
-        return -1
+    if run == -1:
+        return -KEEP_BLOCKED
+    if run == -2 and not rule.uniform:
+        return -KEEP_TERRAIN
     rad = rule.rad
     if rad > 0.0 and sweep_blocked(C, x[0], x[1], ax, ay, sweep_need(C, x, rad, clear, clear_at, rule.tol)):
-        return -1
+        return -KEEP_SWEEP
     return tx
 
 

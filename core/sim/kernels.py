@@ -63,7 +63,7 @@ from core.steering.miran import (
 from . import neighbors
 from .crowd import crowd_needed, crowd_phase, fastest_walker
 from .irm_phase import irm_attraction_phase
-from .fidelity import FAST, KeepRule, keeps_choice
+from .fidelity import FAST, KEEP_COSTLY, KEEP_KEPT, KEEP_RECOVERING, KeepRule, keeps_choice
 from .integrators import integrate
 from .work import MAX_INTERVALS, work_buffers
 from .progress import (count_step, end_recovery, note_progress, passed_target, recovery_target, resume_forces,
@@ -82,6 +82,7 @@ from .trace import (
     TS_FO_Y,
     TS_FS_X,
     TS_FS_Y,
+    TS_KEEP,
     TS_N_ADJ,
     TS_N_CAND,
     TS_N_INT,
@@ -174,6 +175,32 @@ def _trace_choice(i, tr, t_now, A, s_r, s1, rpt, ints, adj, m, code) -> None:
     row[TS_FALLBACK] = code
 
 
+@jit(noalloc=True)
+def _trace_kept(i, tr, t_now, A, R, P, rpt) -> None:
+    """A traced agent's row for a step on its kept attraction point (fast mode, core.sim.fidelity): where it stands,
+    its reference point and window as last chosen, the kept point; no intervals or candidates (none were
+    computed)."""
+    k = tr[0][i]
+    row = tr[1][k]
+    lo = A.route_lo[i]
+    hi = A.route_hi[i]
+    point_at_into(R.points, R.s, lo, hi, A.s_ref[i], rpt)
+    row[TS_TIME] = t_now
+    row[TS_POS_X] = A.pos[i, 0]
+    row[TS_POS_Y] = A.pos[i, 1]
+    row[TS_S_REF] = A.s_ref[i]
+    row[TS_REF_X] = rpt[0]
+    row[TS_REF_Y] = rpt[1]
+    row[TS_S_END] = min(A.s_ref[i] + P.prof[A.profile[i]].sigma, R.s[hi - 1])
+    row[TS_S_ATTR] = A.s_attr[i]
+    row[TS_ATTR_X] = A.attr[i, 0]
+    row[TS_ATTR_Y] = A.attr[i, 1]
+    row[TS_N_INT] = 0.0
+    row[TS_N_ADJ] = 0.0
+    row[TS_N_CAND] = 0.0
+    row[TS_FALLBACK] = CHOSEN
+
+
 @jit(inline=True, noalloc=True)
 def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
     """The attraction phase's allocation-free pass over the block's agents [wk.lo, wk.hi): every walking point
@@ -201,15 +228,33 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
     for i in range(wk.lo, wk.hi):
         if status[i] != WALKING or method[i] == IRM:
             continue
-        if fast and rec_s[i] < 0.0:
-            # Fast mode (core.sim.fidelity): the attraction point kept while it stays in sight.
-            p = profile[i]
-            rule = KeepRule(steps, prof[p].max_speed, g.dt, prof[p].sigma, wstat[p, 1] > 0.0,
-                            A.radius[i] if method[i] == DISC_MIRAN else 0.0, tol)
-            t_keep = keeps_choice(W, C, A.tri[i], pos[i], A.attr[i], age[i], rule, wk.clear[i], wk.clear_at[i])
-            if t_keep >= 0:
-                A.tri[i] = t_keep
-                age[i] += 1
+        if fast:
+            # Fast mode (core.sim.fidelity): the attraction point kept while it stays in sight, on the character's
+            # cheapest terrain; else chosen exactly, and why into a traced character's row.
+            verdict = KEEP_RECOVERING
+            if rec_s[i] < 0.0:
+                p = profile[i]
+                rule = KeepRule(steps, prof[p].max_speed, g.dt, prof[p].sigma, wstat[p, 1] > 0.0,
+                                A.radius[i] if method[i] == DISC_MIRAN else 0.0, tol)
+                # Costly ground where it stood a step ago (its last triangle) spares the walk to the point.
+                t_last = A.tri[i]
+                t_keep = -1
+                if not rule.uniform and t_last >= 0 and TT[t_last] >= 0 and weights[p, TT[t_last]] > wstat[p, 0]:
+                    verdict = KEEP_COSTLY
+                else:
+                    t_keep = keeps_choice(W, C, t_last, pos[i], A.attr[i], age[i], rule, wk.clear[i],
+                                          wk.clear_at[i])
+                    verdict = -t_keep if t_keep < 0 else KEEP_KEPT
+                    if t_keep >= 0 and not rule.uniform and weights[p, TT[t_keep]] > wstat[p, 0]:
+                        verdict = KEEP_COSTLY
+                if verdict == KEEP_KEPT:
+                    A.tri[i] = t_keep
+                    age[i] += 1
+            if slot.shape[0] > 0 and slot[i] >= 0:
+                tr[1][slot[i], TS_KEEP] = verdict
+                if verdict == KEEP_KEPT:
+                    _trace_kept(i, tr, t_now, A, R, P, rpt)
+            if verdict == KEEP_KEPT:
                 continue
         if method[i] == DISC_MIRAN:
             rest[wk.lo + n_rest] = i

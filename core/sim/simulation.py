@@ -421,7 +421,8 @@ class Simulation:
                 out.append(dataclasses.replace(t, status=status, lost_reason=why,
                                                recovering=bool(st.rec_s[t.agent] >= 0.0),
                                                recovered_steps=int(st.rec_steps[t.agent]),
-                                               stalls=int(st.stalls[t.agent])))
+                                               stalls=int(st.stalls[t.agent]),
+                                               kept_steps=max(0, int(st.attr_age[t.agent]))))
             return out
         self._advance(int(n), 0, None)
         return None

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .fidelity import KEEP_REASONS
+
 (TS_S_REF, TS_REF_X, TS_REF_Y, TS_S_END, TS_S_ATTR, TS_ATTR_X, TS_ATTR_Y, TS_FS_X, TS_FS_Y, TS_FB_X, TS_FB_Y,
  TS_FO_X, TS_FO_Y, TS_F_X, TS_F_Y, TS_CLEAR, TS_NEAR_X, TS_NEAR_Y, TS_N_INT, TS_N_ADJ, TS_N_CAND, TS_FALLBACK,
- TS_POS_X, TS_POS_Y, TS_TIME) = range(25)
-N_SCALARS = 25
+ TS_POS_X, TS_POS_Y, TS_TIME, TS_KEEP) = range(26)
+N_SCALARS = 26
 
 MAX_INTERVALS = 64
 
@@ -41,7 +43,11 @@ class AgentTrace:
       ``nearest_obstacle`` (2,): d_b and b(x) of the boundary force;
     - ``status`` after the step: "walking", "arrived" or "lost", with ``lost_reason``; ``recovering``: the progress
       guarantee walks the agent (core.sim.progress); ``recovered_steps`` and ``stalls``: the agent's recovery
-      counter so far (steps the guarantee walked, recoveries started).
+      counter so far (steps the guarantee walked, recoveries started);
+    - ``keep``: in fast mode (core.sim.fidelity), "kept" when the agent walked on its kept attraction point (no
+      intervals or candidates were computed), else why it chose exactly ("age", "near", "blocked", "terrain
+      change", "costly terrain", "sweep", "unlocated", "recovering"); "" in exact mode and for IRM agents;
+      ``kept_steps``: how many steps it has walked on its current choice.
     """
 
     agent: int
@@ -67,6 +73,8 @@ class AgentTrace:
     recovering: bool = False
     recovered_steps: int = 0
     stalls: int = 0
+    keep: str = ""
+    kept_steps: int = 0
 
 
 class TraceBuffers:
@@ -113,5 +121,6 @@ class TraceBuffers:
                         "avoidance": np.array([s[TS_FO_X], s[TS_FO_Y]]),
                         "total": np.array([s[TS_F_X], s[TS_F_Y]])},
                 clearance=float(s[TS_CLEAR]), nearest_obstacle=np.array([s[TS_NEAR_X], s[TS_NEAR_Y]]),
+                keep="" if np.isnan(s[TS_KEEP]) else KEEP_REASONS[int(s[TS_KEEP])],
             ))
         return out
