@@ -109,6 +109,8 @@ class QtSimParameters(QtWidgets.QScrollArea):
     scene editor (for names, colours and Save to Scene); ``actions`` the preview and side-by-side actions."""
 
     agent_chosen = QtCore.Signal(int)
+    # The fidelity the panel shows ("exact" or "fast"), whenever it is chosen or shown for another scene.
+    fidelity_shown = QtCore.Signal(str)
 
     def __init__(self, send, editor, actions: dict[str, QtGui.QAction], parent=None) -> None:
         super().__init__(parent)
@@ -275,6 +277,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
         """Exact or fast for the next step; kept in ``params`` too, which the sweep dialog fixes its runs from."""
         self.params["fidelity"] = self.fidelity.currentData()
         self.send("param", "fidelity", self.params["fidelity"])
+        self.fidelity_shown.emit(self.params["fidelity"])
 
     # ----- showing ---------------------------------------------------------------------------------------------
 
@@ -324,6 +327,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
         if sim.fidelity != was.fidelity:
             self.params["fidelity"] = sim.fidelity
             set_quietly(self.fidelity, "setCurrentIndex", max(0, self.fidelity.findData(sim.fidelity)))
+            self.fidelity_shown.emit(sim.fidelity)
         if sim.method != was.method:
             set_quietly(self.method, "setCurrentIndex", max(0, self.method.findData(sim.method)))
         self._show_profile()
@@ -355,6 +359,7 @@ class QtSimParameters(QtWidgets.QScrollArea):
         if "integrator" in params:
             set_quietly(self.integrator, "setCurrentIndex", max(0, self.integrator.findData(params["integrator"])))
         set_quietly(self.fidelity, "setCurrentIndex", max(0, self.fidelity.findData(params.get("fidelity", "exact"))))
+        self.fidelity_shown.emit(str(self.fidelity.currentData()))
         if "dt" in params:
             self.dt.set_value(float(params["dt"]))
         for name, f in self.force_fields.items():

@@ -226,7 +226,10 @@ class QtSimulationUi(QtCore.QObject):
         self.cancel.clicked.connect(self.bridge.cancel_build)
         self.stats_label = QtWidgets.QLabel()
         self.stats_label.setObjectName("sim.stats")
-        for wdg in (self.busy_label, self.progress, self.cancel):
+        # Fast mode's error budget as last measured (core.bench.fidelity), shown while the fidelity is fast.
+        self.budget_label = QtWidgets.QLabel()
+        self.budget_label.setObjectName("sim.budget")
+        for wdg in (self.busy_label, self.progress, self.cancel, self.budget_label):
             bar.addPermanentWidget(wdg)
             wdg.hide()
         bar.addPermanentWidget(self.stats_label)
@@ -246,8 +249,27 @@ class QtSimulationUi(QtCore.QObject):
         self.doc.changed.connect(self._scene_changed)
         self.doc.selection_changed.connect(self._doc_selection)
         self.parameters.agent_chosen.connect(self.select_agent)
+        self.parameters.fidelity_shown.connect(self._show_fidelity)
+        self._show_fidelity(str(self.parameters.fidelity.currentData()))
         self.parameters.compare_method.activated.connect(lambda _: self._compare_method_changed())
         self.w.viewport.viewport().installEventFilter(self)
+
+    def _show_fidelity(self, fidelity: str) -> None:
+        """In fast mode, the status bar says so and whether its error budget held when last measured (the figures,
+        when and where, in the tooltip and, once, as a message)."""
+        from core.bench.fidelity import budget_line, budget_verdict, last_budget
+
+        fast = fidelity == "fast"
+        self.budget_label.setVisible(fast)
+        if fast:
+            summary = last_budget()
+            verdict = budget_verdict(summary)
+            self.budget_label.setText({"within": "Fast mode: within its error budget",
+                                       "over": "Fast mode: over its error budget"}.get(
+                                           verdict, "Fast mode: error budget not measured"))
+            line = budget_line(summary)
+            self.budget_label.setToolTip(line)
+            self.w.statusBar().showMessage(line, 10000)
 
     # ----- lifetime -------------------------------------------------------------------------------------------
 

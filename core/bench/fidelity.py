@@ -13,11 +13,18 @@ between exact mode and exact mode with c_s changed by one part in 1e9 is recorde
 sensitivity alone gives.
 
 A figure over its budget fails the section (``miran bench`` then reports it failed and exits non-zero), naming the
-scene.
+scene. Every run of the section, within the budget or not, leaves its worst figures in ``budget_file()``, which the
+app's status bar shows in fast mode (``budget_line``); before any run there, the measurement shipped beside this
+module (``fidelity_budget.json``, a full run on the development machine) stands in, saying where and when it was
+taken.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
+import platform
 import time
 from pathlib import Path
 
@@ -32,6 +39,9 @@ DENSITY_BUDGET = 0.05
 METHODS = ("miran", "disc-miran")
 # The crowd of the density map: (characters, simulated seconds), full and quick.
 DENSITY_CROWD = {False: (1000, 60.0), True: (200, 20.0)}
+# Where a run's worst figures are kept: this variable's path when set, else the user's cache folder.
+BUDGET_FILE_ENV = "MIRAN_FIDELITY_BUDGET_FILE"
+SHIPPED_BUDGET = Path(__file__).with_name("fidelity_budget.json")
 
 
 class BudgetExceeded(RuntimeError):
@@ -149,12 +159,88 @@ def _crowd_density(quick: bool, scene_name: str, out: list[Record], over: list[s
                           f"exact against exact with c_s changed by 1e-9: {100 * floor:.3f} %"))
 
 
+def budget_file() -> Path:
+    """Where the section keeps its last run's worst figures: ``MIRAN_FIDELITY_BUDGET_FILE``, else
+    ``$XDG_CACHE_HOME/miran-studio/fidelity_budget.json`` (``~/.cache`` without XDG_CACHE_HOME)."""
+    if os.environ.get(BUDGET_FILE_ENV):
+        return Path(os.environ[BUDGET_FILE_ENV])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "miran-studio" / "fidelity_budget.json"
+
+
+def budget_summary(records: list[Record], quick: bool) -> dict:
+    """A run's worst figures against their budgets: per character (the largest share of its budget) and over the
+    crowd, with when, where and at which size they were measured."""
+    def worst(rows: list[tuple[Record, float]]) -> dict | None:
+        if not rows:
+            return None
+        r, bound = max(rows, key=lambda rb: rb[0].value / rb[1])
+        return {"figure": r.name, "value": float(r.value), "budget": bound}
+
+    character = [(r, b) for r in records for what, b in BUDGET.items() if r.name.endswith(f" worst {what}")]
+    crowd = [(r, DENSITY_BUDGET) for r in records if r.name.endswith(" crowd density map")]
+    return {"measured": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "machine": f"{platform.machine() or 'unknown CPU'}, {os.cpu_count()} logical cores",
+            "size": "quick" if quick else "full", "character": worst(character), "crowd": worst(crowd)}
+
+
+def last_budget() -> dict | None:
+    """The last run's summary (``budget_file``), else the shipped one; None when neither reads as one."""
+    for path in (budget_file(), SHIPPED_BUDGET):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("measured"), str):
+            return data
+    return None
+
+
+def _figures(summary: dict | None) -> list[tuple[str, float, float, str]]:
+    """(what, value, budget, figure) of a summary's worst figures that read as numbers."""
+    out = []
+    for key, label in (("character", "per character"), ("crowd", "crowd density map")):
+        w = summary.get(key) if isinstance(summary, dict) else None
+        if not isinstance(w, dict):
+            continue
+        try:
+            out.append((label, float(w["value"]), float(w["budget"]), str(w["figure"])))
+        except (TypeError, KeyError, ValueError):
+            continue
+    return out
+
+
+def budget_verdict(summary: dict | None) -> str:
+    """"within" when every figure of the summary is within its budget, "over" when one is not, "unmeasured"."""
+    figures = _figures(summary)
+    if not figures:
+        return "unmeasured"
+    return "within" if all(value <= bound for _, value, bound, _ in figures) else "over"
+
+
+def budget_line(summary: dict | None) -> str:
+    """One line for the status bar: the worst figures against their budgets, and when and where."""
+    figures = _figures(summary)
+    if not figures or not isinstance(summary, dict):
+        return "Fast mode: its error budget has not been measured (miran bench --section fidelity)."
+    parts = [f"{label} {100 * value:.1f} % of {100 * bound:g} % ({'within' if value <= bound else 'over'}: "
+             f"{figure})" for label, value, bound, figure in figures]
+    return (f"Fast mode's error budget, measured {summary.get('measured', '?')} on {summary.get('machine', '?')} "
+            f"({summary.get('size', '?')} size): " + "; ".join(parts))
+
+
 def run(quick: bool) -> list[Record]:
     names = ["mckenna_road", "forest"] if quick else ["city", "forest", "hills", "mckenna", "mckenna_road"]
     out: list[Record] = []
     over: list[str] = []
     _per_character(names, out, over)
     _crowd_density(quick, "city", out, over)
+    path = budget_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(budget_summary(out, quick), indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        out.append(Record(SECTION, "budget file", 0, "written", f"could not write {path}: {exc}"))
     if over:
         raise BudgetExceeded("fast mode over its error budget: " + "; ".join(over))
     return out

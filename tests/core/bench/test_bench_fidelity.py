@@ -4,6 +4,8 @@ PedPy's own density profiles give."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pedpy  # the test extra installs it: the reference, never skipped
@@ -48,9 +50,10 @@ def test_the_crowd_density_difference_is_pedpys_on_both_runs():
     walkable = free_space(scene)
     assert walkable.bounds == tuple(scene.bounds)    # PedPy's grid starts at the walkable area's bounds
     cell = heatmap_cell(scene.bounds)
-    exact = fidelity.crowd_frames(scene, mesh, context, "miran", "exact", 120, 15.0)
-    fast = fidelity.crowd_frames(scene, mesh, context, "miran", "fast", 120, 15.0)
-    assert len(exact) == 15 and all(len(p) > 0 for _, p in exact)
+    n, seconds = fidelity.DENSITY_CROWD[True]
+    exact = fidelity.crowd_frames(scene, mesh, context, "miran", "exact", n, seconds)
+    fast = fidelity.crowd_frames(scene, mesh, context, "miran", "fast", n, seconds)
+    assert len(exact) == int(seconds) and all(len(p) > 0 for _, p in exact)
     e, f = _pedpy_map(exact, walkable, cell), _pedpy_map(fast, walkable, cell)
     reference = np.abs(f - e).sum() / e.sum()
     ours = fidelity.density_difference(exact, fast, scene.bounds, cell)
@@ -66,3 +69,37 @@ def test_the_density_budget_holds_on_the_quick_crowd_and_fails_when_tightened(mo
     monkeypatch.setattr(fidelity, "DENSITY_BUDGET", min(r.value for r in records) / 2)
     with pytest.raises(fidelity.BudgetExceeded, match="city miran density map"):
         fidelity.density_records(True)
+
+
+def test_a_run_leaves_its_worst_figures_for_the_app(tmp_path, monkeypatch):
+    path = tmp_path / "sub" / "budget.json"
+    monkeypatch.setenv(fidelity.BUDGET_FILE_ENV, str(path))
+    records = fidelity.run(True)
+    summary = json.loads(path.read_text())
+    assert summary == fidelity.last_budget() and summary["size"] == "quick"
+    per_character = [r for r in records if " worst " in r.name]
+    worst = max(per_character, key=lambda r: r.value / next(b for w, b in fidelity.BUDGET.items()
+                                                            if r.name.endswith(f"worst {w}")))
+    assert summary["character"]["figure"] == worst.name and summary["character"]["value"] == worst.value
+    crowd = max((r for r in records if r.name.endswith("crowd density map")), key=lambda r: r.value)
+    assert summary["crowd"] == {"figure": crowd.name, "value": crowd.value, "budget": fidelity.DENSITY_BUDGET}
+    assert fidelity.budget_verdict(summary) == "within"
+    line = fidelity.budget_line(summary)
+    assert f"per character {100 * worst.value:.1f} %" in line and "(quick size)" in line
+
+
+def test_the_last_budget_falls_back_to_the_shipped_one_and_never_raises(tmp_path, monkeypatch):
+    monkeypatch.setenv(fidelity.BUDGET_FILE_ENV, str(tmp_path / "missing.json"))
+    shipped = json.loads(fidelity.SHIPPED_BUDGET.read_text())
+    assert fidelity.last_budget() == shipped and fidelity.budget_verdict(shipped) in ("within", "over")
+    for bad in ("not json", "[1, 2]", '{"measured": 3}'):
+        (tmp_path / "bad.json").write_text(bad)
+        monkeypatch.setenv(fidelity.BUDGET_FILE_ENV, str(tmp_path / "bad.json"))
+        assert fidelity.last_budget() == shipped
+    monkeypatch.setattr(fidelity, "SHIPPED_BUDGET", tmp_path / "none.json")
+    assert fidelity.last_budget() is None and fidelity.budget_verdict(None) == "unmeasured"
+    assert "not been measured" in fidelity.budget_line(None)
+    odd = {"measured": "x", "character": {"value": "a lot"}, "crowd": None}
+    assert fidelity.budget_verdict(odd) == "unmeasured" and "not been measured" in fidelity.budget_line(odd)
+    over = {"measured": "x", "crowd": {"figure": "f", "value": 0.2, "budget": 0.05}}
+    assert fidelity.budget_verdict(over) == "over" and "20.0 % of 5 % (over: f)" in fidelity.budget_line(over)
