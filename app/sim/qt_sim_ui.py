@@ -255,11 +255,13 @@ class QtSimulationUi(QtCore.QObject):
         self.w.viewport.viewport().installEventFilter(self)
 
     def _show_fidelity(self, fidelity: str) -> None:
-        """In fast mode, the status bar says so and whether its error budget held when last measured (the figures,
-        when and where, in the tooltip and, once, as a message)."""
+        """In fast mode, the status bar says so and whether its error budget held when last measured, with the
+        figures, when and where in the tooltip. The panel reports its fidelity at every rebuild; the figures also
+        show as a message only when fast mode is entered."""
         from core.bench.fidelity import budget_line, budget_verdict, last_budget
 
         fast = fidelity == "fast"
+        entered = fast and not self.budget_label.isVisibleTo(self.w)
         self.budget_label.setVisible(fast)
         if fast:
             summary = last_budget()
@@ -269,7 +271,8 @@ class QtSimulationUi(QtCore.QObject):
                                            verdict, "Fast mode: error budget not measured"))
             line = budget_line(summary)
             self.budget_label.setToolTip(line)
-            self.w.statusBar().showMessage(line, 10000)
+            if entered:
+                self.w.statusBar().showMessage(line, 10000)
 
     # ----- lifetime -------------------------------------------------------------------------------------------
 
