@@ -172,18 +172,10 @@ def thread_record(quick: bool, processes: int | None = None) -> Record:
     Fresh processes, as for Table 1 (core.bench.steering.table_1_in_processes): the same kernels run up to 1.4x
     faster in one process than in another (measured 14.1 to 19.7 ms a step on one thread), and one process's ratio
     is not what a user gets."""
-    import json
-    import subprocess
-    import sys
+    from .fresh import in_fresh_processes
 
-    runs = []
-    for _ in range(processes or (1 if quick else 3)):
-        out = subprocess.run([sys.executable, "-c", "from core.bench.crowd import thread_child; thread_child()"],
-                             input=json.dumps(quick), capture_output=True, text=True, check=False)
-        if out.returncode != 0:
-            tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
-            raise RuntimeError(f"a threads-record process exited with status {out.returncode}: {tail}")
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    runs = in_fresh_processes("core.bench.crowd:thread_child", quick, processes or (1 if quick else 3),
+                              "threads-record")
     ratios = sorted(r["wall"][0] / r["wall"][1] for r in runs)
     mid = runs[[r["wall"][0] / r["wall"][1] for r in runs].index(ratios[len(ratios) // 2])]
     n, steps = mid["n"], mid["steps"]

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import sys
 import time
 
 import numpy as np
 
+from .fresh import in_fresh_processes
 from .record import Record
 
 SECTION = "jupedsim"
@@ -128,14 +128,8 @@ def records(quick: bool, processes: int | None = None) -> list[Record]:
         return [Record(SECTION, "jupedsim comparison", 0, "available",
                        "JuPedSim is not installed (pip install --no-deps jupedsim deprecated, see the performance "
                        "docs): no comparison with an established crowd simulator was run")]
-    runs = []
-    for _ in range(processes or (1 if quick else 3)):
-        out = subprocess.run([sys.executable, "-c", "from core.bench.jupedsim import child; child()"],
-                             input=json.dumps(quick), capture_output=True, text=True, check=False)
-        if out.returncode != 0:
-            tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
-            raise RuntimeError(f"a JuPedSim comparison process exited with status {out.returncode}: {tail}")
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    runs = in_fresh_processes("core.bench.jupedsim:child", quick, processes or (1 if quick else 3),
+                              "JuPedSim comparison")
     n, steps, dt = runs[0]["n"], runs[0]["steps"], runs[0]["dt"]
     refused = max(r["refused"] for r in runs)
     where = (f"the city, {n} characters' errands, dt {dt:g} s, {steps} steps after {WARMUP_STEPS}, one core; median "

@@ -105,17 +105,11 @@ def table_1_in_processes(rows: list[tuple[str, float, float, float]], rounds: in
     the placement fixed (``setarch -R``): 16 more bytes of environment took sigma 100 from 4.3 ms to 2.2 ms, and
     back with 48 more, every time). Each process lands somewhere else."""
     import json
-    import subprocess
-    import sys
 
-    runs = []
-    for _ in range(max(1, processes)):
-        out = subprocess.run([sys.executable, "-c", "from core.bench.steering import table_1_child; table_1_child()"],
-                             input=json.dumps([rows, rounds]), capture_output=True, text=True, check=False)
-        if out.returncode != 0:
-            tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
-            raise RuntimeError(f"a Table 1 process exited with status {out.returncode}: {tail}")
-        runs.append({tuple(json.loads(k)): v for k, v in json.loads(out.stdout.strip().splitlines()[-1]).items()})
+    from .fresh import in_fresh_processes
+
+    runs = [{tuple(json.loads(k)): v for k, v in run.items()}
+            for run in in_fresh_processes("core.bench.steering:table_1_child", [rows, rounds], processes, "Table 1")]
     merged = {}
     for key in runs[0]:
         secs = sorted(r[key][0] for r in runs)
