@@ -33,7 +33,7 @@ from core.steering.methods import CODES, DISC_MIRAN, IRM, method_code
 from core.steering.irm import admissible_safe_distance
 from core.steering.noise import TABLE, permutation
 
-from . import kernels, neighbors, population
+from . import kernels, neighbors, population, world
 from .corridors import CorridorBook, corridor_of_route
 from .kernel_inputs import CrowdArrays, KeptWindows, Params, RouteArrays, StepPlan, kept_windows
 from .params import SimParams
@@ -137,6 +137,8 @@ class Simulation:
         self.planner = DEFAULT_PLANNER
         self.replanned = 0
         self.respawned = 0
+        # CPU seconds of the last change of the world during the run, rebuild and replanning (core.sim.world).
+        self.last_world_update_s = 0.0
         self._perm = permutation(self.seed)
         hf = getattr(scene, "heightfield", None)
         self._hf_geo = np.array([hf.origin[0], hf.origin[1], hf.cell] if hf else [0.0, 0.0, 1.0], dtype=np.float64)
@@ -353,6 +355,17 @@ class Simulation:
         r_min = float(self.corridors.R[lo:hi].min()) if hi > lo else 0.0
         ds = self.params.get("safe_distance") or IRM_SAFE_TIME * vmax
         st.corr_ds[agent] = admissible_safe_distance(ds, vmax, self.params.dt, r_min, float(st.radius[agent]))
+
+    def add_obstacle(self, polygon, obstacle_id: str | None = None) -> str:
+        """Add an obstacle (an outline of [x, y] points) between steps; returns its id. Characters it covers move
+        out of it, those whose way on it crosses are replanned, those it cuts off from their goal are lost ("its goal
+        was closed off"); see core.sim.world. InputError for a bad outline or a taken id."""
+        return world.add_obstacle(self, polygon, obstacle_id)
+
+    def remove_obstacle(self, obstacle_id: str) -> None:
+        """Remove an obstacle between steps; characters it had cut off from their goal are replanned (core.sim.world).
+        InputError for an unknown id."""
+        world.remove_obstacle(self, obstacle_id)
 
     def corridor_of(self, agent: int) -> dict[str, np.ndarray]:
         """An IRM agent's corridor (IRM 3.2) as plain arrays: ``centres`` (m, 2), ``radii`` (m,), ``left`` and

@@ -52,10 +52,12 @@ REASON_NO_ROUTE = 3   # no route to its goal from where it stands
 REASON_NO_PROGRESS = 4  # replanned again and again without reaching its goal
 REASON_NO_CLEARANCE = 5  # no route from its start to its goal keeps its clearance (it never walked)
 REASON_NO_FIT = 6     # its disc overlaps an obstacle at its start or cannot stand on its goal (it never walked)
+REASON_CLOSED_OFF = 7  # an obstacle added during the run left it no route to its goal (replanned when one goes)
 REASON_NAMES = {REASON_NONE: "", REASON_SIGHT: "lost sight of its route", REASON_BLOCKED: "its route is blocked",
                 REASON_NO_ROUTE: "no route to its goal", REASON_NO_PROGRESS: "no progress",
                 REASON_NO_CLEARANCE: "no route keeps its clearance",
-                REASON_NO_FIT: "its disc does not fit at its start or goal"}
+                REASON_NO_FIT: "its disc does not fit at its start or goal",
+                REASON_CLOSED_OFF: "its goal was closed off"}
 REPLANNABLE = (REASON_NONE, REASON_SIGHT, REASON_BLOCKED)
 
 _FIELDS = (

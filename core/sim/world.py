@@ -1,0 +1,175 @@
+"""A world that changes while characters walk (a first part): obstacles added to and removed from a running
+simulation between steps.
+
+Each change rebuilds what the step reads from the changed scene: the navigation mesh, its clearance structures, the
+planners' context and the kept windows, exactly as a new simulation of that scene builds them, so after every
+change they equal a from-scratch build. (Updating them locally, around the changed polygon only, is not done yet.)
+The characters then react:
+
+- one that the new obstacle covers, or whose disc (disc MIRAN, IRM) it overlaps, is moved to the nearest place
+  where its disc and its route clearance fit, and is replanned from there;
+- one whose way on (the rest of its route, from its reference point) crosses the new obstacle, within its disc's
+  radius, gets a new route from where it stands, by the simulation's planner, keeping its clearance, as MIRAN 3.5
+  replans a lost character; this replanning does not count towards the replans that give up on a character;
+- one left without a route is lost with the reason "its goal was closed off", and is replanned when an obstacle is
+  removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+import shapely
+import shapely.ops
+
+from core.navmesh import build_navmesh
+from core.navmesh.queries import locate
+from core.routes import plan_route
+from core.scene.model import Obstacle
+from core.scene.problems import InputError, Problem
+from core.steering.methods import DISC_MIRAN, IRM
+
+from .state import ARRIVED, LOST, REASON_CLOSED_OFF, WALKING
+
+
+def checked_polygon(polygon, bounds, where: str) -> np.ndarray:
+    """(k, 2) float64 of an obstacle's outline: at least 3 finite points, a valid polygon of positive area that
+    meets the scene's bounds; InputError naming ``where`` otherwise."""
+    try:
+        pts = np.asarray(polygon, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError([Problem(where, "must be a list of [x, y] points")]) from None
+    if pts.ndim != 2 or pts.shape[1] != 2 or len(pts) < 3:
+        raise InputError([Problem(where, f"must be at least 3 [x, y] points, got shape {pts.shape}")])
+    if not np.isfinite(pts).all():
+        raise InputError([Problem(where, "every coordinate must be a finite number")])
+    poly = shapely.Polygon(pts)
+    if not poly.is_valid or poly.area <= 0.0:
+        why = shapely.is_valid_reason(poly)
+        raise InputError([Problem(where, f"is not a simple polygon of positive area ({why})")])
+    if not poly.intersects(shapely.box(*bounds)):
+        raise InputError([Problem(where, f"lies outside the scene's bounds {tuple(bounds)}")])
+    return pts
+
+
+def add_obstacle(sim, polygon, obstacle_id: str | None = None) -> str:
+    """Add an obstacle to the running simulation ``sim`` (see the module docstring); returns its id."""
+    taken = {o.id for o in sim.scene.obstacles}
+    if obstacle_id is None:
+        k = len(taken)
+        while f"obstacle-{k}" in taken:
+            k += 1
+        obstacle_id = f"obstacle-{k}"
+    elif not isinstance(obstacle_id, str) or not obstacle_id:
+        raise InputError([Problem("obstacle id", f"must be a non-empty string, got {obstacle_id!r}")])
+    elif obstacle_id in taken:
+        raise InputError([Problem(f"obstacle {obstacle_id}", "an obstacle with this id is already in the scene")])
+    pts = checked_polygon(polygon, sim.scene.bounds, f"obstacle {obstacle_id}")
+    t0 = time.process_time()
+    scene = dataclasses.replace(sim.scene, obstacles=[*sim.scene.obstacles,
+                                                      Obstacle(obstacle_id, [tuple(p) for p in pts.tolist()])])
+    _rebuild(sim, scene)
+    _react_to(sim, shapely.Polygon(pts))
+    sim.last_world_update_s = time.process_time() - t0
+    return obstacle_id
+
+
+def remove_obstacle(sim, obstacle_id: str) -> None:
+    """Remove an obstacle from the running simulation ``sim``; the characters whose goal it had closed off are
+    replanned."""
+    kept = [o for o in sim.scene.obstacles if o.id != obstacle_id]
+    if len(kept) == len(sim.scene.obstacles):
+        raise InputError([Problem(f"obstacle {obstacle_id}", "no obstacle with this id in the scene")])
+    t0 = time.process_time()
+    _rebuild(sim, dataclasses.replace(sim.scene, obstacles=kept))
+    st = sim.state
+    closed = np.flatnonzero((st.status == LOST) & (st.lost_reason == REASON_CLOSED_OFF))
+    for i in closed.tolist():
+        _replan(sim, i)
+    sim.last_world_update_s = time.process_time() - t0
+
+
+def _rebuild(sim, scene) -> None:
+    """Everything the step reads of the world, from ``scene``."""
+    mesh = build_navmesh(scene)
+    sim.scene = scene
+    sim.mesh = mesh
+    sim._walk = mesh.kernel_args()
+    sim._clear = mesh.clearance_args()
+    sim._context = None
+    for cached in ("_ext", "_keep"):
+        sim.__dict__.pop(cached, None)
+    sim.state.tri[:] = -1
+
+
+def _disc_radius(sim, i: int) -> float:
+    """The radius character i keeps from obstacles: its disc's for disc MIRAN and IRM, 0 for a point."""
+    st = sim.state
+    return float(st.radius[i]) if int(st.method[i]) in (DISC_MIRAN, IRM) else 0.0
+
+
+def _react_to(sim, added) -> None:
+    """The characters' reaction to the obstacle ``added`` (a shapely polygon): moved out, replanned or lost."""
+    st = sim.state
+    free = None
+    moved = []
+    for i in np.flatnonzero(st.status != ARRIVED).tolist():
+        r = _disc_radius(sim, i)
+        x = shapely.Point(st.pos[i])
+        if added.distance(x) >= r and not added.covers(x):
+            continue
+        if free is None:
+            free = sim.context.geometry.free
+        # Out to where its clearance fits too, so that a route can start there.
+        fit = max(r, sim.clearance_for(sim.params.profile_ids[int(st.profile[i])]))
+        st.pos[i] = _nearest_fit(free, x, fit, sim.scale)
+        st.vel[i] = 0.0
+        st.has_force[i] = False
+        moved.append(i)
+    if moved:
+        at = locate(sim.mesh, st.pos[moved])
+        bad = [i for i, t in zip(moved, at.tolist()) if t < 0]
+        for i in bad:
+            st.status[i] = LOST
+            st.lost_reason[i] = REASON_CLOSED_OFF
+        sim.recorder.append(np.asarray(moved, dtype=np.int32), sim.time, st.pos[moved])
+    for i in np.flatnonzero(st.status == WALKING).tolist():
+        r = _disc_radius(sim, i)
+        if i in moved or _way_on(sim, i).distance(added) <= r:
+            _replan(sim, i)
+
+
+def _way_on(sim, i: int):
+    """Character i's way on: from where it stands along the rest of its route, from its reference point on."""
+    st = sim.state
+    lo, hi = int(st.route_lo[i]), int(st.route_hi[i])
+    rp, rs = sim.routes.points[lo:hi], sim.routes.s[lo:hi]
+    rest = rp[rs > st.s_ref[i]]
+    return shapely.LineString(np.vstack([st.pos[i][None], rest])) if len(rest) else shapely.Point(st.pos[i])
+
+
+def _replan(sim, i: int) -> None:
+    """A new route for character i from where it stands to its goal, or LOST: "its goal was closed off"."""
+    st = sim.state
+    prof = sim.params.profile_ids[int(st.profile[i])]
+    try:
+        res = plan_route(sim.scene, st.pos[i].copy(), st.goal[i].copy(), sim.planner, profile=prof,
+                         clearance=sim.clearance_for(prof), context=sim.context, spot=False)
+        sim.set_route(i, res.route)
+    except InputError:
+        st.status[i] = LOST
+        st.lost_reason[i] = REASON_CLOSED_OFF
+
+
+def _nearest_fit(free, x, r: float, scale: float) -> np.ndarray:
+    """The point nearest x where a disc of radius r (a point for 0) lies in ``free``, a hair inside; x itself when
+    none does (the character is then lost)."""
+    margin = 1e-6 * scale
+    room = free.buffer(-(r + margin)) if r + margin > 0 else free
+    if room.is_empty:
+        return np.array([x.x, x.y])
+    p = shapely.ops.nearest_points(room, x)[0]
+    return np.array([p.x, p.y])
+

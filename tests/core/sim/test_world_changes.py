@@ -1,0 +1,160 @@
+"""Obstacles added and removed while characters walk (core.sim.world): on generated cities, with every method,
+every recorded position is checked with shapely against the obstacles present at its time; characters the new
+obstacle covers move out, those whose way it crosses walk round it, those it cuts off from their goal are lost with
+the reason and walk again when it goes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely import LineString, Polygon
+
+import stressgen as sg
+from test_arrival_stress import _errands
+
+from core.scene.problems import InputError
+from core.sim import Simulation
+
+METHODS = ["miran", "disc-miran", "irm"]
+
+
+@pytest.fixture(scope="module")
+def city():
+    scene = sg.city(7)
+    return scene, _errands(scene, 30, 301)
+
+
+def _walkers(scene, routes, method: str, until: float) -> Simulation:
+    sim = Simulation(scene, method=method, add_scene_agents=False)
+    sim.add_agents(routes, ["walker"] * len(routes))
+    sim.run(until=until)
+    return sim
+
+
+def _square(x: float, y: float, half: float) -> np.ndarray:
+    return np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]])
+
+
+def _ahead(sim: Simulation, i: int, by: float) -> shapely.Point:
+    """The point ``by`` along character i's route past where it stands."""
+    line = LineString(sim.route_of(i).points)
+    return line.interpolate(min(line.length, line.project(shapely.Point(sim.state.pos[i])) + by))
+
+
+def _arrived_or_cut_off(sim: Simulation) -> None:
+    """Every character arrived, or is lost because its goal was closed off, which shapely confirms: where it stands
+    and its goal lie in no one piece of the free space less its route clearance."""
+    st = sim.state
+    for k in np.flatnonzero(st.status != 1).tolist():
+        assert sim.status_of(k) == ("lost", "its goal was closed off"), (k, sim.status_of(k))
+        room = sim.context.geometry.free.buffer(-sim.clearance_for("walker") + 1e-9)
+        p, g = shapely.Point(st.pos[k]), shapely.Point(st.goal[k])
+        assert not any(c.covers(p) and c.covers(g) for c in getattr(room, "geoms", [room])), k
+
+
+def _kept_out(sim: Simulation, block: np.ndarray, t0: float, t1: float = np.inf) -> None:
+    """No character stands in ``block`` at a time in (t0, t1], nor walks through it on a step that starts after
+    t0; a disc keeps its radius from it."""
+    poly = Polygon(block)
+    interior = poly.buffer(-1e-9)
+    disc = sim.method in ("disc-miran", "irm")
+    for i in range(sim.n_agents):
+        path = sim.path(i)
+        t, p = path[:, 0], path[:, 1:]
+        live = (t > t0) & (t <= t1)
+        assert not shapely.contains_xy(interior, p[live, 0], p[live, 1]).any(), f"agent {i} stood in the obstacle"
+        for k in np.flatnonzero(live[:-1] & live[1:]):
+            assert LineString(p[k:k + 2]).intersection(interior).length == 0.0, f"agent {i} walked through it"
+        if disc and live.any():
+            d = shapely.distance(poly.boundary, shapely.points(p[live]))
+            assert d.min() >= sim.state.radius[i] - 1e-6, f"agent {i}'s disc came {d.min():.6f} from it"
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_an_obstacle_added_ahead_is_walked_round(city, method):
+    scene, routes = city
+    sim = _walkers(scene, routes, method, 5.0)
+    st = sim.state
+    i = int(np.flatnonzero(st.status == 0)[0])
+    p = _ahead(sim, i, 6.0)
+    block = _square(p.x, p.y, 2.0)
+    assert not Polygon(block).covers(shapely.points(st.goal)).any()
+    replans = st.replans.copy()
+    t0 = sim.time
+    assert sim.add_obstacle(block, "market stall") == "market stall"
+    assert [o.id for o in sim.scene.obstacles][-1] == "market stall"
+    assert LineString(sim.route_of(i).points).distance(Polygon(block)) >= (st.radius[i] if method != "miran" else 0)
+    assert (st.replans == replans).all()          # a change of the world is not a character's failure
+    sim.run()
+    assert (st.status == 1).all(), [sim.status_of(k) for k in np.flatnonzero(st.status != 1)]
+    _kept_out(sim, block, t0)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_an_obstacle_dropped_on_a_character_moves_it_out(city, method):
+    scene, routes = city
+    sim = _walkers(scene, routes, method, 5.0)
+    st = sim.state
+    i = int(np.flatnonzero(st.status == 0)[1])
+    x, y = st.pos[i]
+    block = _square(x, y, 1.0)
+    t0 = sim.time
+    sim.add_obstacle(block)
+    assert Polygon(block).distance(shapely.Point(st.pos[i])) >= max(st.radius[i], sim.clearance_for("walker"))
+    assert np.allclose(sim.path(i)[-1, 1:], st.pos[i]) and sim.path(i)[-1, 0] == t0     # the move is on its path
+    sim.run()
+    assert st.status[i] == 1
+    _arrived_or_cut_off(sim)
+    _kept_out(sim, block, t0)
+
+
+def test_a_goal_closed_off_is_lost_then_walked_to_when_it_opens(city):
+    scene, routes = city
+    sim = _walkers(scene, routes, "miran", 3.0)
+    st = sim.state
+    i = int(np.flatnonzero(st.status == 0)[2])
+    block = _square(*st.goal[i], 1.5)
+    t0 = sim.time
+    sim.add_obstacle(block, "closed")
+    assert sim.status_of(i) == ("lost", "its goal was closed off")
+    sim.run()
+    others = np.arange(sim.n_agents) != i
+    assert (st.status[others] == 1).all() and sim.status_of(i) == ("lost", "its goal was closed off")
+    t1 = sim.time
+    sim.remove_obstacle("closed")
+    assert "closed" not in [o.id for o in sim.scene.obstacles]
+    assert sim.status_of(i)[0] == "walking"
+    sim.run()
+    assert st.status[i] == 1 and np.allclose(sim.path(i)[-1, 1:], st.goal[i])
+    _kept_out(sim, block, t0, t1)
+
+
+@pytest.mark.parametrize("polygon, problem", [
+    ([[1, 1], [2, 2]], "at least 3"),
+    ([[1, 1], [2, float("nan")], [3, 1]], "finite"),
+    ([[0, 0], [2, 2], [2, 0], [0, 2]], "simple polygon"),            # a bow tie
+    ([[1, 1], [1, 1], [1, 1]], "simple polygon"),
+    ([[-90, -90], [-80, -90], [-80, -80]], "outside the scene's bounds"),
+    ("a car", "points"),
+])
+def test_a_bad_obstacle_is_refused_naming_it_and_changes_nothing(city, polygon, problem):
+    scene, routes = city
+    sim = _walkers(scene, routes, "miran", 0.5)
+    before = (len(sim.scene.obstacles), sim.state.pos.copy(), sim.mesh)
+    with pytest.raises(InputError, match=f"obstacle car.*{problem}"):
+        sim.add_obstacle(polygon, "car")
+    assert (len(sim.scene.obstacles), sim.mesh) == (before[0], before[2])
+    assert (sim.state.pos == before[1]).all()
+
+
+def test_ids_are_unique_and_an_unknown_one_is_refused(city):
+    scene, routes = city
+    sim = _walkers(scene, routes, "miran", 0.5)
+    a = sim.add_obstacle(_square(1.0, 1.0, 0.5))
+    b = sim.add_obstacle(_square(3.0, 1.0, 0.5))
+    assert a != b and {a, b} <= {o.id for o in sim.scene.obstacles}
+    with pytest.raises(InputError, match=f"obstacle {a}: an obstacle with this id"):
+        sim.add_obstacle(_square(5.0, 1.0, 0.5), a)
+    with pytest.raises(InputError, match="obstacle nowhere: no obstacle with this id"):
+        sim.remove_obstacle("nowhere")
