@@ -32,6 +32,12 @@ def _walkers(scene, routes, method: str, until: float) -> Simulation:
     return sim
 
 
+def _one_walking(city, method: str, until: float, k: int) -> tuple[Simulation, int]:
+    """The city's walkers run until ``until``, and the index of the k-th still walking."""
+    sim = _walkers(*city, method, until)
+    return sim, int(np.flatnonzero(sim.state.status == 0)[k])
+
+
 def _square(x: float, y: float, half: float) -> np.ndarray:
     return np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]])
 
@@ -73,10 +79,8 @@ def _kept_out(sim: Simulation, block: np.ndarray, t0: float, t1: float = np.inf)
 
 @pytest.mark.parametrize("method", METHODS)
 def test_an_obstacle_added_ahead_is_walked_round(city, method):
-    scene, routes = city
-    sim = _walkers(scene, routes, method, 5.0)
+    sim, i = _one_walking(city, method, 5.0, 0)
     st = sim.state
-    i = int(np.flatnonzero(st.status == 0)[0])
     p = _ahead(sim, i, 6.0)
     block = _square(p.x, p.y, 2.0)
     assert not Polygon(block).covers(shapely.points(st.goal)).any()
@@ -93,10 +97,8 @@ def test_an_obstacle_added_ahead_is_walked_round(city, method):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_an_obstacle_dropped_on_a_character_moves_it_out(city, method):
-    scene, routes = city
-    sim = _walkers(scene, routes, method, 5.0)
+    sim, i = _one_walking(city, method, 5.0, 1)
     st = sim.state
-    i = int(np.flatnonzero(st.status == 0)[1])
     x, y = st.pos[i]
     block = _square(x, y, 1.0)
     t0 = sim.time
@@ -110,10 +112,8 @@ def test_an_obstacle_dropped_on_a_character_moves_it_out(city, method):
 
 
 def test_a_goal_closed_off_is_lost_then_walked_to_when_it_opens(city):
-    scene, routes = city
-    sim = _walkers(scene, routes, "miran", 3.0)
+    sim, i = _one_walking(city, "miran", 3.0, 2)
     st = sim.state
-    i = int(np.flatnonzero(st.status == 0)[2])
     block = _square(*st.goal[i], 1.5)
     t0 = sim.time
     sim.add_obstacle(block, "closed")
