@@ -11,6 +11,7 @@ import shapely
 from shapely import LineString, Polygon
 
 import stressgen as sg
+from ci_size import size
 from test_arrival_stress import _errands
 
 from core.scene.problems import InputError
@@ -158,3 +159,41 @@ def test_ids_are_unique_and_an_unknown_one_is_refused(city):
         sim.add_obstacle(_square(5.0, 1.0, 0.5), a)
     with pytest.raises(InputError, match="obstacle nowhere: no obstacle with this id"):
         sim.remove_obstacle("nowhere")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_random_sequence_of_additions_and_removals(city, method):
+    """Squares dropped at random (half of them on a walker, the rest anywhere) and removed again while the crowd
+    walks, arrived characters given new errands: every character stays out of each square while it stands, and
+    once they are all gone every character arrives. 12 changes in CI, 120 under MIRAN_TEST_FULL."""
+    rng = np.random.default_rng({"miran": 1, "disc-miran": 2, "irm": 3}[method])
+    sim = _walkers(*city, method, 1.0)
+    sim.respawn = True
+    st = sim.state
+    x0, y0, x1, y1 = sim.scene.bounds
+    standing: dict[str, tuple[float, np.ndarray]] = {}
+    spans = []
+    for k in range(size(12, 120)):
+        if standing and (rng.random() < 0.4 or len(standing) >= 4):
+            oid = sorted(standing)[int(rng.integers(len(standing)))]
+            t0, block = standing.pop(oid)
+            sim.remove_obstacle(oid)
+            spans.append((block, t0, sim.time))
+        else:
+            walking = np.flatnonzero(st.status == 0)
+            if len(walking) and rng.random() < 0.5:
+                cx, cy = st.pos[int(rng.choice(walking))] + rng.normal(0.0, 1.0, 2)
+            else:
+                cx, cy = rng.uniform((x0, y0), (x1, y1))
+            block = _square(float(cx), float(cy), float(rng.uniform(0.3, 2.0)))
+            standing[sim.add_obstacle(block, f"random-{k}")] = (sim.time, block)
+        sim.run(until=sim.time + float(rng.uniform(0.5, 3.0)))
+    assert (st.status == 0).sum() > len(st.status) // 2         # the changes met a walking crowd to the end
+    for oid, (t0, block) in sorted(standing.items()):
+        sim.remove_obstacle(oid)
+        spans.append((block, t0, sim.time))
+    sim.respawn = False
+    sim.run()
+    assert (st.status == 1).all(), [sim.status_of(k) for k in np.flatnonzero(st.status != 1)]
+    for block, t0, t1 in spans:
+        _kept_out(sim, block, t0, t1)
