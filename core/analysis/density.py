@@ -108,10 +108,12 @@ def voronoi_heatmap(frames: list[tuple[float, np.ndarray]], walkable, bounds: tu
 
 
 def free_space(scene):
-    """The walkable area of a scene: its bounds minus its obstacles (a polygon or a multipolygon)."""
+    """The walkable area of a scene: its bounds minus the obstacles that stand all the time (a polygon or a
+    multipolygon; a scheduled obstacle's ground is walked while it is gone)."""
     free = shapely.box(*scene.bounds)
-    if scene.obstacles:
-        free = free.difference(shapely.union_all([shapely.Polygon(o.polygon) for o in scene.obstacles]))
+    always = [shapely.Polygon(o.polygon) for o in scene.obstacles if not o.scheduled]
+    if always:
+        free = free.difference(shapely.union_all(always))
     return free
 
 

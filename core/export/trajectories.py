@@ -173,8 +173,9 @@ def write_csv(path: str | os.PathLike, pf: PathsFile, decimals: int = DEFAULT_DE
 
 
 def walkable_area(scene, fr: Frames | None = None):
-    """The walkable area as one polygon: the scene's bounds minus its obstacles (the connected part holding most
-    trajectory points when the free space falls apart), or, without a scene, the points' extent widened by 1 m."""
+    """The walkable area as one polygon: the scene's bounds minus the obstacles that stand all the time (the
+    connected part holding most trajectory points when the free space falls apart), or, without a scene, the
+    points' extent widened by 1 m."""
     if scene is None:
         if fr is None or len(fr.xy) == 0:
             raise InputError([Problem("", "no scene and no trajectory: no walkable area to write")])
@@ -183,9 +184,9 @@ def walkable_area(scene, fr: Frames | None = None):
         return shapely.box(x0, y0, x1, y1)
     from shapely.geometry import Polygon
 
-    free = shapely.box(*scene.bounds)
-    if scene.obstacles:
-        free = free.difference(shapely.union_all([Polygon(o.polygon) for o in scene.obstacles]))
+    from core.analysis.density import free_space
+
+    free = free_space(scene)
     parts = [p for p in shapely.get_parts(free) if isinstance(p, Polygon) and not p.is_empty]
     if not parts:
         raise InputError([Problem("", "the scene has no free space: no walkable area to write")])

@@ -40,8 +40,10 @@ class SceneGeometry:
 
 
 def obstacle_polygons(scene: Scene) -> list[Polygon]:
-    """Each obstacle as a shapely Polygon (cleaned of repeated vertices)."""
-    return [Polygon(clean_ring(o.polygon)) for o in scene.obstacles]
+    """Each obstacle standing at time 0 as a shapely Polygon (cleaned of repeated vertices): the static world the
+    mesh, the planners and the ECM are built for (a scheduled obstacle comes and goes during a run,
+    core.sim.world)."""
+    return [Polygon(clean_ring(o.polygon)) for o in scene.obstacles if o.stands_at(0.0)]
 
 
 def terrain_polygons(scene: Scene) -> list[Polygon]:

@@ -42,7 +42,7 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
         "bounds": [_num(b) for b in scene.bounds],
         "terrain_types": [{"id": t.id, "name": t.name, "color": t.color} for t in scene.terrain_types],
         "default_terrain": scene.default_terrain,
-        "obstacles": [{"id": o.id, "polygon": _pts(o.polygon)} for o in scene.obstacles],
+        "obstacles": [_obstacle_dict(o) for o in scene.obstacles],
         "terrains": [
             {"id": t.id, "type": t.type, "polygon": _pts(t.polygon), "holes": [_pts(h) for h in t.holes]}
             for t in scene.terrains
@@ -81,6 +81,16 @@ def _agent_dict(a) -> dict[str, Any]:
     if a.planner is not None:
         d["planner"] = a.planner
     return d
+
+
+def _obstacle_dict(o) -> dict:
+    """An obstacle's JSON; ``appears`` and ``vanishes`` only when scheduled, so older files keep their bytes."""
+    out: dict = {"id": o.id, "polygon": _pts(o.polygon)}
+    if o.appears > 0.0:
+        out["appears"] = _num(o.appears)
+    if o.vanishes is not None:
+        out["vanishes"] = _num(o.vanishes)
+    return out
 
 
 def _simulation_dict(scene: Scene) -> dict:

@@ -5,6 +5,7 @@ Points are ``(x, y)`` tuples of floats so that a Scene compares equal after a lo
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -38,10 +39,22 @@ class TerrainType:
 
 @dataclass
 class Obstacle:
-    """An impassable polygon; may be non-convex and may overlap other obstacles."""
+    """An impassable polygon; may be non-convex and may overlap other obstacles. A scheduled one stands only from
+    ``appears`` until ``vanishes`` (seconds of simulated time; None: to the end): a closed street, a market stall."""
 
     id: str
     polygon: Ring
+    appears: float = 0.0
+    vanishes: float | None = None
+
+    def stands_at(self, t: float) -> bool:
+        """Whether the obstacle stands at time ``t`` (s)."""
+        return self.appears <= t and (self.vanishes is None or t < self.vanishes)
+
+    @property
+    def scheduled(self) -> bool:
+        """Whether it stands for part of the time only."""
+        return self.appears > 0.0 or self.vanishes is not None
 
 
 @dataclass
@@ -161,6 +174,14 @@ class Scene:
     simulation: SimulationSettings = field(default_factory=SimulationSettings)
     heightfield: HeightField | None = None
     measurement: Measurement = field(default_factory=Measurement)
+
+    def at(self, t: float = 0.0) -> "Scene":
+        """The scene as it stands at time ``t`` (s): only the obstacles standing then, each without its schedule.
+        What every static tool (the mesh, the planners, the ECM, validation) sees is the scene at time 0."""
+        if not any(o.scheduled for o in self.obstacles):
+            return self
+        return dataclasses.replace(self, obstacles=[Obstacle(o.id, o.polygon) for o in self.obstacles
+                                                    if o.stands_at(t)])
 
     def terrain_index(self, type_id: str) -> int:
         """Index of a terrain type in ``terrain_types`` (the column of the profile x terrain weight matrix)."""

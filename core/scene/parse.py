@@ -239,12 +239,19 @@ def _ring(r: FieldReader, path: str, v: Any):
 
 
 def _obstacle(r: FieldReader, path: str, v: Any):
-    o = r.obj(path, v, ("id", "polygon"))
+    o = r.obj(path, v, ("id", "polygon"), ("appears", "vanishes"))
     if o is None:
         return None
     oid = r.string(join(path, "id"), o["id"]) if "id" in o else None
     ring = _ring(r, join(path, "polygon"), o["polygon"]) if "polygon" in o else None
-    return Obstacle(oid, ring) if oid is not None and ring is not None else None
+    appears = r.number(join(path, "appears"), o["appears"], nonnegative=True) if "appears" in o else 0.0
+    vanishes = r.number(join(path, "vanishes"), o["vanishes"], positive=True) if "vanishes" in o else None
+    if appears is not None and vanishes is not None and vanishes <= appears:
+        r.add(join(path, "vanishes"), f"must be later than appears ({appears:g} s), got {vanishes:g}")
+        return None
+    if oid is None or ring is None or appears is None or ("vanishes" in o and vanishes is None):
+        return None
+    return Obstacle(oid, ring, appears, vanishes)
 
 
 def _terrain(r: FieldReader, path: str, v: Any, type_ids):

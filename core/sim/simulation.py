@@ -42,6 +42,7 @@ from .routebook import RouteBook
 from .state import (
     ARRIVED,
     LOST,
+    REASON_CLOSED_OFF,
     REASON_NAMES,
     REASON_NO_CLEARANCE,
     REASON_NO_FIT,
@@ -99,6 +100,9 @@ class Simulation:
                  integrator: str | None = None, dt: float | None = None, seed: int = 0, record: bool = True,
                  planner_context: PlannerContext | None = None, add_scene_agents: bool = True,
                  route_clearance: float | None = None, threads: int = 1, fidelity: str | None = None) -> None:
+        # The run starts from the scene as it stands at time 0; its scheduled obstacles come and go on time.
+        self._events = world.schedule_of(scene)
+        scene = scene.at(0.0)
         self.scene = scene
         self.threads = checked_threads(threads)
         self.mesh = mesh if mesh is not None else build_navmesh(scene)
@@ -459,7 +463,11 @@ class Simulation:
         while done < budget:
             self.tend()
             if self.walking() == 0:
-                break
+                skipped = self._idle_until_the_world_changes(budget - done)
+                if skipped == 0:
+                    break
+                done += skipped
+                continue
             k = min(chunk, budget - done)
             if isinstance(until, (int, float)):
                 left = float(until) - self.time
@@ -534,7 +542,40 @@ class Simulation:
         """Number of agents still walking."""
         return int(np.count_nonzero(self.state.status == WALKING))
 
+    def _idle_until_the_world_changes(self, most: int) -> int:
+        """With nobody walking: when a scheduled obstacle still has to go and it had closed off some character's
+        goal, let the time run on to it (at most ``most`` steps; nothing moves, nothing is recorded) and apply it;
+        returns the steps passed (0: nothing to wait for)."""
+        waiting = bool(np.any(self.state.lost_reason[self.state.status == LOST] == REASON_CLOSED_OFF))
+        if not (waiting and any(kind == world.GOES for _, kind, _ in self._events)):
+            return 0
+        k = min(most, self._steps_to_event())
+        self._clock[0] = self.time + k * self.params.dt
+        self._clock[1] += k
+        world.apply_due(self, self._events)
+        return k
+
+    def _steps_to_event(self) -> int:
+        """Steps from now to the next scheduled change of the world (at least 1; a large number when none)."""
+        if not self._events:
+            return MAX_STEPS
+        return max(1, int(math.ceil((self._events[0][0] - self.time) / self.params.dt - 1e-9)))
+
     def _advance(self, n: int, flags: int, bufs: TraceBuffers | None) -> int:
+        """Up to n steps, cut where a scheduled obstacle comes or goes (core.sim.world applies it between steps);
+        returns the steps done."""
+        done = 0
+        while done < n:
+            world.apply_due(self, self._events)
+            k = min(n - done, self._steps_to_event())
+            got = self._advance_steps(k, flags, bufs)
+            done += got
+            if got < k:
+                break
+        world.apply_due(self, self._events)
+        return done
+
+    def _advance_steps(self, n: int, flags: int, bufs: TraceBuffers | None) -> int:
         st = self.state
         if st.n == 0 or n <= 0:
             return 0
@@ -676,6 +717,7 @@ class Simulation:
         c.unrouted = dict(self.unrouted)
         c.misfit = dict(self.misfit)
         c.corridors = self.corridors.copy()
+        c._events = list(self._events)
         return c
 
     def recovery(self) -> dict[str, np.ndarray]:

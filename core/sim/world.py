@@ -1,5 +1,5 @@
 """A world that changes while characters walk (a first part): obstacles added to and removed from a running
-simulation between steps.
+simulation between steps, by the API or by the scene's schedule (an obstacle's ``appears`` and ``vanishes``).
 
 Each change rebuilds what the step reads from the changed scene: the navigation mesh, its clearance structures, the
 planners' context and the kept windows, exactly as a new simulation of that scene builds them, so after every
@@ -32,6 +32,38 @@ from core.scene.problems import InputError, Problem
 from core.steering.methods import DISC_MIRAN, IRM
 
 from .state import ARRIVED, LOST, REASON_CLOSED_OFF, WALKING
+
+
+# A scheduled obstacle's events (core.scene.model.Obstacle.appears / vanishes): (time, kind, obstacle).
+GOES = 0
+COMES = 1
+
+
+def schedule_of(scene) -> list:
+    """The scene's scheduled obstacles as events in the order they happen, (time, GOES or COMES, obstacle); at one
+    time, going before coming. An obstacle standing at time 0 is in the scene the run starts from (Scene.at)."""
+    events = []
+    for o in scene.obstacles:
+        if o.appears > 0.0:
+            events.append((o.appears, COMES, o))
+        if o.vanishes is not None:
+            events.append((o.vanishes, GOES, o))
+    return sorted(events, key=lambda e: (e[0], e[1]))
+
+
+def apply_due(sim, events: list) -> int:
+    """Apply, in order, the events of ``events`` due by ``sim``'s time (removed from the list); returns how many.
+    An obstacle the API already added or removed under the same id is left as it is."""
+    done = 0
+    while events and events[0][0] <= sim.time + 1e-9 * max(1.0, sim.time):
+        _, kind, o = events.pop(0)
+        standing = any(s.id == o.id for s in sim.scene.obstacles)
+        if kind == COMES and not standing:
+            add_obstacle(sim, o.polygon, o.id)
+        elif kind == GOES and standing:
+            remove_obstacle(sim, o.id)
+        done += 1
+    return done
 
 
 def checked_polygon(polygon, bounds, where: str) -> np.ndarray:

@@ -385,3 +385,28 @@ def test_agents_refused_in_a_later_round_are_left_out_and_named_by_their_index_i
                                                 "agent 'a3' goal: a disc cannot stand on it"]
     finally:
         h.close()
+
+
+def test_a_scheduled_obstacle_comes_and_goes_in_the_live_run(jit_warm):
+    """A scene with a scheduled obstacle plays in the window's engine: the obstacle comes and goes on time in the
+    running simulation, the walkers react and arrive, and no error is raised (the window draws the scene as it is,
+    its overlays the world at time 0)."""
+    from core.scene.io import scene_to_dict
+    from core.scene.parse import parse_scene
+
+    data = scene_to_dict(load_scene(SCENES / "mckenna_road.json"))
+    x0, y0, x1, y1 = data["bounds"]
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    data["obstacles"].append({"id": "stall", "polygon": [[cx - 1, cy - 1], [cx + 1, cy - 1], [cx + 1, cy + 1],
+                                                         [cx - 1, cy + 1]], "appears": 1.0, "vanishes": 3.0})
+    h = Harness()
+    try:
+        h.send("load", parse_scene(data))
+        h.send("speed", 0)
+        h.send("play")
+        h.wait(lambda h: any(e.kind == "info" and "arrived" in e.args[0] for e in h.events), what="arrival")
+        assert not [e for e in h.events if e.kind == "error"]
+        sim = h.controller.sim
+        assert sim.time > 3.0 and "stall" not in [o.id for o in sim.scene.obstacles] and not sim._events
+    finally:
+        h.close()

@@ -1,9 +1,11 @@
-"""Obstacles added and removed while characters walk (core.sim.world): on generated cities, with every method,
-every recorded position is checked with shapely against the obstacles present at its time; characters the new
-obstacle covers move out, those whose way it crosses walk round it, those it cuts off from their goal are lost with
-the reason and walk again when it goes."""
+"""Obstacles added and removed while characters walk (core.sim.world), by the API and on the scene's schedule: on
+generated cities, with every method, every recorded position is checked with shapely against the obstacles present
+at its time; characters the new obstacle covers move out, those whose way it crosses walk round it, those it cuts
+off from their goal are lost with the reason and walk again when it goes."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
@@ -14,6 +16,8 @@ import stressgen as sg
 from ci_size import size
 from test_arrival_stress import _errands
 
+from core.scene.io import load_scene, save_scene, scene_to_dict
+from core.scene.parse import parse_scene
 from core.scene.problems import InputError
 from core.sim import Simulation
 
@@ -197,3 +201,71 @@ def test_a_random_sequence_of_additions_and_removals(city, method):
     assert (st.status == 1).all(), [sim.status_of(k) for k in np.flatnonzero(st.status != 1)]
     for block, t0, t1 in spans:
         _kept_out(sim, block, t0, t1)
+
+
+def _scheduled(scene, block: np.ndarray, appears: float, vanishes: float | None, oid: str = "roadworks"):
+    """The scene with ``block`` as an obstacle standing from ``appears`` until ``vanishes``, through its file."""
+    data = scene_to_dict(scene)
+    data["obstacles"].append({"id": oid, "polygon": block.tolist(), "appears": appears,
+                              **({} if vanishes is None else {"vanishes": vanishes})})
+    return parse_scene(data)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_scheduled_obstacle_stands_only_while_it_is_due(city, method):
+    scene, routes = city
+    probe, i = _one_walking(city, method, 5.0, 0)
+    p = _ahead(probe, i, 6.0)
+    block = _square(p.x, p.y, 2.0)
+    timed = _scheduled(scene, block, 5.0, 20.0)
+    assert [o.id for o in timed.at(0.0).obstacles] == [o.id for o in scene.obstacles]
+    assert timed.at(5.0).obstacles[-1].id == "roadworks" and len(timed.at(20.0).obstacles) == len(scene.obstacles)
+    sim = Simulation(timed, method=method, add_scene_agents=False)
+    sim.add_agents(routes, ["walker"] * len(routes))
+    assert "roadworks" not in [o.id for o in sim.scene.obstacles]
+    sim.run(until=5.0)
+    assert sim.scene.obstacles[-1].id == "roadworks" and sim.last_world_update_s > 0.0   # it came at 5 s
+    sim.run(until=20.0)
+    assert "roadworks" not in [o.id for o in sim.scene.obstacles]                       # and went at 20 s
+    sim.run()
+    _arrived_or_cut_off(sim)
+    assert (sim.state.status == 1).all()
+    _kept_out(sim, block, 5.0, 20.0)
+
+
+def test_a_goal_closed_on_schedule_is_reached_when_it_opens_though_all_others_have_arrived(city):
+    scene, routes = city
+    goal = routes[3].points[-1]
+    timed = _scheduled(scene, _square(*goal, 1.5), 2.0, 90.0)
+    sim = Simulation(timed, method="miran", add_scene_agents=False)
+    sim.add_agents(routes, ["walker"] * len(routes))
+    sim.run(until=10.0)
+    assert sim.status_of(3) == ("lost", "its goal was closed off")
+    sim.run()                                 # the others arrive, then the time runs on to 90 s, and it walks
+    assert (sim.state.status == 1).all() and sim.state.t_arrive[3] > 90.0
+    _kept_out(sim, _square(*goal, 1.5), 2.0, 90.0)
+
+
+def test_simulate_runs_a_scheduled_scene_and_bad_schedules_are_refused(city, tmp_path, capsys):
+    from core.cli.main import main
+
+    scene, _ = city
+    timed = _scheduled(scene, _square(30.0, 30.0, 2.0), 4.0, None)
+    path = tmp_path / "timed.json"
+    save_scene(timed, path)
+    assert json.loads(path.read_text())["obstacles"][-1] == {
+        "id": "roadworks", "polygon": _square(30.0, 30.0, 2.0).tolist(), "appears": 4}
+    assert load_scene(path) == timed
+    assert main(["simulate", str(path), "--agents", "10", "--steps", "300", "--out",
+                 str(tmp_path / "p.json")]) == 0
+    good = path.read_text()
+    for bad, where in (({"appears": -1}, "appears"), ({"vanishes": 0}, "vanishes"),
+                       ({"appears": 9, "vanishes": 3}, "vanishes"), ({"appears": "soon"}, "appears"),
+                       ({"vanishes": None}, "vanishes"), ({"from": 3}, "from")):
+        data = json.loads(good)
+        data["obstacles"][-1].update(bad)
+        path.write_text(json.dumps(data))
+        capsys.readouterr()
+        assert main(["simulate", str(path)]) == 2, bad
+        err = capsys.readouterr().err
+        assert f"obstacles[{len(data['obstacles']) - 1}].{where}" in err and "Traceback" not in err, err
