@@ -166,7 +166,8 @@ def _react_to(sim, added) -> None:
         for i in bad:
             st.status[i] = LOST
             st.lost_reason[i] = REASON_CLOSED_OFF
-        sim.recorder.append(np.asarray(moved, dtype=np.int32), sim.time, st.pos[moved])
+        if sim.recorder.enabled:
+            sim.recorder.append(np.asarray(moved, dtype=np.int32), sim.time, st.pos[moved])
     for i in np.flatnonzero(st.status == WALKING).tolist():
         r = _disc_radius(sim, i)
         if i in moved or _way_on(sim, i).distance(added) <= r:
