@@ -28,7 +28,7 @@ from core.navmesh.debug import mesh_edges
 from core.routes import PlannerContext
 from core.scene.model import Scene
 from core.scene.problems import InputError, Problem
-from core.sim import IMPLEMENTED, Simulation
+from core.sim import IMPLEMENTED, Simulation, world
 from core.sim.debug import route_pieces
 from core.sim.live import speed_series
 from core.sim.replay import Replay
@@ -270,6 +270,8 @@ class SimController:
             return
         for key, value in scene_changes(old, scene):
             self._try_set(key, value)
+        if self.pending is None and self.sim.steps > 0 and self._obstacles_live(old, scene):
+            return
         if _changed(old, scene, GEOMETRY_FIELDS + AGENT_FIELDS) or _ids_changed(old, scene):
             self.pending = scene
             if self.sim.steps == 0 and not self.playing:
@@ -283,6 +285,43 @@ class SimController:
             # goes on; the next build plans with a context made for this scene (a context serves one scene).
             self.scene = scene
             self.ctx = None
+
+    def _obstacles_live(self, old: Scene, new: Scene) -> bool:
+        """An edit that adds, removes or reshapes obstacles and changes nothing else applies to the running
+        simulation (and the side-by-side one) at once, through core.sim.world: no Reset, the characters react, the
+        triangulation is shown anew and the status bar gives the update's time. False (the edit waits for a Reset,
+        as any other geometry edit) when something else changed or an obstacle is scheduled."""
+        if _changed(old, new, tuple(f for f in GEOMETRY_FIELDS + AGENT_FIELDS if f != "obstacles")) or \
+                _ids_changed(old, new) or old.obstacles == new.obstacles or \
+                any(o.scheduled for o in (*old.obstacles, *new.obstacles)):
+            return False
+        before = {o.id: o for o in old.obstacles}
+        after = {o.id: o for o in new.obstacles}
+        gone = [k for k, o in before.items() if after.get(k) != o]
+        come = [o for k, o in after.items() if before.get(k) != o]
+        try:
+            for o in come:
+                world.checked_polygon(o.polygon, new.bounds, f"obstacle {o.id}")
+        except InputError:
+            return False
+        spent = 0.0
+        for sim in (s for s in (self.sim, self.side.sim) if s is not None):
+            for k in gone:
+                sim.remove_obstacle(k)
+                spent += sim.last_world_update_s
+            for o in come:
+                sim.add_obstacle(o.polygon, o.id)
+                spent += sim.last_world_update_s
+        self.scene = new
+        self.mesh = self.sim.mesh
+        self.ctx = None
+        self._publish_build(time.monotonic())
+        self._preview_dirty = True
+        self._trace_dirty = True
+        n = len(set(gone) | {o.id for o in come})
+        self._event("info", f"{n} obstacle{'s' if n != 1 else ''} changed while the simulation runs: updated in "
+                            f"{spent:.2f} s, the characters replanned where they had to.")
+        return True
 
     def _cmd_play(self) -> None:
         self._ensure()

@@ -410,3 +410,36 @@ def test_a_scheduled_obstacle_comes_and_goes_in_the_live_run(jit_warm):
         assert sim.time > 3.0 and "stall" not in [o.id for o in sim.scene.obstacles] and not sim._events
     finally:
         h.close()
+
+
+def test_an_obstacle_drawn_while_the_crowd_walks_applies_at_once(harness):
+    """Drawing, reshaping or deleting an obstacle while a started run walks changes the running simulation at once
+    (no Reset: the same run goes on, its triangulation is sent anew, the status gives the update's time); an edit
+    of anything else still waits for a Reset."""
+    import dataclasses
+
+    from core.scene.model import Obstacle
+
+    h = harness
+    h.send("step", 20)
+    h.wait(lambda h: h.controller.sim is not None and h.controller.sim.steps >= 20, what="20 steps")
+    c = h.controller
+    sim, generation, scene = c.sim, c.generation, c.scene
+    x0, y0, x1, y1 = scene.bounds
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    stall = Obstacle("stall", [(cx - 1, cy - 1), (cx + 1, cy - 1), (cx + 1, cy + 1), (cx - 1, cy + 1)])
+    h.send("scene", dataclasses.replace(scene, obstacles=[*scene.obstacles, stall]))
+    h.wait(lambda h: any(e.kind == "info" and "changed while the simulation runs" in e.args[0] for e in h.events),
+           what="the live change")
+    assert c.sim is sim and c.generation == generation and sim.steps >= 20 and c.pending is None
+    assert sim.scene.obstacles[-1] == stall and c.mesh is sim.mesh
+    assert h.latest["build"].generation == generation                       # the triangulation, sent anew
+    bigger = dataclasses.replace(stall, polygon=[(cx - 2, cy - 2), (cx + 2, cy - 2), (cx + 2, cy + 2),
+                                                 (cx - 2, cy + 2)])
+    h.send("scene", dataclasses.replace(scene, obstacles=[*scene.obstacles, bigger]))
+    h.wait(lambda h: c.sim.scene.obstacles[-1] == bigger, what="the reshaped obstacle")
+    h.send("scene", scene)
+    h.wait(lambda h: "stall" not in [o.id for o in c.sim.scene.obstacles], what="the deleted obstacle")
+    assert c.sim is sim and not any(e.kind == "stale" and e.args[0] for e in h.events)
+    h.send("scene", dataclasses.replace(scene, default_terrain=scene.terrain_types[-1].id))
+    h.wait(lambda h: any(e.kind == "stale" and e.args[0] for e in h.events), what="a terrain edit waiting")
