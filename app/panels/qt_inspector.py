@@ -152,6 +152,7 @@ class QtInspector(QtWidgets.QScrollArea):
             self.form.addRow("Area", QtWidgets.QLabel(quantity(Polygon(it.polygon, it.holes).area, "m²")))
         elif kind == "obstacle":
             self.form.addRow("Area", QtWidgets.QLabel(quantity(Polygon(it.polygon).area, "m²")))
+            self._schedule(it)
         elif kind == "route":
             self.form.addRow("Length", QtWidgets.QLabel(quantity(LineString(it.points).length, "m")))
             n = sum(1 for a in scene.agents if a.route == it.id)
@@ -160,6 +161,35 @@ class QtInspector(QtWidgets.QScrollArea):
             self._agent(it)
         if self.vertex is not None and self.vertex[:2] == (kind, it.id) and kind != "agent":
             self._vertex(kind, it, *self.vertex[2:])
+
+    def _schedule(self, it) -> None:
+        """When the obstacle stands during a run: Appears (s, 0: from the start) and Vanishes (s, "never": to the
+        end); a Vanishes not later than Appears is refused with a message (core.scene.model.Obstacle)."""
+        appears = number_box(0.0, 1e7, 1, " s")
+        appears.setObjectName("inspector.appears")
+        appears.setValue(it.appears)
+        appears.setToolTip("Simulated time from which the obstacle stands (0: from the start).")
+        vanishes = number_box(0.0, 1e7, 1, " s")
+        vanishes.setObjectName("inspector.vanishes")
+        vanishes.setSpecialValueText("never")
+        vanishes.setValue(it.vanishes if it.vanishes is not None else 0.0)
+        vanishes.setToolTip("Simulated time at which the obstacle goes (never: it stays to the end).")
+
+        def changed(_=None) -> None:
+            a, v = float(appears.value()), float(vanishes.value())
+            gone = v if v > 0.0 else None
+            if gone is not None and gone <= a:
+                self.editor.message(f"Schedule refused: the obstacle must vanish after it appears ({a:g} s), not "
+                                    f"at {gone:g} s.")
+                self.rebuild()
+                return
+            self._replace("obstacle", it, dataclasses.replace(it, appears=a, vanishes=gone),
+                          "Change obstacle schedule")
+
+        appears.valueChanged.connect(changed)
+        vanishes.valueChanged.connect(changed)
+        self.form.addRow("Appears", appears)
+        self.form.addRow("Vanishes", vanishes)
 
     def _vertex(self, kind: str, it, ring: int, index: int) -> None:
         """The chosen vertex's x and y; a change moves it (one undoable edit, checked like a drag)."""

@@ -199,3 +199,37 @@ def test_welcome_lists_the_shipped_scenes_and_opens_one(make_studio):
     QtTest.QTest.mouseClick(card, QtCore.Qt.MouseButton.LeftButton)
     assert w.central.currentWidget() is w.viewport
     assert w.scene == load_scene(card.path)
+
+
+def test_inspector_schedules_an_obstacle_and_refuses_a_backwards_schedule(make_studio, qtbot, tmp_path):
+    """Appears and Vanishes of the selected obstacle are undoable edits saved in the scene file; a Vanishes not
+    later than Appears is refused and the scene keeps its schedule."""
+    import json
+
+    from core.scene.io import save_scene
+
+    w = make_studio(new=(100, 100))
+    w.editor.apply({"obstacles": [Obstacle("b1", [(10, 10), (30, 10), (30, 30), (10, 30)])]}, "setup")
+    w.undo_stack.clear()
+    w.doc.select([("obstacle", "b1")])
+
+    def box(name):
+        return w.inspector.findChild(QtWidgets.QDoubleSpinBox, f"inspector.{name}")
+
+    qtbot.waitUntil(lambda: box("appears") is not None)
+    assert box("appears").value() == 0.0 and box("vanishes").text() == "never"
+    box("appears").setValue(30.0)
+    assert w.scene.obstacles[0].appears == 30.0 and w.scene.obstacles[0].vanishes is None
+    qtbot.waitUntil(lambda: box("vanishes") is not None)
+    box("vanishes").setValue(20.0)                           # before it appears: refused
+    assert w.scene.obstacles[0].vanishes is None
+    qtbot.waitUntil(lambda: box("vanishes") is not None and box("vanishes").text() == "never")
+    box("vanishes").setValue(120.0)
+    assert (w.scene.obstacles[0].appears, w.scene.obstacles[0].vanishes) == (30.0, 120.0)
+    path = tmp_path / "timed.json"
+    save_scene(w.scene, path)
+    saved = json.loads(path.read_text())["obstacles"][0]
+    assert (saved["appears"], saved["vanishes"]) == (30, 120)
+    w.undo_stack.undo()
+    w.undo_stack.undo()
+    assert (w.scene.obstacles[0].appears, w.scene.obstacles[0].vanishes) == (0.0, None)
