@@ -270,13 +270,19 @@ def test_scene_edits_apply_live_or_at_reset(make_studio, qtbot):
     w.findChild(QtWidgets.QDoubleSpinBox, "profiles.sigma").setValue(6.0)
     qtbot.waitUntil(lambda: trace_of(w).window_end_s - trace_of(w).reference_s <= 6.0 + 1e-6, timeout=WAIT)
     assert w.findChild(QtWidgets.QWidget, "sim.sigma").value() == 6.0
-    # A geometry edit waits for Reset (the running simulation keeps its navigation mesh), then rebuilds.
+    # Deleting an obstacle applies to the running simulation at once (core.sim.world): the same run goes on.
     obstacles = len(w.scene.obstacles)
+    gen = w.sim.generation
     changes, _ = remove_items(w.scene, [("obstacle", w.scene.obstacles[0].id)])
     w.editor.apply(changes, "Remove an obstacle")
     assert len(w.scene.obstacles) == obstacles - 1
+    qtbot.waitUntil(lambda: "changed while the simulation runs" in w.statusBar().currentMessage(), timeout=WAIT)
+    assert w.sim.generation == gen and w.sim.frame.steps == 20
+    # Another geometry edit (a terrain polygon) waits for Reset (the running simulation keeps its navigation mesh),
+    # then rebuilds.
+    changes, _ = remove_items(w.scene, [("terrain", w.scene.terrains[0].id)])
+    w.editor.apply(changes, "Remove a terrain polygon")
     qtbot.waitUntil(lambda: "Reset" in w.statusBar().currentMessage(), timeout=WAIT)
-    gen = w.sim.generation
     action(w, "sim.reset").trigger()
     qtbot.waitUntil(lambda: w.sim.generation > gen and w.sim.frame.steps == 0, timeout=WAIT)
     assert len(w.sim.info.mesh_edges) != 0 and not w.sim.errors

@@ -142,6 +142,16 @@ def bad_scenes() -> dict[str, tuple[object, str]]:
         "obstacles_cover_everything": (_scene(obstacles=[{"id": "all", "polygon": [[-1, -1], [21, -1], [21, 21],
                                                                                    [-1, 21]]}], routes=[], agents=[]),
                                        "obstacles"),
+        "schedule_backwards": (_scene(obstacles=[{**BASE["obstacles"][0], "appears": 9, "vanishes": 3}]),
+                               "obstacles[0].vanishes"),
+        "schedule_negative": (_scene(obstacles=[{**BASE["obstacles"][0], "appears": -1}]), "obstacles[0].appears"),
+        "schedule_text": (_scene(obstacles=[{**BASE["obstacles"][0], "vanishes": "later"}]), "obstacles[0].vanishes"),
+        "schedule_infinite": (json.dumps(_scene(obstacles=[{**BASE["obstacles"][0], "appears": 1}])).replace(
+            '"appears": 1', '"appears": Infinity'), "obstacles[0].appears"),
+        # Points may lie inside no obstacle, scheduled or not: a flood from 2 s over everything is refused.
+        "schedule_over_everything": (_scene(obstacles=[BASE["obstacles"][0], {
+            "id": "flood", "polygon": [[-1, -1], [21, -1], [21, 21], [-1, 21]], "appears": 2}]),
+            "inside obstacle 'flood'"),
     }
 
 
@@ -155,6 +165,10 @@ def good_scenes() -> dict[str, dict]:
         "speed_at_upper_edge": _scene(profiles=_profile(max_speed=1e4, sigma=6, d=1)),
         "dt_at_edges": _scene(simulation={"dt": 10}),
         "weights_at_edges": _scene(profiles=_profile(weights={"default": 1e-6, "mud": 1e6})),
+        # A scheduled obstacle across the route for a while.
+        "obstacle_scheduled_across_the_route": _scene(obstacles=[
+            BASE["obstacles"][0], {"id": "gate", "polygon": [[14, 0], [15, 0], [15, 7], [14, 7]], "appears": 1,
+                                   "vanishes": 6}]),
     }
 
 
