@@ -136,30 +136,19 @@ def _rebuild(sim, scene) -> None:
     sim.state.tri[:] = -1
 
 
-def _disc_radius(sim, i: int) -> float:
-    """The radius character i keeps from obstacles: its disc's for disc MIRAN and IRM, 0 for a point."""
-    st = sim.state
-    return float(st.radius[i]) if int(st.method[i]) in (DISC_MIRAN, IRM) else 0.0
-
-
 def _react_to(sim, added) -> None:
     """The characters' reaction to the obstacle ``added`` (a shapely polygon): moved out, replanned or lost."""
     st = sim.state
-    free = None
-    moved = []
-    for i in np.flatnonzero(st.status != ARRIVED).tolist():
-        r = _disc_radius(sim, i)
-        x = shapely.Point(st.pos[i])
-        if added.distance(x) >= r and not added.covers(x):
-            continue
-        if free is None:
-            free = sim.context.geometry.free
+    radius = np.where(np.isin(st.method, (DISC_MIRAN, IRM)), st.radius, 0.0)
+    here = shapely.points(st.pos)
+    hit = (st.status != ARRIVED) & ((shapely.distance(added, here) < radius) | shapely.covers(added, here))
+    moved = np.flatnonzero(hit).tolist()
+    for i in moved:
         # Out to where its clearance fits too, so that a route can start there.
-        fit = max(r, sim.clearance_for(sim.params.profile_ids[int(st.profile[i])]))
-        st.pos[i] = _nearest_fit(free, x, fit, sim.scale)
+        fit = max(float(radius[i]), sim.clearance_for(sim.params.profile_ids[int(st.profile[i])]))
+        st.pos[i] = _nearest_fit(sim.context.geometry.free, here[i], fit, sim.scale)
         st.vel[i] = 0.0
         st.has_force[i] = False
-        moved.append(i)
     if moved:
         at = locate(sim.mesh, st.pos[moved])
         bad = [i for i, t in zip(moved, at.tolist()) if t < 0]
@@ -169,8 +158,7 @@ def _react_to(sim, added) -> None:
         if sim.recorder.enabled:
             sim.recorder.append(np.asarray(moved, dtype=np.int32), sim.time, st.pos[moved])
     for i in np.flatnonzero(st.status == WALKING).tolist():
-        r = _disc_radius(sim, i)
-        if i in moved or _way_on(sim, i).distance(added) <= r:
+        if hit[i] or _way_on(sim, i).distance(added) <= radius[i]:
             _replan(sim, i)
 
 
