@@ -7,6 +7,7 @@ coordinates rounded to 0.01 for the forest and the city, so that running the scr
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 from pathlib import Path
@@ -486,6 +487,21 @@ def city() -> Scene:
     )
 
 
+def city_traffic() -> Scene:
+    """The city with a world that changes during the run: roadworks close the street at x = 250 between two
+    buildings (y 326 to 330) from t = 60 s, and a car drives round the park on the roads' centre lines at 8 m/s,
+    turning at the corners; four more pedestrians walk north through the closed stretch, which they reach after it
+    has closed."""
+    base = city()
+    works = Obstacle("roadworks", rect(239.0, 326.0, 261.0, 330.0), appears=60.0)
+    car = Obstacle("car", rect(147.8, 149.1, 152.2, 150.9), path=[(150.0, 150.0), (250.0, 150.0), (250.0, 250.0),
+                                                                   (150.0, 250.0)], speed=8.0, loop=True, turns=True)
+    walkers = [Agent(f"walker-{k + 1}", "pedestrian", start=(x, 160.0 + 20.0 * k), goal=(x, 440.0), planner="cdt")
+               for k, x in enumerate((243.5, 256.5, 243.5, 256.5))]
+    return dataclasses.replace(base, name="City traffic", obstacles=[*base.obstacles, works, car],
+                               agents=[*base.agents, *walkers])
+
+
 def hills() -> Scene:
     """Slope-aware steering (Niederberger 7.2): a meadow with a steep round hill across a straight route, a gentle
     ridge, and a few boulders; a height raster every 5 m."""
@@ -514,7 +530,7 @@ def hills() -> Scene:
 
 
 SCENES = {"mckenna.json": mckenna, "mckenna_road.json": mckenna_road, "forest.json": forest, "city.json": city,
-          "hills.json": hills}
+          "city_traffic.json": city_traffic, "hills.json": hills}
 
 
 def main(argv: list[str]) -> int:

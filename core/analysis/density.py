@@ -109,9 +109,9 @@ def voronoi_heatmap(frames: list[tuple[float, np.ndarray]], walkable, bounds: tu
 
 def free_space(scene):
     """The walkable area of a scene: its bounds minus the obstacles that stand all the time (a polygon or a
-    multipolygon; a scheduled obstacle's ground is walked while it is gone)."""
+    multipolygon; a scheduled obstacle's ground is walked while it is gone, a moving one's once it has passed)."""
     free = shapely.box(*scene.bounds)
-    always = [shapely.Polygon(o.polygon) for o in scene.obstacles if not o.scheduled]
+    always = [shapely.Polygon(o.polygon) for o in scene.obstacles if not (o.scheduled or o.moving)]
     if always:
         free = free.difference(shapely.union_all(always))
     return free

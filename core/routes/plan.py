@@ -12,6 +12,7 @@ enough).
 
 from __future__ import annotations
 
+import copy
 import importlib
 import threading
 from dataclasses import dataclass
@@ -98,6 +99,13 @@ class PlannerContext:
         self._navmeshes: dict[float, object] = {} if navmesh is None else {0.0: navmesh}
         self.ecm = ecm
         self.lock = threading.RLock()
+
+    def for_static_world(self, scene: Scene) -> "PlannerContext":
+        """This context for ``scene``, the static world of its own scene (``Scene.at(0.0)``: the same free space,
+        without the obstacles that come later or move), sharing every structure built and to be built."""
+        twin = copy.copy(self)
+        twin.scene = scene
+        return twin
 
     @property
     def geometry(self) -> SceneGeometry:

@@ -118,20 +118,22 @@ def polygon_problems(ring) -> list[EditProblem]:
 
 
 def point_problems(scene: Scene, points, labels: list[str]) -> list[EditProblem]:
-    """Points ((n, 2), scene units) that lie outside the bounds or inside an obstacle; ``labels[k]`` names point k."""
+    """Points ((n, 2), scene units) that lie outside the bounds or inside an obstacle that does not move (a moving
+    one passes on); ``labels[k]`` names point k."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     if len(pts) == 0:
         return []
     box = shapely.box(*scene.bounds)
     geoms = shapely.points(pts)
     outside = ~shapely.covered_by(geoms, box)
-    polys = [Polygon(clean_ring(o.polygon)) for o in scene.obstacles]
+    still = [o for o in scene.obstacles if not o.moving]
+    polys = [Polygon(clean_ring(o.polygon)) for o in still]
     inside: dict[int, str] = {}
     if polys:
         tree = shapely.STRtree(polys)
         gi, oi = tree.query(geoms, predicate="within")
         for g, o in zip(gi.tolist(), oi.tolist()):
-            inside.setdefault(g, f"obstacle {scene.obstacles[o].id!r}")
+            inside.setdefault(g, f"obstacle {still[o].id!r}")
         # A point on the seam of overlapping obstacles is within none of them but inside their union.
         gi, oi = tree.query(geoms, predicate="intersects")
         touching: dict[int, list[int]] = {}
@@ -140,7 +142,7 @@ def point_problems(scene: Scene, points, labels: list[str]) -> list[EditProblem]
                 touching.setdefault(g, []).append(o)
         for g, os_ in touching.items():
             if len(os_) > 1 and shapely.within(geoms[g], shapely.union_all([polys[o] for o in os_])):
-                inside[g] = "the obstacles " + ", ".join(repr(scene.obstacles[o].id) for o in sorted(os_))
+                inside[g] = "the obstacles " + ", ".join(repr(still[o].id) for o in sorted(os_))
     out = []
     for k in range(len(pts)):
         at = (float(pts[k, 0]), float(pts[k, 1]))

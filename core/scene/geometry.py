@@ -42,8 +42,8 @@ class SceneGeometry:
 def obstacle_polygons(scene: Scene) -> list[Polygon]:
     """Each obstacle standing at time 0 as a shapely Polygon (cleaned of repeated vertices): the static world the
     mesh, the planners and the ECM are built for (a scheduled obstacle comes and goes during a run,
-    core.sim.world)."""
-    return [Polygon(clean_ring(o.polygon)) for o in scene.obstacles if o.stands_at(0.0)]
+    core.sim.world; a moving one is never part of it, core.sim.moving)."""
+    return [Polygon(clean_ring(o.polygon)) for o in scene.obstacles if o.stands_at(0.0) and not o.moving]
 
 
 def terrain_polygons(scene: Scene) -> list[Polygon]:

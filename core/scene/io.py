@@ -84,12 +84,20 @@ def _agent_dict(a) -> dict[str, Any]:
 
 
 def _obstacle_dict(o) -> dict:
-    """An obstacle's JSON; ``appears`` and ``vanishes`` only when scheduled, so older files keep their bytes."""
+    """An obstacle's JSON; ``appears`` and ``vanishes`` only when scheduled, ``path`` and ``speed`` only when moving
+    (``loop`` and ``turns`` only when true), so older files keep their bytes."""
     out: dict = {"id": o.id, "polygon": _pts(o.polygon)}
     if o.appears > 0.0:
         out["appears"] = _num(o.appears)
     if o.vanishes is not None:
         out["vanishes"] = _num(o.vanishes)
+    if o.path is not None:
+        out["path"] = _pts(o.path)
+        out["speed"] = _num(o.speed)
+        if o.loop:
+            out["loop"] = True
+        if o.turns:
+            out["turns"] = True
     return out
 
 

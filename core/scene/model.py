@@ -6,6 +6,7 @@ Points are ``(x, y)`` tuples of floats so that a Scene compares equal after a lo
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -40,12 +41,22 @@ class TerrainType:
 @dataclass
 class Obstacle:
     """An impassable polygon; may be non-convex and may overlap other obstacles. A scheduled one stands only from
-    ``appears`` until ``vanishes`` (seconds of simulated time; None: to the end): a closed street, a market stall."""
+    ``appears`` until ``vanishes`` (seconds of simulated time; None: to the end): a closed street, a market stall.
+
+    A moving one (``path`` set: a car, a cart, a sliding door) is carried along ``path`` at ``speed`` from
+    ``appears`` on, once (it then stays at the path's end) or, with ``loop``, round and round (back from the last
+    point to the first). ``polygon`` is its outline where the path begins. It keeps its orientation, or with
+    ``turns`` it turns with the path, about the path's point, to each leg's heading (a car at a street corner). It
+    is no part of the navigation mesh: characters avoid it as they avoid each other (core.sim.moving)."""
 
     id: str
     polygon: Ring
     appears: float = 0.0
     vanishes: float | None = None
+    path: Ring | None = None
+    speed: float = 0.0
+    loop: bool = False
+    turns: bool = False
 
     def stands_at(self, t: float) -> bool:
         """Whether the obstacle stands at time ``t`` (s)."""
@@ -55,6 +66,42 @@ class Obstacle:
     def scheduled(self) -> bool:
         """Whether it stands for part of the time only."""
         return self.appears > 0.0 or self.vanishes is not None
+
+    @property
+    def moving(self) -> bool:
+        """Whether it is carried along a path."""
+        return self.path is not None
+
+    def pose_at(self, t: float) -> tuple[float, float, float]:
+        """(x, y, angle) of a moving obstacle at time ``t`` (s): the point of its path it has reached and how far
+        it has turned (radians, 0 without ``turns``); the path's first point and 0 before ``appears``, and for an
+        obstacle that does not move (0, 0, 0)."""
+        if self.path is None:
+            return (0.0, 0.0, 0.0)
+        pts = [p for k, p in enumerate(self.path) if k == 0 or p != self.path[k - 1]]
+        if self.loop and pts[-1] != pts[0]:
+            pts.append(pts[0])
+        legs = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
+        total = sum(legs)
+        s = max(0.0, self.speed * (t - self.appears))
+        s = math.fmod(s, total) if self.loop else min(s, total)
+        first = math.atan2(pts[1][1] - pts[0][1], pts[1][0] - pts[0][0])
+        for j, (a, b, leg) in enumerate(zip(pts, pts[1:], legs)):
+            if s < leg or j == len(legs) - 1:
+                k = min(s / leg, 1.0)
+                turn = math.atan2(b[1] - a[1], b[0] - a[0]) - first if self.turns else 0.0
+                return (a[0] + k * (b[0] - a[0]), a[1] + k * (b[1] - a[1]), turn)
+            s -= leg
+        raise AssertionError("unreachable: the last leg returns")
+
+    def polygon_at(self, t: float) -> Ring:
+        """The outline where the obstacle stands at time ``t`` (s)."""
+        if self.path is None:
+            return list(self.polygon)
+        x, y, turn = self.pose_at(t)
+        c, s = math.cos(turn), math.sin(turn)
+        x0, y0 = self.path[0]
+        return [(x + c * (u - x0) - s * (v - y0), y + s * (u - x0) + c * (v - y0)) for u, v in self.polygon]
 
 
 @dataclass
@@ -176,12 +223,13 @@ class Scene:
     measurement: Measurement = field(default_factory=Measurement)
 
     def at(self, t: float = 0.0) -> "Scene":
-        """The scene as it stands at time ``t`` (s): only the obstacles standing then, each without its schedule.
-        What every static tool (the mesh, the planners, the ECM, validation) sees is the scene at time 0."""
-        if not any(o.scheduled for o in self.obstacles):
+        """The scene's static world at time ``t`` (s): only the obstacles standing then, each without its schedule,
+        and no moving obstacle. What every static tool (the mesh, the planners, the ECM) sees is the scene at
+        time 0."""
+        if not any(o.scheduled or o.moving for o in self.obstacles):
             return self
         return dataclasses.replace(self, obstacles=[Obstacle(o.id, o.polygon) for o in self.obstacles
-                                                    if o.stands_at(t)])
+                                                    if o.stands_at(t) and not o.moving])
 
     def terrain_index(self, type_id: str) -> int:
         """Index of a terrain type in ``terrain_types`` (the column of the profile x terrain weight matrix)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .fields import MAX_COORD, FieldReader, join, short
+from .fields import MAX_COORD, FieldReader, join, short, type_name
 from .model import (
     FIDELITIES,
     INTEGRATORS,
@@ -239,9 +239,10 @@ def _ring(r: FieldReader, path: str, v: Any):
 
 
 def _obstacle(r: FieldReader, path: str, v: Any):
-    o = r.obj(path, v, ("id", "polygon"), ("appears", "vanishes"))
+    o = r.obj(path, v, ("id", "polygon"), ("appears", "vanishes", "path", "speed", "loop", "turns"))
     if o is None:
         return None
+    motion = _motion(r, path, o)
     oid = r.string(join(path, "id"), o["id"]) if "id" in o else None
     ring = _ring(r, join(path, "polygon"), o["polygon"]) if "polygon" in o else None
     appears = r.number(join(path, "appears"), o["appears"], nonnegative=True) if "appears" in o else 0.0
@@ -249,9 +250,41 @@ def _obstacle(r: FieldReader, path: str, v: Any):
     if appears is not None and vanishes is not None and vanishes <= appears:
         r.add(join(path, "vanishes"), f"must be later than appears ({appears:g} s), got {vanishes:g}")
         return None
-    if oid is None or ring is None or appears is None or ("vanishes" in o and vanishes is None):
+    if oid is None or ring is None or appears is None or ("vanishes" in o and vanishes is None) or motion is None:
         return None
-    return Obstacle(oid, ring, appears, vanishes)
+    return Obstacle(oid, ring, appears, vanishes, *motion)
+
+
+def _motion(r: FieldReader, path: str, o: dict) -> tuple | None:
+    """A moving obstacle's (path, speed, loop, turns), (None, 0.0, False, False) for one that stands still; None
+    after a problem. ``speed``, ``loop`` and ``turns`` go with ``path`` only."""
+    extra = [key for key in ("speed", "loop", "turns") if key in o]
+    if "path" not in o:
+        for key in extra:
+            r.add(join(path, key), "applies only to a moving obstacle: give its 'path' too")
+        return None if extra else (None, 0.0, False, False)
+    pts = r.points(join(path, "path"), o["path"], 2)
+    if pts is not None and all(p == pts[0] for p in pts):
+        r.add(join(path, "path"), "must have at least two distinct points (the obstacle would not move)")
+        pts = None
+    speed = None
+    if "speed" not in o:
+        r.add(join(path, "speed"), "missing: a moving obstacle needs its speed (units/s)")
+    else:
+        speed = r.number(join(path, "speed"), o["speed"])
+        msg = range_problem("obstacle_speed", speed) if speed is not None else None
+        if msg:
+            r.add(join(path, "speed"), msg)
+            speed = None
+    flags = []
+    for key in ("loop", "turns"):
+        v = o.get(key, False)
+        if not isinstance(v, bool):
+            r.add(join(path, key), f"expected true or false, got {type_name(v)}")
+        flags.append(v)
+    if pts is None or speed is None or not all(isinstance(v, bool) for v in flags):
+        return None
+    return ([(float(x), float(y)) for x, y in pts], speed, flags[0], flags[1])
 
 
 def _terrain(r: FieldReader, path: str, v: Any, type_ids):

@@ -43,13 +43,15 @@ def check_placement(r: FieldReader, bounds: tuple[float, float, float, float],
         msg = _outside(Polygon(t.polygon), box) or _too_thin(t.polygon, resolution)
         if msg:
             r.add(f"terrains[{i}].polygon", msg)
+    # A moving obstacle passes on: the free space and the points are checked against the others only.
+    polys = [p for (_, o), p in zip(obstacles, polys) if not o.moving]
     union = shapely.union_all(polys) if polys else Polygon()
     # The exact overlay only when clipping (linear time) says the obstacles cover most of the bounds.
     if polys and shapely.clip_by_rect(union, *bounds).area >= 0.5 * box.area and \
             box.difference(union).area <= 1e-12 * box.area:
         r.add("obstacles", "the obstacles cover the whole bounds: there is no free space")
     tree = shapely.STRtree(polys)
-    names = [o.id for _, o in obstacles]
+    names = [o.id for _, o in obstacles if not o.moving]
     for i, route in routes:
         _check_points(r, bounds, tree, names, union, route.points, _indexed(f"routes[{i}].points"))
     for i, net in networks:

@@ -38,6 +38,8 @@ class Range:
 RANGES: dict[str, Range] = {
     "dt": Range(1e-4, 10.0, "s"),
     "max_speed": Range(1e-3, 1e4, "units/s"),
+    # A moving obstacle's speed: the characters' own range.
+    "obstacle_speed": Range(1e-3, 1e4, "units/s"),
     "radius": Range(0.0, 1e6, "units"),
     "sigma": Range(1e-3, 1e9, "units"),
     "d": Range(1e-3, 1e9, "units"),

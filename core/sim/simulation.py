@@ -33,7 +33,7 @@ from core.steering.methods import CODES, DISC_MIRAN, IRM, method_code
 from core.steering.irm import admissible_safe_distance
 from core.steering.noise import TABLE, permutation
 
-from . import kernels, neighbors, population, world
+from . import kernels, moving, neighbors, population, world
 from .corridors import CorridorBook, corridor_of_route
 from .kernel_inputs import CrowdArrays, KeptWindows, Params, RouteArrays, StepPlan, kept_windows
 from .params import SimParams
@@ -100,9 +100,14 @@ class Simulation:
                  integrator: str | None = None, dt: float | None = None, seed: int = 0, record: bool = True,
                  planner_context: PlannerContext | None = None, add_scene_agents: bool = True,
                  route_clearance: float | None = None, threads: int = 1, fidelity: str | None = None) -> None:
-        # The run starts from the scene as it stands at time 0; its scheduled obstacles come and go on time.
+        # The run starts from the scene's static world at time 0; its scheduled obstacles come and go on time and its
+        # moving ones go their way (core.sim.moving).
         self._events = world.schedule_of(scene)
-        scene = scene.at(0.0)
+        self._moving = moving.MovingObstacles(scene.obstacles)
+        static = scene.at(0.0)
+        if planner_context is not None and planner_context.scene is scene and static is not scene:
+            planner_context = planner_context.for_static_world(static)
+        scene = static
         self.scene = scene
         self.threads = checked_threads(threads)
         self.mesh = mesh if mesh is not None else build_navmesh(scene)
@@ -371,6 +376,19 @@ class Simulation:
         InputError for an unknown id."""
         world.remove_obstacle(self, obstacle_id)
 
+    def move_obstacle(self, obstacle_id: str, offset) -> None:
+        """Move an obstacle by ``offset`` [dx, dy] between steps: a standing one as a removal and an addition at
+        once (characters react as to both), a moving one with its whole path (core.sim.world). InputError for an
+        unknown id or a bad offset."""
+        world.move_obstacle(self, obstacle_id, offset)
+
+    def obstacles_now(self) -> list[tuple[str, np.ndarray]]:
+        """(id, outline (k, 2)) of every obstacle standing now, the moving ones where they are."""
+        out = [(o.id, np.asarray(o.polygon, dtype=np.float64)) for o in self.scene.obstacles]
+        for oid, p in self._moving.polygons_at(self.time):
+            out.append((oid, np.asarray(p.exterior.coords, dtype=np.float64)[:-1]))
+        return out
+
     def corridor_of(self, agent: int) -> dict[str, np.ndarray]:
         """An IRM agent's corridor (IRM 3.2) as plain arrays: ``centres`` (m, 2), ``radii`` (m,), ``left`` and
         ``right`` (m, 2) closest points, ``route_s`` (m,); empty for agents of other methods."""
@@ -562,18 +580,34 @@ class Simulation:
         return max(1, int(math.ceil((self._events[0][0] - self.time) / self.params.dt - 1e-9)))
 
     def _advance(self, n: int, flags: int, bufs: TraceBuffers | None) -> int:
-        """Up to n steps, cut where a scheduled obstacle comes or goes (core.sim.world applies it between steps);
-        returns the steps done."""
+        """Up to n steps, cut where a scheduled obstacle comes or goes (core.sim.world applies it between steps),
+        one at a time while a moving obstacle may stand (core.sim.moving acts around each); returns the steps
+        done."""
         done = 0
         while done < n:
             world.apply_due(self, self._events)
-            k = min(n - done, self._steps_to_event())
-            got = self._advance_steps(k, flags, bufs)
+            if self._moving.after(self.time):
+                k = 1
+                got = self._moving_step(flags, bufs)
+            else:
+                k = min(n - done, self._steps_to_event())
+                got = self._advance_steps(k, flags, bufs)
             done += got
             if got < k:
                 break
         world.apply_due(self, self._events)
         return done
+
+    def _moving_step(self, flags: int, bufs: TraceBuffers | None) -> int:
+        """One step among moving obstacles: their avoidance force before it, their guard after it."""
+        before = self.state.pos.copy()
+        t0 = self.time
+        logged = int(self.recorder.cursor[0])
+        moving.kick(self, self._moving)
+        got = self._advance_steps(1, flags, bufs)
+        if got:
+            moving.push_out(self, self._moving, before, t0, logged)
+        return got
 
     def _advance_steps(self, n: int, flags: int, bufs: TraceBuffers | None) -> int:
         st = self.state

@@ -41,9 +41,12 @@ COMES = 1
 
 def schedule_of(scene) -> list:
     """The scene's scheduled obstacles as events in the order they happen, (time, GOES or COMES, obstacle); at one
-    time, going before coming. An obstacle standing at time 0 is in the scene the run starts from (Scene.at)."""
+    time, going before coming. An obstacle standing at time 0 is in the scene the run starts from (Scene.at). A
+    moving obstacle's schedule is its own (core.sim.moving): it changes no mesh."""
     events = []
     for o in scene.obstacles:
+        if o.moving:
+            continue
         if o.appears > 0.0:
             events.append((o.appears, COMES, o))
         if o.vanishes is not None:
@@ -88,7 +91,7 @@ def checked_polygon(polygon, bounds, where: str) -> np.ndarray:
 
 def add_obstacle(sim, polygon, obstacle_id: str | None = None) -> str:
     """Add an obstacle to the running simulation ``sim`` (see the module docstring); returns its id."""
-    taken = {o.id for o in sim.scene.obstacles}
+    taken = {o.id for o in sim.scene.obstacles} | {o.id for o in sim._moving.obstacles}
     if obstacle_id is None:
         k = len(taken)
         while f"obstacle-{k}" in taken:
@@ -110,17 +113,56 @@ def add_obstacle(sim, polygon, obstacle_id: str | None = None) -> str:
 
 def remove_obstacle(sim, obstacle_id: str) -> None:
     """Remove an obstacle from the running simulation ``sim``; the characters whose goal it had closed off are
-    replanned."""
+    replanned. A moving obstacle simply goes."""
+    if any(o.id == obstacle_id for o in sim._moving.obstacles):
+        sim._moving = type(sim._moving)([o for o in sim._moving.obstacles if o.id != obstacle_id])
+        return
     kept = [o for o in sim.scene.obstacles if o.id != obstacle_id]
     if len(kept) == len(sim.scene.obstacles):
         raise InputError([Problem(f"obstacle {obstacle_id}", "no obstacle with this id in the scene")])
     t0 = time.process_time()
     _rebuild(sim, dataclasses.replace(sim.scene, obstacles=kept))
+    _reopen(sim)
+    sim.last_world_update_s = time.process_time() - t0
+
+
+def move_obstacle(sim, obstacle_id: str, offset) -> None:
+    """Move an obstacle of the running simulation ``sim`` by ``offset`` (dx, dy): a standing one is taken away and
+    put back there at once (its old ground opens, the characters react to the new one as to an addition); a moving
+    one is carried with its whole path."""
+    try:
+        d = np.asarray(offset, dtype=np.float64).reshape(2)
+    except (TypeError, ValueError):
+        raise InputError([Problem("offset", f"must be [dx, dy], got {offset!r}")]) from None
+    if not np.isfinite(d).all():
+        raise InputError([Problem("offset", "every coordinate must be a finite number")])
+    dx, dy = float(d[0]), float(d[1])
+    mov = [o for o in sim._moving.obstacles if o.id == obstacle_id]
+    if mov:
+        o = mov[0]
+        shifted = dataclasses.replace(o, polygon=[(x + dx, y + dy) for x, y in o.polygon],
+                                      path=[(x + dx, y + dy) for x, y in o.path or []])
+        sim._moving = type(sim._moving)([shifted if m is o else m for m in sim._moving.obstacles])
+        return
+    old = [o for o in sim.scene.obstacles if o.id == obstacle_id]
+    if not old:
+        raise InputError([Problem(f"obstacle {obstacle_id}", "no obstacle with this id in the scene")])
+    pts = checked_polygon([(x + dx, y + dy) for x, y in old[0].polygon], sim.scene.bounds, f"obstacle {obstacle_id}")
+    t0 = time.process_time()
+    moved = Obstacle(obstacle_id, [tuple(p) for p in pts.tolist()])
+    _rebuild(sim, dataclasses.replace(sim.scene, obstacles=[moved if o.id == obstacle_id else o
+                                                            for o in sim.scene.obstacles]))
+    _react_to(sim, shapely.Polygon(pts))
+    _reopen(sim)
+    sim.last_world_update_s = time.process_time() - t0
+
+
+def _reopen(sim) -> None:
+    """Replan the characters an obstacle had closed off from their goal (one has gone or moved)."""
     st = sim.state
     closed = np.flatnonzero((st.status == LOST) & (st.lost_reason == REASON_CLOSED_OFF))
     for i in closed.tolist():
         _replan(sim, i)
-    sim.last_world_update_s = time.process_time() - t0
 
 
 def _rebuild(sim, scene) -> None:
