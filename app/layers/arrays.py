@@ -45,10 +45,26 @@ def _pack(rings: list, ccw: list[bool]) -> np.ndarray:
     return closed_rings(coords, lens, np.asarray(ccw, dtype=bool))
 
 
-def obstacle_rings(scene: Scene) -> np.ndarray:
-    """Every obstacle outline, packed as ``closed_rings``."""
-    rings = [o.polygon for o in scene.obstacles]
+def obstacle_rings(scene: Scene, dynamic: bool = False) -> np.ndarray:
+    """The outlines of the obstacles that stand all the time (or, ``dynamic``, of those that come and go or move,
+    where they stand first), packed as ``closed_rings``."""
+    rings = [o.polygon for o in scene.obstacles if (o.scheduled or o.moving) == dynamic]
     return _pack(rings, [True] * len(rings))
+
+
+def rings_of(outlines) -> np.ndarray:
+    """Outlines ((k, 2) arrays or point lists) packed as ``closed_rings``."""
+    rings = [list(map(tuple, np.asarray(p, dtype=np.float64).reshape(-1, 2))) for p in outlines]
+    return _pack(rings, [True] * len(rings))
+
+
+def motion_paths(scene: Scene) -> np.ndarray:
+    """The moving obstacles' paths as NaN-separated polylines (a loop closed back to its first point)."""
+    out: list = []
+    for o in scene.obstacles:
+        if o.path is not None:
+            out += [*o.path, *([o.path[0]] if o.loop else []), (np.nan, np.nan)]
+    return np.asarray(out, dtype=np.float64).reshape(-1, 2)
 
 
 def terrain_runs(scene: Scene) -> list[tuple[str, np.ndarray]]:

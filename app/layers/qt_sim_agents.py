@@ -12,10 +12,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from .qt_base import PROFILE_COLOURS
-from .qt_items import CurveItem, ScatterItem, cosmetic_pen
+from .arrays import rings_of
+from .qt_base import OBSTACLE_EDGE, OBSTACLE_FILL, PROFILE_COLOURS, brush
+from .qt_items import CurveItem, PathsItem, ScatterItem, cosmetic_pen, rings_path
 
 # Drawing order, between the scene's routes (30) and the selection (50).
+Z_WORLD = 29.0
 Z_GHOST = 31.0
 Z_TRAILS = 34.0
 Z_COMPARE = 41.0
@@ -166,6 +168,28 @@ class SimAgentLayer(SimLayer):
         self.compare.clear_agents()
         self.positions = np.zeros((0, 2))
         self._mark()
+
+
+class WorldLayer(SimLayer):
+    """The obstacles that come and go or move, where they stand at the frame's time (Frame.world), filled as the
+    scene's obstacles are: one path, redrawn only when they changed."""
+
+    def __init__(self, view: pg.ViewBox) -> None:
+        super().__init__(view)
+        self.item = self.add(PathsItem(), Z_WORLD)
+        self._pen = cosmetic_pen(OBSTACLE_EDGE, 1.0)
+        self._brush = brush(OBSTACLE_FILL)
+        self._shown: tuple = ()
+
+    def show(self, outlines: tuple) -> None:
+        if len(outlines) == len(self._shown) and all(a is b or np.array_equal(a, b)
+                                                     for a, b in zip(outlines, self._shown)):
+            return
+        self._shown = outlines
+        self.item.set_groups([(rings_path(rings_of(outlines)), self._pen, self._brush)])
+
+    def clear(self) -> None:
+        self.show(())
 
 
 class CurvesLayer(SimLayer):

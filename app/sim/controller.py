@@ -290,10 +290,10 @@ class SimController:
         """An edit that adds, removes or reshapes obstacles and changes nothing else applies to the running
         simulation (and the side-by-side one) at once, through core.sim.world: no Reset, the characters react, the
         triangulation is shown anew and the status bar gives the update's time. False (the edit waits for a Reset,
-        as any other geometry edit) when something else changed or an obstacle is scheduled."""
+        as any other geometry edit) when something else changed or an obstacle is scheduled or moving."""
         if _changed(old, new, tuple(f for f in GEOMETRY_FIELDS + AGENT_FIELDS if f != "obstacles")) or \
                 _ids_changed(old, new) or old.obstacles == new.obstacles or \
-                any(o.scheduled for o in (*old.obstacles, *new.obstacles)):
+                any(o.scheduled or o.moving for o in (*old.obstacles, *new.obstacles)):
             return False
         before = {o.id: o for o in old.obstacles}
         after = {o.id: o for o in new.obstacles}
@@ -713,6 +713,13 @@ class SimController:
         if self.outbox.event(Event(kind, tuple(args))):
             self.wake()
 
+    def _world_now(self, sim: Simulation) -> tuple:
+        """The outlines of the scene's obstacles that come and go or move, where they stand now."""
+        dynamic = {o.id for o in self.scene.obstacles if o.scheduled or o.moving}
+        if not dynamic:
+            return ()
+        return tuple(p for oid, p in sim.obstacles_now() if oid in dynamic)
+
     def _publish_build(self, now: float) -> None:
         sim = self.sim
         seg, kind = mesh_edges(self.mesh)
@@ -739,7 +746,8 @@ class SimController:
                 playing=self.playing, walking=int(np.count_nonzero(st.status == WALKING)),
                 arrived=int(np.count_nonzero(st.status == ARRIVED)), rate=self._rate_value,
                 step_ms=1000.0 * self.step_s, lost=self._lost_words(), recovered_steps=int(st.rec_steps.sum()),
-                agent_steps=int(st.walk_steps.sum()), stalled=int(np.count_nonzero(st.stalls))))
+                agent_steps=int(st.walk_steps.sum()), stalled=int(np.count_nonzero(st.stalls)),
+                world=self._world_now(sim)))
             version = (self.trails.version, self.side.trails_version())
             # While playing, trails and stats a few times a second; paused, with every frame (frames are rare then,
             # and the last one must carry the run's last trails and stats: nothing follows it while idle).

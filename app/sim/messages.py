@@ -52,7 +52,8 @@ class Frame:
     simulated seconds per wall second over the last second, ``step_ms`` the wall time of one step; ``lost`` names
     each agent lost for good with its reason ("id (reason)"); ``recovered_steps``, ``agent_steps`` and ``stalled``
     the recovery counter's totals (core.sim.progress: steps the progress guarantee walked, all steps walked,
-    characters that stalled)."""
+    characters that stalled); ``world`` the outlines ((k, 2) each) of the obstacles that come and go or move, where
+    they stand at ``time``."""
 
     generation: int
     time: float
@@ -71,6 +72,7 @@ class Frame:
     recovered_steps: int = 0
     agent_steps: int = 0
     stalled: int = 0
+    world: tuple = ()
 
 
 @dataclass(frozen=True, eq=False)

@@ -351,6 +351,8 @@ class QtReplay(QtCore.QObject):
                       profile=rep.profile, compare_positions=None, compare_status=None, playing=False,
                       walking=walking, arrived=arrived, rate=0.0, step_ms=0.0)
         ui.agents.show_frame(frame)
+        ui.world.show(tuple(np.asarray(o.polygon_at(t)) for o in ui.doc.scene.obstacles
+                            if (o.scheduled or o.moving) and o.stands_at(t)))
         ui.trails.show(rep.trails(t, TRAIL_S), np.zeros((0, 2), dtype=np.float32))
         ui.trace.show(None)
         sel = ui.selected if 0 <= ui.selected < rep.n else -1

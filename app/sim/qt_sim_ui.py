@@ -18,7 +18,7 @@ from core.scene.outputs import output_problems
 from ..qt_import import IMPORTED_FIELDS
 from ..layers.qt_overlays import Z_MARKS, Z_TRACE, EcmOverlay, MeshOverlay, TraceOverlay
 from ..layers.qt_raster_cache import RasterCache
-from ..layers.qt_sim_agents import Z_AGENTS, Z_TRAILS, SimAgentLayer, ghost_layer, trails_layer
+from ..layers.qt_sim_agents import Z_AGENTS, Z_TRAILS, SimAgentLayer, WorldLayer, ghost_layer, trails_layer
 from ..panels.qt_parameters import QtSimParameters
 from ..panels.qt_plots import QtSimPlots, QtSweepPlot
 from ..viewport.qt_legend import QtClearanceLegend
@@ -73,6 +73,7 @@ class QtSimulationUi(QtCore.QObject):
         self._ecm_scene = None
         self._error_box: QtWidgets.QMessageBox | None = None
         self.agents = SimAgentLayer(self.view)
+        self.world = WorldLayer(self.view)
         self.trails = trails_layer(self.view)
         self.ghost = ghost_layer(self.view)
         self.mesh = MeshOverlay(self.view)
@@ -532,7 +533,7 @@ class QtSimulationUi(QtCore.QObject):
             a.setChecked(False)
             a.blockSignals(was)
         self.ghost.set_visible(False)
-        for layer in (self.agents, self.trails, self.ghost, self.ecm, self.mesh):
+        for layer in (self.agents, self.world, self.trails, self.ghost, self.ecm, self.mesh):
             layer.clear()
         self.legend.set_top(None)
         self.legend.hide()
@@ -632,6 +633,7 @@ class QtSimulationUi(QtCore.QObject):
         f = self.frame
         if f is not None:
             self.agents.show_frame(f, self.pacer.positions(now))
+            self.world.show(f.world)
         self.pacer.drew(now)
         self._drawn = True
         self.w.viewport.viewport().update()

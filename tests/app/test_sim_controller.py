@@ -412,6 +412,39 @@ def test_a_scheduled_obstacle_comes_and_goes_in_the_live_run(jit_warm):
         h.close()
 
 
+def test_frames_carry_the_moving_and_scheduled_obstacles_where_they_stand(jit_warm):
+    """A scene with a car going round a loop and a stall that comes at 1 s: every frame carries the outlines of
+    those obstacles standing at its time, the car where its path has carried it (Obstacle.polygon_at), and
+    nothing of the obstacles that stand all the time."""
+    from core.scene.io import scene_to_dict
+    from core.scene.parse import parse_scene
+
+    data = scene_to_dict(load_scene(SCENES / "mckenna_road.json"))
+    x0, y0, x1, y1 = data["bounds"]
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    data["obstacles"] += [
+        {"id": "stall", "polygon": [[cx - 1, cy - 1], [cx + 1, cy - 1], [cx + 1, cy + 1], [cx - 1, cy + 1]],
+         "appears": 1.0},
+        {"id": "car", "polygon": [[3, 2], [7, 2], [7, 4], [3, 4]], "path": [[5, 3], [40, 3]], "speed": 5.0,
+         "loop": True}]
+    scene = parse_scene(data)
+    car = scene.obstacles[-1]
+    h = Harness()
+    try:
+        h.send("load", scene)
+        h.send("speed", 0)
+        h.send("play")
+        h.wait(lambda h: "frame" in h.latest and h.latest["frame"].time > 2.0, what="2 s")
+        f = h.latest["frame"]
+        assert len(f.world) == 2
+        stall, moved = f.world
+        assert np.allclose(moved, car.polygon_at(f.time))
+        assert np.allclose(stall, scene.obstacles[-2].polygon)
+        assert not [e for e in h.events if e.kind == "error"]
+    finally:
+        h.close()
+
+
 def test_an_obstacle_drawn_while_the_crowd_walks_applies_at_once(harness):
     """Drawing, reshaping or deleting an obstacle while a started run walks changes the running simulation at once
     (no Reset: the same run goes on, its triangulation is sent anew, the status gives the update's time); an edit

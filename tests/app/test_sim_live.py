@@ -322,3 +322,42 @@ def test_overlays_triangulation_and_ecm(make_studio, qtbot):
     assert len(w.sim.mesh.item._groups) == 3 and w.sim.mesh.items[0].isVisible()
     w.sim.overlay_actions["triangulation"].setChecked(False)
     assert not w.sim.mesh.items[0].isVisible()
+
+
+def test_moving_and_scheduled_obstacles_are_drawn_where_they_stand(make_studio, qtbot, tmp_path):
+    """The scene draws an obstacle that comes later or moves dashed and faint where it stands first, with the
+    moving one's path; the live run draws each where it stands at the frame's time, and the replay at its own."""
+    import dataclasses
+
+    scene = load_scene(ROAD)
+    car = Obstacle("car", [(3.0, 2.0), (7.0, 2.0), (7.0, 4.0), (3.0, 4.0)], path=[(5.0, 3.0), (60.0, 3.0)],
+                   speed=5.0, loop=True)
+    stall = Obstacle("stall", [(20.0, 20.0), (22.0, 20.0), (22.0, 22.0), (20.0, 22.0)], appears=1.0)
+    p = tmp_path / "moving.json"
+    save_scene(dataclasses.replace(scene, obstacles=[*scene.obstacles, stall, car]), p)
+    w = make_studio(str(p))
+    layer = w.layers.layers["obstacle"]
+    (solid, _, _), (faint, _, _), (route, _, _) = layer.item._groups
+    assert faint.contains(QtCore.QPointF(5.0, 3.0)) and faint.contains(QtCore.QPointF(21.0, 21.0))
+    assert not solid.contains(QtCore.QPointF(5.0, 3.0)) and not solid.contains(QtCore.QPointF(21.0, 21.0))
+    assert route.boundingRect().width() == pytest.approx(55.0)
+    built(qtbot, w)
+    action(w, "sim.play").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame is not None and w.sim.frame.time > 2.0, timeout=WAIT)
+    action(w, "sim.pause").trigger()
+    qtbot.waitUntil(lambda: not w.sim.frame.playing, timeout=WAIT)
+    qtbot.waitUntil(lambda: len(w.sim.world._shown) == 2, timeout=WAIT)
+    f = w.sim.frame
+    shown = dict(zip(("stall", "car"), w.sim.world._shown))
+    assert np.allclose(shown["car"], car.polygon_at(f.time)) and np.allclose(shown["stall"], stall.polygon)
+    (path, _, _), = w.sim.world.item._groups
+    assert path.boundingRect().contains(QtCore.QRectF(*car.polygon_at(f.time)[0], 4.0, 2.0))
+    # The replay draws them at the time it shows: at its start, the car where it started and no stall yet.
+    slider = w.sim.replay.timeline.slider
+    qtbot.waitUntil(lambda: slider.maximum() > 0, timeout=WAIT)
+    slider.setValue(1)
+    qtbot.waitUntil(lambda: w.sim.replay.store is not None or bool(w.sim.errors), timeout=WAIT)
+    slider.setValue(0)
+    t0 = w.sim.replay.time()
+    assert t0 < 1.0
+    assert len(w.sim.world._shown) == 1 and np.allclose(w.sim.world._shown[0], car.polygon_at(t0))

@@ -33,6 +33,9 @@ BASE = {
     "agents": [{"id": "a1", "profile": "p", "route": "r1"}],
     "simulation": {"method": "miran", "integrator": "euler", "dt": 0.2},
 }
+# A moving obstacle: a car driving up and down across the route at x = 15, turning at the ends.
+CAR = {"id": "car", "polygon": [[14, 1.5], [16, 1.5], [16, 2.5], [14, 2.5]], "path": [[15, 2], [15, 6]], "speed": 3,
+       "loop": True, "turns": True}
 # Options that keep each run small: a route query, a bounded simulation, a coarse map.
 ROUTE = ["--from", "2,2", "--to", "18,6"]
 SIMULATE = ["--steps", "300"]
@@ -152,6 +155,14 @@ def bad_scenes() -> dict[str, tuple[object, str]]:
         "schedule_over_everything": (_scene(obstacles=[BASE["obstacles"][0], {
             "id": "flood", "polygon": [[-1, -1], [21, -1], [21, 21], [-1, 21]], "appears": 2}]),
             "inside obstacle 'flood'"),
+        "motion_without_path": (_scene(obstacles=[BASE["obstacles"][0], {**CAR, "path": None}]), "obstacles[1].path"),
+        "motion_speed_only": (_scene(obstacles=[BASE["obstacles"][0], {k: v for k, v in CAR.items() if k != "path"}]),
+                              "obstacles[1].speed"),
+        "motion_speed_infinite": (json.dumps(_scene(obstacles=[BASE["obstacles"][0], CAR])).replace(
+            '"speed": 3', '"speed": Infinity'), "obstacles[1].speed"),
+        "motion_path_standing_still": (_scene(obstacles=[BASE["obstacles"][0], {**CAR, "path": [[15, 2], [15, 2]]}]),
+                                       "obstacles[1].path"),
+        "motion_loop_text": (_scene(obstacles=[BASE["obstacles"][0], {**CAR, "loop": "yes"}]), "obstacles[1].loop"),
     }
 
 
@@ -169,6 +180,8 @@ def good_scenes() -> dict[str, dict]:
         "obstacle_scheduled_across_the_route": _scene(obstacles=[
             BASE["obstacles"][0], {"id": "gate", "polygon": [[14, 0], [15, 0], [15, 7], [14, 7]], "appears": 1,
                                    "vanishes": 6}]),
+        # A car driving up and down across the route, turning at the ends, from 1 s to 8 s.
+        "car_across_the_route": _scene(obstacles=[BASE["obstacles"][0], {**CAR, "appears": 1, "vanishes": 8}]),
     }
 
 
