@@ -10,6 +10,6 @@ from .record import Record
 from .runner import SectionFailed, run_section, run_sections
 
 # Section name -> module core.bench.<name>; others append theirs (one-line edit).
-SECTIONS = ["navmesh", "routes", "steering", "ecm", "sweep", "fidelity", "jupedsim"]
+SECTIONS = ["navmesh", "routes", "steering", "ecm", "sweep", "fidelity", "jupedsim", "dynamic"]
 
 __all__ = ["Record", "SECTIONS", "SectionFailed", "run_section", "run_sections"]

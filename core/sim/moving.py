@@ -11,12 +11,16 @@ steps one step per kernel call):
   a kick F dt, which for Euler integration is the same as adding it to the step's force (for Verlet it is a full
   kick where the step's own force gets half of one; docs: departures);
 - after the step, the obstacles stand where they are at t + dt. A character's position (point MIRAN) or disc
-  (disc MIRAN, IRM) that a moving obstacle now overlaps is pushed out where the obstacle first touched it: in the
-  obstacle's own frame the character went in a straight line from where it stood to where it stands, and it is put
-  back where that line enters the obstacle grown by its radius, so it is carried along on the side it was met and
-  never passes through. Where the static world leaves no room there (pinned against a wall), it goes to the
-  nearest place outside both where it fits. The step's logged position is replaced by the pushed one, so no logged
-  position lies inside a moving obstacle. A push is not walking: it adds to no walked length.
+  (disc MIRAN, IRM) that a moving obstacle now overlaps, or that it passed over during the step, is pushed out on
+  the side where they met: in the obstacle's own frame (moved with it, turned as it stands now) the character
+  went in a straight line from where it stood to where it stands; where that line first meets the obstacle grown
+  by its radius is the side. It goes to the nearest point of the grown obstacle from where it stands, sliding
+  along that side, or, when the way there would cross the obstacle (a fast one deep into it), back to where they
+  met. It never passes through. Where the static world leaves no room there (pinned against a wall), it slides
+  round the obstacle to the nearest place where it fits, in the same piece of free space; with none it is lost
+  (its way blocked). A turn at a corner of the path is taken in place: a character the turned outline covers goes
+  out to its nearest side. The step's logged position is replaced by the pushed one, so no logged position lies
+  inside a moving obstacle. A push is not walking: it adds to no walked length.
 """
 
 from __future__ import annotations
@@ -106,8 +110,8 @@ def grown(geom, r: float):
 
 
 def guard_radius(sim) -> np.ndarray:
-    """(n,) the distance each character keeps from a moving obstacle: its radius for a disc (disc MIRAN, IRM), 0
-    for a point MIRAN character, as from the static obstacles."""
+    """(n,) the distance each character keeps from an obstacle: its radius for a disc (disc MIRAN, IRM), 0 for a
+    point MIRAN character (the step guard's rule, core.sim.kernels.move_phase)."""
     st = sim.state
     return np.where(np.isin(st.method, (DISC_MIRAN, IRM)), st.radius, 0.0)
 

@@ -104,6 +104,9 @@ class Simulation:
         # moving ones go their way (core.sim.moving).
         self._events = world.schedule_of(scene)
         self._moving = moving.MovingObstacles(scene.obstacles)
+        # Characters waiting for a new route after a change of the world, and how many get one a step (core.sim.world).
+        self._replans = np.zeros(0, dtype=np.int64)
+        self.replans_per_step = world.REPLANS_PER_STEP
         static = scene.at(0.0)
         if planner_context is not None and planner_context.scene is scene and static is not scene:
             planner_context = planner_context.for_static_world(static)
@@ -382,6 +385,12 @@ class Simulation:
         unknown id or a bad offset."""
         world.move_obstacle(self, obstacle_id, offset)
 
+    @property
+    def replanning(self) -> np.ndarray:
+        """The characters waiting for a new route after a change of the world, in the order they get one (at most
+        ``replans_per_step`` a step; core.sim.world); a copy."""
+        return self._replans.copy()
+
     def obstacles_now(self) -> list[tuple[str, np.ndarray]]:
         """(id, outline (k, 2)) of every obstacle standing now, the moving ones where they are."""
         out = [(o.id, np.asarray(o.polygon, dtype=np.float64)) for o in self.scene.obstacles]
@@ -480,6 +489,8 @@ class Simulation:
             chunk = min(chunk, max(1, int(round(RESPAWN_PERIOD / self.params.dt))))
         while done < budget:
             self.tend()
+            if self.walking() == 0 and len(self._replans):
+                world.replan_queued(self, len(self._replans))   # nobody walks: no step to spread them over
             if self.walking() == 0:
                 skipped = self._idle_until_the_world_changes(budget - done)
                 if skipped == 0:
@@ -581,14 +592,15 @@ class Simulation:
 
     def _advance(self, n: int, flags: int, bufs: TraceBuffers | None) -> int:
         """Up to n steps, cut where a scheduled obstacle comes or goes (core.sim.world applies it between steps),
-        one at a time while a moving obstacle may stand (core.sim.moving acts around each); returns the steps
-        done."""
+        one at a time while a moving obstacle may stand (core.sim.moving acts around each) or characters wait to be
+        replanned (core.sim.world replans some before each); returns the steps done."""
         done = 0
         while done < n:
             world.apply_due(self, self._events)
-            if self._moving.after(self.time):
+            if self._moving.after(self.time) or len(self._replans):
                 k = 1
-                got = self._moving_step(flags, bufs)
+                world.replan_queued(self)
+                got = self._one_step(flags, bufs)
             else:
                 k = min(n - done, self._steps_to_event())
                 got = self._advance_steps(k, flags, bufs)
@@ -598,8 +610,10 @@ class Simulation:
         world.apply_due(self, self._events)
         return done
 
-    def _moving_step(self, flags: int, bufs: TraceBuffers | None) -> int:
-        """One step among moving obstacles: their avoidance force before it, their guard after it."""
+    def _one_step(self, flags: int, bufs: TraceBuffers | None) -> int:
+        """One step, with the moving obstacles' avoidance force before it and their guard after it."""
+        if not self._moving.standing(self.time) and not self._moving.standing(self.time + self.params.dt):
+            return self._advance_steps(1, flags, bufs)
         before = self.state.pos.copy()
         t0 = self.time
         logged = int(self.recorder.cursor[0])
@@ -752,6 +766,7 @@ class Simulation:
         c.misfit = dict(self.misfit)
         c.corridors = self.corridors.copy()
         c._events = list(self._events)
+        c._replans = self._replans.copy()
         return c
 
     def recovery(self) -> dict[str, np.ndarray]:

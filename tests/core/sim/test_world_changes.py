@@ -93,6 +93,10 @@ def test_an_obstacle_added_ahead_is_walked_round(city, method):
     t0 = sim.time
     assert sim.add_obstacle(block, "market stall") == "market stall"
     assert [o.id for o in sim.scene.obstacles][-1] == "market stall"
+    # Replanned at the next step: nearest first, a few a step (core.sim.world's queue).
+    assert i in sim.replanning and len(sim.replanning) <= sim.replans_per_step
+    sim.step()
+    assert len(sim.replanning) == 0
     assert LineString(sim.route_of(i).points).distance(Polygon(block)) >= (st.radius[i] if method != "miran" else 0)
     assert (st.replans == replans).all()          # a change of the world is not a character's failure
     sim.run()
@@ -122,6 +126,8 @@ def test_a_goal_closed_off_is_lost_then_walked_to_when_it_opens(city):
     block = _square(*st.goal[i], 1.5)
     t0 = sim.time
     sim.add_obstacle(block, "closed")
+    assert i in sim.replanning
+    sim.step()
     assert sim.status_of(i) == ("lost", "its goal was closed off")
     sim.run()
     others = np.arange(sim.n_agents) != i
@@ -129,7 +135,7 @@ def test_a_goal_closed_off_is_lost_then_walked_to_when_it_opens(city):
     t1 = sim.time
     sim.remove_obstacle("closed")
     assert "closed" not in [o.id for o in sim.scene.obstacles]
-    assert sim.status_of(i)[0] == "walking"
+    assert list(sim.replanning) == [i]
     sim.run()
     assert st.status[i] == 1 and np.allclose(sim.path(i)[-1, 1:], st.goal[i])
     _kept_out(sim, block, t0, t1)
@@ -269,3 +275,52 @@ def test_simulate_runs_a_scheduled_scene_and_bad_schedules_are_refused(city, tmp
         assert main(["simulate", str(path)]) == 2, bad
         err = capsys.readouterr().err
         assert f"obstacles[{len(data['obstacles']) - 1}].{where}" in err and "Traceback" not in err, err
+
+
+def test_ways_on_are_what_shapely_builds_per_character(city):
+    """core.sim.world builds every character's way on in one vectorised call; each equals the line through where
+    it stands and its route's points ahead of its reference point."""
+    from core.sim.world import _ways_on
+
+    sim = _walkers(*city, "miran", 4.0)
+    st = sim.state
+    agents = np.flatnonzero(st.status == 0)
+    got = _ways_on(sim, agents)
+    for k, i in enumerate(agents.tolist()):
+        lo, hi = st.route_lo[i], st.route_hi[i]
+        ahead = sim.routes.points[lo:hi][sim.routes.s[lo:hi] > st.s_ref[i]]
+        want = LineString(np.vstack([st.pos[i][None], ahead])) if len(ahead) else shapely.Point(st.pos[i])
+        assert got[k].equals_exact(want, 0.0), i
+
+
+def test_replanning_after_a_change_is_spread_over_steps_nearest_first(city):
+    """A wall across the middle of the city: the characters whose way crosses it wait in a queue and get their new
+    routes a few a step, nearest to the wall first; meanwhile and after, nobody walks through it, and everyone
+    arrives or is lost because the wall closed their goal off."""
+    scene, routes = city
+    sim = _walkers(scene, routes, "miran", 2.0)
+    st = sim.state
+    x0, y0, x1, y1 = scene.bounds
+    cy = (y0 + y1) / 2
+    xa = x0 + 0.3 * (x1 - x0)
+    wall = np.array([[xa, cy - 0.5], [x1, cy - 0.5], [x1, cy + 0.5], [xa, cy + 0.5]])
+    sim.replans_per_step = 2
+    t0 = sim.time
+    sim.add_obstacle(wall, "wall")
+    queue = sim.replanning
+    assert len(queue) > 4
+    d = shapely.distance(Polygon(wall), shapely.points(st.pos[queue]))
+    assert (np.diff(d) >= 0).all()                       # nearest first
+    served = []
+    while len(sim.replanning):
+        before = sim.replanning
+        sim.step()
+        now = sim.replanning
+        gone = before[:len(before) - len(now)]
+        assert list(before[len(gone):]) == list(now)
+        assert np.count_nonzero(st.status[gone] != 1) <= 2      # those that arrived meanwhile are only dropped
+        served += list(gone)
+    assert served == list(queue)
+    sim.run()
+    _arrived_or_cut_off(sim)
+    _kept_out(sim, wall, t0)

@@ -1,0 +1,145 @@
+"""Benchmark section ``dynamic``: a world that changes while a crowd walks (core.sim.world, core.sim.moving).
+
+On the city with N characters on errands (``core.bench.crowd``'s crowd: random places and goals, r = 0.25, 1.4 m/s,
+dt = 0.1 s, one core), CPU time of:
+
+- inserting a 6 x 6 m market stall into a street where characters walk (``Simulation.add_obstacle``: the navigation
+  mesh and its clearance structures rebuilt, the characters it covers moved out and replanned, those whose way it
+  crosses queued), the first step after it (the first queued characters replanned, which builds the planners'
+  structures anew), and deleting the stall again; beside a full build of the same scene's structures in the same
+  process (the mesh, a planners' context and one route a profile), and the full build over the insertion with its
+  first step: a local update (issue 30) would make that ratio large, a rebuild keeps it near 1;
+- the later steps, while the queued characters get their new routes a few a step: the slowest of them over a plain
+  step of the same crowd;
+- a step with the city's car driving round the park (``scenes/city_traffic.json``) over a step without it.
+
+Each figure is the median of fresh processes (the same code runs at different speeds in different processes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from core.sim.world import REPLANS_PER_STEP
+
+from .fresh import in_fresh_processes
+from .record import Record
+
+SECTION = "dynamic"
+CROWD = {False: 2000, True: 200}
+STEPS = {False: 50, True: 5}
+# The stall: a 6 x 6 m square on the road y = 250 between two crossings, where errands cross the city.
+STALL = [(197.0, 247.0), (203.0, 247.0), (203.0, 253.0), (197.0, 253.0)]
+SCENES = Path(__file__).resolve().parents[2] / "scenes"
+
+
+def _crowd(scene, n: int):
+    """A simulation of ``scene`` (no scene agents, nothing recorded) with n characters on errands, warmed up."""
+    from core.sim import Simulation
+
+    sim = Simulation(scene, add_scene_agents=False, record=False)
+    sim.add_random_agents(n, seed=11)
+    sim.step(5)
+    return sim
+
+
+def _step_ms(sim, steps: int) -> float:
+    """CPU milliseconds a step over ``steps`` steps."""
+    t0 = time.process_time()
+    sim.step(steps)
+    return 1e3 * (time.process_time() - t0) / steps
+
+
+def measure(quick: bool) -> dict:
+    """The section's figures in this process (see the module docstring)."""
+    from core.navmesh import build_navmesh
+    from core.routes import PlannerContext, plan_route
+    from core.scene.io import load_scene
+    from core.scene.model import Obstacle
+
+    n, steps = CROWD[quick], STEPS[quick]
+    city = load_scene(SCENES / "city.json")
+    sim = _crowd(city, n)
+    plain = _step_ms(sim, steps)
+    sim.add_obstacle(STALL, "stall")
+    insert = 1e3 * sim.last_world_update_s
+    queued = len(sim.replanning)
+    # The first step replans the first queued characters and so builds the planners' structures anew.
+    drain = []
+    while len(sim.replanning):
+        drain.append(_step_ms(sim, 1))
+    sim.remove_obstacle("stall")
+    delete = 1e3 * sim.last_world_update_s
+    with_stall = dataclasses.replace(city, obstacles=[*city.obstacles, Obstacle("stall", STALL)])
+    st = sim.state
+    t0 = time.process_time()
+    mesh = build_navmesh(with_stall)
+    ctx = PlannerContext(with_stall, navmesh=mesh)
+    for k, p in enumerate(sim.params.profile_ids):
+        # One route a profile: what the first replans build (the planner's structures at each clearance).
+        plan_route(with_stall, st.pos[k], st.goal[k], sim.planner, profile=p, clearance=sim.clearance_for(p),
+                   context=ctx, spot=False)
+    full = 1e3 * (time.process_time() - t0)
+    traffic = load_scene(SCENES / "city_traffic.json")
+    still = dataclasses.replace(traffic, obstacles=[o for o in traffic.obstacles if not o.moving])
+    car = _step_ms(_crowd(traffic, n), steps)
+    no_car = _step_ms(_crowd(still, n), steps)
+    return {"n": n, "steps": steps, "insert": insert, "delete": delete, "full": full, "queued": queued,
+            "first": drain[0] if drain else plain, "drain": max(drain[1:]) if len(drain) > 1 else plain,
+            "drain_steps": len(drain), "plain": plain, "car": car, "no_car": no_car}
+
+
+def child() -> None:
+    """``measure`` in this process (``quick`` read as JSON from stdin; one JSON line printed)."""
+    print(json.dumps(measure(bool(json.loads(sys.stdin.read())))))
+
+
+def _median(runs: list, key) -> tuple[float, float, float]:
+    values = sorted(key(r) for r in runs)
+    return values[len(values) // 2], values[0], values[-1]
+
+
+def records(quick: bool, processes: int | None = None) -> list[Record]:
+    """The section's records, medians of ``processes`` fresh processes (3; 1 with ``quick``)."""
+    runs = in_fresh_processes("core.bench.dynamic:child", quick, processes or (1 if quick else 3), "dynamic world")
+    n = runs[0]["n"]
+    where = f"the city, {n} characters on errands, one core; median of {len(runs)} processes"
+    out = []
+    for key, name, what in (
+            ("insert", f"insert a building {n} walking", "Simulation.add_obstacle of a 6 x 6 m stall in a street: "
+                                                         "the mesh and its clearance structures rebuilt, the "
+                                                         "characters it covers moved and replanned, those whose "
+                                                         "way it crosses queued"),
+            ("first", "first step after it", "the first queued characters replanned, the planners' structures "
+                                             "built anew for them"),
+            ("delete", f"delete it {n} walking", "Simulation.remove_obstacle of the same stall"),
+            ("full", "full build of the scene with it", "build_navmesh, a planners' context and one route a "
+                                                       "profile (its structures at each clearance), from scratch"),
+            ("plain", f"step {n} characters", "a step of the same crowd, nothing changing")):
+        mid, lo, hi = _median(runs, lambda r, k=key: r[k])
+        out.append(Record(SECTION, name, mid, "ms", f"{where}; {what}; {lo:.1f} to {hi:.1f} ms"))
+    mid, lo, hi = _median(runs, lambda r: r["full"] / (r["insert"] + r["first"]))
+    out.append(Record(SECTION, "full build over insertion", mid, "x",
+                      f"{where}; the insertion and its first step against a full build: an insertion rebuilds the "
+                      f"structures (no local update yet), so this stays near 1 or below; {lo:.2f}x to {hi:.2f}x"))
+    mid, lo, hi = _median(runs, lambda r: r["drain"] / r["plain"])
+    queued = int(np.median([r["queued"] for r in runs]))
+    out.append(Record(SECTION, "slowest later step while replanning over a plain step", mid, "x",
+                      f"{where}; after the first step, {queued} characters queued for a new route, "
+                      f"{REPLANS_PER_STEP} replanned a step over {int(np.median([r['drain_steps'] for r in runs]))} "
+                      f"steps; {lo:.2f}x to {hi:.2f}x"))
+    mid, lo, hi = _median(runs, lambda r: r["car"] / r["no_car"])
+    out.append(Record(SECTION, "step with a moving car over without", mid, "x",
+                      f"{where}; scenes/city_traffic.json's car round the park (one kernel call a step, its force "
+                      f"and guard between steps) against the same scene without it; {lo:.2f}x to {hi:.2f}x"))
+    return out
+
+
+def run(quick: bool) -> list[Record]:
+    return records(quick)
