@@ -16,6 +16,7 @@ import stressgen as sg
 from ci_size import size
 from test_arrival_stress import _errands
 
+from core.navmesh import build_navmesh
 from core.scene.io import load_scene, save_scene, scene_to_dict
 from core.scene.parse import parse_scene
 from core.scene.problems import InputError
@@ -173,9 +174,10 @@ def test_ids_are_unique_and_an_unknown_one_is_refused(city):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_a_random_sequence_of_additions_and_removals(city, method):
-    """Squares dropped at random (half of them on a walker, the rest anywhere) and removed again while the crowd
-    walks, arrived characters given new errands: every character stays out of each square while it stands, and
-    once they are all gone every character arrives. 12 changes in CI, 120 under MIRAN_TEST_FULL."""
+    """Squares dropped at random (half of them on a walker, the rest anywhere), moved and removed again while the
+    crowd walks, arrived characters given new errands: after each change the navigation mesh is the one a fresh
+    build of the changed scene gives; every character stays out of each square while it stands, and once they are
+    all gone every character arrives. 12 changes in CI, 120 under MIRAN_TEST_FULL."""
     rng = np.random.default_rng({"miran": 1, "disc-miran": 2, "irm": 3}[method])
     sim = _walkers(*city, method, 1.0)
     sim.respawn = True
@@ -184,11 +186,24 @@ def test_a_random_sequence_of_additions_and_removals(city, method):
     standing: dict[str, tuple[float, np.ndarray]] = {}
     spans = []
     for k in range(size(12, 120)):
-        if standing and (rng.random() < 0.4 or len(standing) >= 4):
+        roll = rng.random()
+        if standing and (roll < 0.4 or len(standing) >= 4):
             oid = sorted(standing)[int(rng.integers(len(standing)))]
             t0, block = standing.pop(oid)
             sim.remove_obstacle(oid)
             spans.append((block, t0, sim.time))
+        elif standing and roll < 0.6:
+            oid = sorted(standing)[int(rng.integers(len(standing)))]
+            t0, block = standing[oid]
+            shift = rng.normal(0.0, 2.0, 2)
+            before = sim.scene
+            try:
+                sim.move_obstacle(oid, shift)
+            except InputError as e:                        # off the bounds: refused, nothing changed
+                assert f"obstacle {oid}" in str(e) and sim.scene is before
+            else:
+                spans.append((block, t0, sim.time))
+                standing[oid] = (sim.time, block + shift)
         else:
             walking = np.flatnonzero(st.status == 0)
             if len(walking) and rng.random() < 0.5:
@@ -197,6 +212,9 @@ def test_a_random_sequence_of_additions_and_removals(city, method):
                 cx, cy = rng.uniform((x0, y0), (x1, y1))
             block = _square(float(cx), float(cy), float(rng.uniform(0.3, 2.0)))
             standing[sim.add_obstacle(block, f"random-{k}")] = (sim.time, block)
+        fresh = build_navmesh(sim.scene)
+        assert np.array_equal(sim.mesh.vertices, fresh.vertices) and np.array_equal(sim.mesh.triangles,
+                                                                                    fresh.triangles)
         sim.run(until=sim.time + float(rng.uniform(0.5, 3.0)))
     assert (st.status == 0).sum() > len(st.status) // 2         # the changes met a walking crowd to the end
     for oid, (t0, block) in sorted(standing.items()):
