@@ -153,6 +153,7 @@ class QtInspector(QtWidgets.QScrollArea):
         elif kind == "obstacle":
             self.form.addRow("Area", QtWidgets.QLabel(quantity(Polygon(it.polygon).area, "m²")))
             self._schedule(it)
+            self._motion(it)
         elif kind == "route":
             self.form.addRow("Length", QtWidgets.QLabel(quantity(LineString(it.points).length, "m")))
             n = sum(1 for a in scene.agents if a.route == it.id)
@@ -190,6 +191,43 @@ class QtInspector(QtWidgets.QScrollArea):
         vanishes.valueChanged.connect(changed)
         self.form.addRow("Appears", appears)
         self.form.addRow("Vanishes", vanishes)
+
+    def _motion(self, it) -> None:
+        """A moving obstacle's Speed, Loop and Turns, and Stand Still to take its path away; for one that does not
+        move, how to give it a path (the Obstacle Path tool). Each change one undoable edit."""
+        if not it.moving:
+            hint = QtWidgets.QLabel("Stands still. To make it move, draw its path with the Obstacle Path tool (P).")
+            hint.setObjectName("inspector.motion_hint")
+            hint.setWordWrap(True)
+            self.form.addRow("Path", hint)
+            return
+        length = LineString([*it.path, it.path[0]] if it.loop else it.path).length
+        self.form.addRow("Path", QtWidgets.QLabel(f"{len(it.path)} points, {quantity(length, 'm')}"
+                                                  f"{' round' if it.loop else ''}"))
+        speed = number_box(1e-3, 1e4, 2, " m/s")
+        speed.setObjectName("inspector.speed")
+        speed.setValue(it.speed)
+        speed.setToolTip("How fast it is carried along its path (units per second).")
+        speed.valueChanged.connect(lambda v: self._replace("obstacle", it, dataclasses.replace(it, speed=float(v)),
+                                                           "Change obstacle speed"))
+        self.form.addRow("Speed", speed)
+        for key, label, tip in (("loop", "Loop", "Round and round its path (back from the last point to the first); "
+                                                 "otherwise it stops at the end."),
+                                ("turns", "Turns", "Turns with its path, to each leg's heading; otherwise it keeps "
+                                                   "its orientation.")):
+            box = QtWidgets.QCheckBox()
+            box.setObjectName(f"inspector.{key}")
+            box.setChecked(bool(getattr(it, key)))
+            box.setToolTip(tip)
+            box.toggled.connect(lambda on, k=key: self._replace("obstacle", it, dataclasses.replace(it, **{k: on}),
+                                                                f"Change obstacle {k}"))
+            self.form.addRow(label, box)
+        still = QtWidgets.QPushButton("Stand Still")
+        still.setObjectName("inspector.stand_still")
+        still.setToolTip("Take its path away: it stands where its outline is.")
+        still.clicked.connect(lambda: self._replace("obstacle", it, dataclasses.replace(
+            it, path=None, speed=0.0, loop=False, turns=False), "Stop obstacle moving"))
+        self.form.addRow("", still)
 
     def _vertex(self, kind: str, it, ring: int, index: int) -> None:
         """The chosen vertex's x and y; a change moves it (one undoable edit, checked like a drag)."""

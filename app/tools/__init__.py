@@ -5,6 +5,7 @@ edit through the ToolContext and describes what to draw as a Preview."""
 from .agent import AgentTool
 from .base import Preview, Tool, ToolContext, ToolEvent
 from .host import TOOL_CLASSES, ToolHost
+from .motion import MotionPathTool
 from .network import NetworkTool
 from .obstacle import ObstacleTool
 from .route import RouteTool
@@ -13,6 +14,6 @@ from .terrain import TerrainTool
 from .vertex import VertexTool
 
 __all__ = [
-    "AgentTool", "NetworkTool", "ObstacleTool", "Preview", "RouteTool", "SelectTool", "TOOL_CLASSES", "TerrainTool",
-    "Tool", "ToolContext", "ToolEvent", "ToolHost", "VertexTool",
+    "AgentTool", "MotionPathTool", "NetworkTool", "ObstacleTool", "Preview", "RouteTool", "SelectTool",
+    "TOOL_CLASSES", "TerrainTool", "Tool", "ToolContext", "ToolEvent", "ToolHost", "VertexTool",
 ]

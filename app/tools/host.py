@@ -9,6 +9,7 @@ from ..model.events import Signal
 from .agent import AgentTool
 from .base import Preview, ProbeRequest, Tool, ToolContext, ToolEvent, agent_probe
 from .measure import MeasureAreaTool, MeasureLineTool
+from .motion import MotionPathTool
 from .network import NetworkTool
 from .obstacle import ObstacleTool
 from .route import RouteTool
@@ -17,12 +18,13 @@ from .terrain import TerrainTool
 from .vertex import VertexTool
 
 TOOL_CLASSES: tuple[type[Tool], ...] = (
-    SelectTool, VertexTool, ObstacleTool, TerrainTool, RouteTool, NetworkTool, AgentTool, MeasureAreaTool,
-    MeasureLineTool,
+    SelectTool, VertexTool, ObstacleTool, MotionPathTool, TerrainTool, RouteTool, NetworkTool, AgentTool,
+    MeasureAreaTool, MeasureLineTool,
 )
 PICK_PIXELS = 7.0  # how close (in pixels) the pointer must be to pick or snap to something
 # Tools whose clicks place points, and so snap them; select and vertex snap only what they drag.
-SNAPPING = {"obstacle", "terrain", "route", "network", "agent", "select", "measure_area", "measure_line"}
+SNAPPING = {"obstacle", "motion_path", "terrain", "route", "network", "agent", "select", "measure_area",
+            "measure_line"}
 
 
 class ToolHost:

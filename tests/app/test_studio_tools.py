@@ -234,3 +234,46 @@ def test_switching_tools_keeps_the_selection_and_drops_work_in_progress(make_stu
     assert w.doc.selection == (("obstacle", "b1"),)
     d.tool("obstacle")
     assert not w.host.active.busy()
+
+
+def test_obstacle_path_tool_makes_the_selected_obstacle_move(make_studio, drive):
+    """Select an obstacle, draw its path with the Obstacle Path tool (clicks, Enter): one undoable edit gives it
+    the path and a first speed; the Inspector sets Speed, Loop and Turns, and Stand Still takes the path away.
+    With no obstacle selected the tool says so and draws nothing."""
+    from PySide6 import QtWidgets
+
+    w = make_studio(new=(100, 100))
+    setup(w)
+    d = drive(w)
+    d.tool("motion_path")
+    d.click(20, 60)
+    assert "Select one obstacle" in w.statusBar().currentMessage()
+    assert not w.host.tools["motion_path"].points
+    d.tool("select")
+    d.click(20, 20)
+    d.tool("motion_path")
+    for x, y in ((20, 20), (20, 60), (45, 60)):
+        d.click(x, y)
+    d.key(Key.Key_Backspace)
+    d.click(50, 60)
+    d.key(Key.Key_Return)
+    b1 = w.scene.obstacles[0]
+    assert b1.moving and b1.speed == 1.4 and not b1.loop
+    assert [tuple(round(c) for c in p) for p in b1.path] == [(20, 20), (20, 60), (50, 60)]
+    QtWidgets.QApplication.processEvents()
+    insp = w.inspector
+    insp.findChild(QtWidgets.QDoubleSpinBox, "inspector.speed").setValue(8.0)
+    QtWidgets.QApplication.processEvents()
+    insp.findChild(QtWidgets.QCheckBox, "inspector.loop").setChecked(True)
+    QtWidgets.QApplication.processEvents()
+    insp.findChild(QtWidgets.QCheckBox, "inspector.turns").setChecked(True)
+    QtWidgets.QApplication.processEvents()
+    b1 = w.scene.obstacles[0]
+    assert (b1.speed, b1.loop, b1.turns) == (8.0, True, True)
+    insp.findChild(QtWidgets.QPushButton, "inspector.stand_still").click()
+    QtWidgets.QApplication.processEvents()
+    assert not w.scene.obstacles[0].moving
+    assert insp.findChild(QtWidgets.QLabel, "inspector.motion_hint") is not None
+    for _ in range(5):
+        w.undo_stack.undo()
+    assert not w.scene.obstacles[0].moving and w.scene.obstacles[0].polygon == b1.polygon
