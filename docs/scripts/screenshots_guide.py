@@ -8,6 +8,7 @@
 - ``weights.png``: the forest of MIRAN Figure 1 after the adult and the child have arrived, their whole trails;
 - ``irm-corridor.png``: the pedestrian of McKenna + Road walked with IRM, at 60 s, its corridor hatched;
 - ``side-by-side.png``: McKenna + Road's pedestrian with MIRAN (blue) and IRM (orange), both arrived (the window);
+- ``traffic.png``: the city with traffic at 66 s: the roadworks closed at 60 s, the car on its way round the park;
 - ``miran_fig8.png``: MIRAN's Figure 8 as ``miran reproduce --quick --only miran_fig8`` draws it, scaled to 900 px.
 
 Pictures are 8-bit palette PNGs. Exit status 0 when every picture was written, 1 with the reason otherwise. A first
@@ -157,6 +158,16 @@ def side_by_side(app, out: Path) -> None:
     s.close()
 
 
+def traffic(app, out: Path) -> None:
+    s = Shots(app, SCENES / "city_traffic.json", VIEW_SIZE, viewport_only=True)
+    s.overlays(intervals=False, reference=False, candidates=False, attraction=False)
+    s.speed(16.0)
+    s.play_until(lambda f: f.time >= 66.0, "t = 66 s")
+    s.zoom(140.0, 140.0, 330.0, 340.0)
+    s.save(s.w.viewport, out / "traffic.png")
+    s.close()
+
+
 def miran_fig8(app, out: Path) -> None:
     """The figure as ``miran reproduce`` draws it, scaled to 900 pixels wide."""
     from PySide6 import QtCore, QtGui
@@ -174,7 +185,7 @@ def miran_fig8(app, out: Path) -> None:
 
 
 PICTURES = {"sigma-d": sigma_d, "weights": weights, "irm-corridor": irm_corridor, "side-by-side": side_by_side,
-            "miran_fig8": miran_fig8}
+            "traffic": traffic, "miran_fig8": miran_fig8}
 
 
 def main(argv: list[str]) -> int:
