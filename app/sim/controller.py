@@ -290,15 +290,17 @@ class SimController:
         """An edit that adds, removes or reshapes obstacles and changes nothing else applies to the running
         simulation (and the side-by-side one) at once, through core.sim.world: no Reset, the characters react, the
         triangulation is shown anew and the status bar gives the update's time. False (the edit waits for a Reset,
-        as any other geometry edit) when something else changed or an obstacle is scheduled or moving."""
+        as any other geometry edit) when something else changed or the edit concerns an obstacle that is scheduled
+        or moving (the others of such a scene apply at once)."""
         if _changed(old, new, tuple(f for f in GEOMETRY_FIELDS + AGENT_FIELDS if f != "obstacles")) or \
-                _ids_changed(old, new) or old.obstacles == new.obstacles or \
-                any(o.scheduled or o.moving for o in (*old.obstacles, *new.obstacles)):
+                _ids_changed(old, new) or old.obstacles == new.obstacles:
             return False
         before = {o.id: o for o in old.obstacles}
         after = {o.id: o for o in new.obstacles}
         gone = [k for k, o in before.items() if after.get(k) != o]
         come = [o for k, o in after.items() if before.get(k) != o]
+        if any(o.scheduled or o.moving for o in (*(before[k] for k in gone), *come)):
+            return False
         try:
             for o in come:
                 world.checked_polygon(o.polygon, new.bounds, f"obstacle {o.id}")
@@ -313,7 +315,9 @@ class SimController:
                 sim.add_obstacle(o.polygon, o.id)
                 spent += sim.last_world_update_s
         self.scene = new
-        self.mesh = self.sim.mesh
+        # The running world's mesh is the new scene's at time 0 unless a scheduled obstacle has come or gone: a
+        # Reset then builds that one.
+        self.mesh = None if any(o.scheduled for o in new.obstacles) else self.sim.mesh
         self.ctx = None
         self._publish_build(time.monotonic())
         self._preview_dirty = True
@@ -722,7 +726,7 @@ class SimController:
 
     def _publish_build(self, now: float) -> None:
         sim = self.sim
-        seg, kind = mesh_edges(self.mesh)
+        seg, kind = mesh_edges(self.mesh if self.mesh is not None else sim.mesh)
         self._out("build", BuildInfo(
             generation=self.generation, scene_name=self.scene.name, ids=tuple(sim.state.ids),
             profiles=tuple(sim.params.profile_ids), terrains=tuple(sim.params.terrain_ids),

@@ -445,6 +445,48 @@ def test_frames_carry_the_moving_and_scheduled_obstacles_where_they_stand(jit_wa
         h.close()
 
 
+def test_an_obstacle_drawn_in_a_scene_with_traffic_applies_at_once_and_reset_starts_from_time_0(jit_warm):
+    """In a scene with a car and roadworks that come at 1 s, a stall drawn during the run applies at once (the
+    run goes on, the car keeps moving); an edit of the roadworks waits for Reset; after Reset the run starts from
+    the scene at time 0 (no roadworks in its world, the stall in it)."""
+    import dataclasses
+
+    from core.scene.io import scene_to_dict
+    from core.scene.model import Obstacle
+    from core.scene.parse import parse_scene
+
+    data = scene_to_dict(load_scene(SCENES / "mckenna_road.json"))
+    data["obstacles"] += [
+        {"id": "works", "polygon": [[60, 60], [64, 60], [64, 64], [60, 64]], "appears": 1.0},
+        {"id": "car", "polygon": [[3, 2], [7, 2], [7, 4], [3, 4]], "path": [[5, 3], [40, 3]], "speed": 5.0,
+         "loop": True}]
+    scene = parse_scene(data)
+    h = Harness()
+    try:
+        h.send("load", scene)
+        h.send("step", 30)
+        h.wait(lambda h: h.controller.sim is not None and h.controller.sim.steps >= 30, what="30 steps")
+        c = h.controller
+        sim, generation = c.sim, c.generation
+        assert "works" in [o.id for o in sim.scene.obstacles]
+        stall = Obstacle("stall", [(120.0, 120.0), (122.0, 120.0), (122.0, 122.0), (120.0, 122.0)])
+        h.send("scene", dataclasses.replace(scene, obstacles=[*scene.obstacles, stall]))
+        h.wait(lambda h: any(e.kind == "info" and "changed while the simulation runs" in e.args[0]
+                             for e in h.events), what="the live change")
+        assert c.sim is sim and c.generation == generation and "stall" in [o.id for o in sim.scene.obstacles]
+        assert [oid for oid, _ in sim.obstacles_now()][-1] == "car"
+        works = dataclasses.replace(scene.obstacles[-2], polygon=[(60, 60), (66, 60), (66, 66), (60, 66)])
+        edited = dataclasses.replace(scene, obstacles=[*scene.obstacles[:-2], works, scene.obstacles[-1], stall])
+        h.send("scene", edited)
+        h.wait(lambda h: c.pending is not None, what="the edit waiting for Reset")
+        h.send("reset")
+        h.wait(lambda h: c.generation > generation and c.sim.steps == 0, what="the reset")
+        ids = [o.id for o in c.sim.scene.obstacles]
+        assert "stall" in ids and "works" not in ids and not [e for e in h.events if e.kind == "error"]
+    finally:
+        h.close()
+
+
 def test_an_obstacle_drawn_while_the_crowd_walks_applies_at_once(harness):
     """Drawing, reshaping or deleting an obstacle while a started run walks changes the running simulation at once
     (no Reset: the same run goes on, its triangulation is sent anew, the status gives the update's time); an edit
