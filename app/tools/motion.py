@@ -1,10 +1,11 @@
 """The obstacle path tool: give the selected obstacle a path to move along during a run (a car's road, a cart's
 round, a door's slide).
 
-Select one obstacle, then click the path's points: the obstacle's outline is where it stands when the path begins,
-so the path usually starts on it. Enter or a double-click gives it the path (an obstacle that did not move gets
-1.4 units/s, which the Inspector changes, with Loop and Turns); Backspace removes the last point; Esc drops the
-path. The path may cross anything: the obstacle is no part of the navigation mesh.
+Select one obstacle, then click the path's points, or drag freehand, as the route tool sketches a route: the
+obstacle's outline is where it stands when the path begins, so the path usually starts on it. Enter or a
+double-click gives it the path (an obstacle that did not move gets 1.4 units/s, which the Inspector changes, with
+Loop and Turns); Backspace removes the last point; Esc drops the path. The path may cross anything: the obstacle
+is no part of the navigation mesh.
 """
 
 from __future__ import annotations
@@ -13,28 +14,24 @@ import dataclasses
 
 from core.scene.edits import find, replace_item
 
-from .base import Preview, Tool, ToolEvent, as_array, dist, problems_text
+from .base import ToolEvent, problems_text
+from .route import RouteTool
 
 # The speed an obstacle gets with its first path (units/s): a walker's, changed in the Inspector.
 FIRST_SPEED = 1.4
 
 
-class MotionPathTool(Tool):
+class MotionPathTool(RouteTool):
     name = "motion_path"
     title = "Obstacle Path"
     cursor = "cross"
     shortcut = "P"
     hint = "Obstacle path: select an obstacle, click the points of its path; Enter or double-click gives it the path."
 
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.points: list[tuple[float, float]] = []
-        self.hover: tuple[float, float] | None = None
-
     def _target(self):
         """The one selected obstacle, or None (said in the status bar)."""
-        sel = [ref for ref in self.doc.selection if ref[0] == "obstacle"]
-        if len(sel) != 1 or len(self.doc.selection) != 1:
+        sel = self.doc.selection
+        if len(sel) != 1 or sel[0][0] != "obstacle":
             self.ctx.message("Select one obstacle first (Select tool), then draw its path.")
             return None
         return find(self.doc.scene, "obstacle", sel[0][1])
@@ -42,29 +39,12 @@ class MotionPathTool(Tool):
     def press(self, ev: ToolEvent) -> None:
         if not self._editable("obstacle") or self._target() is None:
             return
-        if self.points and dist(ev.pos, self.points[-1]) <= ev.tol * 0.5:
-            return
-        self.points.append(ev.pos)
+        self.pressed = ev
+        self.stroke = None
 
-    def move(self, ev: ToolEvent, dragging: bool) -> None:
-        self.hover = ev.pos
-
-    def double_click(self, ev: ToolEvent) -> None:
-        self.finish()
-
-    def key(self, key: str) -> bool:
-        if key == "backspace" and self.points:
-            self.points.pop()
-            return True
-        return super().key(key)
-
-    def reset(self) -> bool:
-        had = bool(self.points)
-        self.points = []
-        return had
-
-    def busy(self) -> bool:
-        return bool(self.points)
+    def _accept(self, pts) -> bool:
+        """Every point: the path may cross obstacles and leave the free space."""
+        return True
 
     def finish(self) -> bool:
         if not self.points:
@@ -72,7 +52,7 @@ class MotionPathTool(Tool):
         target = self._target()
         if target is None:
             return True
-        if len({p for p in self.points}) < 2:
+        if len(set(self.points)) < 2:
             self.ctx.message("A path needs two different points.")
             return True
         moved = dataclasses.replace(target, path=list(self.points), speed=target.speed or FIRST_SPEED)
@@ -84,12 +64,6 @@ class MotionPathTool(Tool):
             return True
         self.points = []
         return True
-
-    def preview(self) -> Preview:
-        pts = list(self.points)
-        if pts and self.hover is not None:
-            pts = pts + [self.hover]
-        return Preview(lines=as_array(pts), handles=as_array(self.points))
 
     def status(self) -> str:
         if not self.points:
