@@ -28,11 +28,18 @@ The cache, in place of numba's per-file one:
   none compiles.
 
 The cache classes subclass numba's (``numba.core.caching``), which is why pyproject pins numba to the tested range.
+
+One change to numba's compiler, for compile time only (``share_inline_copies``): numba's IR inliner copies a
+callee's blocks one ``copy.deepcopy`` each, and every block's variables reach the callee's whole scope, so each
+inlining copied that scope once per block; the blocks of one inlining now share one copy of it, as the callee's own
+blocks do. The IR and so the machine code are the same (the inliner's own check is that the copied blocks have one
+scope); a cold compile of every kernel took 268 s of CPU against 302 s (2026-11-29, one process).
 """
 
 from __future__ import annotations
 
 import builtins
+import copy
 import hashlib
 import os
 import sys
@@ -44,7 +51,44 @@ from typing import Any, overload
 import numba
 import numpy as np
 from numba.core import caching
+from numba.core import inline_closurecall
 from numba.core.dispatcher import Dispatcher
+
+class _OneMemoCopy:
+    """``copy`` as numba's inliner sees it while it inlines one callee: ``deepcopy`` shares one memo, so the blocks
+    copied for that inlining share one copy of the callee's scope."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, Any] = {}
+
+    def deepcopy(self, x: Any, memo: dict[int, Any] | None = None) -> Any:
+        return copy.deepcopy(x, self.memo if memo is None else memo)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(copy, name)
+
+
+def share_inline_copies() -> None:
+    """Make numba's IR inliner copy one callee's blocks with one memo (module docstring); idempotent."""
+    worker: Any = inline_closurecall.InlineWorker
+    inline_ir = worker.inline_ir
+    if getattr(inline_ir, "shares_copies", False):
+        return
+    module: Any = inline_closurecall
+
+    def shared(self: Any, *args: Any, **kwargs: Any) -> Any:
+        outer = module.copy
+        module.copy = _OneMemoCopy()
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            module.copy = outer
+
+    shared.shares_copies = True  # type: ignore[attr-defined]
+    worker.inline_ir = shared
+
+
+share_inline_copies()
 
 # A kernel as the type checker sees it: numba types its calls itself when it compiles them (often with star-args of
 # the owners' array tuples, whose lengths a static checker cannot follow).
