@@ -44,11 +44,17 @@ def _feature(geom: dict, props: dict) -> dict:
 
 
 def scene_features(scene: Scene, decimals: int = 3) -> list[dict]:
-    """The scene's obstacles, terrain polygons and routes as GeoJSON features."""
+    """The scene's obstacles, terrain polygons and routes as GeoJSON features; an obstacle that comes and goes or
+    moves carries its schedule and motion as properties (its polygon is where it stands first)."""
     out = []
     for o in scene.obstacles:
-        out.append(_feature({"type": "Polygon", "coordinates": [_ring(o.polygon, decimals)]},
-                            {"role": "obstacle", "id": o.id}))
+        props: dict = {"role": "obstacle", "id": o.id}
+        if o.scheduled:
+            props.update(appears=o.appears, vanishes=o.vanishes)
+        if o.path is not None:
+            props.update(path=[[_r(x, decimals), _r(y, decimals)] for x, y in o.path], speed=o.speed, loop=o.loop,
+                         turns=o.turns)
+        out.append(_feature({"type": "Polygon", "coordinates": [_ring(o.polygon, decimals)]}, props))
     for t in scene.terrains:
         out.append(_feature({"type": "Polygon", "coordinates": [_ring(t.polygon, decimals)]
                              + [_ring(h, decimals, ccw=False) for h in t.holes]},

@@ -164,6 +164,17 @@ def test_geojson_carries_paths_and_scene(small_run):
             assert rings[0].exterior.is_ccw and not any(h.exterior.is_ccw for h in rings[1:])
 
 
+def test_geojson_carries_the_schedule_and_motion_of_obstacles(small_run):
+    scene = load_scene(ROOT / "scenes" / "city_traffic.json")
+    props = {f["properties"]["id"]: f["properties"] for f in to_geojson(scene, small_run)["features"]
+             if f["properties"]["role"] == "obstacle"}
+    car = next(o for o in scene.obstacles if o.id == "car")
+    assert props["roadworks"]["appears"] == 60.0 and props["roadworks"]["vanishes"] is None
+    assert props["car"]["path"] == [list(p) for p in car.path] and props["car"]["speed"] == 8.0
+    assert props["car"]["loop"] and props["car"]["turns"]
+    assert "path" not in props["building-1"] and "appears" not in props["building-1"]
+
+
 def _miran(*args: str) -> subprocess.CompletedProcess:
     script = Path(sys.executable).with_name("miran")
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "core.cli"]
