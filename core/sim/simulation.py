@@ -600,7 +600,11 @@ class Simulation:
             if self._moving.after(self.time) or len(self._replans):
                 k = 1
                 world.replan_queued(self)
+                lost = np.count_nonzero(self.state.status == LOST)
                 got = self._one_step(flags, bufs)
+                if flags & kernels.STOP_ON_LOST and np.count_nonzero(self.state.status == LOST) > lost:
+                    done += got
+                    break                      # as the kernel stops on a new LOST agent: ``tend`` replans it
             else:
                 k = min(n - done, self._steps_to_event())
                 got = self._advance_steps(k, flags, bufs)

@@ -264,3 +264,25 @@ def test_the_city_with_traffic():
             line = LineString(path[:, 1:])
             assert line.distance(works) > 0.0, aid
             assert path[-1, 2] == pytest.approx(440.0)
+
+
+def test_stepping_one_step_a_call_still_stops_on_a_lost_character():
+    """While a moving obstacle stands the engine steps one step a kernel call; a character lost in a step still
+    ends the call there, as the kernel's own loop does, so that ``tend`` replans it at once."""
+    from core.sim import kernels
+    from core.sim.state import LOST
+
+    sim = Simulation(parse_scene(_crossing(1, "miran")))
+    real = sim._one_step
+    calls = []
+
+    def losing(flags, bufs):
+        got = real(flags, bufs)
+        calls.append(got)
+        if len(calls) == 3:
+            sim.state.status[0] = LOST
+        return got
+
+    sim._one_step = losing
+    assert sim._advance(10, kernels.STOP_ON_LOST, None) == 3
+    assert sim._advance(2, 0, None) == 2                     # without the flag the call goes on
