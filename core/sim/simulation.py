@@ -106,7 +106,7 @@ class Simulation:
         self._moving = moving.MovingObstacles(scene.obstacles)
         # Characters waiting for a new route after a change of the world, and how many get one a step (core.sim.world).
         self._replans = np.zeros(0, dtype=np.int64)
-        self.replans_per_step = world.REPLANS_PER_STEP
+        self._replans_per_step = world.REPLANS_PER_STEP
         static = scene.at(0.0)
         if planner_context is not None and planner_context.scene is scene and static is not scene:
             planner_context = planner_context.for_static_world(static)
@@ -384,6 +384,18 @@ class Simulation:
         once (characters react as to both), a moving one with its whole path (core.sim.world). InputError for an
         unknown id or a bad offset."""
         world.move_obstacle(self, obstacle_id, offset)
+
+    @property
+    def replans_per_step(self) -> int:
+        """How many characters waiting for a new route after a change of the world get one a step (core.sim.world;
+        default 8)."""
+        return self._replans_per_step
+
+    @replans_per_step.setter
+    def replans_per_step(self, n: int) -> None:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise InputError([Problem("replans_per_step", f"must be a whole number >= 1, got {n!r}")])
+        self._replans_per_step = int(n)
 
     @property
     def replanning(self) -> np.ndarray:

@@ -342,3 +342,11 @@ def test_replanning_after_a_change_is_spread_over_steps_nearest_first(city):
     sim.run()
     _arrived_or_cut_off(sim)
     _kept_out(sim, wall, t0)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "8", True])
+def test_a_bad_replanning_budget_is_refused(city, bad):
+    sim = Simulation(city[0], add_scene_agents=False)
+    with pytest.raises(InputError, match="replans_per_step"):
+        sim.replans_per_step = bad
+    assert sim.replans_per_step == 8
