@@ -57,6 +57,19 @@ class MovingObstacles:
         """Whether any of them stands at time ``t`` or later."""
         return any(o.vanishes is None or o.vanishes > t for o in self.obstacles)
 
+    def stands(self, t: float) -> bool:
+        """Whether any of them stands at time ``t``."""
+        return any(o.stands_at(t) for o in self.obstacles)
+
+    def find(self, obstacle_id: str) -> Obstacle | None:
+        """The moving obstacle with this id, or None."""
+        return next((o for o in self.obstacles if o.id == obstacle_id), None)
+
+    def replaced(self, obstacle_id: str, new: Obstacle | None) -> "MovingObstacles":
+        """These obstacles with the one of this id replaced by ``new`` (None: without it)."""
+        kept = [o for o in self.obstacles if o.id != obstacle_id]
+        return MovingObstacles(kept if new is None else [new if o.id == obstacle_id else o for o in self.obstacles])
+
     def standing(self, t: float) -> list[tuple[int, shapely.Polygon, "Frame"]]:
         """(index, outline, frame) of each obstacle standing at time ``t``: the outline where the path begins, and
         the frame that carries it to where it stands."""

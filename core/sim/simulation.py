@@ -628,7 +628,7 @@ class Simulation:
 
     def _one_step(self, flags: int, bufs: TraceBuffers | None) -> int:
         """One step, with the moving obstacles' avoidance force before it and their guard after it."""
-        if not self._moving.standing(self.time) and not self._moving.standing(self.time + self.params.dt):
+        if not self._moving.stands(self.time) and not self._moving.stands(self.time + self.params.dt):
             return self._advance_steps(1, flags, bufs)
         before = self.state.pos.copy()
         t0 = self.time

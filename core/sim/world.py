@@ -123,8 +123,8 @@ def add_obstacle(sim, polygon, obstacle_id: str | None = None) -> str:
 def remove_obstacle(sim, obstacle_id: str) -> None:
     """Remove an obstacle from the running simulation ``sim``; the characters whose goal it had closed off are
     replanned. A moving obstacle simply goes."""
-    if any(o.id == obstacle_id for o in sim._moving.obstacles):
-        sim._moving = type(sim._moving)([o for o in sim._moving.obstacles if o.id != obstacle_id])
+    if sim._moving.find(obstacle_id) is not None:
+        sim._moving = sim._moving.replaced(obstacle_id, None)
         return
     kept = [o for o in sim.scene.obstacles if o.id != obstacle_id]
     if len(kept) == len(sim.scene.obstacles):
@@ -147,12 +147,11 @@ def move_obstacle(sim, obstacle_id: str, offset) -> None:
     if not np.isfinite(d).all():
         raise InputError([Problem("offset", "every coordinate must be a finite number")])
     dx, dy = float(d[0]), float(d[1])
-    mov = [o for o in sim._moving.obstacles if o.id == obstacle_id]
-    if mov:
-        o = mov[0]
+    o = sim._moving.find(obstacle_id)
+    if o is not None:
         shifted = dataclasses.replace(o, polygon=[(x + dx, y + dy) for x, y in o.polygon],
                                       path=[(x + dx, y + dy) for x, y in o.path or []])
-        sim._moving = type(sim._moving)([shifted if m is o else m for m in sim._moving.obstacles])
+        sim._moving = sim._moving.replaced(obstacle_id, shifted)
         return
     old = [o for o in sim.scene.obstacles if o.id == obstacle_id]
     if not old:
