@@ -32,6 +32,7 @@ import shapely.ops
 from core.navmesh import build_navmesh
 from core.navmesh.queries import locate
 from core.routes import plan_route
+from core.scene.fields import MAX_COORD
 from core.scene.model import Obstacle
 from core.scene.problems import InputError, Problem
 
@@ -144,13 +145,17 @@ def move_obstacle(sim, obstacle_id: str, offset) -> None:
         d = np.asarray(offset, dtype=np.float64).reshape(2)
     except (TypeError, ValueError):
         raise InputError([Problem("offset", f"must be [dx, dy], got {offset!r}")]) from None
-    if not np.isfinite(d).all():
-        raise InputError([Problem("offset", "every coordinate must be a finite number")])
+    if not np.isfinite(d).all() or np.abs(d).max() > MAX_COORD:
+        raise InputError([Problem("offset", f"every coordinate must be a finite number within +/-{MAX_COORD:g}, "
+                                            f"got {offset!r}")])
     dx, dy = float(d[0]), float(d[1])
     o = sim._moving.find(obstacle_id)
     if o is not None:
         shifted = dataclasses.replace(o, polygon=[(x + dx, y + dy) for x, y in o.polygon],
                                       path=[(x + dx, y + dy) for x, y in o.path or []])
+        if max(abs(c) for p in (*shifted.polygon, *(shifted.path or [])) for c in p) > MAX_COORD:
+            raise InputError([Problem(f"obstacle {obstacle_id}", f"moved by {(dx, dy)} it would go beyond the "
+                                                                 f"coordinate limit of +/-{MAX_COORD:g}")])
         sim._moving = sim._moving.replaced(obstacle_id, shifted)
         return
     old = [o for o in sim.scene.obstacles if o.id == obstacle_id]

@@ -286,3 +286,15 @@ def test_stepping_one_step_a_call_still_stops_on_a_lost_character():
     sim._one_step = losing
     assert sim._advance(10, kernels.STOP_ON_LOST, None) == 3
     assert sim._advance(2, 0, None) == 2                     # without the flag the call goes on
+
+
+def test_a_move_beyond_the_coordinate_limit_is_refused_and_changes_nothing():
+    """An offset past the scene format's coordinate limit (1e9) is refused before any arithmetic overflows, and a
+    moving obstacle is not carried past that limit; the obstacle stays where it was."""
+    sim = Simulation(parse_scene(_crossing(4, "disc-miran")))
+    before = dict(sim.obstacles_now())["car"]
+    with pytest.raises(InputError, match="offset"):
+        sim.move_obstacle("car", (1e308, 0.0))
+    with pytest.raises(InputError, match="coordinate limit"):
+        sim.move_obstacle("car", (1e9, 0.0))
+    assert np.array_equal(dict(sim.obstacles_now())["car"], before)
