@@ -14,6 +14,10 @@ neighbors, constrained, tri_terrain, the DCEL (he_origin, he_twin, he_next, he_p
 vert_he; half-edge 3t+k is edge k of triangle t), obstacle_edges with their grid, and the complete triangulation
 of the bounds (xtriangles, xneighbors, xterrain: obstacle interiors included) with the point-location grid.
 
+``update.local_update(mesh, scene, changed) -> NavMesh | None``: the mesh of ``scene`` after obstacles were
+inserted, deleted or moved (``changed``: their shapely polygons, old and new places), retriangulating only the
+triangles around them; None where its checks fail, for a fresh build (what a simulation's world changes use).
+
 Python-level queries (numpy in, numpy out; p, q are (n, 2) arrays or one point; see ``queries``):
 
 - ``locate(mesh, pts (n,2), detail=False) -> (n,) int32``: free triangle, -1 inside an obstacle or outside the

@@ -45,18 +45,9 @@ def build_navmesh(scene: Scene, geometry: SceneGeometry | None = None,
     _report(progress, 0.3, "triangulation")
     out = tr.triangulate({"vertices": verts, "segments": segs}, "pQ")
     V = np.ascontiguousarray(out["vertices"], dtype=np.float64)
-    T = np.ascontiguousarray(out["triangles"], dtype=np.int64)
+    T = counter_clockwise(V, np.ascontiguousarray(out["triangles"], dtype=np.int64))
     csegs = np.asarray(out.get("segments", segs), dtype=np.int64)
     _report(progress, 0.5, "terrain")
-    # Counter-clockwise orientation and no degenerate triangles.
-    p = V[T]
-    area2 = ((p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1])
-             - (p[:, 1, 1] - p[:, 0, 1]) * (p[:, 2, 0] - p[:, 0, 0]))
-    # Slivers whose floating-point area rounds to 0 get their orientation from the exact predicate.
-    for i in np.flatnonzero(area2 == 0):
-        area2[i] = orient(*p[i, 0], *p[i, 1], *p[i, 2])
-    T[area2 < 0] = T[area2 < 0][:, [0, 2, 1]]
-    T = T[area2 != 0]
     terrain = _classify(g, V, T, _unconstrained_components(T, csegs, len(V)), len(scene.terrain_types))
     _report(progress, 0.7, "dcel")
     V, T, terrain, nt, vnew = _reorder(V, T, terrain)
@@ -64,6 +55,18 @@ def build_navmesh(scene: Scene, geometry: SceneGeometry | None = None,
     mesh = _assemble(scene, V, T, XN, terrain, nt, vnew[csegs], snap)
     _report(progress, 1.0, "done")
     return mesh
+
+
+def counter_clockwise(V: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """``T`` with every triangle counter-clockwise and the degenerate ones dropped (a sliver whose floating-point
+    area rounds to 0 gets its orientation from the exact predicate)."""
+    p = V[T]
+    area2 = ((p[:, 1, 0] - p[:, 0, 0]) * (p[:, 2, 1] - p[:, 0, 1])
+             - (p[:, 1, 1] - p[:, 0, 1]) * (p[:, 2, 0] - p[:, 0, 0]))
+    for i in np.flatnonzero(area2 == 0):
+        area2[i] = orient(*p[i, 0], *p[i, 1], *p[i, 2])
+    T[area2 < 0] = T[area2 < 0][:, [0, 2, 1]]
+    return T[area2 != 0]
 
 
 def _unconstrained_components(T: np.ndarray, csegs: np.ndarray, nv: int) -> np.ndarray:

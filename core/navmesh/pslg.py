@@ -37,7 +37,14 @@ def pslg(geometry: SceneGeometry) -> tuple[np.ndarray, np.ndarray, float]:
     """Vertices (n, 2) float64, segments (m, 2) int32 and the snap distance used, for ``triangle``'s ``p`` switch."""
     x0, y0, x1, y1 = geometry.box.bounds
     snap = SNAP_RELATIVE * float(np.hypot(x1 - x0, y1 - y0))
-    lines = shapely.union_all([constraint_lines(geometry)])
+    verts, segs = pslg_of_lines(constraint_lines(geometry), snap)
+    return verts, segs, snap
+
+
+def pslg_of_lines(lines: BaseGeometry, snap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (n, 2) float64 and segments (m, 2) int32 of constraint lines, noded, with vertices closer than
+    ``snap`` merged and segments split at the vertices within ``snap`` of them."""
+    lines = shapely.union_all([lines])
     coords_list, seg_list = [], []
     offset = 0
     for ls in shapely.get_parts(lines):
@@ -71,7 +78,7 @@ def pslg(geometry: SceneGeometry) -> tuple[np.ndarray, np.ndarray, float]:
         s, changed = _split_at_close_vertices(verts, s, snap)
         if not changed:
             break
-    return verts.astype(np.float64), s.astype(np.int32), snap
+    return verts.astype(np.float64), s.astype(np.int32)
 
 
 def _dedupe(s: np.ndarray) -> np.ndarray:

@@ -7,13 +7,14 @@ recomputing it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .model import Scene
+from .model import Scene, TerrainPolygon
 from .polygons import clean_ring
 
 
@@ -39,16 +40,23 @@ class SceneGeometry:
     components: tuple[Polygon, ...]
 
 
-def obstacle_polygons(scene: Scene) -> list[Polygon]:
+def obstacle_polygons(scene: Scene, keep: Callable[[list], bool] | None = None) -> list[Polygon]:
     """Each obstacle standing at time 0 as a shapely Polygon (cleaned of repeated vertices): the static world the
     mesh, the planners and the ECM are built for (a scheduled obstacle comes and goes during a run,
-    core.sim.world; a moving one is never part of it, core.sim.moving)."""
-    return [Polygon(clean_ring(o.polygon)) for o in scene.obstacles if o.stands_at(0.0) and not o.moving]
+    core.sim.world; a moving one is never part of it, core.sim.moving). With ``keep``, only the obstacles whose
+    outline (a list of points) it keeps."""
+    return [Polygon(clean_ring(o.polygon)) for o in scene.obstacles
+            if o.stands_at(0.0) and not o.moving and (keep is None or keep(o.polygon))]
+
+
+def terrain_polygon(t: TerrainPolygon) -> Polygon:
+    """A terrain polygon, with its holes, as a shapely Polygon."""
+    return Polygon(clean_ring(t.polygon), [clean_ring(h) for h in t.holes])
 
 
 def terrain_polygons(scene: Scene) -> list[Polygon]:
     """Each terrain polygon, with its holes, as a shapely Polygon."""
-    return [Polygon(clean_ring(t.polygon), [clean_ring(h) for h in t.holes]) for t in scene.terrains]
+    return [terrain_polygon(t) for t in scene.terrains]
 
 
 def build_geometry(scene: Scene) -> SceneGeometry:
