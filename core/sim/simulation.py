@@ -151,6 +151,10 @@ class Simulation:
         self.respawned = 0
         # CPU seconds of the last change of the world during the run, rebuild and replanning (core.sim.world).
         self.last_world_update_s = 0.0
+        # CPU seconds of the last change's navigation mesh update, and whether it was local (core.navmesh.update)
+        # or a fresh build.
+        self.last_mesh_update_s = 0.0
+        self.last_mesh_update_local = False
         self._perm = permutation(self.seed)
         hf = getattr(scene, "heightfield", None)
         self._hf_geo = np.array([hf.origin[0], hf.origin[1], hf.cell] if hf else [0.0, 0.0, 1.0], dtype=np.float64)

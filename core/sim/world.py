@@ -1,10 +1,10 @@
-"""A world that changes while characters walk (a first part): obstacles added to and removed from a running
+"""A world that changes while characters walk: obstacles added to and removed from a running
 simulation between steps, by the API or by the scene's schedule (an obstacle's ``appears`` and ``vanishes``).
 
-Each change rebuilds what the step reads from the changed scene: the navigation mesh, its clearance structures, the
-planners' context and the kept windows, exactly as a new simulation of that scene builds them, so after every
-change they equal a from-scratch build. (Updating them locally, around the changed polygon only, is not done yet.)
-The characters then react:
+Each change updates the navigation mesh locally, retriangulating only the cavity around the changed polygon
+(``core.navmesh.update``: the same free space and terrain as a fresh build of the changed scene; a fresh build where
+the local update fails its checks), and drops the planners' context and the kept windows, which the next replan and
+the next step build anew from the changed scene. The characters then react:
 
 - one that the new obstacle covers, or whose disc (disc MIRAN, IRM) it overlaps, is moved to the nearest place
   where its disc and its route clearance fit, and is replanned from there;
@@ -31,6 +31,7 @@ import shapely.ops
 
 from core.navmesh import build_navmesh
 from core.navmesh.queries import locate
+from core.navmesh.update import local_update
 from core.routes import plan_route
 from core.scene.fields import MAX_COORD
 from core.scene.model import Obstacle
@@ -115,7 +116,7 @@ def add_obstacle(sim, polygon, obstacle_id: str | None = None) -> str:
     t0 = time.process_time()
     scene = dataclasses.replace(sim.scene, obstacles=[*sim.scene.obstacles,
                                                       Obstacle(obstacle_id, [tuple(p) for p in pts.tolist()])])
-    _rebuild(sim, scene)
+    _rebuild(sim, scene, [shapely.Polygon(pts)])
     _react_to(sim, shapely.Polygon(pts))
     sim.last_world_update_s = time.process_time() - t0
     return obstacle_id
@@ -132,7 +133,7 @@ def remove_obstacle(sim, obstacle_id: str) -> None:
         raise InputError([Problem(f"obstacle {obstacle_id}", "no obstacle with this id in the scene")])
     t0 = time.process_time()
     gone = shapely.Polygon(next(o for o in sim.scene.obstacles if o.id == obstacle_id).polygon)
-    _rebuild(sim, dataclasses.replace(sim.scene, obstacles=kept))
+    _rebuild(sim, dataclasses.replace(sim.scene, obstacles=kept), [gone])
     _reopen(sim, gone)
     sim.last_world_update_s = time.process_time() - t0
 
@@ -164,10 +165,12 @@ def move_obstacle(sim, obstacle_id: str, offset) -> None:
     pts = checked_polygon([(x + dx, y + dy) for x, y in old[0].polygon], sim.scene.bounds, f"obstacle {obstacle_id}")
     t0 = time.process_time()
     moved = Obstacle(obstacle_id, [tuple(p) for p in pts.tolist()])
+    before = shapely.Polygon(old[0].polygon)
     _rebuild(sim, dataclasses.replace(sim.scene, obstacles=[moved if o.id == obstacle_id else o
-                                                            for o in sim.scene.obstacles]))
+                                                            for o in sim.scene.obstacles]),
+             [before, shapely.Polygon(pts)])
     _react_to(sim, shapely.Polygon(pts))
-    _reopen(sim, shapely.Polygon(old[0].polygon))
+    _reopen(sim, before)
     sim.last_world_update_s = time.process_time() - t0
 
 
@@ -207,9 +210,15 @@ def replan_queued(sim, most: int | None = None) -> int:
     return done
 
 
-def _rebuild(sim, scene) -> None:
-    """Everything the step reads of the world, from ``scene``."""
-    mesh = build_navmesh(scene)
+def _rebuild(sim, scene, changed: list) -> None:
+    """Everything the step reads of the world, from ``scene``: the mesh updated around the ``changed`` polygons
+    (shapely), or built afresh where the local update fails its checks."""
+    t0 = time.process_time()
+    mesh = local_update(sim.mesh, scene, changed)
+    sim.last_mesh_update_local = mesh is not None
+    if mesh is None:
+        mesh = build_navmesh(scene)
+    sim.last_mesh_update_s = time.process_time() - t0
     sim.scene = scene
     sim.mesh = mesh
     sim._walk = mesh.kernel_args()

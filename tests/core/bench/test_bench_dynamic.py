@@ -15,8 +15,10 @@ def test_the_quick_section_records_every_figure():
     records = dynamic.run(True)
     names = [r.name for r in records]
     n = dynamic.CROWD[True]
-    assert names == [f"insert a building {n} walking", "first step after it", f"delete it {n} walking",
-                     "full build of the scene with it", f"step {n} characters", "full build over insertion",
+    assert names == [f"insert a building {n} walking", "navigation mesh update, insertion",
+                     "navigation mesh update, deletion", "navigation mesh full build", "first step after it",
+                     f"delete it {n} walking", "full build of the scene with it", f"step {n} characters",
+                     "mesh full build over local update", "full build over insertion",
                      "slowest later step while replanning over a plain step", "step with a moving car over without"]
     assert all(r.section == "dynamic" and math.isfinite(r.value) and r.value > 0 for r in records)
     assert {r.unit for r in records} == {"ms", "x"}
