@@ -307,6 +307,24 @@ class _Cleaner:
                         "have no holes)")
         return out
 
+    def dynamic_obstacles(self, items: list[tuple[Polygon, Feature]]) -> list[tuple[Polygon, list[Feature]]]:
+        """Obstacles that come and go or move (a scene export's), each kept as it is: one polygon without holes,
+        not merged with the obstacles it overlaps, since it is not there all the time."""
+        count: dict[int, int] = {}
+        for _, f in items:
+            count[id(f)] = count.get(id(f), 0) + 1
+        out = []
+        for p, f in items:
+            parts = _polygons(shapely.set_precision(p, self.opts.grid))
+            if count[id(f)] != 1 or len(parts) != 1 or parts[0].interiors:
+                raise InputError([Problem(f.where, "an obstacle that comes and goes or moves must be one polygon "
+                                                   "without holes")])
+            out.append((parts[0], [f]))
+        if out:
+            self.change(f"kept {len(out)} obstacle(s) that come and go or move as they are, not merged with "
+                        "the obstacles they overlap")
+        return out
+
     def _split_holes(self, poly: Polygon) -> list[Polygon]:
         """Hole-free pieces covering ``poly``: a piece with holes is cut by a vertical line through the median of
         its holes (so that hole is opened and the others are shared between the halves: log(holes) rounds)."""
@@ -510,7 +528,8 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
     c = _Cleaner(source, mapping or {}, opts)
     c.report.left_out += source.skipped
     obst_items, terr_items, route_items = c.sort()
-    obstacles = c.obstacles(obst_items)
+    obstacles = c.obstacles([(p, f) for p, f in obst_items if not f.motion])
+    obstacles += c.dynamic_obstacles([(p, f) for p, f in obst_items if f.motion])
     terrains = c.terrains(terr_items)
     routes = c.routes(route_items)
     if not (obstacles or terrains or routes or source.extra.get("networks") or source.extra.get("agents")):
@@ -558,6 +577,8 @@ def build_scene(source: Source, mapping: dict[str, Role] | None = None,
                   obstacles=scene_obstacles, terrains=scene_terrains, profiles=profiles,
                   routes=scene_routes)
     doc = scene_to_dict(scene)
+    for entry, (_, owners) in zip(doc["obstacles"], obstacles):
+        entry.update(owners[0].motion)
     doc.update({k: v for k, v in source.extra.items() if k != "agents"})
     if "agents" in source.extra:
         doc["agents"] = _agents(source.extra["agents"], renamed, c.report)

@@ -49,7 +49,9 @@ class Feature:
     property, the OSM tag table), or None; ``width`` (metres) is a line's drawn width (an SVG stroke, a DXF
     polyline's constant width), which makes an open line on an obstacle or terrain layer an area (a wall);
     ``ident`` is an id the file states for the element as a scene item's id (a scene exported as GeoJSON), kept
-    when the element becomes exactly one item.
+    when the element becomes exactly one item; ``motion`` the schedule and motion such an export writes for an
+    obstacle (``appears``, ``vanishes``, ``path``, ``speed``, ``loop``, ``turns``, as the scene format writes them):
+    the obstacle is then kept as it is, one polygon, not merged with those it overlaps.
     """
 
     geometry: BaseGeometry
@@ -59,6 +61,7 @@ class Feature:
     role: Role | None = None
     width: float = 0.0
     ident: str = ""
+    motion: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass

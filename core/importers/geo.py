@@ -37,6 +37,8 @@ LOCAL_MEMBER = "miran"
 # Scene items a scene export writes as features with these roles, and the properties that are the item.
 SCENE_ITEMS = {"network": "networks", "agent": "agents"}
 ITEM_FIELDS = {"network": ("id", "nodes", "edges"), "agent": ("id", "profile", "route", "start", "goal", "planner")}
+# The properties a scene export writes for an obstacle that comes and goes or moves (core.export.geojson).
+MOTION_FIELDS = ("appears", "vanishes", "path", "speed", "loop", "turns")
 # --crs values meaning "the coordinates are metres already".
 METRES = ("metres", "meters", "m", "local")
 
@@ -135,8 +137,9 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None, budget
             problems.extend(e.problems)
             continue
         ident = str(fid) if local and isinstance(fid, str) and fid else ""
+        motion = {k: props[k] for k in MOTION_FIELDS if props.get(k) is not None} if local else {}
         geoms.append(g)
-        meta.append((_keys(props, opts), where, str(props.get("layer", "")), role, ident))
+        meta.append((_keys(props, opts), where, str(props.get("layer", "")), role, ident, motion))
     if problems:
         raise InputError(problems, str(p))
     notes: list[str] = []
@@ -148,6 +151,11 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None, budget
     if opts.crs is not None:
         geoms, note = _given_crs(geoms, opts)
         notes.append(note)
+        moving = [m[1] for m in meta if m[5]]
+        if moving:
+            meta = [m[:5] + ({},) for m in meta]
+            notes.append(f"the schedule and motion of {len(moving)} obstacle(s) left out: --crs changes their "
+                         f"coordinates but not their paths ({'; '.join(moving[:3])})")
     elif local:
         notes.append("coordinates are the scene's metres (written by miran export)")
     elif crs is not None:
@@ -161,8 +169,10 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None, budget
         notes.append("coordinates are not longitude/latitude and the file names no CRS: taken as metres")
     if opts.scale is not None:
         geoms = [shapely.transform(g, lambda xy: xy * opts.scale) for g in geoms]
+        meta = [m[:5] + (_scaled_motion(m[5], opts.scale),) for m in meta]
         notes.append(f"scaled by {opts.scale:g} (--scale)")
-    features = [Feature(g, k, w, layer, role, ident=ident) for g, (k, w, layer, role, ident) in zip(geoms, meta)]
+    features = [Feature(g, k, w, layer, role, ident=ident, motion=motion)
+                for g, (k, w, layer, role, ident, motion) in zip(geoms, meta)]
     page, types, profiles, name = None, [], [], p.stem
     src_extra: dict[str, Any] = {}
     if local:
@@ -174,6 +184,18 @@ def read_geojson(path: str | Path, opts: ImportOptions, data: Any = None, budget
                                                                      "heightfield")):
             notes.append("--scale does not apply to the export's networks, agents, measurement and height field")
     return Source(features, name, page, notes, types=types, profiles=profiles, skipped=skipped, extra=src_extra)
+
+
+def _scaled_motion(motion: dict, k: float) -> dict:
+    """An obstacle's motion with its path and speed scaled by k (what is malformed is left for the validator)."""
+    out = dict(motion)
+    path = out.get("path")
+    if isinstance(path, list) and all(isinstance(p, list) and len(p) == 2 and all(is_finite_number(v) for v in p)
+                                      for p in path):
+        out["path"] = [[float(x) * k, float(y) * k] for x, y in path]
+    if is_finite_number(out.get("speed")):
+        out["speed"] = float(out["speed"]) * k
+    return out
 
 
 def _positions(geometry: Any) -> int:
