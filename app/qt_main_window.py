@@ -29,6 +29,7 @@ from .model.outlines import vertices
 from .panels.qt_inspector import QtInspector
 from .panels.qt_profiles import QtProfiles
 from .panels.qt_scene_tree import QtSceneTree
+from .panels.qt_schedule import QtSchedule
 from .panels.qt_terrain_types import QtTerrainTypes
 from .panels.qt_tool_options import QtToolOptions
 from .paths import config_dir, resources_dir
@@ -81,6 +82,7 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self._build_status()
         self._connect()
         self.sim = QtSimulationUi(self)
+        self.sim.time_shown.connect(self.schedule.set_time)
         self.resize(1440, 900)
         if self.settings.window_geometry:
             self.restoreGeometry(QtCore.QByteArray.fromHex(self.settings.window_geometry.encode()))
@@ -216,7 +218,10 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.add_dock("inspector", "Inspector", self.inspector)
         self.add_dock("terrain_types", "Terrain Types", self.terrain_types)
         self.add_dock("profiles", "Profiles", self.profiles)
+        self.schedule = QtSchedule(self.editor)
+        self.add_dock("schedule", "Schedule", self.schedule)
         self.tabifyDockWidget(self.docks["terrain_types"], self.docks["profiles"])
+        self.tabifyDockWidget(self.docks["profiles"], self.docks["schedule"])
         self.docks["terrain_types"].raise_()
         self.resizeDocks([self.docks["scene"], self.docks["inspector"]], [300, 340],
                          QtCore.Qt.Orientation.Horizontal)
@@ -271,6 +276,8 @@ class QtMainWindow(QtWidgets.QMainWindow):
         self.state.fit_to(scene)
         self.host.reset()
         self._update_title()
+        if self.schedule.rows():
+            self.docks["schedule"].raise_()     # a scene whose obstacles come, go or move opens on its schedule
         self.fit()
         QtCore.QTimer.singleShot(0, self.fit)
 

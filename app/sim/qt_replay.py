@@ -358,7 +358,7 @@ class QtReplay(QtCore.QObject):
         sel = ui.selected if 0 <= ui.selected < rep.n else -1
         speed_t, speed_v = rep.speeds(sel, t) if sel >= 0 else (np.zeros(0), np.zeros(0))
         ui.plots.show_replay(speed_t, speed_v, rep.arrivals(t), rep.n, self.terrain_lengths(sel, t))
-        ui.clock.setText(f"t = {t:,.1f} s")
+        ui.show_clock(t)
         self.timeline.label.setText(f"replay {t:,.1f} / {self.times[-1]:,.1f} s")
         ui.stats_label.setText(f"{rep.n} agents at {t:.1f} s: {walking} walking, {arrived} arrived (replay)")
         ui.w.viewport.viewport().update()

@@ -45,6 +45,8 @@ def ask_export_path(parent: QtWidgets.QWidget, title: str, suggested: str, filt:
 class QtSimulationUi(QtCore.QObject):
     """Everything of the live simulation the window shows. ``window`` is the QtMainWindow."""
 
+    time_shown = QtCore.Signal(float)       # the simulated time the window shows (a live frame's or the replay's)
+
     def __init__(self, window) -> None:
         super().__init__(window)
         self.w = window
@@ -238,6 +240,7 @@ class QtSimulationUi(QtCore.QObject):
     def _connect(self) -> None:
         b = self.bridge
         b.build.connect(self._on_build)
+        b.mesh.connect(self._on_mesh)
         b.frame.connect(self._on_frame)
         b.trace.connect(self._on_trace)
         b.trails.connect(self._on_trails)
@@ -540,7 +543,7 @@ class QtSimulationUi(QtCore.QObject):
         self.trace.show(None)
         self.plots.reset(*self._terrain_names())
         self._ecm_scene = None
-        self.clock.setText("t = 0.0 s")
+        self.show_clock(0.0)
         self.stats_label.setText("")
         self.actions["sim.play"].setEnabled(True)
         self.actions["sim.pause"].setEnabled(True)
@@ -601,13 +604,23 @@ class QtSimulationUi(QtCore.QObject):
         if self.overlay_actions["ecm"].isChecked():
             self._request_ecm()
 
+    def _on_mesh(self, m) -> None:
+        """The running world's triangulation after a change during the run: the overlay follows it."""
+        if m.generation == self.generation:
+            self.mesh.show(m.edges, m.kind)
+
+    def show_clock(self, t: float) -> None:
+        """Show the simulated time ``t`` on the clock, and say so (``time_shown``)."""
+        self.clock.setText(f"t = {t:,.1f} s")
+        self.time_shown.emit(float(t))
+
     def _on_frame(self, f) -> None:
         if f.generation != self.generation or self.replay.active:
             return
         self.frame = f
         now = time.monotonic()
         self.pacer.push(f, now)
-        self.clock.setText(f"t = {f.time:,.1f} s")
+        self.show_clock(f.time)
         if not (f.playing and f.generation == self._resetting):
             self._resetting = None
             self.actions["sim.play"].setEnabled(not f.playing)

@@ -9,6 +9,7 @@
 - ``irm-corridor.png``: the pedestrian of McKenna + Road walked with IRM, at 60 s, its corridor hatched;
 - ``side-by-side.png``: McKenna + Road's pedestrian with MIRAN (blue) and IRM (orange), both arrived (the window);
 - ``traffic.png``: the city with traffic at 66 s: the roadworks closed at 60 s, the car on its way round the park;
+- ``schedule.png``: the Schedule panel of the same run at 66 s, the car selected;
 - ``miran_fig8.png``: MIRAN's Figure 8 as ``miran reproduce --quick --only miran_fig8`` draws it, scaled to 900 px.
 
 Pictures are 8-bit palette PNGs. Exit status 0 when every picture was written, 1 with the reason otherwise. A first
@@ -165,6 +166,15 @@ def traffic(app, out: Path) -> None:
     s.play_until(lambda f: f.time >= 66.0, "t = 66 s")
     s.zoom(140.0, 140.0, 330.0, 340.0)
     s.save(s.w.viewport, out / "traffic.png")
+    # The Schedule panel at that time, the car selected: its own widget, at the width a right-hand dock has.
+    s.w.doc.select([("obstacle", "car")])
+    panel = s.w.schedule
+    panel.setParent(None)
+    panel.resize(420, panel.sizeHint().height() + 8)
+    panel.show()
+    s.settle(0.5)
+    s.save(panel, out / "schedule.png")
+    panel.close()
     s.close()
 
 
