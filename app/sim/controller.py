@@ -43,7 +43,7 @@ from .mailbox import Mailbox
 from .commands import (AddAgents, Command, Compare, Ecm, Export, GlobalKey, Load, Method, MethodKey, Overlays,
                        OverrideKey, Param, Pause, Play, Preview, ProfileKey, ProfileValue, Recording, Reset,
                        SceneEdit, Select, Speed, Step, Stop, Threads, Warmup, Weight, WeightKey)
-from .messages import BuildInfo, EcmView, Event, Frame, Recorded, Stats, TraceView, Trails
+from .messages import BuildInfo, EcmView, Event, Frame, MeshView, Recorded, Stats, TraceView, Trails
 from .overrides import Overrides, scene_changes
 from .preview import PreviewRequest, RequestSlot
 from .side_by_side import SideBySide
@@ -93,6 +93,7 @@ class SimController:
         self._rate_mark = (0.0, 0.0)
         self._rate_value = 0.0
         self._dirty = False
+        self._drawn_mesh = None          # the mesh the triangulation overlay shows (sent with the build or after)
         self._trace_dirty = False
         self._preview_dirty = False
         self._preview_req = 0
@@ -726,6 +727,7 @@ class SimController:
 
     def _publish_build(self, now: float) -> None:
         sim = self.sim
+        self._drawn_mesh = sim.mesh
         seg, kind = mesh_edges(self.mesh if self.mesh is not None else sim.mesh)
         self._out("build", BuildInfo(
             generation=self.generation, scene_name=self.scene.name, ids=tuple(sim.state.ids),
@@ -752,6 +754,9 @@ class SimController:
                 step_ms=1000.0 * self.step_s, lost=self._lost_words(), recovered_steps=int(st.rec_steps.sum()),
                 agent_steps=int(st.walk_steps.sum()), stalled=int(np.count_nonzero(st.stalls)),
                 world=self._world_now(sim)))
+            if sim.mesh is not self._drawn_mesh:      # the world changed during the run: its mesh was updated
+                self._drawn_mesh = sim.mesh
+                self._out("mesh", MeshView(self.generation, *mesh_edges(sim.mesh)))
             version = (self.trails.version, self.side.trails_version())
             # While playing, trails and stats a few times a second; paused, with every frame (frames are rare then,
             # and the last one must carry the run's last trails and stats: nothing follows it while idle).

@@ -142,6 +142,17 @@ class EcmView:
 
 
 @dataclass(frozen=True, eq=False)
+class MeshView:
+    """The running world's triangulation, sent when a change of the world during the run (an obstacle that came,
+    went or was edited live) updated it: ``edges`` and ``kind`` as ``core.navmesh.debug.mesh_edges`` gives them,
+    for the run of ``generation``."""
+
+    generation: int
+    edges: np.ndarray
+    kind: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
 class Recorded:
     """What the run of ``generation`` recorded so far (a core.sim.replay.Replay), for the timeline, the density
     heatmap and the measurements."""

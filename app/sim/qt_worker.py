@@ -23,7 +23,8 @@ from PySide6 import QtCore
 from .controller import SimController
 from .mailbox import Mailbox
 from .warmup import stop_background
-from .messages import BuildInfo, Command, EcmView, Event, Frame, Ghost, Recorded, Stats, TraceView, Trails, cmd
+from .messages import (BuildInfo, Command, EcmView, Event, Frame, Ghost, MeshView, Recorded, Stats, TraceView, Trails,
+                       cmd)
 from .preview import PreviewRunner, RequestSlot
 
 # Milliseconds ``shutdown`` waits for a thread in the middle of a long kernel call (or the first JIT compilation)
@@ -114,9 +115,10 @@ class QtSimBridge(QtCore.QObject):
     ecm = QtCore.Signal(object)        # EcmView
     event = QtCore.Signal(object)      # Event
     replay = QtCore.Signal(object)     # Recorded (a core.sim.replay.Replay of one run)
+    mesh = QtCore.Signal(object)       # MeshView (the running world's triangulation after a change)
 
     KINDS = {"build": BuildInfo, "frame": Frame, "trace": TraceView, "trails": Trails, "ghost": Ghost,
-             "stats": Stats, "ecm": EcmView, "replay": Recorded}
+             "stats": Stats, "ecm": EcmView, "replay": Recorded, "mesh": MeshView}
 
     def __init__(self, parent: QtCore.QObject | None = None, display_hz: float = 60.0) -> None:
         super().__init__(parent)
@@ -153,7 +155,7 @@ class QtSimBridge(QtCore.QObject):
         latest, events = self.outbox.take()
         for ev in events:
             self.event.emit(ev)
-        for kind in ("build", "frame", "trace", "trails", "ghost", "stats", "ecm", "replay"):
+        for kind in ("build", "mesh", "frame", "trace", "trails", "ghost", "stats", "ecm", "replay"):
             if kind in latest:
                 getattr(self, kind).emit(latest[kind])
 

@@ -446,9 +446,10 @@ def test_frames_carry_the_moving_and_scheduled_obstacles_where_they_stand(jit_wa
 
 
 def test_an_obstacle_drawn_in_a_scene_with_traffic_applies_at_once_and_reset_starts_from_time_0(jit_warm):
-    """In a scene with a car and roadworks that come at 1 s, a stall drawn during the run applies at once (the
-    run goes on, the car keeps moving); an edit of the roadworks waits for Reset; after Reset the run starts from
-    the scene at time 0 (no roadworks in its world, the stall in it)."""
+    """In a scene with a car and roadworks that come at 1 s, the triangulation sent follows the roadworks when
+    they come; a stall drawn during the run applies at once (the run goes on, the car keeps moving); an edit of the
+    roadworks waits for Reset; after Reset the run starts from the scene at time 0 (no roadworks in its world, the
+    stall in it)."""
     import dataclasses
 
     from core.scene.io import scene_to_dict
@@ -469,6 +470,10 @@ def test_an_obstacle_drawn_in_a_scene_with_traffic_applies_at_once_and_reset_sta
         c = h.controller
         sim, generation = c.sim, c.generation
         assert "works" in [o.id for o in sim.scene.obstacles]
+        # The triangulation overlay follows the world: the mesh with the works came after the build's.
+        h.wait(lambda h: "mesh" in h.latest, what="the mesh with the works")
+        assert h.latest["mesh"].generation == generation
+        assert len(h.latest["mesh"].edges) > len(h.latest["build"].mesh_edges)
         stall = Obstacle("stall", [(120.0, 120.0), (122.0, 120.0), (122.0, 122.0), (120.0, 122.0)])
         h.send("scene", dataclasses.replace(scene, obstacles=[*scene.obstacles, stall]))
         h.wait(lambda h: any(e.kind == "info" and "changed while the simulation runs" in e.args[0]
