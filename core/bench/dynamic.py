@@ -12,7 +12,9 @@ dt = 0.1 s, one core), CPU time of:
   against ``build_navmesh`` of the same scene from scratch;
 - the later steps, while the queued characters get their new routes a few a step: the slowest of them over a plain
   step of the same crowd;
-- a step with the city's car driving round the park (``scenes/city_traffic.json``) over a step without it.
+- a step with the city's car driving round the park (``scenes/city_traffic.json``) over a step without it;
+- the step at which a street closes on the scene's schedule, over the steps around it (wall time), with the change
+  prepared off the step thread (``core.sim.world.prepare_ahead``) and computed at the step.
 
 Each figure is the median of fresh processes (the same code runs at different speeds in different processes).
 """
@@ -37,15 +39,24 @@ CROWD = {False: 2000, True: 200}
 STEPS = {False: 50, True: 5}
 # The stall: a 6 x 6 m square on the road y = 250 between two crossings, where errands cross the city.
 STALL = [(197.0, 247.0), (203.0, 247.0), (203.0, 253.0), (197.0, 253.0)]
+# scenes/city_traffic.json's roadworks, closing the street at x = 250 wall to wall, here at CLOSES_AT seconds.
+ROADWORKS = [[239, 326], [261, 326], [261, 330], [239, 330]]
+CLOSES_AT = 8.0
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 
 
-def _crowd(scene, n: int):
-    """A simulation of ``scene`` (no scene agents, nothing recorded) with n characters on errands, warmed up."""
+def Simulation_of(scene, n: int):
+    """A simulation of ``scene`` (no scene agents, nothing recorded) with n characters on errands."""
     from core.sim import Simulation
 
     sim = Simulation(scene, add_scene_agents=False, record=False)
     sim.add_random_agents(n, seed=11)
+    return sim
+
+
+def _crowd(scene, n: int):
+    """``Simulation_of`` warmed up."""
+    sim = Simulation_of(scene, n)
     sim.step(5)
     return sim
 
@@ -55,6 +66,26 @@ def _step_ms(sim, steps: int) -> float:
     t0 = time.process_time()
     sim.step(steps)
     return 1e3 * (time.process_time() - t0) / steps
+
+
+def _closing_ms(n: int, ahead: float) -> tuple[float, float, bool]:
+    """(wall ms of the step at which the street at x = 250 closes on schedule in front of n characters, the median
+    wall ms of the steps around it, whether the change was prepared ahead), with ``Simulation.prepare_ahead_s`` =
+    ``ahead``: wall time, because the preparation runs on another thread."""
+    from core.scene.io import load_scene, scene_to_dict
+    from core.scene.parse import parse_scene
+
+    data = scene_to_dict(load_scene(SCENES / "city.json"))
+    data["obstacles"].append({"id": "roadworks", "polygon": ROADWORKS, "appears": CLOSES_AT})
+    sim = Simulation_of(parse_scene(data), n)
+    sim.prepare_ahead_s = ahead
+    sim.run(until=CLOSES_AT - 3.0)
+    walls = []
+    while sim.time < CLOSES_AT + 3.0:
+        w0 = time.perf_counter()
+        sim.step(1)
+        walls.append(time.perf_counter() - w0)
+    return 1e3 * max(walls), 1e3 * float(np.median(walls)), sim.last_world_update_prepared
 
 
 def measure(quick: bool) -> dict:
@@ -94,10 +125,13 @@ def measure(quick: bool) -> dict:
     still = dataclasses.replace(traffic, obstacles=[o for o in traffic.obstacles if not o.moving])
     car = _step_ms(_crowd(traffic, n), steps)
     no_car = _step_ms(_crowd(still, n), steps)
+    closing, around, prepared = _closing_ms(n, 10.0)
+    closing_now, around_now, _ = _closing_ms(n, -1.0)
     return {"n": n, "steps": steps, "insert": insert, "delete": delete, "full": full, "queued": queued,
             "mesh_insert": mesh_insert, "mesh_delete": mesh_delete, "mesh_full": mesh_full, "local": local,
             "first": drain[0] if drain else plain, "drain": max(drain[1:]) if len(drain) > 1 else plain,
-            "drain_steps": len(drain), "plain": plain, "car": car, "no_car": no_car}
+            "drain_steps": len(drain), "plain": plain, "car": car, "no_car": no_car, "closing": closing,
+            "around": around, "prepared": prepared, "closing_now": closing_now, "around_now": around_now}
 
 
 def child() -> None:
@@ -150,6 +184,18 @@ def records(quick: bool, processes: int | None = None) -> list[Record]:
                       f"{where}; after the first step, {queued} characters queued for a new route, "
                       f"{REPLANS_PER_STEP} replanned a step over {int(np.median([r['drain_steps'] for r in runs]))} "
                       f"steps; {lo:.2f}x to {hi:.2f}x"))
+    if not all(r["prepared"] for r in runs):
+        raise RuntimeError("dynamic world: the scheduled closing was not prepared ahead")
+    for key, base, name, what in (
+            ("closing", "around", "step at a scheduled closing over the steps around it, prepared ahead",
+             "the change prepared off the step thread (Simulation.prepare_ahead_s = 10 s)"),
+            ("closing_now", "around_now", "step at a scheduled closing over the steps around it, computed then",
+             "the change computed at the step (prepare_ahead_s = -1)")):
+        mid, lo, hi = _median(runs, lambda r, k=key, b=base: r[k] / r[b])
+        out.append(Record(SECTION, name, mid, "x",
+                          f"{where}; the street at x = 250 closed wall to wall at {CLOSES_AT:g} s; {what}; wall "
+                          f"time of the step against the median step from 3 s before to 3 s after; "
+                          f"{lo:.1f}x to {hi:.1f}x"))
     mid, lo, hi = _median(runs, lambda r: r["car"] / r["no_car"])
     out.append(Record(SECTION, "step with a moving car over without", mid, "x",
                       f"{where}; scenes/city_traffic.json's car round the park (one kernel call a step, its force "

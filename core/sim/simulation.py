@@ -155,6 +155,11 @@ class Simulation:
         # or a fresh build.
         self.last_mesh_update_s = 0.0
         self.last_mesh_update_local = False
+        # Scheduled changes of the world are prepared off the step thread this many simulated seconds ahead (a
+        # negative value: never), and whether the last change used such a preparation (core.sim.world).
+        self.prepare_ahead_s = world.PREPARE_AHEAD_S
+        self.last_world_update_prepared = False
+        self._prepared: tuple | None = None
         self._perm = permutation(self.seed)
         hf = getattr(scene, "heightfield", None)
         self._hf_geo = np.array([hf.origin[0], hf.origin[1], hf.cell] if hf else [0.0, 0.0, 1.0], dtype=np.float64)
@@ -613,6 +618,7 @@ class Simulation:
         done = 0
         while done < n:
             world.apply_due(self, self._events)
+            world.prepare_ahead(self)
             if self._moving.after(self.time) or len(self._replans):
                 k = 1
                 world.replan_queued(self)

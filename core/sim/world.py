@@ -18,23 +18,28 @@ Replanning is spread over the steps that follow, as DetourCrowd's path queue spr
 characters to replan wait in a queue, nearest to the change first, and each step replans at most
 ``Simulation.replans_per_step`` of them (a count, not a time, so that a run does not depend on the machine's speed).
 A character waiting walks on along its old route; one the obstacle moved out is replanned at once.
+
+A change on the scene's schedule is known in advance: ``prepare_ahead`` computes its scene, mesh and planners'
+structures on another thread before it is due, and the step that meets it takes them (the same pure functions of the
+same inputs, so the run does not change, only the stop at the change is shorter).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import shapely
 import shapely.ops
 
-from core.navmesh import build_navmesh
+from core.navmesh import NavMesh, build_navmesh
 from core.navmesh.queries import locate
 from core.navmesh.update import local_update
-from core.routes import plan_route
+from core.routes import PlannerContext, plan_route
 from core.scene.fields import MAX_COORD
-from core.scene.model import Obstacle
+from core.scene.model import Obstacle, Scene
 from core.scene.problems import InputError, Problem
 
 from .moving import grown, guard_radius
@@ -48,6 +53,10 @@ COMES = 1
 # Characters replanned per step after a change of the world (Simulation.replans_per_step): about 12 ms a step at the
 # 1.5 ms a replan measured on the city.
 REPLANS_PER_STEP = 8
+# A scheduled change of the world is prepared off the step thread once it is this many simulated seconds away
+# (Simulation.prepare_ahead_s; ``prepare_ahead``).
+PREPARE_AHEAD_S = 10.0
+_PREPARER: list[ThreadPoolExecutor] = []
 
 
 def schedule_of(scene) -> list:
@@ -70,14 +79,109 @@ def apply_due(sim, events: list) -> int:
     An obstacle the API already added or removed under the same id is left as it is."""
     done = 0
     while events and events[0][0] <= sim.time + 1e-9 * max(1.0, sim.time):
-        _, kind, o = events.pop(0)
+        event = events.pop(0)
+        _, kind, o = event
         standing = any(s.id == o.id for s in sim.scene.obstacles)
+        ready = _take_prepared(sim, event)
         if kind == COMES and not standing:
-            add_obstacle(sim, o.polygon, o.id)
+            add_obstacle(sim, o.polygon, o.id, ready)
         elif kind == GOES and standing:
-            remove_obstacle(sim, o.id)
+            remove_obstacle(sim, o.id, ready)
         done += 1
     return done
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Ready:
+    """One scheduled change computed ahead: the scene it leads to, its mesh (and whether that was a local update)
+    and a planners' context for that scene and mesh, its structures built by one route a profile."""
+
+    scene: Scene
+    mesh: NavMesh
+    local: bool
+    context: PlannerContext
+
+
+def prepare_ahead(sim) -> None:
+    """Start computing, off the step thread, the scheduled changes due next (those at the next event's time) once
+    they are ``sim.prepare_ahead_s`` simulated seconds away or less: their scenes, meshes and the planners'
+    structures their replans need. ``apply_due`` then takes them instead of computing them: every piece is a pure
+    function of the same scene and mesh, so the run is the same, but the step that meets the change no longer waits
+    for the structures (it waits only for what is not finished yet)."""
+    events = sim._events
+    if not events or sim.prepare_ahead_s < 0 or events[0][0] - sim.time > sim.prepare_ahead_s:
+        return
+    group = tuple(e for e in events if e[0] == events[0][0])
+    if sim._prepared is not None and sim._prepared[0][0] is group[0]:
+        return
+    if not _PREPARER:
+        _PREPARER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="miran-world"))
+    st = sim.state
+    # One errand a profile to plan ahead (two walking characters' goals: points the characters walk to anyway).
+    errands = []
+    for k, p in enumerate(sim.params.profile_ids):
+        goals = st.goal[(st.status == WALKING) & (st.profile == k)]
+        if len(goals):
+            errands.append((p, sim.clearance_for(p), goals[0].copy(), goals[-1].copy()))
+    future = _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, group, sim.planner, errands)
+    sim._prepared = (group, sim.mesh, future)
+
+
+def _prepared_steps(scene, mesh, group: tuple, planner: str, errands: list) -> list[Ready]:
+    """What applying the events of ``group`` in turn to ``scene`` (whose mesh is ``mesh``) builds, as
+    ``add_obstacle`` and ``remove_obstacle`` build it; the context of each step warmed by the errands."""
+    out = []
+    for _, kind, o in group:
+        standing = any(s.id == o.id for s in scene.obstacles)
+        if kind == COMES and not standing:
+            pts = checked_polygon(o.polygon, scene.bounds, f"obstacle {o.id}")
+            scene, changed = _with(scene, o.id, pts), [shapely.Polygon(pts)]
+        elif kind == GOES and standing:
+            scene, changed = _without(scene, o.id)
+        else:
+            changed = []
+        if changed:
+            updated = local_update(mesh, scene, changed)
+            local = updated is not None
+            mesh = updated if updated is not None else build_navmesh(scene)
+        else:
+            local = True
+        ctx = PlannerContext(scene, navmesh=mesh)
+        for profile, clearance, a, b in errands:
+            try:
+                plan_route(scene, a, b, planner, profile=profile, clearance=clearance, context=ctx, spot=False)
+            except InputError:
+                pass                      # the structures are built before a route is refused
+        out.append(Ready(scene, mesh, local, ctx))
+    return out
+
+
+def _take_prepared(sim, event) -> Ready | None:
+    """The prepared step for ``event`` when it was prepared from the simulation's present mesh (waiting for it if
+    it is not finished), None otherwise."""
+    p = sim._prepared
+    if p is None:
+        return None
+    group, base, future = p
+    if base is not sim.mesh:
+        sim._prepared = None              # the world changed since: prepared for another scene
+        return None
+    if group[0] is not event:
+        return None
+    try:
+        steps = future.result()
+    except InputError:
+        sim._prepared = None
+        return None
+    ready = steps[0]
+    sim._prepared = (group[1:], ready.mesh, _done(steps[1:])) if len(group) > 1 else None
+    return ready
+
+
+def _done(value) -> Future:
+    f: Future = Future()
+    f.set_result(value)
+    return f
 
 
 def checked_polygon(polygon, bounds, where: str) -> np.ndarray:
@@ -100,8 +204,21 @@ def checked_polygon(polygon, bounds, where: str) -> np.ndarray:
     return pts
 
 
-def add_obstacle(sim, polygon, obstacle_id: str | None = None) -> str:
-    """Add an obstacle to the running simulation ``sim`` (see the module docstring); returns its id."""
+def _with(scene, obstacle_id: str, pts: np.ndarray):
+    """``scene`` with the obstacle ``obstacle_id`` of outline ``pts`` added last."""
+    return dataclasses.replace(scene, obstacles=[*scene.obstacles,
+                                                 Obstacle(obstacle_id, [tuple(p) for p in pts.tolist()])])
+
+
+def _without(scene, obstacle_id: str):
+    """(``scene`` without the obstacle ``obstacle_id``, [its outline as a shapely polygon])."""
+    gone = shapely.Polygon(next(o for o in scene.obstacles if o.id == obstacle_id).polygon)
+    return dataclasses.replace(scene, obstacles=[o for o in scene.obstacles if o.id != obstacle_id]), [gone]
+
+
+def add_obstacle(sim, polygon, obstacle_id: str | None = None, ready: Ready | None = None) -> str:
+    """Add an obstacle to the running simulation ``sim`` (see the module docstring); returns its id. ``ready``: the
+    change prepared ahead (``prepare_ahead``)."""
     taken = {o.id for o in sim.scene.obstacles} | {o.id for o in sim._moving.obstacles}
     if obstacle_id is None:
         k = len(taken)
@@ -114,27 +231,24 @@ def add_obstacle(sim, polygon, obstacle_id: str | None = None) -> str:
         raise InputError([Problem(f"obstacle {obstacle_id}", "an obstacle with this id is already in the scene")])
     pts = checked_polygon(polygon, sim.scene.bounds, f"obstacle {obstacle_id}")
     t0 = time.process_time()
-    scene = dataclasses.replace(sim.scene, obstacles=[*sim.scene.obstacles,
-                                                      Obstacle(obstacle_id, [tuple(p) for p in pts.tolist()])])
-    _rebuild(sim, scene, [shapely.Polygon(pts)])
+    _rebuild(sim, _with(sim.scene, obstacle_id, pts), [shapely.Polygon(pts)], ready)
     _react_to(sim, shapely.Polygon(pts))
     sim.last_world_update_s = time.process_time() - t0
     return obstacle_id
 
 
-def remove_obstacle(sim, obstacle_id: str) -> None:
+def remove_obstacle(sim, obstacle_id: str, ready: Ready | None = None) -> None:
     """Remove an obstacle from the running simulation ``sim``; the characters whose goal it had closed off are
-    replanned. A moving obstacle simply goes."""
+    replanned. A moving obstacle simply goes. ``ready``: the change prepared ahead (``prepare_ahead``)."""
     if sim._moving.find(obstacle_id) is not None:
         sim._moving = sim._moving.replaced(obstacle_id, None)
         return
-    kept = [o for o in sim.scene.obstacles if o.id != obstacle_id]
-    if len(kept) == len(sim.scene.obstacles):
+    if not any(o.id == obstacle_id for o in sim.scene.obstacles):
         raise InputError([Problem(f"obstacle {obstacle_id}", "no obstacle with this id in the scene")])
     t0 = time.process_time()
-    gone = shapely.Polygon(next(o for o in sim.scene.obstacles if o.id == obstacle_id).polygon)
-    _rebuild(sim, dataclasses.replace(sim.scene, obstacles=kept), [gone])
-    _reopen(sim, gone)
+    scene, changed = _without(sim.scene, obstacle_id)
+    _rebuild(sim, scene, changed, ready)
+    _reopen(sim, changed[0])
     sim.last_world_update_s = time.process_time() - t0
 
 
@@ -210,20 +324,25 @@ def replan_queued(sim, most: int | None = None) -> int:
     return done
 
 
-def _rebuild(sim, scene, changed: list) -> None:
+def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
     """Everything the step reads of the world, from ``scene``: the mesh updated around the ``changed`` polygons
-    (shapely), or built afresh where the local update fails its checks."""
+    (shapely), or built afresh where the local update fails its checks; or, ``ready``, the mesh and the planners'
+    context prepared ahead for the same scene."""
     t0 = time.process_time()
-    mesh = local_update(sim.mesh, scene, changed)
-    sim.last_mesh_update_local = mesh is not None
-    if mesh is None:
-        mesh = build_navmesh(scene)
+    if ready is not None and ready.scene.obstacles == scene.obstacles:
+        scene, mesh, sim.last_mesh_update_local = ready.scene, ready.mesh, ready.local
+    else:
+        ready = None
+        updated = local_update(sim.mesh, scene, changed)
+        sim.last_mesh_update_local = updated is not None
+        mesh = updated if updated is not None else build_navmesh(scene)
     sim.last_mesh_update_s = time.process_time() - t0
+    sim.last_world_update_prepared = ready is not None
     sim.scene = scene
     sim.mesh = mesh
     sim._walk = mesh.kernel_args()
     sim._clear = mesh.clearance_args()
-    sim._context = None
+    sim._context = ready.context if ready is not None else None
     for cached in ("_ext", "_keep"):
         sim.__dict__.pop(cached, None)
     sim.state.tri[:] = -1

@@ -19,6 +19,9 @@ def test_the_quick_section_records_every_figure():
                      "navigation mesh update, deletion", "navigation mesh full build", "first step after it",
                      f"delete it {n} walking", "full build of the scene with it", f"step {n} characters",
                      "mesh full build over local update", "full build over insertion",
-                     "slowest later step while replanning over a plain step", "step with a moving car over without"]
+                     "slowest later step while replanning over a plain step",
+                     "step at a scheduled closing over the steps around it, prepared ahead",
+                     "step at a scheduled closing over the steps around it, computed then",
+                     "step with a moving car over without"]
     assert all(r.section == "dynamic" and math.isfinite(r.value) and r.value > 0 for r in records)
     assert {r.unit for r in records} == {"ms", "x"}

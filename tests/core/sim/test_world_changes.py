@@ -260,6 +260,31 @@ def test_a_scheduled_obstacle_stands_only_while_it_is_due(city, method):
     _kept_out(sim, block, 5.0, 20.0)
 
 
+def test_a_scheduled_change_prepared_ahead_gives_the_same_run(city):
+    """A scheduled obstacle's mesh and planners' structures are prepared off the step thread before it comes and
+    goes (core.sim.world.prepare_ahead): the run takes them (last_world_update_prepared) and walks exactly as a run
+    computing them at the change does (the same recorded positions, bit for bit)."""
+    scene, routes = city
+    probe, i = _one_walking(city, "miran", 5.0, 0)
+    p = _ahead(probe, i, 6.0)
+    timed = _scheduled(scene, _square(p.x, p.y, 2.0), 5.0, 12.0)
+    runs = []
+    for ahead in (10.0, -1.0):
+        sim = Simulation(timed, method="miran", add_scene_agents=False)
+        sim.prepare_ahead_s = ahead
+        sim.add_agents(routes, ["walker"] * len(routes))
+        sim.run(until=5.0)
+        came = sim.last_world_update_prepared
+        sim.run(until=12.0)
+        went = sim.last_world_update_prepared
+        sim.run()
+        runs.append(sim)
+        assert (came, went) == ((True, True) if ahead > 0 else (False, False))
+    a, b = (r.recorder for r in runs)
+    n = int(a.cursor[0])
+    assert n == int(b.cursor[0]) and np.array_equal(a.xy[:n], b.xy[:n]) and np.array_equal(a.t[:n], b.t[:n])
+
+
 def test_a_goal_closed_on_schedule_is_reached_when_it_opens_though_all_others_have_arrived(city):
     scene, routes = city
     goal = routes[3].points[-1]
