@@ -57,6 +57,8 @@ AGENT_FIELDS = ("routes", "networks", "agents")
 TRACE_OVERLAYS = frozenset({"corridor", "reference", "candidates", "attraction", "intervals", "forces"})
 _AGENT_PATH = re.compile(r"^agents\[(\d+)\]")
 TRACE_HZ = 15.0
+# How often a paused controller looks whether a live edit prepared off its thread is ready (seconds).
+LIVE_POLL_S = 0.02
 
 
 class SimController:
@@ -93,6 +95,8 @@ class SimController:
         self._rate_mark = (0.0, 0.0)
         self._rate_value = 0.0
         self._dirty = False
+        # A live obstacle edit being prepared off this thread: (ops, core.sim.world.prepare's answer, obstacles).
+        self._live_edit: tuple | None = None
         self._drawn_mesh = None          # the mesh the triangulation overlay shows (sent with the build or after)
         self._trace_dirty = False
         self._preview_dirty = False
@@ -169,6 +173,8 @@ class SimController:
             waits.append(self._last["frame"] + 1.0 / self.display_hz - now)
         if self._preview_dirty and self.preview_on:
             waits.append(self._last["preview"] + 0.1 - now)
+        if self._live_edit is not None:
+            waits.append(LIVE_POLL_S)     # a live edit being prepared is applied as soon as it is ready
         if not waits:
             return None
         return max(0.0, min(waits))
@@ -245,6 +251,7 @@ class SimController:
         self.document = int(document)
         self.pending = None
         self.mesh = self.ctx = self.sim = None
+        self._live_edit = None
         self.side.clear()
         self.overrides.clear()
         self.trails = None
@@ -307,26 +314,34 @@ class SimController:
                 world.checked_polygon(o.polygon, new.bounds, f"obstacle {o.id}")
         except InputError:
             return False
+        # The change is prepared on another thread while the run goes on, and applied once ready (``tick``): the
+        # engine then stops only for the characters' reaction, not for the planners' structures.
+        self._apply_live()
+        ops = tuple([(world.GOES, before[k]) for k in gone] + [(world.COMES, o) for o in come])
+        self.scene = new
+        self.mesh = self.ctx = None      # a Reset before the edit is applied builds them for the new scene
+        self._live_edit = (ops, world.prepare(self.sim, ops), len(set(gone) | {o.id for o in come}))
+        return True
+
+    def _apply_live(self) -> None:
+        """Apply the live obstacle edit prepared off this thread, if any (waiting for what is not finished), to the
+        running simulation and the side-by-side one."""
+        if self._live_edit is None:
+            return
+        ops, prepared, n = self._live_edit
+        self._live_edit = None
         spent = 0.0
         for sim in (s for s in (self.sim, self.side.sim) if s is not None):
-            for k in gone:
-                sim.remove_obstacle(k)
-                spent += sim.last_world_update_s
-            for o in come:
-                sim.add_obstacle(o.polygon, o.id)
-                spent += sim.last_world_update_s
-        self.scene = new
+            spent += world.apply_change(sim, ops, prepared)
         # The running world's mesh is the new scene's at time 0 unless a scheduled obstacle has come or gone: a
         # Reset then builds that one.
-        self.mesh = None if any(o.scheduled for o in new.obstacles) else self.sim.mesh
+        self.mesh = None if any(o.scheduled for o in self.scene.obstacles) else self.sim.mesh
         self.ctx = None
         self._publish_build(time.monotonic())
         self._preview_dirty = True
         self._trace_dirty = True
-        n = len(set(gone) | {o.id for o in come})
         self._event("info", f"{n} obstacle{'s' if n != 1 else ''} changed while the simulation runs: updated in "
                             f"{spent:.2f} s, the characters replanned where they had to.")
-        return True
 
     def _cmd_play(self) -> None:
         self._ensure()
@@ -476,6 +491,7 @@ class SimController:
         problems = [named(scene, p) for p in problems] + self._add_random_agents(sim)
         misfit = self.side.build(sim, scene, self.mesh, self.ctx, self.threads)
         self.sim = sim
+        self._live_edit = None      # a live edit still being prepared was for the run this one replaces
         self.generation += 1
         self.playing = False
         self.trails = TrailBuffer(sim.n_agents, sim.params.dt)
@@ -614,6 +630,8 @@ class SimController:
         sim = self.sim
         if sim is None:
             return
+        if self._live_edit is not None and self._live_edit[1][2].done():
+            self._apply_live()
         if self.playing:
             dt = sim.params.dt
             budget = max(1, int(0.8 / self.display_hz / max(self.step_s, 1e-6)))

@@ -27,6 +27,7 @@ same inputs, so the run does not change, only the stop at the change is shorter)
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -57,6 +58,7 @@ REPLANS_PER_STEP = 8
 # (Simulation.prepare_ahead_s; ``prepare_ahead``).
 PREPARE_AHEAD_S = 10.0
 _PREPARER: list[ThreadPoolExecutor] = []
+_PREPARER_LOCK = threading.Lock()
 
 
 def schedule_of(scene) -> list:
@@ -102,20 +104,10 @@ class Ready:
     context: PlannerContext
 
 
-def prepare_ahead(sim) -> None:
-    """Start computing, off the step thread, the scheduled changes due next (those at the next event's time) once
-    they are ``sim.prepare_ahead_s`` simulated seconds away or less: their scenes, meshes and the planners'
-    structures their replans need. ``apply_due`` then takes them instead of computing them: every piece is a pure
-    function of the same scene and mesh, so the run is the same, but the step that meets the change no longer waits
-    for the structures (it waits only for what is not finished yet)."""
-    events = sim._events
-    if not events or sim.prepare_ahead_s < 0 or events[0][0] - sim.time > sim.prepare_ahead_s:
-        return
-    group = tuple(e for e in events if e[0] == events[0][0])
-    if sim._prepared is not None and sim._prepared[0][0] is group[0]:
-        return
-    if not _PREPARER:
-        _PREPARER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="miran-world"))
+def prepare(sim, ops: tuple) -> tuple:
+    """Start computing, on another thread, what the changes ``ops`` ((COMES or GOES, obstacle) each, in order) make
+    of ``sim``'s world: the scene after each, its mesh and a planners' context warmed with one route a profile.
+    Returns (ops, the mesh it starts from, a Future of the Ready steps) for ``apply_change``."""
     st = sim.state
     # One errand a profile to plan ahead (two walking characters' goals: points the characters walk to anyway).
     errands = []
@@ -123,15 +115,49 @@ def prepare_ahead(sim) -> None:
         goals = st.goal[(st.status == WALKING) & (st.profile == k)]
         if len(goals):
             errands.append((p, sim.clearance_for(p), goals[0].copy(), goals[-1].copy()))
-    future = _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, group, sim.planner, errands)
-    sim._prepared = (group, sim.mesh, future)
+    with _PREPARER_LOCK:
+        if not _PREPARER:
+            _PREPARER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="miran-world"))
+    return ops, sim.mesh, _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, ops, sim.planner, errands)
 
 
-def _prepared_steps(scene, mesh, group: tuple, planner: str, errands: list) -> list[Ready]:
-    """What applying the events of ``group`` in turn to ``scene`` (whose mesh is ``mesh``) builds, as
-    ``add_obstacle`` and ``remove_obstacle`` build it; the context of each step warmed by the errands."""
+def apply_change(sim, ops: tuple, prepared: tuple | None = None) -> float:
+    """Apply ``ops`` (as in ``prepare``) to ``sim``: a GOES removes its obstacle, a COMES adds it. With
+    ``prepared`` (``prepare``'s answer) made from the simulation's present mesh, each step takes what was computed
+    ahead, waiting for what is not finished; the result is the same either way. Returns the CPU seconds spent."""
+    steps = _steps_of(prepared, sim)
+    spent = 0.0
+    for k, (kind, o) in enumerate(ops):
+        ready = steps[k] if steps is not None else None
+        if kind == GOES:
+            remove_obstacle(sim, o.id, ready)
+        else:
+            add_obstacle(sim, o.polygon, o.id, ready)
+        spent += sim.last_world_update_s
+        if ready is not None and not sim.last_world_update_prepared:
+            steps = None                  # computed afresh: the later steps were prepared from another mesh
+    return spent
+
+
+def prepare_ahead(sim) -> None:
+    """Prepare (``prepare``) the scheduled changes due next, those at the next event's time, once they are
+    ``sim.prepare_ahead_s`` simulated seconds away or less. ``apply_due`` then takes them instead of computing them
+    at the step that meets them: the run is the same, but that step no longer stops for the planners' structures."""
+    events = sim._events
+    if not events or sim.prepare_ahead_s < 0 or events[0][0] - sim.time > sim.prepare_ahead_s:
+        return
+    group = tuple(e for e in events if e[0] == events[0][0])
+    if sim._prepared is not None and sim._prepared[0][0] is group[0]:
+        return
+    sim._prepared = (group, prepare(sim, tuple((kind, o) for _, kind, o in group)))
+
+
+def _prepared_steps(scene, mesh, ops: tuple, planner: str, errands: list) -> list[Ready]:
+    """What applying ``ops`` in turn to ``scene`` (whose mesh is ``mesh``) builds, as ``add_obstacle`` and
+    ``remove_obstacle`` build it (an obstacle added that stands already, or removed that does not, changes
+    nothing); the context of each step warmed by the errands."""
     out = []
-    for _, kind, o in group:
+    for kind, o in ops:
         standing = any(s.id == o.id for s in scene.obstacles)
         if kind == COMES and not standing:
             pts = checked_polygon(o.polygon, scene.bounds, f"obstacle {o.id}")
@@ -156,25 +182,34 @@ def _prepared_steps(scene, mesh, group: tuple, planner: str, errands: list) -> l
     return out
 
 
-def _take_prepared(sim, event) -> Ready | None:
-    """The prepared step for ``event`` when it was prepared from the simulation's present mesh (waiting for it if
-    it is not finished), None otherwise."""
-    p = sim._prepared
-    if p is None:
+def _steps_of(prepared: tuple | None, sim) -> list[Ready] | None:
+    """The Ready steps of ``prepared`` when it was prepared from ``sim``'s present mesh (waiting for them), else
+    None."""
+    if prepared is None or prepared[1] is not sim.mesh:
         return None
-    group, base, future = p
-    if base is not sim.mesh:
+    try:
+        return prepared[2].result()
+    except InputError:
+        return None
+
+
+def _take_prepared(sim, event) -> Ready | None:
+    """The step prepared ahead for the scheduled ``event`` when it was prepared from the simulation's present mesh
+    (waiting for it if it is not finished), None otherwise."""
+    if sim._prepared is None:
+        return None
+    group, prepared = sim._prepared
+    if prepared[1] is not sim.mesh:
         sim._prepared = None              # the world changed since: prepared for another scene
         return None
     if group[0] is not event:
         return None
-    try:
-        steps = future.result()
-    except InputError:
+    steps = _steps_of(prepared, sim)
+    if steps is None:
         sim._prepared = None
         return None
     ready = steps[0]
-    sim._prepared = (group[1:], ready.mesh, _done(steps[1:])) if len(group) > 1 else None
+    sim._prepared = (group[1:], (prepared[0][1:], ready.mesh, _done(steps[1:]))) if len(group) > 1 else None
     return ready
 
 

@@ -493,9 +493,9 @@ def test_an_obstacle_drawn_in_a_scene_with_traffic_applies_at_once_and_reset_sta
 
 
 def test_an_obstacle_drawn_while_the_crowd_walks_applies_at_once(harness):
-    """Drawing, reshaping or deleting an obstacle while a started run walks changes the running simulation at once
-    (no Reset: the same run goes on, its triangulation is sent anew, the status gives the update's time); an edit
-    of anything else still waits for a Reset."""
+    """Drawing, reshaping or deleting an obstacle while a started run walks changes the running simulation as soon
+    as the change is prepared off the engine's thread (no Reset: the same run goes on, its triangulation is sent
+    anew, the status gives the update's time); an edit of anything else still waits for a Reset."""
     import dataclasses
 
     from core.scene.model import Obstacle
@@ -512,7 +512,7 @@ def test_an_obstacle_drawn_while_the_crowd_walks_applies_at_once(harness):
     h.wait(lambda h: any(e.kind == "info" and "changed while the simulation runs" in e.args[0] for e in h.events),
            what="the live change")
     assert c.sim is sim and c.generation == generation and sim.steps >= 20 and c.pending is None
-    assert sim.scene.obstacles[-1] == stall and c.mesh is sim.mesh
+    assert sim.scene.obstacles[-1] == stall and c.mesh is sim.mesh and sim.last_world_update_prepared
     assert h.latest["build"].generation == generation                       # the triangulation, sent anew
     bigger = dataclasses.replace(stall, polygon=[(cx - 2, cy - 2), (cx + 2, cy - 2), (cx + 2, cy + 2),
                                                  (cx - 2, cy + 2)])
