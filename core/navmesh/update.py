@@ -25,7 +25,8 @@ import triangle as tr
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from core.scene.geometry import SceneGeometry, obstacle_polygons, polygon_parts, terrain_polygon
+from core.scene.geometry import (SceneGeometry, boxes_meeting, obstacle_polygons, paint_terrain, polygon_parts,
+                                 polygonal)
 from core.scene.model import Scene
 
 from .build import _assemble, _classify, _edge_keys, _neighbors, _reorder, _unconstrained_components, \
@@ -163,50 +164,14 @@ def _outline(XT: np.ndarray, XN: np.ndarray, cav: np.ndarray) -> tuple[np.ndarra
 
 
 def _clipped_geometry(scene: Scene, P: BaseGeometry) -> SceneGeometry:
-    """The scene's geometry inside ``P`` (a polygon or several) (``core.scene.geometry.build_geometry``, clipped to P):
-    obstacles, free space and the terrain painted from the last terrain polygon to the first."""
+    """The scene's geometry inside ``P`` (a polygon or several), as ``core.scene.geometry.build_geometry`` derives it
+    for the whole scene but clipped to P: obstacles, free space and the painted terrain."""
     shapely.prepare(P)
-    near = _meets(P.bounds)
-    obst = [o for o in obstacle_polygons(scene, near) if P.intersects(o)]
-    obstacles = _polygonal(shapely.intersection(shapely.union_all(obst), P)) if obst else MultiPolygon()
-    free = _polygonal(shapely.difference(P, obstacles)) if not obstacles.is_empty else P
-    pieces: list[list] = [[] for _ in scene.terrain_types]
-    remaining = free
-    for t in reversed(scene.terrains):
-        if remaining.is_empty:
-            break
-        if not near(t.polygon):
-            continue
-        poly = terrain_polygon(t)
-        if not P.intersects(poly):
-            continue
-        part = shapely.intersection(poly, remaining)
-        if part.is_empty or part.area == 0.0:
-            continue
-        pieces[scene.terrain_index(t.type)].append(part)
-        remaining = shapely.difference(remaining, poly)
-    pieces[scene.terrain_index(scene.default_terrain)].append(remaining)
-    regions = tuple(_polygonal(shapely.union_all(p)) if p else MultiPolygon() for p in pieces)
-    areas = np.array([r.area for r in regions], dtype=np.float64)
+    obst = [o for o in obstacle_polygons(scene, boxes_meeting(P.bounds)) if P.intersects(o)]
+    obstacles = polygonal(shapely.intersection(shapely.union_all(obst), P)) if obst else MultiPolygon()
+    free = polygonal(shapely.difference(P, obstacles)) if not obstacles.is_empty else P
+    regions, areas = paint_terrain(scene, free, P)
     return SceneGeometry(P, obstacles, free, regions, areas, float(free.area), tuple(polygon_parts(free)))
-
-
-def _meets(bounds):
-    """A test of whether a polygon's points (a list of (x, y)) have a bounding box that meets ``bounds``."""
-    x0, y0, x1, y1 = bounds
-
-    def meets(points) -> bool:
-        xs = [p[0] for p in points]
-        ys = [p[1] for p in points]
-        return min(xs) <= x1 and max(xs) >= x0 and min(ys) <= y1 and max(ys) >= y0
-    return meets
-
-
-def _polygonal(g):
-    parts = [p for p in polygon_parts(g) if p.area > 0]
-    if not parts:
-        return MultiPolygon()
-    return parts[0] if len(parts) == 1 else MultiPolygon(parts)
 
 
 def _match_outline(lv: np.ndarray, V: np.ndarray, outline_v: np.ndarray, snap: float) -> np.ndarray | None:

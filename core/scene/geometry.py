@@ -63,28 +63,51 @@ def build_geometry(scene: Scene) -> SceneGeometry:
     """Normalise a (validated) scene's geometry: free space and the disjoint terrain regions that tile it."""
     box = shapely.box(*scene.bounds)
     # Clipping can leave lines and points where an obstacle touches the bounds from outside: keep the areas.
-    obst = _polygonal(shapely.intersection(shapely.union_all(obstacle_polygons(scene)), box))
+    obst = polygonal(shapely.intersection(shapely.union_all(obstacle_polygons(scene)), box))
     free = shapely.difference(box, obst)
-    ntypes = len(scene.terrain_types)
-    pieces: list[list[BaseGeometry]] = [[] for _ in range(ntypes)]
+    regions, areas = paint_terrain(scene, free)
+    comps = sorted(polygon_parts(free), key=lambda g: -g.area)
+    return SceneGeometry(box, obst, free, regions, areas, float(free.area), tuple(comps))
+
+
+def paint_terrain(scene: Scene, free: BaseGeometry,
+                  within: BaseGeometry | None = None) -> tuple[tuple[BaseGeometry, ...], np.ndarray]:
+    """The terrain regions that tile ``free``, one per terrain type, and their areas: later terrain polygons cover
+    earlier ones, so they are painted from the last to the first, each taking what is left, and the default type
+    takes the rest. With ``within`` (a region holding ``free``), only the terrain polygons that meet it are read."""
+    pieces: list[list[BaseGeometry]] = [[] for _ in scene.terrain_types]
+    near = boxes_meeting(within.bounds) if within is not None else None
     remaining = free
-    # Later terrain polygons cover earlier ones: paint from the last to the first, each taking what is left.
-    for t, poly in zip(reversed(scene.terrains), reversed(terrain_polygons(scene))):
+    for t in reversed(scene.terrains):
         if remaining.is_empty:
             break
+        if near is not None and not near(t.polygon):
+            continue
+        poly = terrain_polygon(t)
+        if within is not None and not within.intersects(poly):
+            continue
         part = shapely.intersection(poly, remaining)
         if part.is_empty or part.area == 0.0:
             continue
         pieces[scene.terrain_index(t.type)].append(part)
         remaining = shapely.difference(remaining, poly)
     pieces[scene.terrain_index(scene.default_terrain)].append(remaining)
-    regions = tuple(_polygonal(shapely.union_all(p)) if p else MultiPolygon() for p in pieces)
-    areas = np.array([r.area for r in regions], dtype=np.float64)
-    comps = sorted(polygon_parts(free), key=lambda g: -g.area)
-    return SceneGeometry(box, obst, free, regions, areas, float(free.area), tuple(comps))
+    regions = tuple(polygonal(shapely.union_all(p)) if p else MultiPolygon() for p in pieces)
+    return regions, np.array([r.area for r in regions], dtype=np.float64)
 
 
-def _polygonal(g: BaseGeometry) -> BaseGeometry:
+def boxes_meeting(bounds) -> Callable[[list], bool]:
+    """A test of whether a polygon's points (a list of (x, y)) have a bounding box that meets ``bounds``."""
+    x0, y0, x1, y1 = bounds
+
+    def meets(points) -> bool:
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        return min(xs) <= x1 and max(xs) >= x0 and min(ys) <= y1 and max(ys) >= y0
+    return meets
+
+
+def polygonal(g: BaseGeometry) -> BaseGeometry:
     """Keep only the areal part of a geometry (intersections can leave stray lines and points)."""
     parts = [p for p in polygon_parts(g) if p.area > 0]
     if not parts:
