@@ -4,7 +4,8 @@ simulation between steps, by the API or by the scene's schedule (an obstacle's `
 Each change updates the navigation mesh locally, retriangulating only the cavity around the changed polygon
 (``core.navmesh.update``: the same free space and terrain as a fresh build of the changed scene; a fresh build where
 the local update fails its checks), and drops the planners' context and the kept windows, which the next replan and
-the next step build anew from the changed scene. The characters then react:
+the next step build anew from the changed scene (or takes a context prepared ahead, below). The characters then
+react:
 
 - one that the new obstacle covers, or whose disc (disc MIRAN, IRM) it overlaps, is moved to the nearest place
   where its disc and its route clearance fit, and is replanned from there;
@@ -19,9 +20,10 @@ characters to replan wait in a queue, nearest to the change first, and each step
 ``Simulation.replans_per_step`` of them (a count, not a time, so that a run does not depend on the machine's speed).
 A character waiting walks on along its old route; one the obstacle moved out is replanned at once.
 
-A change on the scene's schedule is known in advance: ``prepare_ahead`` computes its scene, mesh and planners'
-structures on another thread before it is due, and the step that meets it takes them (the same pure functions of the
-same inputs, so the run does not change, only the stop at the change is shorter).
+A change can be prepared on another thread before it is applied: ``prepare`` computes its scenes, meshes and
+planners' structures while the characters walk on, and ``apply_change`` takes them (the same pure functions of the
+same inputs, so the run does not change, only the stop at the change is shorter). A change on the scene's schedule
+is known in advance, and ``prepare_ahead`` prepares it before it is due; the app prepares its live edits.
 """
 
 from __future__ import annotations
