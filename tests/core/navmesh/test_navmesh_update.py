@@ -120,3 +120,46 @@ def test_a_change_outside_the_bounds_keeps_the_mesh():
     x0, y0, x1, y1 = scene.bounds
     far = shapely.box(x1 + 5.0, y1 + 5.0, x1 + 9.0, y1 + 9.0)
     assert local_update(mesh, scene, [far]) is mesh
+
+
+def _sq(x0, y0, x1, y1):
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+# Degenerate changes of the grid scene (obstacles a (2, 2)-(4, 4), b (4, 4)-(6, 6) and an L; a road y 4-5 and mud
+# x 5-7): (obstacles after the change given those before, the changed polygons).
+DEGENERATE = {
+    "a copy of a": lambda obs: ([*obs, Obstacle("dup", _sq(2, 2, 4, 4))], [_sq(2, 2, 4, 4)]),
+    "an edge shared with a": lambda obs: ([*obs, Obstacle("e", _sq(0.5, 2, 2, 4))], [_sq(0.5, 2, 2, 4)]),
+    "over the bounds' corner": lambda obs: ([*obs, Obstacle("o", _sq(-1, -1, 1.5, 1))], [_sq(-1, -1, 1.5, 1)]),
+    "over nearly everything": lambda obs: ([*obs, Obstacle("all", _sq(0.1, 0.1, 9.9, 7.9))],
+                                           [_sq(0.1, 0.1, 9.9, 7.9)]),
+    "a micrometre square": lambda obs: ([*obs, Obstacle("t", _sq(8.5, 6.5, 8.500001, 6.500001))],
+                                        [_sq(8.5, 6.5, 8.500001, 6.500001)]),
+    "along the road's edges": lambda obs: ([*obs, Obstacle("r", _sq(0.5, 4, 1.5, 5))], [_sq(0.5, 4, 1.5, 5)]),
+    "collinear vertices": lambda obs: ([*obs, Obstacle("c", [(7.5, 5), (8, 5), (8.5, 5), (8.5, 6), (7.5, 6)])],
+                                       [[(7.5, 5), (8, 5), (8.5, 5), (8.5, 6), (7.5, 6)]]),
+    "every obstacle removed": lambda obs: ([], [o.polygon for o in obs]),
+    # 1e-12 from a's edge: closer than the build's snap distance, so the gap closes as in a fresh build.
+    "a hair from a": lambda obs: ([*obs, Obstacle("h", _sq(4 + 1e-12, 2, 5, 3.999999999999))],
+                                  [_sq(4 + 1e-12, 2, 5, 3.999999999999)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEGENERATE))
+def test_degenerate_changes_give_a_fresh_builds_mesh(name):
+    """Changes that touch, copy or cover what is there, or are far smaller than the scene: the local update is
+    taken, and its mesh has a fresh build's areas per terrain, obstacle outline and terrain boundaries."""
+    from scenegen import grid_scene
+
+    scene = grid_scene()
+    obstacles, changed = DEGENERATE[name](list(scene.obstacles))
+    after = dataclasses.replace(scene, obstacles=obstacles)
+    mesh = local_update(build_navmesh(scene), after, [shapely.Polygon(p) for p in changed])
+    assert mesh is not None
+    fresh = build_navmesh(after)
+    np.testing.assert_allclose(mesh.terrain_areas(), fresh.terrain_areas(), rtol=1e-12, atol=1e-12)
+    assert _lengths(mesh.obstacle_edges) == pytest.approx(_lengths(fresh.obstacle_edges), rel=1e-12)
+    assert _lengths(mesh.terrain_edges) == pytest.approx(_lengths(fresh.terrain_edges), rel=1e-12)
+    if name != "a hair from a":                  # shapely keeps the 1e-12 gap that both meshes close
+        assert_navmesh_of(after, mesh)
