@@ -95,8 +95,8 @@ class SimController:
         self._rate_mark = (0.0, 0.0)
         self._rate_value = 0.0
         self._dirty = False
-        # A live obstacle edit being prepared off this thread: (ops, core.sim.world.prepare's answer, obstacles).
-        self._live_edit: tuple | None = None
+        # Live obstacle edits being prepared off this thread, in order: (core.sim.world.Preparation, obstacles).
+        self._live_edits: list[tuple] = []
         self._drawn_mesh = None          # the mesh the triangulation overlay shows (sent with the build or after)
         self._trace_dirty = False
         self._preview_dirty = False
@@ -173,7 +173,7 @@ class SimController:
             waits.append(self._last["frame"] + 1.0 / self.display_hz - now)
         if self._preview_dirty and self.preview_on:
             waits.append(self._last["preview"] + 0.1 - now)
-        if self._live_edit is not None:
+        if self._live_edits:
             waits.append(LIVE_POLL_S)     # a live edit being prepared is applied as soon as it is ready
         if not waits:
             return None
@@ -251,7 +251,7 @@ class SimController:
         self.document = int(document)
         self.pending = None
         self.mesh = self.ctx = self.sim = None
-        self._live_edit = None
+        self._live_edits = []
         self.side.clear()
         self.overrides.clear()
         self.trails = None
@@ -314,25 +314,23 @@ class SimController:
                 world.checked_polygon(o.polygon, new.bounds, f"obstacle {o.id}")
         except InputError:
             return False
-        # The change is prepared on another thread while the run goes on, and applied once ready (``tick``): the
-        # engine then stops only for the characters' reaction, not for the planners' structures.
-        self._apply_live()
+        # The change is prepared on another thread while the run goes on (after the edits still being prepared),
+        # and applied once ready (``tick``): the engine then stops only for the characters' reaction, not for the
+        # planners' structures.
         ops = tuple([(world.GOES, before[k]) for k in gone] + [(world.COMES, o) for o in come])
         self.scene = new
         self.mesh = self.ctx = None      # a Reset before the edit is applied builds them for the new scene
-        self._live_edit = (ops, world.prepare(self.sim, ops), len(set(gone) | {o.id for o in come}))
+        after = self._live_edits[-1][0] if self._live_edits else None
+        self._live_edits.append((world.prepare(self.sim, ops, after), len(set(gone) | {o.id for o in come})))
         return True
 
     def _apply_live(self) -> None:
-        """Apply the live obstacle edit prepared off this thread, if any (waiting for what is not finished), to the
+        """Apply the first live obstacle edit prepared off this thread (waiting for what is not finished) to the
         running simulation and the side-by-side one."""
-        if self._live_edit is None:
-            return
-        ops, prepared, n = self._live_edit
-        self._live_edit = None
+        prepared, n = self._live_edits.pop(0)
         spent = 0.0
         for sim in (s for s in (self.sim, self.side.sim) if s is not None):
-            spent += world.apply_change(sim, ops, prepared)
+            spent += world.apply_change(sim, prepared.ops, prepared)
         # The running world's mesh is the new scene's at time 0 unless a scheduled obstacle has come or gone: a
         # Reset then builds that one.
         self.mesh = None if any(o.scheduled for o in self.scene.obstacles) else self.sim.mesh
@@ -491,7 +489,7 @@ class SimController:
         problems = [named(scene, p) for p in problems] + self._add_random_agents(sim)
         misfit = self.side.build(sim, scene, self.mesh, self.ctx, self.threads)
         self.sim = sim
-        self._live_edit = None      # a live edit still being prepared was for the run this one replaces
+        self._live_edits = []       # live edits still being prepared were for the run this one replaces
         self.generation += 1
         self.playing = False
         self.trails = TrailBuffer(sim.n_agents, sim.params.dt)
@@ -630,7 +628,7 @@ class SimController:
         sim = self.sim
         if sim is None:
             return
-        if self._live_edit is not None and self._live_edit[1][2].done():
+        while self._live_edits and self._live_edits[0][0].done():
             self._apply_live()
         if self.playing:
             dt = sim.params.dt

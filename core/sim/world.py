@@ -106,10 +106,37 @@ class Ready:
     context: PlannerContext
 
 
-def prepare(sim, ops: tuple) -> tuple:
+class Preparation:
+    """Changes of the world being computed on another thread (``prepare``): ``ops`` and, once ``done``, their
+    Ready ``steps``; ``base`` the mesh they start from (that of the preparation it follows, when it follows one)."""
+
+    def __init__(self, ops: tuple, future: Future, base: NavMesh | None, after: "Preparation | None") -> None:
+        self.ops = ops
+        self.future = future
+        self._base = base
+        self._after = after
+
+    def done(self) -> bool:
+        return self.future.done()
+
+    def steps(self) -> list[Ready]:
+        """The Ready steps, waiting for them; InputError when they could not be prepared."""
+        return self.future.result()
+
+    def base(self) -> NavMesh | None:
+        """The mesh the steps start from (waiting for the preparation this one follows); None if unknown."""
+        if self._after is None:
+            return self._base
+        try:
+            return self._after.steps()[-1].mesh
+        except InputError:
+            return None
+
+
+def prepare(sim, ops: tuple, after: Preparation | None = None) -> Preparation:
     """Start computing, on another thread, what the changes ``ops`` ((COMES or GOES, obstacle) each, in order) make
-    of ``sim``'s world: the scene after each, its mesh and a planners' context warmed with one route a profile.
-    Returns (ops, the mesh it starts from, a Future of the Ready steps) for ``apply_change``."""
+    of ``sim``'s world, or of the world ``after`` leads to: the scene after each, its mesh and a planners' context
+    warmed with one route a profile, for ``apply_change``."""
     st = sim.state
     # One errand a profile to plan ahead (two walking characters' goals: points the characters walk to anyway).
     errands = []
@@ -120,10 +147,18 @@ def prepare(sim, ops: tuple) -> tuple:
     with _PREPARER_LOCK:
         if not _PREPARER:
             _PREPARER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="miran-world"))
-    return ops, sim.mesh, _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, ops, sim.planner, errands)
+    planner = sim.planner
+    if after is None:
+        future = _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, ops, planner, errands)
+        return Preparation(ops, future, sim.mesh, None)
+
+    def following() -> list[Ready]:
+        last = after.steps()[-1]        # one worker thread: ``after`` is done before this starts
+        return _prepared_steps(last.scene, last.mesh, ops, planner, errands)
+    return Preparation(ops, _PREPARER[0].submit(following), None, after)
 
 
-def apply_change(sim, ops: tuple, prepared: tuple | None = None) -> float:
+def apply_change(sim, ops: tuple, prepared: Preparation | None = None) -> float:
     """Apply ``ops`` (as in ``prepare``) to ``sim``: a GOES removes its obstacle, a COMES adds it. With
     ``prepared`` (``prepare``'s answer) made from the simulation's present mesh, each step takes what was computed
     ahead, waiting for what is not finished; the result is the same either way. Returns the CPU seconds spent."""
@@ -184,13 +219,13 @@ def _prepared_steps(scene, mesh, ops: tuple, planner: str, errands: list) -> lis
     return out
 
 
-def _steps_of(prepared: tuple | None, sim) -> list[Ready] | None:
+def _steps_of(prepared: Preparation | None, sim) -> list[Ready] | None:
     """The Ready steps of ``prepared`` when it was prepared from ``sim``'s present mesh (waiting for them), else
     None."""
-    if prepared is None or prepared[1] is not sim.mesh:
+    if prepared is None or prepared.base() is not sim.mesh:
         return None
     try:
-        return prepared[2].result()
+        return prepared.steps()
     except InputError:
         return None
 
@@ -201,7 +236,7 @@ def _take_prepared(sim, event) -> Ready | None:
     if sim._prepared is None:
         return None
     group, prepared = sim._prepared
-    if prepared[1] is not sim.mesh:
+    if prepared.base() is not sim.mesh:
         sim._prepared = None              # the world changed since: prepared for another scene
         return None
     if group[0] is not event:
@@ -211,7 +246,8 @@ def _take_prepared(sim, event) -> Ready | None:
         sim._prepared = None
         return None
     ready = steps[0]
-    sim._prepared = (group[1:], (prepared[0][1:], ready.mesh, _done(steps[1:]))) if len(group) > 1 else None
+    rest = Preparation(prepared.ops[1:], _done(steps[1:]), ready.mesh, None)
+    sim._prepared = (group[1:], rest) if len(group) > 1 else None
     return ready
 
 

@@ -285,6 +285,35 @@ def test_a_scheduled_change_prepared_ahead_gives_the_same_run(city):
     assert n == int(b.cursor[0]) and np.array_equal(a.xy[:n], b.xy[:n]) and np.array_equal(a.t[:n], b.t[:n])
 
 
+def test_changes_prepared_one_after_another_give_the_same_run(city):
+    """Two changes prepared on another thread, the second after the first (as the app prepares a user's edits made
+    in quick succession), then applied: the run takes both preparations and walks exactly as a run computing the
+    changes when they are applied."""
+    from core.scene.model import Obstacle
+    from core.sim import world
+
+    scene, routes = city
+    probe, i = _one_walking(city, "miran", 3.0, 0)
+    p, q = _ahead(probe, i, 6.0), _ahead(probe, i, 12.0)
+    first = (world.COMES, Obstacle("stall", _square(p.x, p.y, 1.5).tolist()))
+    runs = []
+    for prepared in (True, False):
+        sim = Simulation(scene, method="miran", add_scene_agents=False)
+        sim.add_agents(routes, ["walker"] * len(routes))
+        sim.run(until=3.0)
+        second = ((world.GOES, first[1]), (world.COMES, Obstacle("stall-2", _square(q.x, q.y, 1.5).tolist())))
+        a = world.prepare(sim, (first,)) if prepared else None
+        b = world.prepare(sim, second, after=a) if prepared else None
+        world.apply_change(sim, (first,), a)
+        assert sim.last_world_update_prepared == prepared
+        world.apply_change(sim, second, b)
+        assert sim.last_world_update_prepared == prepared
+        sim.run()
+        runs.append(sim.recorder)
+    n = int(runs[0].cursor[0])
+    assert n == int(runs[1].cursor[0]) and np.array_equal(runs[0].xy[:n], runs[1].xy[:n])
+
+
 def test_a_goal_closed_on_schedule_is_reached_when_it_opens_though_all_others_have_arrived(city):
     scene, routes = city
     goal = routes[3].points[-1]
