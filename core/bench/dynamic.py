@@ -45,7 +45,7 @@ CLOSES_AT = 8.0
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
 
 
-def Simulation_of(scene, n: int):
+def _with_errands(scene, n: int):
     """A simulation of ``scene`` (no scene agents, nothing recorded) with n characters on errands."""
     from core.sim import Simulation
 
@@ -55,8 +55,8 @@ def Simulation_of(scene, n: int):
 
 
 def _crowd(scene, n: int):
-    """``Simulation_of`` warmed up."""
-    sim = Simulation_of(scene, n)
+    """``_with_errands`` warmed up."""
+    sim = _with_errands(scene, n)
     sim.step(5)
     return sim
 
@@ -77,7 +77,7 @@ def _closing_ms(n: int, ahead: float) -> tuple[float, float, bool]:
 
     data = scene_to_dict(load_scene(SCENES / "city.json"))
     data["obstacles"].append({"id": "roadworks", "polygon": ROADWORKS, "appears": CLOSES_AT})
-    sim = Simulation_of(parse_scene(data), n)
+    sim = _with_errands(parse_scene(data), n)
     sim.prepare_ahead_s = ahead
     sim.run(until=CLOSES_AT - 3.0)
     walls = []

@@ -67,8 +67,9 @@ class MovingObstacles:
 
     def replaced(self, obstacle_id: str, new: Obstacle | None) -> "MovingObstacles":
         """These obstacles with the one of this id replaced by ``new`` (None: without it)."""
-        kept = [o for o in self.obstacles if o.id != obstacle_id]
-        return MovingObstacles(kept if new is None else [new if o.id == obstacle_id else o for o in self.obstacles])
+        if new is None:
+            return MovingObstacles([o for o in self.obstacles if o.id != obstacle_id])
+        return MovingObstacles([new if o.id == obstacle_id else o for o in self.obstacles])
 
     def standing(self, t: float) -> list[tuple[int, shapely.Polygon, "Frame"]]:
         """(index, outline, frame) of each obstacle standing at time ``t``: the outline where the path begins, and

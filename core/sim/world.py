@@ -184,8 +184,8 @@ def prepare_ahead(sim) -> None:
     if not events or sim.prepare_ahead_s < 0 or events[0][0] - sim.time > sim.prepare_ahead_s:
         return
     group = tuple(e for e in events if e[0] == events[0][0])
-    if sim._prepared is not None and sim._prepared[0][0] is group[0]:
-        return
+    if sim._prepared is not None and sim._prepared[0][0] is group[0] and sim._prepared[1].base() is sim.mesh:
+        return                            # prepared already, from the world as it is now
     sim._prepared = (group, prepare(sim, tuple((kind, o) for _, kind, o in group)))
 
 
