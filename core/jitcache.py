@@ -34,6 +34,10 @@ callee's blocks one ``copy.deepcopy`` each, and every block's variables reach th
 inlining copied that scope once per block; the blocks of one inlining now share one copy of it, as the callee's own
 blocks do. The IR and so the machine code are the same (the inliner's own check is that the copied blocks have one
 scope); a cold compile of every kernel took 268 s of CPU against 302 s (2026-11-29, one process).
+
+A second, for compile time too (``core.jitlink``): a kernel marked ``jit(shared=True)`` is called by its callers as
+its own compiled code, not linked into each of them as a copy. An entry saves the shared kernels its code calls, and
+loading it loads them first; the layout of an entry is part of its key (``ENTRY_LAYOUT``).
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ import numpy as np
 from numba.core import caching
 from numba.core import inline_closurecall
 from numba.core.dispatcher import Dispatcher
+
+from core import jitlink
 
 class _OneMemoCopy:
     """``copy`` as numba's inliner sees it while it inlines one callee: ``deepcopy`` shares one memo, so the blocks
@@ -89,6 +95,7 @@ def share_inline_copies() -> None:
 
 
 share_inline_copies()
+jitlink.separate_kernel_calls(lambda d: getattr(d, "shared_code", False) is True)
 
 # A kernel as the type checker sees it: numba types its calls itself when it compiles them (often with star-args of
 # the owners' array tuples, whose lengths a static checker cannot follow).
@@ -98,6 +105,8 @@ Kernel = Callable[..., Any]
 KEPT_VERSIONS = 4
 # Characters of the stamp in a file name: 64 bits, enough to tell a kernel's versions apart.
 STAMP_CHARS = 16
+# The layout of a cache entry, part of its key: entries of another layout are never read.
+ENTRY_LAYOUT = "calls-1"
 # The environment variable naming read-only caches searched after the writable one.
 SHIPPED_ENV = "MIRAN_SHIPPED_KERNELS"
 
@@ -105,12 +114,12 @@ SHIPPED_ENV = "MIRAN_SHIPPED_KERNELS"
 @overload
 def jit(fn: Callable[..., Any], /) -> Kernel: ...
 @overload
-def jit(*, inline: bool = False, noalloc: bool = False,
-        parallel: bool = False) -> Callable[[Callable[..., Any]], Kernel]: ...
+def jit(*, inline: bool = False, noalloc: bool = False, parallel: bool = False,
+        shared: bool = False) -> Callable[[Callable[..., Any]], Kernel]: ...
 
 
 def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noalloc: bool = False,
-        parallel: bool = False) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
+        parallel: bool = False, shared: bool = False) -> Kernel | Callable[[Callable[..., Any]], Kernel]:
     """Compile ``fn`` as a nogil numba kernel cached under the policy above; use as ``@jit`` or ``@jit(...)``.
 
     ``inline``: numba inlines the function into every jitted caller (``inline="always"``), which type-infers and
@@ -118,7 +127,12 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
     reference-counting runtime (its private ``_nrt=False`` option, kept here only): the function cannot allocate
     arrays, so a hot-path kernel that starts allocating fails to compile instead of slowing down, and its calls
     carry no reference counting. ``parallel``: numba's ``parallel=True``, for the few kernels whose ``prange``
-    loops run blocks of work on several threads (slow to compile: keep them small)."""
+    loops run blocks of work on several threads (slow to compile: keep them small). ``shared``: compiled once, and
+    every kernel that calls it calls that code instead of a copy (core.jitlink): for a large kernel called once a
+    step, a block or a query, never for one called per agent (the copy lets LLVM inline it, and a call passes every
+    array of its structures field by field)."""
+    if shared and inline:
+        raise ValueError("a kernel is inlined into its callers or shared by them, not both")
     options: dict[str, Any] = {"nogil": True}
     if parallel:
         options["parallel"] = True
@@ -126,6 +140,10 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
         options["inline"] = "always"
     if noalloc:
         options["_nrt"] = False
+    elif shared:
+        # numba compiles a kernel first called from a noalloc kernel without reference counting too, unless told:
+        # a shared kernel is compiled once, for every caller, so it keeps what it needs to allocate.
+        options["_nrt"] = True
 
     def wrap(f: Callable[..., Any]) -> Kernel:
         dispatcher: Kernel = numba.njit(**options)(f)
@@ -134,6 +152,7 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
             cache = KernelCache(f)
             cache.dispatcher = dispatcher
             dispatcher._cache = cache  # type: ignore[attr-defined]
+        dispatcher.shared_code = shared  # type: ignore[attr-defined]
         if not inline:
             _compile_for_plain_types(dispatcher)
         return dispatcher
@@ -197,7 +216,8 @@ class _Stamper:
 
     def dispatcher(self, d: Any) -> None:
         f = d.py_func
-        self.put("kernel", f.__module__, f.__qualname__, sorted((k, repr(v)) for k, v in d.targetoptions.items()))
+        self.put("kernel", f.__module__, f.__qualname__, sorted((k, repr(v)) for k, v in d.targetoptions.items()),
+                 "shared" if getattr(d, "shared_code", False) else "copied")
         self.code(f.__code__, f.__doc__)
         self.put("defaults", constant_text(f.__defaults__))
         names = _names(f.__code__)
@@ -439,7 +459,21 @@ class _EntryFiles(caching.IndexDataCacheFile):
 
 
 class _KernelCacheImpl(caching.CompileResultCacheImpl):
+    """numba's compile-result cache, with the kernels an entry calls saved beside it and loaded before it."""
+
     _locator_classes = [_UserDirLocator, _InTreeLocator, _UserWideLocator]
+
+    def reduce(self, cres: Any) -> Any:
+        return super().reduce(cres), jitlink.calls_of(cres.library)  # type: ignore[no-untyped-call]
+
+    def rebuild(self, target_context: Any, payload: Any) -> Any:
+        """The cached compile result, its callees loaded first; None where one of them now has another symbol."""
+        reduced, calls = payload
+        if not jitlink.load_calls(calls):
+            return None
+        cres = super().rebuild(target_context, reduced)  # type: ignore[no-untyped-call]
+        cres.library._kernel_calls = dict(calls)
+        return cres
 
 
 class KernelCache(caching.FunctionCache):
@@ -476,12 +510,15 @@ class KernelCache(caching.FunctionCache):
         for f in self.cache_files():
             data = f.load(key)
             if data is not None:
-                return self._impl.rebuild(target_context, data)
+                cres = self._impl.rebuild(target_context, data)
+                if cres is not None:
+                    return cres
         return None
 
     def _index_key(self, sig: Any, codegen: Any) -> Any:
-        # numba's key without the closure hash (the stamp covers the cells): the signature and the machine.
-        return sig, codegen.magic_tuple()
+        # numba's key without the closure hash (the stamp covers the cells): the signature and the machine, and the
+        # layout of an entry (its callees saved beside it).
+        return sig, codegen.magic_tuple(), ENTRY_LAYOUT
 
     def is_cached(self, sig: Any, codegen: Any) -> bool:
         """Whether the writable or a shipped cache holds ``sig`` under the current stamp."""

@@ -1,0 +1,133 @@
+"""core.jitlink: a kernel calls a shared kernel's loaded code instead of a linked copy of it (and still links a copy
+of any other), a cached caller loads its callees first, and a callee compiled afresh since (another symbol) makes
+the caller compile again rather than call a symbol that does not exist.
+
+Each check runs fresh interpreters on a small package in a temporary directory, as test_jitcache does: what a new
+process finds in numba's cache on disk is the point."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.cold_cache
+
+KERNELS = """
+import numpy as np
+from numba import prange
+from core.jitcache import jit
+
+@jit(shared=True)
+def weigh(a, s):
+    t = 0.0
+    for i in range(a.shape[0]):
+        t += a[i] * s
+    return t
+
+@jit
+def total(a):
+    return a.sum()
+
+@jit
+def weigh_plus_one(a):
+    return weigh(a, 2.0) + 1.0 + 0.0 * total(a)
+
+@jit(shared=True)
+def ones_total(n):
+    return np.ones(n).sum()
+
+@jit(noalloc=True)
+def ones_twice(n):
+    return 2.0 * ones_total(n)
+
+@jit(parallel=True)
+def weigh_each(a, out):
+    for j in prange(out.shape[0]):
+        out[j] = weigh(a, float(j))
+"""
+
+PROBE = """
+import json, sys
+import numpy as np
+import pkgj.kernels as k
+from core.jitlink import calls_of
+a = np.arange(5.0)
+out = np.zeros(4)
+first = sys.argv[1]
+# A kernel that cannot allocate calls a shared one that does, compiled first from it: the shared kernel keeps its
+# reference counting (numba would otherwise compile it without, as its caller is).
+twice = k.ones_twice(4)
+if first == "parallel":
+    k.weigh_each(a, out)
+    plus = k.weigh_plus_one(a)
+else:
+    plus = k.weigh_plus_one(a)
+    k.weigh_each(a, out)
+def stats(d):
+    return {"hits": sum(d.stats.cache_hits.values()), "misses": sum(d.stats.cache_misses.values())}
+weigh = next(iter(k.weigh.overloads.values())).fndesc.mangled_name
+# Only compiled (not loaded: its copy is inside its caller's cached code) in a process that compiles its caller.
+total = next((c.fndesc.mangled_name for c in k.total.overloads.values()), "")
+plus_lib = next(iter(k.weigh_plus_one.overloads.values())).library
+each_lib = next(iter(k.weigh_each.overloads.values())).library
+print(json.dumps({
+    "plus": plus, "each": out.tolist(), "twice": twice,
+    "weigh": stats(k.weigh), "weigh_plus_one": stats(k.weigh_plus_one), "weigh_each": stats(k.weigh_each),
+    "plus_calls": sorted(calls_of(plus_lib)), "each_calls": sorted(calls_of(each_lib)),
+    "weigh_symbol": weigh, "total_symbol": total,
+    "plus_ir": plus_lib.get_llvm_str() if stats(k.weigh_plus_one)["misses"] else "",
+}))
+"""
+
+
+def _probe(tmp: Path, first: str) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp), str(Path(__file__).resolve().parents[2])])
+    env["NUMBA_CACHE_DIR"] = str(tmp / "cache")
+    env.pop("MIRAN_SHIPPED_KERNELS", None)
+    out = subprocess.run([sys.executable, "-c", PROBE, first], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_callers_call_the_callees_loaded_code_and_load_it_first_from_the_cache(tmp_path):
+    pkg = tmp_path / "pkgj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    expected = {"plus": 21.0, "each": [0.0, 10.0, 20.0, 30.0], "twice": 8.0}
+
+    cold = _probe(tmp_path, "plain")
+    assert {k: cold[k] for k in expected} == expected
+    symbol = cold["weigh_symbol"]
+    # The caller's module declares the callee and holds no copy of its body; both callers record the call, the
+    # parallel one through the body of its parallel loop (a library linked into it).
+    assert f"declare i32 @{symbol}(" in cold["plus_ir"] and f"define linkonce_odr i32 @{symbol}(" not in cold["plus_ir"]
+    # A kernel not marked shared is linked as numba links it: a copy LLVM may inline.
+    assert f"declare i32 @{cold['total_symbol']}(" not in cold["plus_ir"]
+    assert cold["plus_calls"] == [symbol] and cold["each_calls"] == [symbol]
+
+    # A fresh process that asks for a caller first loads the callee from the cache before it, under the same symbol.
+    for first in ("plain", "parallel"):
+        warm = _probe(tmp_path, first)
+        assert {k: warm[k] for k in expected} == expected
+        assert warm["weigh_symbol"] == symbol
+        for name in ("weigh", "weigh_plus_one", "weigh_each"):
+            assert warm[name] == {"hits": 1, "misses": 0}, (first, name, warm[name])
+
+    # The callee's entry gone: it is compiled afresh under another symbol (numba numbers a process's functions in
+    # the order it compiles them, and the cold run compiled the caller first), and both callers are compiled again
+    # against it: loaded, they would call a symbol that no longer exists.
+    for entry in (tmp_path / "cache").rglob("kernels.weigh.py*.nbc"):
+        entry.unlink()
+    again = _probe(tmp_path, "parallel")
+    assert {k: again[k] for k in expected} == expected
+    assert again["weigh"]["misses"] == 1 and again["weigh_symbol"] != symbol
+    assert again["weigh_plus_one"]["misses"] == 1 and again["weigh_each"]["misses"] == 1
