@@ -109,7 +109,7 @@ def explicit_corridor(ecm, plan):
     return c.B[:n].copy(), c.R[:n].copy(), c.l[:n].copy(), c.r[:n].copy(), c.f[:n].copy()
 
 
-@jit
+@jit(shared=True)
 def corridor_disks(ecm, plan):
     """``explicit_corridor`` as its ``Disks`` (with the pieces' cache entries) and the number of rows in use, without
     copies: (Disks, n)."""

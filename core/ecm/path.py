@@ -32,7 +32,7 @@ GOAL_BLOCKED = 2
 NO_CORRIDOR = 3     # no corridor with that clearance connects them
 
 
-@jit
+@jit(shared=True)
 def _plan(ecm, work, sx, sy, tx, ty, clearance, medial):
     """Retract both ends and search the graph: an ``arrays.Plan``. ``medial`` selects the paper's A* on medial-axis
     length instead of the funnel-guided search; ``work`` is ``arrays.query_work(ecm)``, reused between queries."""
@@ -54,7 +54,7 @@ def _plan(ecm, work, sx, sy, tx, ty, clearance, medial):
     return Plan(OK, start, goal, nodes, edges)
 
 
-@jit
+@jit(shared=True)
 def _query(ecm, work, sx, sy, tx, ty, clearance, step, medial, cache):
     """The whole query: (points (p, 2), length, status); ``cache`` (``portal_cache.ArcCache``) keeps the arc portals
     of the corridor's pieces for the next queries of a batch."""

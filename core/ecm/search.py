@@ -408,7 +408,7 @@ def _goal_portals(ecm, goal, end, c, P):
     return _disk_portal(goal.x, goal.y, goal.R, rg_x, rg_y, lg_x, lg_y, c, P, n)
 
 
-@jit
+@jit(shared=True)
 def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
     """Funnel-guided A* from s (retracted to ``start``) to t (``goal``) on the reset buffers ``w``
     (``arrays.QueryWork``): (nodes, edges, found) as ``astar.astar``.

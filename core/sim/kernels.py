@@ -288,7 +288,7 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
     return lost, n_rest
 
 
-@jit
+@jit(shared=True)
 def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
     """The attraction phase's full pass for the agents in ``wk.rest[wk.lo:wk.lo + n_rest]``: visible intervals with
     the exact triangle expansion where the shadows defer, buffers grown to any number of intervals, and disc MIRAN
@@ -667,7 +667,7 @@ KIND_MIRAN = 1
 KIND_IRM = 2
 
 
-@jit(noalloc=True)
+@jit(noalloc=True, shared=True)
 def _attraction_block(job, t_now, wk, kinds) -> tuple:
     """The attraction phase's allocation-free part for one block (``job`` = (W, C, R, A, P, X, nb, tr), as
     ``advance`` receives them): MIRAN's first pass when ``kinds`` has KIND_MIRAN, IRM's phase when KIND_IRM. Returns
@@ -683,7 +683,7 @@ def _attraction_block(job, t_now, wk, kinds) -> tuple:
     return lost, n_rest
 
 
-@jit
+@jit(shared=True)
 def _rest_block(job, t_now, wk, n_rest) -> int:
     """``attraction_rest`` for one block's n_rest agents left by ``_attraction_block``; returns how many became
     LOST."""
@@ -691,7 +691,7 @@ def _rest_block(job, t_now, wk, n_rest) -> int:
     return attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest)
 
 
-@jit(noalloc=True)
+@jit(noalloc=True, shared=True)
 def _force_block(job, wk, crowd, t_now, vtop) -> None:
     """The force phase for one block, and the crowd phase's terms when ``crowd`` (``vtop`` the fastest walker's
     speed, core.sim.crowd)."""
@@ -701,39 +701,39 @@ def _force_block(job, wk, crowd, t_now, vtop) -> None:
         crowd_phase(A, P, nb, X, t_now, vtop, wk)
 
 
-@jit(noalloc=True)
+@jit(noalloc=True, shared=True)
 def _move_block(job, t_next, wk) -> int:
     """The move phase for one block; returns how many agents became LOST."""
     W, C, R, A, P, X, nb, tr = job
     return move_phase(W, C, R, A, P, t_next, wk)
 
 
-@jit(parallel=True)
-def _attraction_blocks(jobs, works, t_now, kinds, got) -> None:
-    """The attraction phase over every block in parallel, each block's LOST count into ``got``; ``jobs`` is a
-    one-item list of ``advance``'s inputs (numba's parallel loops take no tuple of arrays as such)."""
+# The phase ``_phase_blocks`` runs.
+PHASE_ATTRACTION = 0
+PHASE_FORCE = 1
+PHASE_MOVE = 2
+
+
+@jit(parallel=True, shared=True)
+def _phase_blocks(jobs, works, phase, t, kinds, crowd, vtop, got) -> None:
+    """One phase over every block in parallel: PHASE_ATTRACTION at time ``t`` (``kinds`` as in ``advance``),
+    PHASE_FORCE with the crowd's terms when ``crowd`` (``vtop``, core.sim.crowd), or PHASE_MOVE to time ``t``; each
+    block's count of agents that became LOST goes into ``got``. ``jobs`` is a one-item list of ``advance``'s inputs
+    (numba's parallel loops take no tuple of arrays as such). One parallel kernel for the three phases: numba
+    compiles each parallel loop in seconds, whatever it calls."""
     for b in prange(len(works)):
-        got_b, n_rest_b = _attraction_block(jobs[0], t_now, works[b], kinds)
-        if n_rest_b > 0:
-            got_b += _rest_block(jobs[0], t_now, works[b], n_rest_b)
-        got[b] = got_b
+        if phase == PHASE_ATTRACTION:
+            got_b, n_rest_b = _attraction_block(jobs[0], t, works[b], kinds)
+            if n_rest_b > 0:
+                got_b += _rest_block(jobs[0], t, works[b], n_rest_b)
+            got[b] = got_b
+        elif phase == PHASE_FORCE:
+            _force_block(jobs[0], works[b], crowd, t, vtop)
+        else:
+            got[b] = _move_block(jobs[0], t, works[b])
 
 
-@jit(parallel=True)
-def _force_blocks(jobs, works, crowd, t_now, vtop) -> None:
-    """The force and crowd phases over every block in parallel (``jobs`` as in ``_attraction_blocks``)."""
-    for b in prange(len(works)):
-        _force_block(jobs[0], works[b], crowd, t_now, vtop)
-
-
-@jit(parallel=True)
-def _move_blocks(jobs, works, t_next, got) -> None:
-    """The move phase over every block in parallel, each block's LOST count into ``got``."""
-    for b in prange(len(works)):
-        got[b] = _move_block(jobs[0], t_next, works[b])
-
-
-@jit
+@jit(shared=True)
 def _block_works(W, C, A, P, X, blocks) -> list:
     """One Work per block of agents (core.sim.work), the agents split into ``blocks`` ranges of equal size."""
     prof = P.prof
@@ -750,33 +750,29 @@ def _block_works(W, C, A, P, X, blocks) -> list:
                          (b + 1) * n // blocks) for b in range(blocks)]
 
 
-@jit(noalloc=True)
-def _serial_steps(plan, job, rec, clock, w0, k, attr_lost, kinds, crowd, t0) -> tuple:
-    """``advance``'s steps on one block, from step k on, in one loop into which the phases are inlined: a call
-    passes every array of its tuples field by field, and the three phase calls cost about 0.5 us a step (measured
-    on a Table 1 path: 1.30 against 0.79 us a step, the same positions). Returns (step, n_rest, lost, finished):
-    finished, the steps done; else step ``step``'s MIRAN pass left n_rest agents to ``attraction_rest`` (which
-    allocates, so runs in ``advance_serial``) with ``lost`` agents LOST so far, and ``advance_serial`` resumes that
-    step with ``attr_lost`` the LOST count of its attraction (-1: start step k afresh). ``job`` = (W, C, R, A, P, X,
-    nb, tr), ``t0`` the time of step 0; ``kinds`` and ``crowd`` as in ``advance``."""
+@jit(noalloc=True, shared=True)
+def _serial_steps(plan, job, rec, clock, w0, kinds, crowd, t0) -> int:
+    """``advance``'s steps on one block in one loop into which the phases are inlined: a call passes every array of
+    its tuples field by field, and the three phase calls cost about 0.5 us a step (measured on a Table 1 path: 1.30
+    against 0.79 us a step, the same positions). The agents MIRAN's first pass leaves go to ``attraction_rest``, a
+    shared kernel (it allocates, and this loop does not). Returns the steps done. ``job`` = (W, C, R, A, P, X, nb,
+    tr), ``t0`` the time of step 0; ``kinds`` and ``crowd`` as in ``advance``."""
     W, C, R, A, P, X, nb, tr = job
     g = P.glob[0]
     dt = g.dt
     status = A.status
+    k = 0
     while k < plan.n_steps:
+        if (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
+            return k
         # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
         t_now = t0 + k * dt
         t_next = t0 + (k + 1) * dt
-        lost = attr_lost
-        if attr_lost < 0:
-            if (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
-                return k, 0, 0, True
-            lost = 0
-            if kinds & KIND_MIRAN:
-                lost, n_rest = attraction_points(W, C, R, A, P, t_now, tr, w0)
-                if n_rest > 0:
-                    return k, n_rest, lost, False
-        attr_lost = -1
+        lost = 0
+        if kinds & KIND_MIRAN:
+            lost, n_rest = attraction_points(W, C, R, A, P, t_now, tr, w0)
+            if n_rest > 0:
+                lost += attraction_rest(W, C, R, A, P, t_now, tr, w0, n_rest)
         if kinds & KIND_IRM:
             lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, w0)
         if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
@@ -794,8 +790,8 @@ def _serial_steps(plan, job, rec, clock, w0, k, attr_lost, kinds, crowd, t0) -> 
         clock[1] += 1.0
         k += 1
         if lost > 0 and (plan.stop_flags & STOP_ON_LOST):
-            return k, 0, 0, True
-    return k, 0, 0, True
+            return k
+    return k
 
 
 def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
@@ -825,22 +821,12 @@ def _step_kinds(A) -> tuple:
 
 @jit
 def advance_serial(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
-    """``advance`` on one block, in the calling thread: ``_serial_steps`` with the phases inlined, and
-    ``attraction_rest`` (which allocates) between its calls."""
+    """``advance`` on one block, in the calling thread: ``_serial_steps``, the phases inlined into one loop."""
     g = P.glob[0]
     kinds, n_irm = _step_kinds(A)
     crowd = crowd_needed(g, nb, X, n_irm)
     w0 = _block_works(W, C, A, P, X, 1)[0]
-    t0 = clock[0]
-    dt = g.dt
-    k = 0
-    attr_lost = -1
-    while True:
-        k, n_rest, lost, finished = _serial_steps(plan, (W, C, R, A, P, X, nb, tr), rec, clock, w0, k, attr_lost,
-                                                  kinds, crowd, t0)
-        if finished:
-            return k
-        attr_lost = lost + attraction_rest(W, C, R, A, P, t0 + k * dt, tr, w0, n_rest)
+    return _serial_steps(plan, (W, C, R, A, P, X, nb, tr), rec, clock, w0, kinds, crowd, clock[0])
 
 
 @jit
@@ -867,14 +853,14 @@ def advance_blocks(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
         t_now = t0 + k * dt
         t_next = t0 + (k + 1) * dt
         lost = 0
-        _attraction_blocks(jobs, works, t_now, kinds, got)
+        _phase_blocks(jobs, works, PHASE_ATTRACTION, t_now, kinds, crowd, 0.0, got)
         for b in range(blocks):
             lost += got[b]
         if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
             neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
         vtop = fastest_walker(g, nb, X) if crowd else 0.0
-        _force_blocks(jobs, works, crowd, t_now, vtop)
-        _move_blocks(jobs, works, t_next, got)
+        _phase_blocks(jobs, works, PHASE_FORCE, t_now, kinds, crowd, vtop, got)
+        _phase_blocks(jobs, works, PHASE_MOVE, t_next, kinds, crowd, vtop, got)
         for b in range(blocks):
             lost += got[b]
         # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.
