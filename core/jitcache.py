@@ -60,6 +60,7 @@ from numba.core.dispatcher import Dispatcher
 
 from core import jitlink
 
+
 class _OneMemoCopy:
     """``copy`` as numba's inliner sees it while it inlines one callee: ``deepcopy`` shares one memo, so the blocks
     copied for that inlining share one copy of the callee's scope."""

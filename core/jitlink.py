@@ -2,9 +2,9 @@
 
 numba links the whole LLVM module of every kernel a kernel calls into the caller's module and runs the optimiser
 and the code generator over the result again. Every layer of the step (phase, block, parallel loop, driver) so paid
-again for everything below it: a two-line kernel that calls the attraction block took as long to compile as the
-block. A kernel marked ``jit(shared=True)`` is compiled once: a call of it from another kernel is compiled as a plain
-call of its symbol, which the JIT resolves to the code already loaded for it.
+again for everything below it: two lines that call the attraction phase's rest took 5.5 s to compile, where the
+rest itself took 7.3 s. A kernel marked ``jit(shared=True)`` is compiled once: a call of it from another kernel is
+compiled as a plain call of its symbol, which the JIT resolves to the code already loaded for it.
 
 Only large kernels called once a step, a block of agents or a query are shared. A copy lets LLVM inline the callee
 and optimise it with its caller, and a call passes every array of its structures field by field: sharing every

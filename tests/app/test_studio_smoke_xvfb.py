@@ -31,6 +31,12 @@ SCRIPT = textwrap.dedent("""
     if shot.isNull() or shot.width() < 100:
         shot = w.grab()
     assert shot.save(sys.argv[2])
+    # Closed as a user closes it, so that the window stops its engine thread before the interpreter exits.
+    w.close()
+    end = time.time() + 0.5
+    while time.time() < end:
+        app.processEvents()
+        time.sleep(0.02)
     print("ok", len(w.scene.obstacles), shot.width(), shot.height())
 """)
 
