@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import concurrent.futures as cf
 import heapq
-import importlib
 import json
 import multiprocessing
 import os
@@ -34,6 +33,7 @@ from numba.core import dispatcher as nb_dispatcher
 from numba.core import sigutils
 
 from core.jitcache import KernelCache
+from core.jitlink import kernel_at
 
 MANIFEST = Path(__file__).with_name("jit_manifest.json")
 
@@ -189,12 +189,10 @@ def load_first_step(path: Path = MANIFEST) -> dict[str, set[int]]:
 def _resolve(entry: Entry) -> tuple[Any, tuple[Any, ...]]:
     """The dispatcher and argument types of ``entry``; raises LookupError when the code no longer has them."""
     module, _, qualname = entry.function.partition(":")
+    obj = kernel_at(module, qualname)
     try:
-        obj: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
         args = pickle.loads(base64.b64decode(entry.signature))
-    except Exception as exc:  # an import error, a missing attribute, a type numba no longer has
+    except Exception as exc:  # a type numba no longer has
         raise LookupError(f"{entry.function}: {type(exc).__name__}: {exc}") from exc
     if not isinstance(getattr(obj, "_cache", None), KernelCache):
         raise LookupError(f"{entry.function}: not a kernel of core.jitcache.jit")
