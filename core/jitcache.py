@@ -405,7 +405,7 @@ class _EntryFiles(caching.IndexDataCacheFile):
 
     def entry_path(self, key: Any) -> str:
         """The data file of ``key`` (argument types, machine)."""
-        text = f"{key[0]!r}|{key[1]!r}|{numba.__version__}"
+        text = "|".join([*(repr(k) for k in key), numba.__version__])
         digest = hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()[:STAMP_CHARS]
         return os.path.join(self._cache_path, f"{self._prefix()}.{digest}.nbc")
 
@@ -414,9 +414,11 @@ class _EntryFiles(caching.IndexDataCacheFile):
         return os.path.isfile(self.entry_path(key))
 
     def load(self, key: Any) -> Any:
+        """The entry of ``key``; None when there is none, or when it cannot be read (a truncated or foreign file):
+        the kernel is then compiled and the entry written anew."""
         try:
             return self._load_data(self.entry_path(key))  # type: ignore[no-untyped-call]
-        except OSError:
+        except Exception:  # OSError, and whatever unpickling a damaged file raises
             return None
 
     def save(self, key: Any, data: Any) -> None:

@@ -51,7 +51,7 @@ def kernel_at(module: str, qualname: str) -> Any:
         obj: Any = importlib.import_module(module)
         for part in qualname.split("."):
             obj = getattr(obj, part)
-    except (ImportError, AttributeError) as exc:
+    except Exception as exc:  # an import error (any: the module's own code runs), a missing attribute
         raise LookupError(f"{module}:{qualname}: {type(exc).__name__}: {exc}") from exc
     return obj
 

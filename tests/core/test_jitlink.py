@@ -131,3 +131,11 @@ def test_callers_call_the_callees_loaded_code_and_load_it_first_from_the_cache(t
     assert {k: again[k] for k in expected} == expected
     assert again["weigh"]["misses"] == 1 and again["weigh_symbol"] != symbol
     assert again["weigh_plus_one"]["misses"] == 1 and again["weigh_each"]["misses"] == 1
+
+    # Damaged entries (truncated files) are compiled again and written anew, not a crash.
+    for entry in (tmp_path / "cache").rglob("kernels.weigh*.nbc"):
+        entry.write_bytes(entry.read_bytes()[:100])
+    damaged = _probe(tmp_path, "plain")
+    assert {k: damaged[k] for k in expected} == expected
+    assert damaged["weigh"]["misses"] == 1 and damaged["weigh_plus_one"]["misses"] == 1
+    assert _probe(tmp_path, "plain")["weigh_plus_one"] == {"hits": 1, "misses": 0}
