@@ -11,18 +11,21 @@ from core.steering.disc_miran import NEED_RTOL, located, sweep_need
 
 
 @jit
-def lookups_measured(W, C, X, rad, need, tri) -> None:
+def lookups_measured(M, X, rad, need, tri) -> None:
     """Each row of X (n, 2): its nearest-obstacle query and its location from the mesh's grid (the baseline)."""
-    V, T, N, TT, B, G, S = W
+    W = M.walk
+    C = M.edges
     for i in range(X.shape[0]):
-        c0, _, _, _ = point_clearance(C[0], C[1], C[2], C[3], X[i, 0], X[i, 1])
+        c0, _, _, _ = point_clearance(C, X[i, 0], X[i, 1])
         need[i] = min(rad[i], c0) * (1.0 - NEED_RTOL)
-        tri[i] = locate_any(V, T, N, TT, B, G, S, X[i, 0], X[i, 1])
+        tri[i] = locate_any(W, X[i, 0], X[i, 1])
 
 
 @jit
-def lookups_reused(W, C, X, rad, c_last, at, hint, tol, need, tri) -> None:
+def lookups_reused(M, X, rad, c_last, at, hint, tol, need, tri) -> None:
     """The same values from the last step's clearance ``c_last`` measured at ``at`` (n, 2) and triangle ``hint``."""
+    W = M.walk
+    C = M.edges
     for i in range(X.shape[0]):
         need[i] = sweep_need(C, X[i], rad[i], c_last[i], at[i], tol)
         tri[i] = located(W, hint[i], X[i, 0], X[i, 1])

@@ -128,8 +128,7 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
     rng = np.random.default_rng(2024)
     n = 2000 if quick else 20000
     repeat = 3 if quick else 5
-    args = mesh.kernel_args()
-    cargs = mesh.clearance_args()
+    walk, edges = mesh.arrays
     w = np.ascontiguousarray(scene.weight_matrix()[0] if scene.profiles else np.ones(mesh.n_terrain_types))
     x0, y0, x1, y1 = mesh.bounds
     pts = np.ascontiguousarray(np.column_stack([rng.uniform(x0, x1, n), rng.uniform(y0, y1, n)]))
@@ -154,13 +153,13 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
     counts = np.empty(nvis, dtype=np.int64)
 
     cases = [
-        ("locate", kw.locate_batch, lambda: kw.locate_batch(*args, pts, loc), n, "point location",
+        ("locate", kw.locate_batch, lambda: kw.locate_batch(walk, pts, loc), n, "point location",
          "random points in the bounds"),
-        ("segment walk 50 m (visibility)", ks.visible_batch, lambda: ks.visible_batch(*args, p50, q50, vis), n,
+        ("segment walk 50 m (visibility)", ks.visible_batch, lambda: ks.visible_batch(walk, p50, q50, vis), n,
          "50 m segment", "target: a few us (10,000 agents x 10 candidates x 10 Hz)"),
         ("terrain lengths 50 m", ks.terrain_lengths_batch,
-         lambda: ks.terrain_lengths_batch(*args, p50, q50, lengths), n, "50 m segment", "l^T per terrain type"),
-        ("weighted cost 50 m", ks.cost_batch, lambda: ks.cost_batch(*args, p50, q50, w, cost), n, "50 m segment",
+         lambda: ks.terrain_lengths_batch(walk, p50, q50, lengths), n, "50 m segment", "l^T per terrain type"),
+        ("weighted cost 50 m", ks.cost_batch, lambda: ks.cost_batch(walk, p50, q50, w, cost), n, "50 m segment",
          "sum w(T) l^T (MIRAN 3.3)"),
         ("visible intervals sigma 40 m window", ksh.visible_intervals_batch,
          lambda: ksh.visible_intervals_batch(mesh.arrays, vx, rp, rs, offsets, vr, s0, s1, iv, counts, False),
@@ -169,9 +168,9 @@ def _queries(city: str, scene, mesh, quick: bool) -> list[Record]:
          lambda: ksh.visible_intervals_batch(mesh.arrays, vx, rp, rs, offsets, vr, s0, s1, iv, counts, True),
          nvis, "query", "the exact expansion alone, which the shadows defer to in degenerate cases"),
         ("disc cost r 0.25 m, 10 m", kd.disc_cost_batch,
-         lambda: kd.disc_cost_batch(args, p10, q10, 0.25, w, cost), n, "10 m segment",
+         lambda: kd.disc_cost_batch(walk, p10, q10, 0.25, w, cost), n, "10 m segment",
          "Kremyzas ch. 3, max-weight rule"),
-        ("clearance", kc.clearance_batch, lambda: kc.clearance_batch(*cargs, pts, dist, near), n, "point",
+        ("clearance", kc.clearance_batch, lambda: kc.clearance_batch(edges, pts, dist, near), n, "point",
          "nearest obstacle edge"),
     ]
     cases.append((f"fan of {CANDIDATES} candidates within {SIGMA:g} m", ks.fan_costs_batch,

@@ -186,7 +186,7 @@ def disc_choice_batch(sim, mesh):
 
     st, prm = sim.state, sim.params
     rp, rs = sim.routes.points, sim.routes.s
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    W, C = mesh.arrays
     x0, y0, x1, y1 = mesh.bounds
     scale = max(x1 - x0, y1 - y0)
     rows = []
@@ -195,7 +195,7 @@ def disc_choice_batch(sim, mesh):
         s_r = reference_point(rp, rs, lo, hi, x, st.s_ref[i], st.s_attr[i])
         s1 = min(s_r + prm.prof["sigma"][p], rs[hi - 1])
         rad = float(st.radius[i])
-        need = min(rad, point_clearance(*C, x[0], x[1])[0]) * (1.0 - 1e-9)
+        need = min(rad, point_clearance(C, x[0], x[1])[0]) * (1.0 - 1e-9)
         w = prm.weights[p]
         vis = visible_intervals(mesh, x, rp[lo:hi], rs[lo:hi], s_r, s1)
         r_pt = point_at(rp, rs, lo, hi, s_r)
@@ -226,15 +226,15 @@ def disc_choice_records(sim, mesh, repeat: int) -> list[Record]:
 
     batch = disc_choice_batch(sim, mesh)
     n = len(batch.x)
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    M = mesh.arrays
     res = {}
     for every in (False, True):
         out = np.empty((n, 3))
-        choice_batch(W, C, batch, every, out)  # warm-up (compiles or loads the kernels)
+        choice_batch(M, batch, every, out)  # warm-up (compiles or loads the kernels)
         best = float("inf")
         for _ in range(max(1, repeat)):
             t0 = time.thread_time()
-            choice_batch(W, C, batch, every, out)
+            choice_batch(M, batch, every, out)
             best = min(best, time.thread_time() - t0)
         res[every] = (1e6 * best / max(n, 1), out)
     (us, out), (us_all, out_all) = res[False], res[True]
@@ -258,7 +258,7 @@ def disc_lookup_records(sim, mesh, repeat: int) -> list[Record]:
 
     from .disc_lookups import lookups_measured, lookups_reused
 
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    M = mesh.arrays
     x0, y0, x1, y1 = mesh.bounds
     tol = 1e-9 * max(x1 - x0, y1 - y0)
     before = sim.state.pos.copy()
@@ -271,8 +271,8 @@ def disc_lookup_records(sim, mesh, repeat: int) -> list[Record]:
     hint = np.ascontiguousarray(st.tri[walk], dtype=np.int64)
     n = len(walk)
     outs = [(np.empty(n), np.empty(n, dtype=np.int64)) for _ in range(2)]
-    calls = [lambda: lookups_measured(W, C, X, rad, *outs[0]),
-             lambda: lookups_reused(W, C, X, rad, c_last, at, hint, tol, *outs[1])]
+    calls = [lambda: lookups_measured(M, X, rad, *outs[0]),
+             lambda: lookups_reused(M, X, rad, c_last, at, hint, tol, *outs[1])]
     best = [float("inf"), float("inf")]
     for f in calls:
         f()  # warm-up (compiles or loads the kernels)

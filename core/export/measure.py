@@ -19,11 +19,11 @@ from .paths import AgentPath, PathsFile
 
 
 @jit
-def ragged_measures(W, C, xy, offsets, lengths, clearance) -> None:
+def ragged_measures(M, xy, offsets, lengths, clearance) -> None:
     """For each path ``xy[offsets[i]:offsets[i + 1]]`` ((m, 2) float64): its terrain lengths into ``lengths[i]``
     ((n, T) float64, zeroed first) and its clearance into ``clearance[i]`` ((n,) float64)."""
-    V, T, N, TT, B, G, S = W
-    E, EG, ES, EI = C
+    W = M.walk
+    C = M.edges
     for i in range(offsets.shape[0] - 1):
         a = offsets[i]
         b = offsets[i + 1]
@@ -33,8 +33,8 @@ def ragged_measures(W, C, xy, offsets, lengths, clearance) -> None:
             clearance[i] = np.nan
             continue
         pts = xy[a:b]
-        polyline_terrain_lengths(V, T, N, TT, B, G, S, pts, lengths[i])
-        clearance[i] = polyline_clearance(E, EG, ES, EI, pts)
+        polyline_terrain_lengths(W, pts, lengths[i])
+        clearance[i] = polyline_clearance(C, pts)
 
 
 def paths_from_simulation(sim) -> PathsFile:
@@ -51,7 +51,7 @@ def paths_from_simulation(sim) -> PathsFile:
         lengths = np.zeros((st.n, sim.mesh.n_terrain_types), dtype=np.float64)
         clearance = np.zeros(st.n, dtype=np.float64)
         if st.n:
-            ragged_measures(sim.mesh.kernel_args(), sim.mesh.clearance_args(), xy, offsets, lengths, clearance)
+            ragged_measures(sim.mesh.arrays, xy, offsets, lengths, clearance)
         seg = np.diff(xy, axis=0)
         seglen = np.hypot(seg[:, 0], seg[:, 1]) if len(xy) > 1 else np.zeros(0)
     else:
@@ -60,7 +60,7 @@ def paths_from_simulation(sim) -> PathsFile:
         # current positions count too (the state's minimum is taken where each step starts).
         here = np.zeros(st.n, dtype=np.float64)
         if st.n:
-            ragged_measures(sim.mesh.kernel_args(), sim.mesh.clearance_args(), np.ascontiguousarray(st.pos),
+            ragged_measures(sim.mesh.arrays, np.ascontiguousarray(st.pos),
                             np.arange(st.n + 1, dtype=np.int64), np.zeros((st.n, sim.mesh.n_terrain_types)), here)
         disc_r = np.where(st.method == DISC_MIRAN, st.radius, 0.0)
         clearance = np.minimum(st.min_clear + disc_r, here)

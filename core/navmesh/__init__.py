@@ -38,9 +38,10 @@ Python-level queries (numpy in, numpy out; p, q are (n, 2) arrays or one point; 
 - ``debug.mesh_edges(mesh) -> (segments (k,2,2), kind (k,))`` and ``debug.triangle_corners(mesh)`` for overlays.
 
 Numba level (``core.navmesh.kernels``, all ``core.jitcache.jit``, callable from other jitted code):
-walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first, clearance kernels
-``*mesh.clearance_args()`` = (E, EG, ES, EI); the visibility, fan and MIRAN kernels take both as one named
-structure, ``mesh.arrays`` (``kernels.arrays.MeshArrays``, built once), a route as ``RouteSpan(rp, rs, lo, hi)``
+the mesh is one named structure, ``mesh.arrays`` (``kernels.arrays.MeshArrays``, built once): walk kernels take
+its triangulation ``mesh.arrays.walk`` (``WalkArrays``: V, T, N, TT, B, G, S) first, clearance kernels its obstacle
+edges ``mesh.arrays.edges`` (``EdgeGrid``: E, EG, ES, EI), and the visibility, fan and MIRAN kernels the whole
+structure; a route is a ``RouteSpan(rp, rs, lo, hi)``
 and the shadows' work arrays as ``ShadowWork`` (``shadows.shadow_work(ne)``). Single queries:
 ``walk.locate_free(..., x, y) -> int`` (or
 ``walk.locate_status``: -1 obstacle, -2 outside), ``segments.segment_visible(..., px, py, qx, qy) -> bool``,
@@ -50,7 +51,7 @@ visible (k,), cost (k,))`` (one location for all of MIRAN's candidates), ``clear
 -> (d, nx, ny, edge)``, ``visibility.visible_intervals(mesh.arrays, x, y, route, s0, s1, out) -> int`` (triangle
 expansion) and ``shadows.visible_intervals_by_shadows(mesh.arrays, x, y, route, s0, s1, out, work, tri)``
 (obstacle edges' shadows, the expansion where they are ill-conditioned; what the simulation uses),
-``disc.disc_cost(W, px, py, qx, qy, r, weights) -> float`` (W the tuple ``kernel_args()`` itself; ``disc_cost_work``
+``disc.disc_cost(mesh.arrays.walk, px, py, qx, qy, r, weights) -> float`` (``disc_cost_work``
 reuses a ``disc_work.DiscWork``). Batch forms: ``walk.locate_batch``,
 ``segments.visible_batch``, ``terrain_lengths_batch``, ``cost_batch``, ``fan_costs_batch``,
 ``clearance.clearance_batch``, ``shadows.visible_intervals_batch`` (packed routes), ``disc.disc_cost_batch``.

@@ -40,15 +40,15 @@ def measure_polyline(mesh: NavMesh, pts, weights, radius: float = 0.0) -> Polyli
     """Measure the polyline pts (m, 2) (m >= 1) for a profile's weights (n_types,) and a disc radius >= 0."""
     p = np.ascontiguousarray(np.asarray(pts, dtype=np.float64).reshape(-1, 2))
     w = np.ascontiguousarray(weights, dtype=np.float64)
-    args = mesh.kernel_args()
+    walk = mesh.arrays.walk
     lengths = np.zeros(mesh.n_terrain_types, dtype=np.float64)
-    blocked = float(ks.polyline_terrain_lengths(*args, p, lengths))
+    blocked = float(ks.polyline_terrain_lengths(walk, p, lengths))
     length = float(np.hypot(*np.diff(p, axis=0).T).sum()) if len(p) > 1 else 0.0
-    visible = bool(ks.polyline_visible(*args, p))
-    dist = float(kc.polyline_clearance(*mesh.clearance_args(), p)) if visible else 0.0
+    visible = bool(ks.polyline_visible(walk, p))
+    dist = float(kc.polyline_clearance(mesh.arrays.edges, p)) if visible else 0.0
     disc = None
     if radius > 0:
-        total = float(kd.polyline_disc_cost(args, p, float(radius), w))
+        total = float(kd.polyline_disc_cost(walk, p, float(radius), w))
         disc = total if math.isfinite(total) else None
     return PolylineMeasure(
         length=length, terrain_lengths=lengths, blocked_length=blocked, weighted_length=float(lengths @ w),

@@ -7,7 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .kernels.arrays import MeshArrays
+from .kernels.arrays import EdgeGrid, MeshArrays, WalkArrays
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,20 +101,15 @@ class NavMesh:
         """Number of half-edges (3 nt)."""
         return int(self.he_origin.shape[0])
 
-    def kernel_args(self) -> tuple:
-        """The arrays the walk kernels take first, in order: (V, T, N, TT, B, G, S); see ``kernels.walk``."""
-        return (self.vertices, self.xtriangles, self.xneighbors, self.xterrain, self.bounds_arr,
-                self.locate_grid, self.locate_seed)
-
     @cached_property
     def arrays(self) -> MeshArrays:
-        """The walk and obstacle-edge arrays as one named structure, built once: what the visibility, fan and
-        MIRAN kernels take (``kernels.arrays.MeshArrays``)."""
-        return MeshArrays(*self.kernel_args(), *self.clearance_args())
-
-    def clearance_args(self) -> tuple:
-        """The arrays the clearance kernels take first, in order: (E, EG, ES, EI); see ``kernels.clearance``."""
-        return (self.obstacle_edges, self.edge_grid, self.edge_cell_start, self.edge_cell_items)
+        """The mesh as the kernels take it, built once (``kernels.arrays.MeshArrays``): ``walk`` (V, T, N, TT, B, G,
+        S; see ``kernels.walk``) and ``edges``, the obstacle edges in their grid (E, EG, ES, EI; see
+        ``kernels.clearance``)."""
+        walk = WalkArrays(self.vertices, self.xtriangles, self.xneighbors, self.xterrain, self.bounds_arr,
+                          self.locate_grid, self.locate_seed)
+        edges = EdgeGrid(self.obstacle_edges, self.edge_grid, self.edge_cell_start, self.edge_cell_items)
+        return MeshArrays(walk, edges)
 
     def terrain_args(self) -> tuple:
         """The arrays of ``kernels.crossings`` in order: (TE, TD, TG, TS, TI), edges, sides and their grid."""

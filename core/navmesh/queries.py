@@ -45,7 +45,7 @@ def locate(mesh: NavMesh, pts, detail: bool = False) -> np.ndarray:
     on an obstacle outline are in the closed free space and get the free triangle beside it."""
     p = _pts(pts)
     out = np.empty(len(p), dtype=np.int32)
-    kw.locate_batch(*mesh.kernel_args(), p, out)
+    kw.locate_batch(mesh.arrays.walk, p, out)
     if not detail:
         out[out < 0] = -1
     return out
@@ -55,7 +55,7 @@ def segment_visible(mesh: NavMesh, p, q) -> np.ndarray:
     """Does each segment p[i] -> q[i] stay in the closed free space? (n,) bool. p, q: (n, 2) or one point."""
     p, q = _pair(p, q)
     out = np.empty(len(p), dtype=np.bool_)
-    ks.visible_batch(*mesh.kernel_args(), p, q, out)
+    ks.visible_batch(mesh.arrays.walk, p, q, out)
     return out
 
 
@@ -65,7 +65,7 @@ def segment_terrain_lengths(mesh: NavMesh, p, q) -> np.ndarray:
     Parts inside obstacles or outside the bounds count for no terrain type."""
     p, q = _pair(p, q)
     out = np.zeros((len(p), mesh.n_terrain_types), dtype=np.float64)
-    ks.terrain_lengths_batch(*mesh.kernel_args(), p, q, out)
+    ks.terrain_lengths_batch(mesh.arrays.walk, p, q, out)
     return out
 
 
@@ -73,13 +73,13 @@ def polyline_terrain_lengths(mesh: NavMesh, pts) -> np.ndarray:
     """Length of the polyline pts (m, 2) on each terrain type, (n_terrain_types,) float64."""
     p = _pts(pts)
     out = np.zeros(mesh.n_terrain_types, dtype=np.float64)
-    ks.polyline_terrain_lengths(*mesh.kernel_args(), p, out)
+    ks.polyline_terrain_lengths(mesh.arrays.walk, p, out)
     return out
 
 
 def polyline_visible(mesh: NavMesh, pts) -> bool:
     """Does the polyline pts (m, 2) stay in the closed free space?"""
-    return bool(ks.polyline_visible(*mesh.kernel_args(), _pts(pts)))
+    return bool(ks.polyline_visible(mesh.arrays.walk, _pts(pts)))
 
 
 def weighted_length(lengths: np.ndarray, weights) -> np.ndarray:
@@ -93,7 +93,7 @@ def segment_cost(mesh: NavMesh, p, q, weights) -> np.ndarray:
     w = np.ascontiguousarray(weights, dtype=np.float64)
     _check_weights(mesh, w)
     out = np.empty(len(p), dtype=np.float64)
-    ks.cost_batch(*mesh.kernel_args(), p, q, w, out)
+    ks.cost_batch(mesh.arrays.walk, p, q, w, out)
     return out
 
 
@@ -108,14 +108,14 @@ def clearance(mesh: NavMesh, pts) -> tuple[np.ndarray, np.ndarray]:
     p = _pts(pts)
     dist = np.empty(len(p), dtype=np.float64)
     near = np.empty((len(p), 2), dtype=np.float64)
-    kc.clearance_batch(*mesh.clearance_args(), p, dist, near)
+    kc.clearance_batch(mesh.arrays.edges, p, dist, near)
     return dist, near
 
 
 def polyline_clearance(mesh: NavMesh, pts) -> float:
     """Smallest distance between the polyline pts (m, 2) and any obstacle edge (0 where it touches or crosses)."""
     p = _pts(pts)
-    return float(kc.polyline_clearance(*mesh.clearance_args(), p))
+    return float(kc.polyline_clearance(mesh.arrays.edges, p))
 
 
 def visible_intervals(mesh: NavMesh, x, route_pts, route_s, s0: float, s1: float) -> np.ndarray:
@@ -148,7 +148,7 @@ def disc_traversal_cost(mesh: NavMesh, p, q, radius: float, weights) -> np.ndarr
     w = np.ascontiguousarray(weights, dtype=np.float64)
     _check_weights(mesh, w)
     out = np.empty(len(p), dtype=np.float64)
-    kd.disc_cost_batch(mesh.kernel_args(), p, q, float(radius), w, out)
+    kd.disc_cost_batch(mesh.arrays.walk, p, q, float(radius), w, out)
     return out
 
 
@@ -161,7 +161,7 @@ def disc_overlap_intervals(mesh: NavMesh, p, q, radius: float, weights) -> np.nd
     cap = 64
     while True:
         out = np.empty((cap, 3), dtype=np.float64)
-        n = kd.disc_intervals(mesh.kernel_args(), p[0], p[1], q[0], q[1], float(radius), w, out)
+        n = kd.disc_intervals(mesh.arrays.walk, p[0], p[1], q[0], q[1], float(radius), w, out)
         if n >= 0:
             return out[:n].copy()
         cap *= 4

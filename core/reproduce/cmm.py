@@ -65,11 +65,10 @@ class Walker:
 def corridor(mesh, route: Route, step: float | None, scale: float) -> tuple[np.ndarray, ...]:
     """The corridor (B, R, L, Q, S) of a route retracted onto the medial axis (IRM 3.2): sampled as the engine does
     (every R/2) when ``step`` is None, else every ``step`` (CMM's densely sampled backbone)."""
-    E, EG, ES, EI = mesh.clearance_args()
     pts = np.ascontiguousarray(route.points, dtype=np.float64)
     s = np.ascontiguousarray(route.s, dtype=np.float64)
     lo, hi = (max(1e-4 * scale, 1e-3 * route.length / len(pts)), 0.02 * scale) if step is None else (step, step)
-    return build_corridor(E, EG, ES, EI, pts, s, 0, len(pts), lo, hi, scale)
+    return build_corridor(mesh.arrays.edges, pts, s, 0, len(pts), lo, hi, scale)
 
 
 def cmm_attraction(B: np.ndarray, R: np.ndarray, S: np.ndarray, k: int, x: np.ndarray) -> int:

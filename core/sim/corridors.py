@@ -90,10 +90,9 @@ class CorridorBook:
 
 def corridor_of_route(mesh, route: Route, scale: float) -> tuple[np.ndarray, ...]:
     """The IRM corridor (B, R, L, Q, S) of a route in a navigation mesh's free space (IRM 3.2)."""
-    E, EG, ES, EI = mesh.clearance_args()
     # Writable copies (a Route's arrays are read-only), so the kernel keeps one specialisation.
     pts = np.array(route.points, dtype=np.float64)
     s = np.array(route.s, dtype=np.float64)
     min_step = max(1e-4 * scale, 1e-3 * route.length / max(len(pts), 1), 1e-9)
     max_step = max(0.02 * scale, min_step)
-    return build_corridor(E, EG, ES, EI, pts, s, 0, len(pts), min_step, max_step, scale)
+    return build_corridor(mesh.arrays.edges, pts, s, 0, len(pts), min_step, max_step, scale)

@@ -95,12 +95,14 @@ class KeepRule(NamedTuple):
 
 
 @jit(noalloc=True)
-def keeps_choice(W, C, tri, x, attr, age, rule, clear, clear_at) -> int:
+def keeps_choice(M, tri, x, attr, age, rule, clear, clear_at) -> int:
     """May a character at ``x`` keep its attraction point ``attr`` (both (2,)) chosen ``age`` steps ago, under the
     rules of the module docstring and its ``rule`` (KeepRule)? ``clear`` and ``clear_at`` are its last measured
     clearance and where (as ``sweep_need`` takes them), ``tri`` a triangle that held x at some earlier step (-1:
     unknown). Returns x's triangle when it may keep the point, else minus the KEEP_* code of why not (the terrain
     it stands on is the caller's to weigh: KEEP_COSTLY)."""
+    W = M.walk
+    C = M.edges
     steps = rule.steps
     walk = rule.vmax * rule.dt
     if age < 0 or age + 1 >= steps or (age + 1) * walk > KEEP_SIGMA * rule.sigma:
@@ -109,8 +111,8 @@ def keeps_choice(W, C, tri, x, attr, age, rule, clear, clear_at) -> int:
     ay = attr[1]
     if norm2d(ax - x[0], ay - x[1]) <= (steps - age) * walk:
         return -KEEP_NEAR
-    V, T, N, TT, B, G, S = W
-    tx = locate_near(V, T, N, TT, B, G, S, tri, x[0], x[1])
+    V, T, N, TT = W.V, W.T, W.N, W.TT
+    tx = locate_near(W, tri, x[0], x[1])
     if tx < 0:
         return -KEEP_UNLOCATED
     run = walk_terrain_run(V, T, N, TT, tx, x[0], x[1], ax, ay, not rule.uniform)

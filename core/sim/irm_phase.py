@@ -54,7 +54,6 @@ def corridor_reach(r: float, depth_gap: float, vmax: float, dt: float) -> float:
 def irm_attraction_phase(W, R, A, P, X, t_now, tr, wk) -> int:
     """Choose the disc and attraction point of every walking IRM agent of the block [wk.lo, wk.hi); returns how
     many became LOST."""
-    V, T, N, TT, B, G, S = W
     rp, rs = R.points, R.s
     pos, attr, s_ref, s_attr, route_lo, route_hi, profile, method, status = A.pos, A.attr, A.s_ref, A.s_attr, \
         A.route_lo, A.route_hi, A.profile, A.method, A.status
@@ -100,7 +99,7 @@ def irm_attraction_phase(W, R, A, P, X, t_now, tr, wk) -> int:
                                              disc_stretch(rp, rs, lo, hi, cB[k, 0], cB[k, 1], cR[k], cS[k]))
                 if s_a >= 0.0:
                     point_at_into(rp, rs, lo, hi, s_a, q)
-                    if inside or segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):
+                    if inside or segment_visible(W, x[0], x[1], q[0], q[1]):
                         corr_ak[i] = k if inside else -1
                         s_attr[i] = s_a
                         attr[i, 0] = q[0]
@@ -109,7 +108,7 @@ def irm_attraction_phase(W, R, A, P, X, t_now, tr, wk) -> int:
                         s_a = -1.0
                 if s_a < 0.0:
                     corr_ak[i] = -1
-                    if segment_visible(V, T, N, TT, B, G, S, x[0], x[1], attr[i, 0], attr[i, 1]):
+                    if segment_visible(W, x[0], x[1], attr[i, 0], attr[i, 1]):
                         code = _KEPT
                     else:
                         code = _LOST

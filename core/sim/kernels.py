@@ -22,10 +22,11 @@ Multi-core stepping: ``advance`` splits the agents into ``StepPlan.blocks`` rang
 the counts are serial. Every per-agent write goes to that agent's rows only and no floating-point sum runs across
 agents, so the same seed gives the same bytes whatever the number of threads.
 
-Arguments: ``W`` the mesh's walk arrays (V, T, N, TT, B, G, S); ``C`` its clearance arrays (E, EG, ES, EI);
-``R`` the packed routes, ``P`` the parameters, ``X`` the crowd extras (core.sim.kernel_inputs); ``A`` the agent
-arrays (core.sim.agent_arrays); ``wk`` a block's Work; ``rec`` the path log (agent, t, xy, cursor); ``tr`` the trace
-buffers (slot, scalars, intervals, adjusted, cands); ``nb`` the neighbour grid (core.sim.neighbors.Neighbours).
+Arguments: ``M`` the navigation mesh (``core.navmesh.kernels.arrays.MeshArrays``: ``W = M.walk`` its
+triangulation, ``C = M.edges`` its obstacle edges); ``R`` the packed routes, ``P`` the parameters, ``X`` the crowd
+extras (core.sim.kernel_inputs); ``A`` the agent arrays (core.sim.agent_arrays); ``wk`` a block's Work; ``rec``
+the path log (agent, t, xy, cursor); ``tr`` the trace buffers (slot, scalars, intervals, adjusted, cands); ``nb``
+the neighbour grid (core.sim.neighbors.Neighbours).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from numba import prange
 from core.jitcache import jit
 from core.kernels.grid import cell_range
 
-from core.navmesh.kernels.arrays import RouteSpan, mesh_of
+from core.navmesh.kernels.arrays import RouteSpan
 from core.navmesh.kernels.clearance import point_clearance
 from core.navmesh.kernels.disc import sweep_blocked
 from core.navmesh.kernels.predicates import norm2d
@@ -114,12 +115,11 @@ def _begin_choice(i, W, R, A, P, rpt) -> tuple:
     in it or step next door), the reference point r_i (MIRAN 3.1, its position into ``rpt``) and the window's end:
     (triangle, s_r, s1). Inlined, as ``_settle_choice``: a call copies every array of W, R, A and P onto the stack
     (numba passes each array's fields as arguments), about 50 ns per agent and step."""
-    V, T, N, TT, B, G, S = W
     rp, rs = R.points, R.s
     x = A.pos[i]
     lo = A.route_lo[i]
     hi = A.route_hi[i]
-    tx = locate_near(V, T, N, TT, B, G, S, A.tri[i], x[0], x[1])
+    tx = locate_near(W, A.tri[i], x[0], x[1])
     A.tri[i] = tx
     s_r = reference_point(rp, rs, lo, hi, x, A.s_ref[i], A.s_attr[i])
     point_at_into(rp, rs, lo, hi, s_r, rpt)
@@ -202,15 +202,15 @@ def _trace_kept(i, tr, t_now, A, R, P, rpt) -> None:
 
 
 @jit(inline=True, noalloc=True)
-def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
+def attraction_points(M, R, A, P, t_now, tr, wk) -> tuple:
     """The attraction phase's allocation-free pass over the block's agents [wk.lo, wk.hi): every walking point
     MIRAN agent whose window the shadows decide. The others (discs, windows that need the exact expansion or more
     room) go into ``wk.rest[wk.lo:]``. Returns (agents that became LOST, agents in rest). ``wk.tx`` holds the
     terrain boundaries and their work arrays (``core.steering.miran.pick_candidate``); ``wk.keep`` every agent's
     window edges kept between steps (core.sim.kernel_inputs.KeptWindows: the same edges in the same order as from
     the grids, which are visited only when a window leaves its kept box)."""
-    V, T, N, TT, B, G, S = W
-    E, EG, ES, EI = C
+    W = M.walk
+    TT = W.TT
     rp, rs = R.points, R.s
     prof, weights, wstat, scale = P.prof, P.weights, P.wstat, P.scale
     pos, route_lo, route_hi, profile, method, status = A.pos, A.route_lo, A.route_hi, A.profile, A.method, A.status
@@ -242,7 +242,7 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
                 if not rule.uniform and t_last >= 0 and TT[t_last] >= 0 and weights[p, TT[t_last]] > wstat[p, 0]:
                     verdict = KEEP_COSTLY
                 else:
-                    t_keep = keeps_choice(W, C, t_last, pos[i], A.attr[i], age[i], rule, wk.clear[i],
+                    t_keep = keeps_choice(M, t_last, pos[i], A.attr[i], age[i], rule, wk.clear[i],
                                           wk.clear_at[i])
                     verdict = -t_keep if t_keep < 0 else KEEP_KEPT
                     if t_keep >= 0 and not rule.uniform and weights[p, TT[t_keep]] > wstat[p, 0]:
@@ -264,7 +264,7 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
         lo = route_lo[i]
         hi = route_hi[i]
         tx, s_r, s1 = _begin_choice(i, W, R, A, P, rpt)
-        n_int = shadow_intervals_kept(mesh_of(W, C), x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf, vwork, tx,
+        n_int = shadow_intervals_kept(M, x[0], x[1], RouteSpan(rp, rs, lo, hi), s_r, s1, ibuf, vwork, tx,
                                       keep.obstacles, i)
         if n_int < 0:
             rest[wk.lo + n_rest] = i
@@ -274,13 +274,13 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
         skip_first = n_int > 0 and ibuf[0, 0] <= s_r + tol and same_point(x[0], x[1], rpt[0], rpt[1], scale)
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
-        best_s, _, m = pick_candidate(mesh_of(W, C), TX, RouteSpan(rp, rs, lo, hi), x, s_r, ibuf, n_int,
+        best_s, _, m = pick_candidate(M, TX, RouteSpan(rp, rs, lo, hi), x, s_r, ibuf, n_int,
                                       ChoiceParams(prof[p].d, weights[p], wstat[p, 0], wstat[p, 1] > 0.0,
                                                    skip_first, 0.0, 0.0), ChoiceWork(q, tc, cwork, keep.terrain, i),
                                       tx, no_sweep)
         code = CHOSEN
         if best_s < 0.0:
-            code = fallback(mesh_of(W, C), x, s_r, rpt, A.s_attr[i], A.attr[i], wk.outs)
+            code = fallback(M, x, s_r, rpt, A.s_attr[i], A.attr[i], wk.outs)
             best_s = wk.outs[0]
         lost += _settle_choice(i, code, best_s, s_r, R, A, q)
         if k >= 0:
@@ -289,13 +289,13 @@ def attraction_points(W, C, R, A, P, t_now, tr, wk) -> tuple:
 
 
 @jit(shared=True)
-def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
+def attraction_rest(M, R, A, P, t_now, tr, wk, n_rest) -> int:
     """The attraction phase's full pass for the agents in ``wk.rest[wk.lo:wk.lo + n_rest]``: visible intervals with
     the exact triangle expansion where the shadows defer, buffers grown to any number of intervals, and disc MIRAN
     (Kremyzas 4.1-4.2: interval ends adjusted for the disc, the sweep cost, the disc fallback). Returns how many
     became LOST."""
-    V, T, N, TT, B, G, S = W
-    E, EG, ES, EI = C
+    W = M.walk
+    C = M.edges
     rp, rs = R.points, R.s
     prof, weights, wstat, scale = P.prof, P.weights, P.wstat, P.scale
     pos, attr, s_attr, route_lo, route_hi, profile, method, radius = A.pos, A.attr, A.s_attr, A.route_lo, \
@@ -317,11 +317,11 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         need = sweep_need(C, x, rad, wk.clear[i], wk.clear_at[i], tol) if rad > 0.0 else 0.0
         tx, s_r, s1 = _begin_choice(i, W, R, A, P, rpt)
         span = RouteSpan(rp, rs, lo, hi)
-        n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], span, s_r, s1, ibuf, vwork, tx)
+        n_int = visible_intervals_by_shadows(M, x[0], x[1], span, s_r, s1, ibuf, vwork, tx)
         while n_int < 0:
             ibuf = np.empty((4 * ibuf.shape[0], 2), dtype=np.float64)
             abuf = np.empty((ibuf.shape[0], 2), dtype=np.float64)
-            n_int = visible_intervals_by_shadows(mesh_of(W, C), x[0], x[1], span, s_r, s1, ibuf, vwork, tx)
+            n_int = visible_intervals_by_shadows(M, x[0], x[1], span, s_r, s1, ibuf, vwork, tx)
         ints = ibuf
         n_use = n_int
         Q = DiscQuery(x, rad, need, w, s_r, s1, rpt, scale)
@@ -332,9 +332,9 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         k = slot[i] if slot.shape[0] > 0 else -1
         tc = tcand[k] if k >= 0 else no_trace
         if rad > 0.0 and tc.shape[0] == 0:
-            best_s, m = pick_disc_candidate(W, C, span, Q, ints, n_use, prof[p].d, skip_first, cwork, dwork)
+            best_s, m = pick_disc_candidate(M, span, Q, ints, n_use, prof[p].d, skip_first, cwork, dwork)
         else:
-            best_s, _, m = pick_candidate(mesh_of(W, C), TX, span, x, s_r, ints, n_use,
+            best_s, _, m = pick_candidate(M, TX, span, x, s_r, ints, n_use,
                                           ChoiceParams(prof[p].d, w, wstat[p, 0], wstat[p, 1] > 0.0, skip_first,
                                                        rad, need), ChoiceWork(q, tc, cwork, wk.keep.terrain, i), tx,
                                           sweep_cost)
@@ -344,9 +344,9 @@ def attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest) -> int:
         if best_s < 0.0:
             if rad > 0.0:
                 s_end = ints[0, 1] if n_use > 0 else (ibuf[0, 1] if n_int > 0 else s_r)
-                code = disc_fallback(W, C, span, Q, s_end, s_attr[i], attr[i], outs, dwork)
+                code = disc_fallback(M, span, Q, s_end, s_attr[i], attr[i], outs, dwork)
             else:
-                code = fallback(mesh_of(W, C), x, s_r, rpt, s_attr[i], attr[i], outs)
+                code = fallback(M, x, s_r, rpt, s_attr[i], attr[i], outs)
             best_s = outs[0]
         lost += _settle_choice(i, code, best_s, s_r, R, A, q)
         if k >= 0:
@@ -370,7 +370,6 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
     """F = F_s + F_b + F_o for every walking agent of the block at its current position, into ``wk.fnew`` (n, 2);
     its clearance d_b into ``wk.clear`` (n,), measured where it is, except for point MIRAN agents while
     ``far_from_obstacles`` proves F_b zero and the smallest clearance unchanged (not traced ones)."""
-    E, EG, ES, EI = C
     pos, attr, profile, method, radius, status, min_clear = A.pos, A.attr, A.profile, A.method, A.radius, \
         A.status, A.min_clear
     g, prof = P.glob[0], P.prof
@@ -406,7 +405,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
         db, bx, by, e = wk.clear[i], np.nan, np.nan, -1
         if method[i] != MIRAN or traced or not far_from_obstacles(x, wk.clear[i], wk.clear_at[i], ds,
                                                                   min_clear[i], tol):
-            db, bx, by, e = point_clearance(E, EG, ES, EI, x[0], x[1])
+            db, bx, by, e = point_clearance(C, x[0], x[1])
             wk.clear[i] = db
             wk.clear_at[i, 0] = x[0]
             wk.clear_at[i, 1] = x[1]
@@ -449,7 +448,7 @@ def force_phase(C, A, P, nb, tr, wk) -> None:
 
 
 @jit(noalloc=True)
-def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, sure, tl) -> bool:
+def _step_allowed(M, tri, x0, y0, x1, y1, rgeo, need, sure, tl) -> bool:
     """May an agent move from (x0, y0) to (x1, y1)? A point must stay in the closed free space and the bounds; a
     disc must keep ``need`` (its radius, or less where it already stood closer) from every obstacle edge along the
     segment. One walk (from ``tri``, a triangle containing (x0, y0), or -1) decides and leaves the step's length
@@ -458,7 +457,9 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, sure, tl) -> bool:
     ``sure``: the disc's clearance at (x0, y0) less ``need`` and a rounding margin. The distance to the obstacles
     is 1-Lipschitz, so a step shorter than ``sure`` keeps ``need`` along the whole segment and the exact segment
     test (the costly part of a disc's step) would answer yes: it is skipped."""
-    V, T, N, TT, B, G, S = W
+    W = M.walk
+    C = M.edges
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     for k in range(tl.shape[0]):
         tl[k] = 0.0
     if not in_bounds(B, x1, y1):
@@ -466,7 +467,7 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, sure, tl) -> bool:
     if tri >= 0:
         blocked = walk_terrain_lengths(V, T, N, TT, tri, x0, y0, x1, y1, tl)
     else:
-        blocked = segment_terrain_lengths(V, T, N, TT, B, G, S, x0, y0, x1, y1, tl)
+        blocked = segment_terrain_lengths(W, x0, y0, x1, y1, tl)
     if blocked > 0.0:
         return False
     if rgeo > 0.0 and norm2d(x1 - x0, y1 - y0) >= sure and sweep_blocked(C, x0, y0, x1, y1, need):
@@ -478,13 +479,13 @@ def _step_allowed(W, C, tri, x0, y0, x1, y1, rgeo, need, sure, tl) -> bool:
 SHORTER_STEPS = 4
 
 @jit(inline=True, noalloc=True)
-def move_phase(W, C, R, A, P, t_next, wk) -> int:
+def move_phase(M, R, A, P, t_next, wk) -> int:
     """Integrate, guard against obstacles, detect arrival, accumulate lengths and keep the progress guarantee
     (core.sim.progress) for the block's agents, at time ``t_next`` (the end of the step); ``wk.moved`` marks the
     agents that walked (``log_moves`` logs them). Returns the number of agents that became LOST (their way
     blocked)."""
-    V, T, N, TT, B, G, S = W
-    E, EG, ES, EI = C
+    W = M.walk
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     rp, rs = R.points, R.s
     g, prof, scale = P.glob[0], P.prof, P.scale
     pos, vel, force, has_force, attr, s_ref, s_attr, route_lo, route_hi, goal, profile, method, radius, tri, \
@@ -515,7 +516,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
         gx = goal[i, 0]
         gy = goal[i, 1]
         dgoal = norm2d(gx - x[0], gy - x[1])
-        tx = locate_near(V, T, N, TT, B, G, S, tri[i], x[0], x[1])
+        tx = locate_near(W, tri[i], x[0], x[1])
         tri[i] = tx
         need = 0.0
         sure = 0.0
@@ -537,7 +538,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
             if tx >= 0 and in_bounds(B, gx, gy):
                 walk_terrain_lengths(V, T, N, TT, tx, x[0], x[1], gx, gy, tl)
             else:
-                segment_terrain_lengths(V, T, N, TT, B, G, S, x[0], x[1], gx, gy, tl)
+                segment_terrain_lengths(W, x[0], x[1], gx, gy, tl)
             status[i] = ARRIVED
             t_arrive[i] = t_next
         elif rec_s[i] >= 0.0:
@@ -545,7 +546,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
             lo = route_lo[i]
             hi = route_hi[i]
             u = recovery_target(rp, rs, lo, hi, x, attr[i], s_attr[i], rec_u[i], vmax * dt, xn)
-            ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl)
+            ok = _step_allowed(M, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl)
             if not ok and rec_u[i] < 0.0:
                 # An attraction point a disc cannot sweep to (IRM's is only visible): get onto the route where it
                 # is nearest, behind the attraction point.
@@ -554,7 +555,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                 q = wk.q
                 point_at_into(rp, rs, lo, hi, s_q, q)
                 u = recovery_target(rp, rs, lo, hi, x, q, s_q, -1.0, vmax * dt, xn)
-                ok = _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl)
+                ok = _step_allowed(M, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl)
             if ok:
                 if u >= 0.0:
                     rec_u[i] = u
@@ -581,7 +582,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                 xn[1] = x[1] + (gy - x[1]) * (h / dgoal)
                 vn[0] = (xn[0] - x[0]) / dt
                 vn[1] = (xn[1] - x[1]) / dt
-            if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
+            if not _step_allowed(M, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
                 # Straight towards the attraction point, as far as the integrated step would have gone.
                 ix = xn[0] - x[0]
                 iy = xn[1] - x[1]
@@ -596,7 +597,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                 else:
                     xn[0] = x[0]
                     xn[1] = x[1]
-                if not _step_allowed(W, C, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
+                if not _step_allowed(M, tx, x[0], x[1], xn[0], xn[1], rgeo, need, sure, tl):
                     # A disc between two walls that the straight line cuts a corner of (a corridor barely wider
                     # than the disc, where eq. 2's admissible safe distances are none): the integrated step
                     # shortened, halved until it keeps clear.
@@ -604,7 +605,7 @@ def move_phase(W, C, R, A, P, t_next, wk) -> int:
                     xn[1] = x[1]
                     f = 0.5
                     for _ in range(SHORTER_STEPS):
-                        if _step_allowed(W, C, tx, x[0], x[1], x[0] + f * ix, x[1] + f * iy, rgeo, need, sure, tl):
+                        if _step_allowed(M, tx, x[0], x[1], x[0] + f * ix, x[1] + f * iy, rgeo, need, sure, tl):
                             xn[0] = x[0] + f * ix
                             xn[1] = x[1] + f * iy
                             break
@@ -669,17 +670,17 @@ KIND_IRM = 2
 
 @jit(noalloc=True, shared=True)
 def _attraction_block(job, t_now, wk, kinds) -> tuple:
-    """The attraction phase's allocation-free part for one block (``job`` = (W, C, R, A, P, X, nb, tr), as
+    """The attraction phase's allocation-free part for one block (``job`` = (M, R, A, P, X, nb, tr), as
     ``advance`` receives them): MIRAN's first pass when ``kinds`` has KIND_MIRAN, IRM's phase when KIND_IRM. Returns
     (agents that became LOST, agents left to ``attraction_rest``)."""
-    W, C, R, A, P, X, nb, tr = job
+    M, R, A, P, X, nb, tr = job
     lost = 0
     n_rest = 0
     if kinds & KIND_MIRAN:
         # Point agents whose window the shadows decide take the allocation-free pass, the rest the full one.
-        lost, n_rest = attraction_points(W, C, R, A, P, t_now, tr, wk)
+        lost, n_rest = attraction_points(M, R, A, P, t_now, tr, wk)
     if kinds & KIND_IRM:
-        lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, wk)
+        lost += irm_attraction_phase(M.walk, R, A, P, X, t_now, tr, wk)
     return lost, n_rest
 
 
@@ -687,16 +688,16 @@ def _attraction_block(job, t_now, wk, kinds) -> tuple:
 def _rest_block(job, t_now, wk, n_rest) -> int:
     """``attraction_rest`` for one block's n_rest agents left by ``_attraction_block``; returns how many became
     LOST."""
-    W, C, R, A, P, X, nb, tr = job
-    return attraction_rest(W, C, R, A, P, t_now, tr, wk, n_rest)
+    M, R, A, P, X, nb, tr = job
+    return attraction_rest(M, R, A, P, t_now, tr, wk, n_rest)
 
 
 @jit(noalloc=True, shared=True)
 def _force_block(job, wk, crowd, t_now, vtop) -> None:
     """The force phase for one block, and the crowd phase's terms when ``crowd`` (``vtop`` the fastest walker's
     speed, core.sim.crowd)."""
-    W, C, R, A, P, X, nb, tr = job
-    force_phase(C, A, P, nb, tr, wk)
+    M, R, A, P, X, nb, tr = job
+    force_phase(M.edges, A, P, nb, tr, wk)
     if crowd:
         crowd_phase(A, P, nb, X, t_now, vtop, wk)
 
@@ -704,8 +705,8 @@ def _force_block(job, wk, crowd, t_now, vtop) -> None:
 @jit(noalloc=True, shared=True)
 def _move_block(job, t_next, wk) -> int:
     """The move phase for one block; returns how many agents became LOST."""
-    W, C, R, A, P, X, nb, tr = job
-    return move_phase(W, C, R, A, P, t_next, wk)
+    M, R, A, P, X, nb, tr = job
+    return move_phase(M, R, A, P, t_next, wk)
 
 
 # The phase ``_phase_blocks`` runs.
@@ -734,7 +735,7 @@ def _phase_blocks(jobs, works, phase, t, kinds, crowd, vtop, got) -> None:
 
 
 @jit(shared=True)
-def _block_works(W, C, A, P, X, blocks) -> list:
+def _block_works(M, A, P, X, blocks) -> list:
     """One Work per block of agents (core.sim.work), the agents split into ``blocks`` ranges of equal size."""
     prof = P.prof
     n = A.pos.shape[0]
@@ -746,8 +747,8 @@ def _block_works(W, C, A, P, X, blocks) -> list:
     shared = (np.zeros((n, 2), dtype=np.float64), np.empty(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
               np.zeros(n, dtype=np.float64), np.full((n, 2), np.nan))
     n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
-    return [work_buffers(A.terrain_len.shape[1], C[0].shape[0], n_cands, X.terrain, shared, X.keep, b * n // blocks,
-                         (b + 1) * n // blocks) for b in range(blocks)]
+    return [work_buffers(A.terrain_len.shape[1], M.edges.E.shape[0], n_cands, X.terrain, shared, X.keep,
+                         b * n // blocks, (b + 1) * n // blocks) for b in range(blocks)]
 
 
 @jit(noalloc=True, shared=True)
@@ -755,9 +756,9 @@ def _serial_steps(plan, job, rec, clock, w0, kinds, crowd, t0) -> int:
     """``advance``'s steps on one block in one loop into which the phases are inlined: a call passes every array of
     its tuples field by field, and the three phase calls cost about 0.5 us a step (measured on a Table 1 path: 1.30
     against 0.79 us a step, the same positions). The agents MIRAN's first pass leaves go to ``attraction_rest``, a
-    shared kernel (it allocates, and this loop does not). Returns the steps done. ``job`` = (W, C, R, A, P, X, nb,
+    shared kernel (it allocates, and this loop does not). Returns the steps done. ``job`` = (M, R, A, P, X, nb,
     tr), ``t0`` the time of step 0; ``kinds`` and ``crowd`` as in ``advance``."""
-    W, C, R, A, P, X, nb, tr = job
+    M, R, A, P, X, nb, tr = job
     g = P.glob[0]
     dt = g.dt
     status = A.status
@@ -770,18 +771,18 @@ def _serial_steps(plan, job, rec, clock, w0, kinds, crowd, t0) -> int:
         t_next = t0 + (k + 1) * dt
         lost = 0
         if kinds & KIND_MIRAN:
-            lost, n_rest = attraction_points(W, C, R, A, P, t_now, tr, w0)
+            lost, n_rest = attraction_points(M, R, A, P, t_now, tr, w0)
             if n_rest > 0:
-                lost += attraction_rest(W, C, R, A, P, t_now, tr, w0, n_rest)
+                lost += attraction_rest(M, R, A, P, t_now, tr, w0, n_rest)
         if kinds & KIND_IRM:
-            lost += irm_attraction_phase(W, R, A, P, X, t_now, tr, w0)
+            lost += irm_attraction_phase(M.walk, R, A, P, X, t_now, tr, w0)
         if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
             neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
         vtop = fastest_walker(g, nb, X) if crowd else 0.0
-        force_phase(C, A, P, nb, tr, w0)
+        force_phase(M.edges, A, P, nb, tr, w0)
         if crowd:
             crowd_phase(A, P, nb, X, t_now, vtop, w0)
-        lost += move_phase(W, C, R, A, P, t_next, w0)
+        lost += move_phase(M, R, A, P, t_next, w0)
         # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.
         if plan.record > 0:
             log_moves(A, w0.moved, rec, RECORD_ALL if (int(clock[1]) + 1) % plan.record == 0 else RECORD_ARRIVALS,
@@ -794,7 +795,7 @@ def _serial_steps(plan, job, rec, clock, w0, kinds, crowd, t0) -> int:
     return k
 
 
-def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
+def advance(plan, M, R, A, P, X, nb, rec, clock, tr) -> int:
     """Run up to ``plan.n_steps`` steps (core.sim.kernel_inputs.StepPlan); returns the number done. ``clock`` (2,)
     float64 is [time (s), steps] and is advanced in place. Logs positions every ``plan.record`` steps (0: never).
     Stops early when every agent has arrived (STOP_ALL_DONE) or one became lost (STOP_ON_LOST). The per-agent phases
@@ -803,8 +804,8 @@ def advance(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
     parallel branch costs its compile even when never taken) and the serial loop pays nothing for it (compiled with
     ``parallel=True`` the serial loop cost about 6 us a step more)."""
     if max(1, min(plan.blocks, A.pos.shape[0])) == 1:
-        return advance_serial(plan, W, C, R, A, P, X, nb, rec, clock, tr)
-    return advance_blocks(plan, W, C, R, A, P, X, nb, rec, clock, tr)
+        return advance_serial(plan, M, R, A, P, X, nb, rec, clock, tr)
+    return advance_blocks(plan, M, R, A, P, X, nb, rec, clock, tr)
 
 
 @jit
@@ -820,24 +821,24 @@ def _step_kinds(A) -> tuple:
 
 
 @jit
-def advance_serial(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
+def advance_serial(plan, M, R, A, P, X, nb, rec, clock, tr) -> int:
     """``advance`` on one block, in the calling thread: ``_serial_steps``, the phases inlined into one loop."""
     g = P.glob[0]
     kinds, n_irm = _step_kinds(A)
     crowd = crowd_needed(g, nb, X, n_irm)
-    w0 = _block_works(W, C, A, P, X, 1)[0]
-    return _serial_steps(plan, (W, C, R, A, P, X, nb, tr), rec, clock, w0, kinds, crowd, clock[0])
+    w0 = _block_works(M, A, P, X, 1)[0]
+    return _serial_steps(plan, (M, R, A, P, X, nb, tr), rec, clock, w0, kinds, crowd, clock[0])
 
 
 @jit
-def advance_blocks(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
+def advance_blocks(plan, M, R, A, P, X, nb, rec, clock, tr) -> int:
     """``advance`` on ``plan.blocks`` blocks of agents, each phase's blocks in parallel (numba ``prange``); the
     neighbour grid, the path log and the counts are serial."""
     g = P.glob[0]
     status = A.status
     n = A.pos.shape[0]
     blocks = max(1, min(plan.blocks, n))
-    works = _block_works(W, C, A, P, X, blocks)
+    works = _block_works(M, A, P, X, blocks)
     moved = works[0].moved
     got = np.zeros(blocks, dtype=np.int64)
     kinds, n_irm = _step_kinds(A)
@@ -845,7 +846,7 @@ def advance_blocks(plan, W, C, R, A, P, X, nb, rec, clock, tr) -> int:
     t0 = clock[0]
     dt = g.dt
     # The parallel kernels see the inputs through a list: numba's parallel loops take no tuple of arrays as such.
-    jobs = [(W, C, R, A, P, X, nb, tr)]
+    jobs = [(M, R, A, P, X, nb, tr)]
     done = 0
     for k in range(plan.n_steps):
         if (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:

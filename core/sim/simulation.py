@@ -132,8 +132,7 @@ class Simulation:
         self._context = planner_context
         x0, y0, x1, y1 = scene.bounds
         self.scale = float(math.hypot(x1 - x0, y1 - y0))
-        self._walk = self.mesh.kernel_args()
-        self._clear = self.mesh.clearance_args()
+        self._arrays = self.mesh.arrays
         self.planned: dict[str, object] = {}
         self.repaired: dict[str, list] = {}
         # Scene agents added lost because their planner found no route (agent id -> the planner's message).
@@ -663,7 +662,7 @@ class Simulation:
             numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
         plan = StepPlan(int(n), int(flags), int(every), self.threads)
         P = Params(self.params.glob, self.params.prof, self.params.weights, self._weight_stats(), self.scale)
-        return int(kernels.advance(plan, self._walk, self._clear, RouteArrays(self.routes.points, self.routes.s),
+        return int(kernels.advance(plan, self._arrays, RouteArrays(self.routes.points, self.routes.s),
                                    st.kernel_arrays(), P, self._extension(), nb, self.recorder.buffers(),
                                    self._clock, tr))
 

@@ -413,8 +413,7 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
     sim.last_world_update_prepared = ready is not None
     sim.scene = scene
     sim.mesh = mesh
-    sim._walk = mesh.kernel_args()
-    sim._clear = mesh.clearance_args()
+    sim._arrays = mesh.arrays
     sim._context = ready.context if ready is not None else None
     for cached in ("_ext", "_keep"):
         sim.__dict__.pop(cached, None)

@@ -10,8 +10,9 @@ Candidates are then sampled on the adjusted intervals and weighed by the disc tr
 those that can win (``pick_disc_candidate``: the point cost bounds the disc cost from below). Nothing is
 precomputed for R, so the radius may change between steps (chapter 5).
 
-The kernels take the mesh's walk arrays ``W`` and clearance arrays ``C`` as tuples, and the structures of
-``disc_query``: the agent's ``RouteSpan`` ``R``, its ``DiscQuery`` ``Q`` and the ``DiscChoiceWork`` scratch.
+The kernels take the mesh as one ``MeshArrays`` ``M`` (core.navmesh.kernels.arrays), or only what they use of it
+(its triangulation ``W`` or its obstacle edges ``C``), and the structures of ``disc_query``: the agent's
+``RouteSpan`` ``R``, its ``DiscQuery`` ``Q`` and the ``DiscChoiceWork`` scratch.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import math
 import numpy as np
 from core.jitcache import jit
 
-from core.navmesh.kernels.arrays import mesh_of
 from core.navmesh.kernels.clearance import point_clearance
 from core.navmesh.kernels.disc import disc_cost_from, sweep_blocked
 from core.navmesh.kernels.predicates import norm2d, orient
@@ -51,7 +51,7 @@ def sweep_need(C, x, radius, c_last, at, tol) -> float:
     nearest-obstacle query; ``tol`` (1e-9 of the scene's size) covers the rounding of both measures."""
     if c_last - norm2d(x[0] - at[0], x[1] - at[1]) - tol >= radius:
         return radius * (1.0 - NEED_RTOL)
-    c0, _, _, _ = point_clearance(C[0], C[1], C[2], C[3], x[0], x[1])
+    c0, _, _, _ = point_clearance(C, x[0], x[1])
     return min(radius, c0) * (1.0 - NEED_RTOL)
 
 
@@ -60,14 +60,14 @@ def located(W, hint, x, y) -> int:
     """``locate_any``'s triangle of (x, y), taken from ``hint`` (a triangle containing it, -1: unknown) where (x, y)
     lies strictly inside the hint: then no other triangle contains it, so ``locate_any`` returns the hint too
     (exact orientation signs); else located afresh."""
-    V, T, N, TT, B, G, S = W
+    V, T = W.V, W.T
     if hint >= 0:
         a, b, c = T[hint, 0], T[hint, 1], T[hint, 2]
         if (orient(V[a, 0], V[a, 1], V[b, 0], V[b, 1], x, y) > 0
                 and orient(V[b, 0], V[b, 1], V[c, 0], V[c, 1], x, y) > 0
                 and orient(V[c, 0], V[c, 1], V[a, 0], V[a, 1], x, y) > 0):
             return hint
-    return locate_any(V, T, N, TT, B, G, S, x, y)
+    return locate_any(W, x, y)
 
 
 @jit
@@ -98,7 +98,6 @@ def tangent_angle(radius: float, dist: float) -> float:
 def occluder(W, R: RouteSpan, x, end, outward, q) -> tuple:
     """The point p where the sight line x -> pi(end) touches an obstacle: the limit of the first obstacle point of
     x -> pi(end + outward * delta) as delta -> 0 (the route beyond the end is hidden). Returns (ok, px, py)."""
-    V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     total = rs[hi - 1]
     delta = _NUDGE_RTOL * (1.0 + total)
@@ -107,7 +106,7 @@ def occluder(W, R: RouteSpan, x, end, outward, q) -> tuple:
         if t < 0.0 or t > total:
             break
         point_at_into(rp, rs, lo, hi, t, q)
-        th = segment_first_block(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1])
+        th = segment_first_block(W, x[0], x[1], q[0], q[1])
         if th <= 1.0:
             return True, x[0] + th * (q[0] - x[0]), x[1] + th * (q[1] - x[1])
         delta *= 10.0
@@ -151,7 +150,7 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> tup
     """(arc length, point cost x -> pi(end')) of the adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas
     4.1); (-1, NaN) when it does not exist. ``tx`` is ``locate_any``'s triangle of the disc's position (-1: outside
     the bounds). The visibility walk also sums the point cost (MIRAN 3.3), which the candidate there reuses."""
-    V, T, N, TT, B, G, S = W
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     rp, rs, lo, hi = R
     x = Q.x
     outward = -1.0 if is_start else 1.0
@@ -195,7 +194,6 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work:
 
     Also leaves in ``work.ends`` / ``work.memo`` what the next ``pick_disc_candidate`` of the same query reuses
     instead of walking again: the point cost to each adjusted end (a candidate) and the disc's triangle."""
-    V, T, N, TT, B, G, S = W
     q = work.q
     ends = work.ends
     total = R.rs[R.hi - 1]
@@ -241,11 +239,13 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work:
 
 
 @jit(inline=True)
-def sweep_from(W, C, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
+def sweep_from(M, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST of the disc sweeping from its position to q, +inf ("a very large
     omega", section 4.1) where the sweep would come closer than ``Q.need`` to an obstacle (the exact
     segment-to-obstacle distance decides). The values of ``miran.sweep_cost``, with ``work``'s scratch; ``tx`` is
     ``locate_any``'s triangle of the disc's position (-1: unknown)."""
+    W = M.walk
+    C = M.edges
     x = Q.x
     if sweep_blocked(C, x[0], x[1], qx, qy, Q.need):
         return np.inf
@@ -256,10 +256,10 @@ def sweep_from(W, C, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
 @jit(inline=True)
 def _point_cost(W, x, start, qx, qy, weights) -> float:
     """sum_T w(T) l^T of x -> q (MIRAN 3.3), walked from x's triangle ``start`` where both are in the bounds."""
-    V, T, N, TT, B, G, S = W
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     if start >= 0 and in_bounds(B, qx, qy):
         return walk_cost(V, T, N, TT, start, x[0], x[1], qx, qy, weights)
-    return segment_cost(V, T, N, TT, B, G, S, x[0], x[1], qx, qy, weights)
+    return segment_cost(W, x[0], x[1], qx, qy, weights)
 
 
 @jit(inline=True)
@@ -273,7 +273,7 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
     After ``adjust_intervals`` of the same query (same position; ``work.memo``), its triangle and the point costs to
     the adjusted ends, the same walks from the same triangle, are taken instead of walked again; the memo is used
     once."""
-    V, T, N, TT, B, G, S = W
+    B = W.B
     rp, rs, lo, hi = R
     x = Q.x
     q = work.q
@@ -284,7 +284,7 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
         known = int(memo[0])
         start = int(memo[3])
     else:
-        start = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
+        start = locate_any(W, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
     memo[0] = -1.0
     total = 0
     for j in range(n_int):
@@ -332,7 +332,7 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
 
 
 @jit
-def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
+def pick_disc_candidate(M, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
                         work: DiscChoiceWork, every: bool = False) -> tuple:
     """Disc MIRAN's candidate choice (Kremyzas 4.2, MIRAN 3.3's rule): the same (arc length, number of candidates)
     as ``miran.pick_candidate`` with the sweep cost, evaluating the disc traversal cost only for candidates that
@@ -340,6 +340,7 @@ def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, s
     the bound loses to the best exact omega even as a tie (exact pruning). Arc length -1 when there is none.
     cwork (2, m) receives the arc lengths and omegas (NaN: never evaluated, or the disc cannot pass). ``every``
     evaluates every candidate (the unpruned reference the bench compares with)."""
+    W = M.walk
     total, start = _candidate_bounds(W, R, Q, intervals, n_int, d, skip_first, cwork, work)
     if total <= 0:
         return -1.0, total
@@ -365,7 +366,7 @@ def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, s
         if not every and strictly_worse(bound[i], best_w):
             break  # every later candidate's bound is at least as large
         point_at_into(rp, rs, lo, hi, ts[i], q)
-        cost = sweep_from(W, C, Q, start, q[0], q[1], work)
+        cost = sweep_from(M, Q, start, q[0], q[1], work)
         if cost == np.inf:
             continue
         om = omega_of(cost, ts[i] - Q.s_r)
@@ -379,7 +380,7 @@ def pick_disc_candidate(W, C, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, s
 
 
 @jit
-def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
+def choice_batch(M, batch: ChoiceBatch, every: bool, out) -> None:
     """``pick_disc_candidate`` for each agent of ``batch``: out[i] = [arc length, candidates, candidates given an
     exact (finite) omega] (out (n, 3) float64), with one DiscChoiceWork for all; ``every`` as there."""
     cap = 16
@@ -393,7 +394,7 @@ def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
         R = RouteSpan(batch.rp, batch.rs, batch.lo[i], batch.hi[i])
         Q = DiscQuery(batch.x[i], batch.radius[i], batch.need[i], w, batch.s_r[i], batch.s1[i], batch.r_pt[i],
                       batch.scale)
-        t, m = pick_disc_candidate(W, C, R, Q, batch.intervals[i], batch.n_int[i], batch.d[i], batch.skip_first[i],
+        t, m = pick_disc_candidate(M, R, Q, batch.intervals[i], batch.n_int[i], batch.d[i], batch.skip_first[i],
                                    cwork, work, every)
         evaluated = 0
         for k in range(m):
@@ -405,32 +406,35 @@ def choice_batch(W, C, batch: ChoiceBatch, every: bool, out) -> None:
 
 
 @jit(inline=True)
-def _can_sweep(W, C, Q: DiscQuery, tx, qx, qy, finite, work: DiscChoiceWork) -> bool:
+def _can_sweep(M, Q: DiscQuery, tx, qx, qy, finite, work: DiscChoiceWork) -> bool:
     """``sweep_from(...) < inf``. With finite weights (``finite``) the disc cost is a finite sum wherever both ends
     are in the bounds (``disc_cost_from`` is NaN only outside them), so the clearance test and the bounds decide
     without the cost's walks: the same answer."""
-    B = W[4]
+    W = M.walk
+    C = M.edges
+    B = W.B
     x = Q.x
     if finite:
         return in_bounds(B, x[0], x[1]) and in_bounds(B, qx, qy) and not sweep_blocked(C, x[0], x[1], qx, qy,
                                                                                          Q.need)
-    return sweep_from(W, C, Q, tx, qx, qy, work) < math.inf
+    return sweep_from(M, Q, tx, qx, qy, work) < math.inf
 
 
 @jit
-def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscChoiceWork) -> float:
+def farthest_sweepable(M, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscChoiceWork) -> float:
     """The farthest arc length t in (s_lo, s_hi] whose route point the disc can sweep to from x, by bisection on
     the boundary between a sweepable and a blocked point (40 halvings); -1 when none is found."""
-    V, T, N, TT, B, G, S = W
+    W = M.walk
+    B = W.B
     rp, rs, lo, hi = R
     q = work.q
     x = Q.x
-    tx = locate_any(V, T, N, TT, B, G, S, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
+    tx = locate_any(W, x[0], x[1]) if in_bounds(B, x[0], x[1]) else -1
     finite = True
     for k in range(Q.weights.shape[0]):
         finite = finite and math.isfinite(Q.weights[k])
     point_at_into(rp, rs, lo, hi, s_hi, q)
-    if _can_sweep(W, C, Q, tx, q[0], q[1], finite, work):
+    if _can_sweep(M, Q, tx, q[0], q[1], finite, work):
         return s_hi
     a = s_lo
     b = s_hi
@@ -438,7 +442,7 @@ def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscC
     for _ in range(40):
         m = 0.5 * (a + b)
         point_at_into(rp, rs, lo, hi, m, q)
-        if _can_sweep(W, C, Q, tx, q[0], q[1], finite, work):
+        if _can_sweep(M, Q, tx, q[0], q[1], finite, work):
             found = m
             a = m
         else:
@@ -447,13 +451,12 @@ def farthest_sweepable(W, C, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscC
 
 
 @jit
-def disc_fallback(W, C, R: RouteSpan, Q: DiscQuery, s_end, s_attr_prev, attr_prev, out_s, work: DiscChoiceWork) -> int:
+def disc_fallback(M, R: RouteSpan, Q: DiscQuery, s_end, s_attr_prev, attr_prev, out_s, work: DiscChoiceWork) -> int:
     """Disc MIRAN when no candidate but r_i itself can be swept to (the samples every d lie round a corner the
     disc cannot cut): head for the farthest route point up to ``s_end`` (the end of the first visible interval)
     that the disc can sweep to (SWEEP_SEARCH); else keep the previous attraction point or take the reference
     point if the disc can sweep there and it is not where the disc stands; failing all, fall back to point
     visibility (the forces and the collision guard keep the disc off the obstacles)."""
-    V, T, N, TT, B, G, S = W
     rp, rs, lo, hi = R
     x = Q.x
     s_r = Q.s_r
@@ -461,17 +464,17 @@ def disc_fallback(W, C, R: RouteSpan, Q: DiscQuery, s_end, s_attr_prev, attr_pre
     q = work.q
     tol = 1e-9 * Q.scale
     if s_end > s_r + tol:
-        t = farthest_sweepable(W, C, R, Q, s_r, s_end, work)
+        t = farthest_sweepable(M, R, Q, s_r, s_end, work)
         point_at_into(rp, rs, lo, hi, t, q)
         if t > s_r + tol and norm2d(q[0] - x[0], q[1] - x[1]) > tol:
             out_s[0] = t
             return SWEEP_SEARCH
     if (s_attr_prev >= s_r and norm2d(attr_prev[0] - x[0], attr_prev[1] - x[1]) > tol
-            and sweep_from(W, C, Q, -1, attr_prev[0], attr_prev[1], work) < math.inf):
+            and sweep_from(M, Q, -1, attr_prev[0], attr_prev[1], work) < math.inf):
         out_s[0] = s_attr_prev
         return KEPT_PREVIOUS
     if (norm2d(r_pt[0] - x[0], r_pt[1] - x[1]) > tol
-            and sweep_from(W, C, Q, -1, r_pt[0], r_pt[1], work) < math.inf):
+            and sweep_from(M, Q, -1, r_pt[0], r_pt[1], work) < math.inf):
         out_s[0] = s_r
         return TO_REFERENCE
-    return fallback(mesh_of(W, C), x, s_r, r_pt, s_attr_prev, attr_prev, out_s)
+    return fallback(M, x, s_r, r_pt, s_attr_prev, attr_prev, out_s)

@@ -37,6 +37,7 @@ import numpy as np
 from core.jitcache import jit
 from core.kernels.buffers import doubled
 
+from core.navmesh.kernels.arrays import EdgeGrid
 from core.navmesh.kernels.clearance import point_clearance
 from core.navmesh.kernels.predicates import norm2d
 from core.routes.kernels import point_at_into, segment_of
@@ -49,11 +50,11 @@ SAMPLE_FRACTION = 0.5
 
 
 @jit
-def retract(E, EG, ES, EI, px: float, py: float, scale: float, out: np.ndarray) -> bool:
+def retract(C: EdgeGrid, px: float, py: float, scale: float, out: np.ndarray) -> bool:
     """Retract (px, py) onto the medial axis (IRM 3.2). ``out`` (7,) receives [Bx, By, R, c1x, c1y, c2x, c2y]: the
     disc centre, its radius and the two closest obstacle points (c1 the one of p, c2 the one that takes over).
     False when p has no clearance (on or inside an obstacle)."""
-    d0, cx, cy, e0 = point_clearance(E, EG, ES, EI, px, py)
+    d0, cx, cy, e0 = point_clearance(C, px, py)
     if e0 < 0 or not d0 > 1e-12 * scale:
         return False
     ux = (px - cx) / d0
@@ -62,7 +63,7 @@ def retract(E, EG, ES, EI, px: float, py: float, scale: float, out: np.ndarray) 
     hi = max(d0, 1e-6 * scale)
     # Grow the bracket until the closest point has changed: clearance(p + t u) < d0 + t.
     for _ in range(64):
-        d, _, _, _ = point_clearance(E, EG, ES, EI, px + hi * ux, py + hi * uy)
+        d, _, _, _ = point_clearance(C, px + hi * ux, py + hi * uy)
         if d < d0 + hi - RETRACT_RTOL * (d0 + hi):
             break
         lo = hi
@@ -73,15 +74,15 @@ def retract(E, EG, ES, EI, px: float, py: float, scale: float, out: np.ndarray) 
         if hi - lo <= RETRACT_RTOL * (d0 + lo):
             break
         m = 0.5 * (lo + hi)
-        d, _, _, _ = point_clearance(E, EG, ES, EI, px + m * ux, py + m * uy)
+        d, _, _, _ = point_clearance(C, px + m * ux, py + m * uy)
         if d < d0 + m - RETRACT_RTOL * (d0 + m):
             hi = m
         else:
             lo = m
     bx = px + lo * ux
     by = py + lo * uy
-    r, _, _, _ = point_clearance(E, EG, ES, EI, bx, by)
-    _, c2x, c2y, _ = point_clearance(E, EG, ES, EI, px + hi * ux, py + hi * uy)
+    r, _, _, _ = point_clearance(C, bx, by)
+    _, c2x, c2y, _ = point_clearance(C, px + hi * ux, py + hi * uy)
     out[0] = bx
     out[1] = by
     out[2] = r
@@ -138,7 +139,7 @@ def covered_step(px: float, py: float, ux: float, uy: float, bx: float, by: floa
 
 
 @jit
-def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max_step: float, scale: float):
+def build_corridor(C: EdgeGrid, rp, rs, lo: int, hi: int, min_step: float, max_step: float, scale: float):
     """The corridor of route [lo, hi): arrays (B (m, 2), R (m,), L (m, 2), Q (m, 2), S (m,)) of the retracted
     samples, taken every SAMPLE_FRACTION * R (within [min_step, max_step]), no farther apart than the route stays
     in the last disc, and at every route vertex. Samples that cannot be retracted (a route point on an obstacle's
@@ -158,7 +159,7 @@ def build_corridor(E, EG, ES, EI, rp, rs, lo: int, hi: int, min_step: float, max
     nxt_vertex = lo + 1
     while True:
         point_at_into(rp, rs, lo, hi, t, p)
-        if retract(E, EG, ES, EI, p[0], p[1], scale, tmp):
+        if retract(C, p[0], p[1], scale, tmp):
             if m == B.shape[0]:
                 B = doubled(B, m)
                 R = doubled(R, m)

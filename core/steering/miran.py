@@ -2,7 +2,7 @@
 
 Called by the simulation's attraction phase for each walking agent. Routes are the packed arrays of
 core.routes.kernels (``rp`` (N, 2) float64 points, ``rs`` (N,) float64 arc lengths, the agent's route the rows
-[lo, hi)); the navigation mesh enters as its walk arrays ``V, T, N, TT, B, G, S`` (core.navmesh.kernels.walk).
+[lo, hi)); the navigation mesh enters as one ``MeshArrays`` (core.navmesh.kernels.arrays).
 Visibility and terrain lengths are the mesh's exact triangle walks, never a grid.
 """
 
@@ -13,7 +13,7 @@ import math
 import numpy as np
 from core.jitcache import jit
 
-from core.navmesh.kernels.arrays import MeshArrays, RouteSpan
+from core.navmesh.kernels.arrays import EdgeGrid, MeshArrays, RouteSpan
 from core.navmesh.kernels.clearance import segment_clearance
 from core.navmesh.kernels.crossings import crossing_cost, window_terrain_edges
 from core.navmesh.kernels.disc import disc_cost
@@ -92,20 +92,20 @@ def pick_candidate(M: MeshArrays, TX, R: RouteSpan, x, s_r, intervals, n_int, cp
         total = cwork.shape[1]  # work_buffers sizes cwork for sigma / d: only past MAX_INTERVALS intervals
     ts = cwork[0]
     ws = cwork[1]
-    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
-    W = (V, T, N, TT, B, G, S)
-    C = (M.E, M.EG, M.ES, M.EI)
+    W = M.walk
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     start = -1
     nc = -1
     TE, TD, TG, TS, TI, xwork = TX
     if not uniform and disc_radius <= 0.0 and in_bounds(B, x[0], x[1]):
-        start = tri if tri >= 0 else locate_any(V, T, N, TT, B, G, S, x[0], x[1])
+        start = tri if tri >= 0 else locate_any(W, x[0], x[1])
         if start >= 0 and TT[start] >= 0 and n_int > 0:
             x0, y0, x1, y1 = window_box(rp, rs, lo, hi, intervals[0, 0], intervals[n_int - 1, 1], x[0], x[1])
+            grid = EdgeGrid(TE, TG, TS, TI)
             if agent >= 0:
-                nc = collect_kept((TE, TG, TS, TI), x0, y0, x1, y1, xwork[0], xwork[1], kept, agent)
+                nc = collect_kept(grid, x0, y0, x1, y1, xwork[0], xwork[1], kept, agent)
             else:
-                nc = window_terrain_edges(TE, TG, TS, TI, x0, y0, x1, y1, xwork)
+                nc = window_terrain_edges(grid, x0, y0, x1, y1, xwork)
     best_w = np.inf
     m = total
     for jj in range(n_int):
@@ -129,7 +129,7 @@ def pick_candidate(M: MeshArrays, TX, R: RouteSpan, x, s_r, intervals, n_int, cp
                 ws[m] = np.nan
                 continue
             if disc_radius > 0.0:
-                cost = sweep(W, C, x[0], x[1], q[0], q[1], disc_radius, disc_need, w)
+                cost = sweep(M, x[0], x[1], q[0], q[1], disc_radius, disc_need, w)
             elif uniform:
                 cost = w_min * dist
             elif start >= 0 and in_bounds(B, q[0], q[1]):
@@ -142,7 +142,7 @@ def pick_candidate(M: MeshArrays, TX, R: RouteSpan, x, s_r, intervals, n_int, cp
                 if cost != cost:
                     cost = walk_cost(V, T, N, TT, start, x[0], x[1], q[0], q[1], w)
             else:
-                cost = segment_cost(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1], w)
+                cost = segment_cost(W, x[0], x[1], q[0], q[1], w)
             om = omega_of(cost, dij)
             if tracing and m < tr_c.shape[0]:
                 tr_c[m, 0] = t
@@ -187,20 +187,18 @@ def window_box(rp, rs, lo, hi, s0, s1, x, y) -> tuple:
 
 
 @jit
-def sweep_cost(W, C, px, py, qx, qy, radius, need, w) -> float:
+def sweep_cost(M, px, py, qx, qy, radius, need, w) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST for a disc of this radius sweeping p -> q (max-weight rule, ch. 3),
     and +inf ("a very large omega", section 4.1) when the sweep would come closer than ``need`` to an obstacle:
     the exact segment-to-obstacle distance decides, so an infinite cost means the disc cannot pass."""
-    V, T, N, TT, B, G, S = W
-    E, EG, ES, EI = C
-    if segment_clearance(E, EG, ES, EI, px, py, qx, qy) < need:
+    if segment_clearance(M.edges, px, py, qx, qy) < need:
         return np.inf
-    c = disc_cost(W, px, py, qx, qy, radius, w)
+    c = disc_cost(M.walk, px, py, qx, qy, radius, w)
     return np.inf if c != c else c
 
 
 @jit(noalloc=True)
-def no_sweep(W, C, px, py, qx, qy, radius, need, w) -> float:
+def no_sweep(M, px, py, qx, qy, radius, need, w) -> float:
     """``pick_candidate``'s disc cost for point agents, which never ask for one (their radius is 0): no disc can
     pass, as no disc is being swept."""
     return np.inf
@@ -211,11 +209,11 @@ def fallback(M: MeshArrays, x, s_r, r_pt, s_attr_prev, attr_prev, out_s) -> int:
     """No candidate (only possible once other forces pushed the character off its line of sight, MIRAN 3.5):
     keep the previous attraction point if it is still visible, else head for the reference point if visible,
     else report NOTHING_VISIBLE (the route must be replanned). Writes the arc length into ``out_s[0]``."""
-    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
-    if s_attr_prev >= s_r and segment_visible(V, T, N, TT, B, G, S, x[0], x[1], attr_prev[0], attr_prev[1]):
+    W = M.walk
+    if s_attr_prev >= s_r and segment_visible(W, x[0], x[1], attr_prev[0], attr_prev[1]):
         out_s[0] = s_attr_prev
         return KEPT_PREVIOUS
-    if segment_visible(V, T, N, TT, B, G, S, x[0], x[1], r_pt[0], r_pt[1]):
+    if segment_visible(W, x[0], x[1], r_pt[0], r_pt[1]):
         out_s[0] = s_r
         return TO_REFERENCE
     out_s[0] = s_r

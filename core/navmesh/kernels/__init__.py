@@ -12,7 +12,8 @@
 - ``disc_work``: the disc kernels' reusable scratch arrays (``DiscWork``).
 - ``grids``: building the location and edge grids.
 
-Walk kernels take ``*mesh.kernel_args()`` = (V, T, N, TT, B, G, S) first; clearance kernels take
-``*mesh.clearance_args()`` = (E, EG, ES, EI). See ``walk`` and ``clearance`` for the arrays. The visibility and fan
-kernels take both as one ``arrays.MeshArrays`` (``NavMesh.arrays``), routes as ``arrays.RouteSpan``.
+The mesh is one ``arrays.MeshArrays`` (``NavMesh.arrays``). Walk kernels take its triangulation ``walk``
+(``arrays.WalkArrays``: V, T, N, TT, B, G, S) first; clearance kernels its obstacle edges ``edges``
+(``arrays.EdgeGrid``: E, EG, ES, EI). See ``walk`` and ``clearance`` for the arrays. The visibility and fan kernels
+take the whole structure, routes as ``arrays.RouteSpan``.
 """

@@ -1,8 +1,10 @@
 """Named structures the navmesh kernels take instead of long positional lists (issue 19): numba types a
 ``typing.NamedTuple`` of arrays as a named tuple, passed whole and read by field name at no run-time cost.
 
-- ``MeshArrays``: the walk arrays (``walk``: V, T, N, TT, B, G, S) and the obstacle-edge arrays (``clearance``:
-  E, EG, ES, EI) of one NavMesh, built once by ``NavMesh.arrays``.
+- ``WalkArrays``: the triangulation the walk kernels take (V, T, N, TT, B, G, S; ``kernels.walk``).
+- ``EdgeGrid``: edges in a uniform grid (E, EG, ES, EI; ``kernels.clearance``), the obstacle edges or the terrain
+  boundaries.
+- ``MeshArrays``: one NavMesh as the kernels take it, ``walk`` and ``edges``, built once by ``NavMesh.arrays``.
 - ``RouteSpan``: rows [lo, hi) of packed route arrays (points ``rp`` (m, 2), cumulative arc lengths ``rs`` (m,)).
 - ``ShadowWork``: the work arrays of one shadow visibility query (``shadows.shadow_work``), one set per thread.
 """
@@ -12,11 +14,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from core.jitcache import jit
 
 
-class MeshArrays(NamedTuple):
-    """The navigation mesh's kernel arrays; see ``kernels.walk`` (V..S) and ``kernels.clearance`` (E..EI)."""
+class WalkArrays(NamedTuple):
+    """The complete triangulation the walk kernels run on (``NavMesh.arrays.walk``); see ``kernels.walk``."""
 
     V: np.ndarray
     T: np.ndarray
@@ -25,10 +26,24 @@ class MeshArrays(NamedTuple):
     B: np.ndarray
     G: np.ndarray
     S: np.ndarray
+
+
+class EdgeGrid(NamedTuple):
+    """Edges in a uniform grid of cells: the obstacle edges (``NavMesh.arrays.edges``) the clearance kernels take,
+    or the terrain boundaries; see ``kernels.clearance``."""
+
     E: np.ndarray
     EG: np.ndarray
     ES: np.ndarray
     EI: np.ndarray
+
+
+class MeshArrays(NamedTuple):
+    """The navigation mesh as the kernels take it, built once by ``NavMesh.arrays``: its triangulation and its
+    obstacle edges."""
+
+    walk: WalkArrays
+    edges: EdgeGrid
 
 
 class RouteSpan(NamedTuple):
@@ -48,10 +63,3 @@ class ShadowWork(NamedTuple):
     parts: np.ndarray
     cand: np.ndarray
     stamp: np.ndarray
-
-
-@jit(inline=True)
-def mesh_of(W, C) -> MeshArrays:
-    """``MeshArrays`` from a walk tuple (V, T, N, TT, B, G, S) and a clearance tuple (E, EG, ES, EI), for kernels
-    whose callers still hold those tuples."""
-    return MeshArrays(W[0], W[1], W[2], W[3], W[4], W[5], W[6], C[0], C[1], C[2], C[3])

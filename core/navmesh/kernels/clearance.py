@@ -1,6 +1,6 @@
 """Clearance: distance to the nearest obstacle edge through a uniform grid of edges (the boundary force's b(x)).
 
-Arguments shared by the kernels (``NavMesh.clearance_args()`` gives them in this order):
+The kernels take the edges as one ``arrays.EdgeGrid`` ``C`` (the obstacle edges: ``NavMesh.arrays.edges``):
 
 - ``E`` (ne, 4) float64: obstacle edges [x0, y0, x1, y1] (obstacle outlines and the bounds; free space on the
   left).
@@ -14,6 +14,7 @@ import math
 
 from core.jitcache import jit
 
+from .arrays import EdgeGrid
 from .predicates import norm2d, orient
 
 
@@ -33,9 +34,10 @@ def _point_seg(x, y, ax, ay, bx, by):
 
 
 @jit(noalloc=True)
-def point_clearance(E, EG, ES, EI, x, y):
+def point_clearance(C: EdgeGrid, x, y):
     """(distance, nearest x, nearest y, edge index) from (x, y) to the nearest obstacle edge; (inf, nan, nan, -1)
     when there is none. Searches rings of cells around the point's cell until no closer edge can exist."""
+    E, EG, ES, EI = C
     if E.shape[0] == 0:
         return math.inf, math.nan, math.nan, -1
     if not (math.isfinite(x) and math.isfinite(y)):
@@ -83,10 +85,10 @@ def point_clearance(E, EG, ES, EI, x, y):
 
 
 @jit(noalloc=True)
-def clearance_batch(E, EG, ES, EI, pts, dist, near) -> None:
+def clearance_batch(C: EdgeGrid, pts, dist, near) -> None:
     """dist (n,) and near (n, 2) for points pts (n, 2): distance to and nearest point on the obstacle edges."""
     for i in range(pts.shape[0]):
-        d, cx, cy, e = point_clearance(E, EG, ES, EI, pts[i, 0], pts[i, 1])
+        d, cx, cy, e = point_clearance(C, pts[i, 0], pts[i, 1])
         dist[i] = d
         near[i, 0] = cx
         near[i, 1] = cy
@@ -125,12 +127,13 @@ def segment_segment_distance(ax, ay, bx, by, cx, cy, dx, dy) -> float:
 
 
 @jit(noalloc=True)
-def segment_clearance(E, EG, ES, EI, px, py, qx, qy) -> float:
+def segment_clearance(C: EdgeGrid, px, py, qx, qy) -> float:
     """Smallest distance between segment p-q and any obstacle edge (0 when it touches or crosses one)."""
+    E, EG, ES, EI = C
     if E.shape[0] == 0:
         return math.inf
-    d0, _, _, _ = point_clearance(E, EG, ES, EI, px, py)
-    d1, _, _, _ = point_clearance(E, EG, ES, EI, qx, qy)
+    d0, _, _, _ = point_clearance(C, px, py)
+    d1, _, _, _ = point_clearance(C, qx, qy)
     if math.isnan(d0) or math.isnan(d1):
         return math.nan
     best = min(d0, d1)
@@ -164,14 +167,14 @@ def segment_clearance(E, EG, ES, EI, px, py, qx, qy) -> float:
 
 
 @jit(noalloc=True)
-def polyline_clearance(E, EG, ES, EI, pts) -> float:
+def polyline_clearance(C: EdgeGrid, pts) -> float:
     """Smallest distance between the polyline pts (m, 2) and any obstacle edge."""
     if pts.shape[0] == 1:
-        d, _, _, _ = point_clearance(E, EG, ES, EI, pts[0, 0], pts[0, 1])
+        d, _, _, _ = point_clearance(C, pts[0, 0], pts[0, 1])
         return d
     best = math.inf
     for i in range(pts.shape[0] - 1):
-        d = segment_clearance(E, EG, ES, EI, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1])
+        d = segment_clearance(C, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1])
         if d < best:
             best = d
             if best == 0.0:

@@ -22,6 +22,7 @@ import math
 import numpy as np
 from core.jitcache import jit
 
+from .arrays import EdgeGrid
 from .predicates import norm2d, orient
 from .shadows import collect_edges, edge_misses_box
 from .visibility import sort_rows
@@ -39,9 +40,10 @@ def crossing_work(n_edges: int) -> tuple:
 
 
 @jit(noalloc=True)
-def window_terrain_edges(TE, TG, TS, TI, xmin, ymin, xmax, ymax, work) -> int:
-    """Collect the terrain boundary edges meeting the box into ``work[0]``; returns their number."""
-    return collect_edges(TE, TG, TS, TI, xmin, ymin, xmax, ymax, work[0], work[1])
+def window_terrain_edges(grid: EdgeGrid, xmin, ymin, xmax, ymax, work) -> int:
+    """Collect the terrain boundary edges meeting the box into ``work[0]``; returns their number. ``grid`` is
+    ``EdgeGrid(TE, TG, TS, TI)``, the terrain boundaries in their grid."""
+    return collect_edges(grid, xmin, ymin, xmax, ymax, work[0], work[1])
 
 
 @jit(noalloc=True)

@@ -137,7 +137,7 @@ def _cell_span(lo, hi, pad, origin, size, n):
 @jit(inline=True)
 def _edge_closer(C, c, px, py, qx, qy, need) -> bool:
     """Does an obstacle edge listed in the clearance grid's cell c come closer than ``need`` to p-q?"""
-    E, EG, ES, EI = C
+    E, ES, EI = C.E, C.ES, C.EI
     for m in range(ES[c], ES[c + 1]):
         e = EI[m]
         if segment_segment_distance(px, py, qx, qy, E[e, 0], E[e, 1], E[e, 2], E[e, 3]) < need:
@@ -150,7 +150,7 @@ def sweep_blocked(C, px, py, qx, qy, need) -> bool:
     """Is ``clearance.segment_clearance(p, q) < need``: does an obstacle edge come closer than ``need`` to p-q? The
     same decision, by the same edge distances, without the minimum: only cells within ``need`` of the segment are
     searched, and the first edge closer than ``need`` ends the search (the sweep test of disc MIRAN's choice)."""
-    E, EG, ES, EI = C
+    E, EG = C.E, C.EG
     if E.shape[0] == 0 or not need > 0.0:
         return False
     ncols = int(EG[4])
@@ -253,13 +253,13 @@ def _overlaps(W, ts, px, py, qx, qy, r, weights, work: DiscWork):
     triangle once (in the order the walks first find it); ``ts`` is ``locate_any``'s triangle of p.
 
     iv and ty are ``work``'s arrays, or larger copies where the sweep meets more triangles than the work holds."""
-    V, T, N, TT, B, G, S = W
+    V, T, N, TT = W.V, W.T, W.N, W.TT
     length = math.hypot(qx - px, qy - py)
     ex = (qx - px) / length
     ey = (qy - py) / length
     found = work.found
     stack = work.stack
-    tg = locate_any(V, T, N, TT, B, G, S, qx, qy)
+    tg = locate_any(W, qx, qy)
     frame = SweepFrame(px, py, ex, ey, length)
     while True:
         n = triangle_disc_walk(V, T, N, ts, px, py, r, found, 0, stack)
@@ -320,15 +320,15 @@ def disc_cost_work(W, px, py, qx, qy, r, weights, work: DiscWork) -> float:
 def disc_cost_from(W, ts, px, py, qx, qy, r, weights, work: DiscWork) -> float:
     """``disc_cost_work`` with p's triangle ``ts`` as ``locate_any`` gives it (-1: locate it here), for many sweeps
     from one point (a disc character's candidates): bit for bit the same cost."""
-    V, T, N, TT, B, G, S = W
+    B = W.B
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
         return math.nan
     if px == qx and py == qy:
         return 0.0
     if r <= 0.0:
-        return segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights)
+        return segment_cost(W, px, py, qx, qy, weights)
     if ts < 0:
-        ts = locate_any(V, T, N, TT, B, G, S, px, py)
+        ts = locate_any(W, px, py)
     iv, ty, k = _overlaps(W, ts, px, py, qx, qy, r, weights, work)
     order = work.order
     cov = work.cov
@@ -389,11 +389,11 @@ def disc_intervals(W, px, py, qx, qy, r, weights, out) -> int:
     """The max-weight overlap intervals of the sweep p -> q (Kremyzas Algorithm 3's list), written to out (k, 3)
     as rows [x_start, x_end, terrain index] (-1 where the disc meets no free triangle), ordered along the sweep
     and covering [0, L]. Returns k, or -1 when ``out`` is too small (0 for p == q or outside the bounds)."""
-    V, T, N, TT, B, G, S = W
+    B = W.B
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)) or (px == qx and py == qy):
         return 0
     length = math.hypot(qx - px, qy - py)
-    ts = locate_any(V, T, N, TT, B, G, S, px, py)
+    ts = locate_any(W, px, py)
     iv, ty, k = _overlaps(W, ts, px, py, qx, qy, max(r, 0.0), weights, disc_work(DISC_WORK_TRIANGLES))
     xs = np.empty(2 * k + 2)
     xs[0] = 0.0

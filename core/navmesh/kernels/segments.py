@@ -1,7 +1,8 @@
 """Segment queries by triangle walks: visibility and terrain lengths (MIRAN 2013, section 3.3: l^T per terrain T).
 
-All kernels take the walk arrays ``V, T, N, TT, B, G, S`` first (see ``walk``), points as scalars or (n, 2)
-float64 arrays, and write into caller-provided outputs so that steering kernels can call them without allocating.
+The segment kernels take the triangulation ``W`` (``arrays.WalkArrays``, see ``walk``) first, the candidate fans
+the whole ``arrays.MeshArrays``; points as scalars or (n, 2) float64 arrays. They write into caller-provided
+outputs, so that steering kernels can call them without allocating.
 """
 
 from __future__ import annotations
@@ -9,17 +10,18 @@ from __future__ import annotations
 
 from core.jitcache import jit
 
-from .arrays import MeshArrays
+from .arrays import MeshArrays, WalkArrays
 from .predicates import norm2d
 from .walk import DONE, clip_to_bounds, in_bounds, locate_any, prefer_free, walk_start, walk_step
 
 
 @jit(noalloc=True)
-def segment_visible(V, T, N, TT, B, G, S, px, py, qx, qy) -> bool:
+def segment_visible(W: WalkArrays, px, py, qx, qy) -> bool:
     """Does the closed segment p -> q lie in the closed free space? (False if it leaves the bounds.)"""
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
         return False
-    tri = locate_any(V, T, N, TT, B, G, S, px, py)
+    tri = locate_any(W, px, py)
     if tri < 0:
         return False
     return walk_visible(V, T, N, TT, tri, px, py, qx, qy)
@@ -33,11 +35,12 @@ def _point_free(V, T, N, TT, tri, x, y) -> bool:
 
 
 @jit(noalloc=True)
-def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
+def segment_terrain_lengths(W: WalkArrays, px, py, qx, qy, out) -> float:
     """Add the length of p -> q on each terrain type to ``out`` (n_types,); returns the length inside obstacles.
 
     Parts outside the bounds count for nothing (the segment is clipped to the bounds first). Exact up to the
     floating-point crossing parameters: the lengths sum to the clipped segment's length."""
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
     if not ok:
         return 0.0
@@ -51,7 +54,7 @@ def segment_terrain_lengths(V, T, N, TT, B, G, S, px, py, qx, qy, out) -> float:
     ay = min(max(ay, B[1]), B[3])
     bx = min(max(bx, B[0]), B[2])
     by = min(max(by, B[1]), B[3])
-    tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
+    tri = locate_any(W, ax, ay)
     if tri < 0:
         return 0.0
     return walk_terrain_lengths(V, T, N, TT, tri, ax, ay, bx, by, out)
@@ -109,8 +112,9 @@ def walk_cost(V, T, N, TT, tri, ax, ay, bx, by, weights) -> float:
 
 
 @jit(noalloc=True)
-def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
+def segment_cost(W: WalkArrays, px, py, qx, qy, weights) -> float:
     """Weighted length sum_T w(T) l^T of p -> q (MIRAN 2013, section 3.3) without allocating; obstacles add 0."""
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
     if not ok:
         return 0.0
@@ -120,7 +124,7 @@ def segment_cost(V, T, N, TT, B, G, S, px, py, qx, qy, weights) -> float:
     ay = min(max(py + c0 * dy if c0 > 0.0 else py, B[1]), B[3])
     bx = min(max(px + c1 * dx if c1 < 1.0 else qx, B[0]), B[2])
     by = min(max(py + c1 * dy if c1 < 1.0 else qy, B[1]), B[3])
-    tri = locate_any(V, T, N, TT, B, G, S, ax, ay)
+    tri = locate_any(W, ax, ay)
     if tri < 0:
         return 0.0
     return walk_cost(V, T, N, TT, tri, ax, ay, bx, by, weights)
@@ -175,27 +179,29 @@ def walk_terrain_run(V, T, N, TT, tri, px, py, qx, qy, stop_on_change) -> int:
 def fan_costs(M: MeshArrays, x, y, cands, weights, visible, cost) -> None:
     """From one point x to many candidates cands (k, 2) (MIRAN's candidate attraction points): visible (k,) bool
     and weighted length cost (k,) float64 of each segment x -> cands[j]; x is located once for all of them."""
-    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
-    start = locate_any(V, T, N, TT, B, G, S, x, y)
+    W = M.walk
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
+    start = locate_any(W, x, y)
     for j in range(cands.shape[0]):
         cx = cands[j, 0]
         cy = cands[j, 1]
         if start >= 0 and in_bounds(B, cx, cy):
             cost[j], visible[j] = walk_cost_visible(V, T, N, TT, start, x, y, cx, cy, weights)
         else:
-            visible[j] = segment_visible(V, T, N, TT, B, G, S, x, y, cx, cy)
-            cost[j] = segment_cost(V, T, N, TT, B, G, S, x, y, cx, cy, weights)
+            visible[j] = segment_visible(W, x, y, cx, cy)
+            cost[j] = segment_cost(W, x, y, cx, cy, weights)
 
 
 @jit(noalloc=True)
-def segment_first_block(V, T, N, TT, B, G, S, px, py, qx, qy) -> float:
+def segment_first_block(W: WalkArrays, px, py, qx, qy) -> float:
     """Parameter t in [0, 1] where p -> q first enters an obstacle or leaves the bounds; 2.0 if it never does.
 
     For p outside the closed free space the answer is 0."""
+    V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
     ok, c0, c1 = clip_to_bounds(B, px, py, qx, qy)
     if not ok or c0 > 0.0:
         return 0.0
-    tri = locate_any(V, T, N, TT, B, G, S, px, py)
+    tri = locate_any(W, px, py)
     if tri < 0:
         return 0.0
     if px == qx and py == qy:
@@ -211,45 +217,45 @@ def segment_first_block(V, T, N, TT, B, G, S, px, py, qx, qy) -> float:
 
 
 @jit(noalloc=True)
-def visible_batch(V, T, N, TT, B, G, S, p, q, out) -> None:
+def visible_batch(W: WalkArrays, p, q, out) -> None:
     """``out[i] = segment_visible(p[i], q[i])`` for p, q (n, 2) float64, out (n,) bool."""
     for i in range(p.shape[0]):
-        out[i] = segment_visible(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1])
+        out[i] = segment_visible(W, p[i, 0], p[i, 1], q[i, 0], q[i, 1])
 
 
 @jit(noalloc=True)
-def terrain_lengths_batch(V, T, N, TT, B, G, S, p, q, out) -> None:
+def terrain_lengths_batch(W: WalkArrays, p, q, out) -> None:
     """``out[i, :] = terrain lengths of p[i] -> q[i]`` for p, q (n, 2) float64, out (n, n_types) float64."""
     for i in range(p.shape[0]):
         for j in range(out.shape[1]):
             out[i, j] = 0.0
-        segment_terrain_lengths(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], out[i])
+        segment_terrain_lengths(W, p[i, 0], p[i, 1], q[i, 0], q[i, 1], out[i])
 
 
 @jit(noalloc=True)
-def cost_batch(V, T, N, TT, B, G, S, p, q, weights, out) -> None:
+def cost_batch(W: WalkArrays, p, q, weights, out) -> None:
     """``out[i] = segment_cost(p[i], q[i], weights)`` for p, q (n, 2) float64, out (n,) float64."""
     for i in range(p.shape[0]):
-        out[i] = segment_cost(V, T, N, TT, B, G, S, p[i, 0], p[i, 1], q[i, 0], q[i, 1], weights)
+        out[i] = segment_cost(W, p[i, 0], p[i, 1], q[i, 0], q[i, 1], weights)
 
 
 @jit(noalloc=True)
-def polyline_terrain_lengths(V, T, N, TT, B, G, S, pts, out) -> float:
+def polyline_terrain_lengths(W: WalkArrays, pts, out) -> float:
     """Add the terrain lengths of the polyline pts (m, 2) to ``out`` (n_types,); returns its length in obstacles."""
     blocked = 0.0
     for i in range(pts.shape[0] - 1):
-        blocked += segment_terrain_lengths(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0],
+        blocked += segment_terrain_lengths(W, pts[i, 0], pts[i, 1], pts[i + 1, 0],
                                            pts[i + 1, 1], out)
     return blocked
 
 
 @jit(noalloc=True)
-def polyline_visible(V, T, N, TT, B, G, S, pts) -> bool:
+def polyline_visible(W: WalkArrays, pts) -> bool:
     """Does the polyline pts (m, 2) stay in the closed free space?"""
     if pts.shape[0] == 1:
-        return segment_visible(V, T, N, TT, B, G, S, pts[0, 0], pts[0, 1], pts[0, 0], pts[0, 1])
+        return segment_visible(W, pts[0, 0], pts[0, 1], pts[0, 0], pts[0, 1])
     for i in range(pts.shape[0] - 1):
-        if not segment_visible(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1]):
+        if not segment_visible(W, pts[i, 0], pts[i, 1], pts[i + 1, 0], pts[i + 1, 1]):
             return False
     return True
 

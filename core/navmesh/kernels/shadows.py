@@ -25,7 +25,7 @@ import math
 import numpy as np
 from core.jitcache import jit
 
-from .arrays import MeshArrays, RouteSpan, ShadowWork
+from .arrays import EdgeGrid, MeshArrays, RouteSpan, ShadowWork
 from .kept_edges import cell_span, collect_kept, edge_misses_box, gather_cells
 from .predicates import orient
 from .visibility import (
@@ -51,11 +51,12 @@ NEEDS_EXPANSION = -2
 
 
 @jit(noalloc=True)
-def collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp) -> int:
+def collect_edges(C: EdgeGrid, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The edges of a gridded edge set (``E`` (ne, 4) with the CSR grid ``EG, ES, EI``, see ``clearance``) whose
     bounding boxes meet the box [xmin, xmax] x [ymin, ymax], into ``cand`` (>= ne,) int64; returns how many.
     ``stamp`` (ne + 1,) int64 marks the edges seen by this query (``stamp[ne]`` is the counter), so that an edge
     listed in several grid cells is taken once."""
+    E, EG, ES, EI = C
     box = (xmin, ymin, xmax, ymax)
     k, _ = gather_cells(E, ES, EI, int(EG[4]), cell_span(EG, xmin, ymin, xmax, ymax), box, box, cand, stamp, cand, 0)
     return k
@@ -78,10 +79,11 @@ def box_meets_any(E, cand, nc, xmin, ymin, xmax, ymax) -> bool:
 
 
 @jit(noalloc=True)
-def window_edges(E, EG, ES, EI, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> int:
+def window_edges(C: EdgeGrid, x, y, xmin, ymin, xmax, ymax, cand, stamp) -> int:
     """The obstacle edges meeting the box (``collect_edges``) into ``cand``; returns their number, or DEFER when
     one passes through or next to x (see the module docstring)."""
-    k = collect_edges(E, EG, ES, EI, xmin, ymin, xmax, ymax, cand, stamp)
+    E = C.E
+    k = collect_edges(C, xmin, ymin, xmax, ymax, cand, stamp)
     return edges_or_defer(E, cand, k, x, y, xmin, ymin, xmax, ymax)
 
 
@@ -239,7 +241,7 @@ def _window_bounds(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, tri) -> tuple
     pieces as the window cuts them (a long last segment counts only up to s1). tri < 0 when ``code`` already
     answers the query (an empty route, or ``visible_start``)."""
     rp, rs, lo, hi = R
-    B = M.B
+    B = M.walk.B
     if hi - lo < 1:
         return -1, 0, 0, 0.0, s0, s1, (x, y, x, y)
     tri, a, code = visible_start(M, x, y, R, s0, s1, out, tri)
@@ -285,7 +287,7 @@ def _window_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWo
     if tri < 0:
         return -1, a, 0, tol, code, s0, s1
     xmin, ymin, xmax, ymax = box
-    nc = window_edges(M.E, M.EG, M.ES, M.EI, x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp)
+    nc = window_edges(M.edges, x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp)
     return _window_open(tri, a, nc, tol, s0, s1, out)
 
 
@@ -296,14 +298,14 @@ def _window_start_kept(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: Sha
     if tri < 0:
         return -1, a, 0, tol, code, s0, s1
     xmin, ymin, xmax, ymax = box
-    nc = kept_window_edges((M.E, M.EG, M.ES, M.EI), x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp, K, i)
+    nc = kept_window_edges(M.edges, x, y, xmin, ymin, xmax, ymax, work.cand, work.stamp, K, i)
     return _window_open(tri, a, nc, tol, s0, s1, out)
 
 
 @jit(inline=True, noalloc=True)
 def _shadow_pieces(E, work: ShadowWork, nc, x, y, R: RouteSpan, i, s0, s1, tol, out, n) -> tuple:
     """Append the visible parts of the window's pieces from piece i on, as far as the shadows decide them, with the
-    obstacle edges ``E`` (``M.E``): (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle
+    obstacle edges ``E`` (``M.edges.E``): (count, piece, done). ``done`` false: piece ``piece`` needs the exact triangle
     expansion; count -1: ``out`` is full."""
     rp, rs, hi = R.rp, R.rs, R.hi
     sh, parts, cand = work.sh, work.parts, work.cand
@@ -341,7 +343,7 @@ def shadow_intervals(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: Shado
     mesh, the route and the work arrays as arguments, and those copies cost more than the helpers' own work on a
     walker's usual window (measured: about 40 ns per call)."""
     start = _window_start(M, x, y, R, s0, s1, out, work, tri)
-    return _intervals_from(M.E, work, start, x, y, R, out)
+    return _intervals_from(M.edges.E, work, start, x, y, R, out)
 
 
 @jit(inline=True, noalloc=True)
@@ -350,7 +352,7 @@ def shadow_intervals_kept(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: 
     ``kept_edges.KeptEdges``): the same result, the edges gathered from the grid only when the window leaves the
     kept box."""
     start = _window_start_kept(M, x, y, R, s0, s1, out, work, tri, K, i)
-    return _intervals_from(M.E, work, start, x, y, R, out)
+    return _intervals_from(M.edges.E, work, start, x, y, R, out)
 
 
 @jit(inline=True, noalloc=True)
@@ -371,15 +373,15 @@ def _intervals_from(E, work: ShadowWork, start, x, y, R: RouteSpan, out) -> int:
 def visible_intervals_by_shadows(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri) -> int:
     """``visibility.visible_intervals`` with each route piece decided by ``segment_shadow_parts``, or by the exact
     triangle expansion where that defers: the same contract (intervals sorted, disjoint, written to ``out``
-    (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(M.E.shape[0])``; ``tri`` a triangle containing
-    x (-1 when unknown)."""
+    (k, 2); -1 when ``out`` is too small). ``work`` is ``shadow_work(M.edges.E.shape[0])``; ``tri`` a triangle
+    containing x (-1 when unknown)."""
     tri, a, nc, tol, code, s0, s1 = _window_start(M, x, y, R, s0, s1, out, work, tri)
     if tri < 0:
         return code
     n = 0
     i = a
     while True:
-        n, i, done = _shadow_pieces(M.E, work, nc, x, y, R, i, s0, s1, tol, out, n)
+        n, i, done = _shadow_pieces(M.edges.E, work, nc, x, y, R, i, s0, s1, tol, out, n)
         if n < 0:
             return -1
         if done:
@@ -420,7 +422,7 @@ def visible_intervals_batch(M: MeshArrays, xs, rp, rs, offsets, route, s0, s1, o
     int64; counts[i] = -1 when more than K intervals were visible (out[i] then holds the first K)."""
     K = out.shape[1]
     buf = np.empty((K + 1, 2))
-    work = shadow_work(M.E.shape[0])
+    work = shadow_work(M.edges.E.shape[0])
     for i in range(xs.shape[0]):
         r = route[i]
         R = RouteSpan(rp, rs, offsets[r], offsets[r + 1])

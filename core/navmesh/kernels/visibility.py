@@ -155,7 +155,7 @@ def segment_visible_parts(M: MeshArrays, x, y, tri, ax, ay, bx, by, parts, start
 
     ``starts`` (>= 64,) int64, ``st`` (m,) int64 and ``sc`` (m, 4) float64 are work arrays. Returns
     (count, parts, st, sc); ``parts`` and the stack arrays are reallocated when they fill up."""
-    V, T, N, TT = M.V, M.T, M.N, M.TT
+    V, T, N, TT = M.walk.V, M.walk.T, M.walk.N, M.walk.TT
     n = 0
     o = orient(x, y, ax, ay, bx, by)
     if o == 0:
@@ -276,7 +276,7 @@ def window_visible_parts(M: MeshArrays, x, y, tri, segs, m, parts, starts, st, s
     [j, u0, u1] (u along A_j + u (B_j - A_j)), unsorted, possibly overlapping. ``starts`` (>= 64,) int64 and
     ``st`` (c,) int64, ``sc`` (c, 4) float64, ``sm`` (c,) int64 are work arrays. Returns (count, parts, st, sc,
     sm); ``parts`` and the stack arrays are reallocated when they fill up."""
-    V, T, N, TT = M.V, M.T, M.N, M.TT
+    V, T, N, TT = M.walk.V, M.walk.T, M.walk.N, M.walk.TT
     n = 0
     cones = np.empty((m, 4), dtype=np.float64)
     sxs = np.empty(m, dtype=np.int64)
@@ -359,7 +359,7 @@ def _dist(ax, ay, bx, by) -> float:
 @jit
 def _collinear_parts(M: MeshArrays, x, y, ax, ay, bx, by, parts):
     """x on the line A-B: walk from x along the line each way and keep what is reached before an obstacle."""
-    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
+    W = M.walk
     dx = bx - ax
     dy = by - ay
     lab = _dist(ax, ay, bx, by)
@@ -370,8 +370,8 @@ def _collinear_parts(M: MeshArrays, x, y, ax, ay, bx, by, parts):
     if x_after_a and x_before_b:
         # x on the segment: [A, x] and [x, B], each visible up to the first obstacle met from x.
         ux = _dist(ax, ay, x, y) / lab
-        ta = segment_first_block(V, T, N, TT, B, G, S, x, y, ax, ay)
-        tb = segment_first_block(V, T, N, TT, B, G, S, x, y, bx, by)
+        ta = segment_first_block(W, x, y, ax, ay)
+        tb = segment_first_block(W, x, y, bx, by)
         parts[0, 0] = ux * (1.0 - min(ta, 1.0))
         parts[0, 1] = ux
         parts[1, 0] = ux
@@ -380,7 +380,7 @@ def _collinear_parts(M: MeshArrays, x, y, ax, ay, bx, by, parts):
     if not x_after_a:
         # x before A: what is reached walking towards B, beyond A.
         near = _dist(x, y, ax, ay)
-        reach = min(segment_first_block(V, T, N, TT, B, G, S, x, y, bx, by), 1.0) * _dist(x, y, bx, by)
+        reach = min(segment_first_block(W, x, y, bx, by), 1.0) * _dist(x, y, bx, by)
         if reach > near:
             parts[0, 0] = 0.0
             parts[0, 1] = min((reach - near) / lab, 1.0)
@@ -388,7 +388,7 @@ def _collinear_parts(M: MeshArrays, x, y, ax, ay, bx, by, parts):
         return 0, parts
     # x after B: walking towards A.
     near = _dist(x, y, bx, by)
-    reach = min(segment_first_block(V, T, N, TT, B, G, S, x, y, ax, ay), 1.0) * _dist(x, y, ax, ay)
+    reach = min(segment_first_block(W, x, y, ax, ay), 1.0) * _dist(x, y, ax, ay)
     if reach > near:
         parts[0, 0] = max(1.0 - (reach - near) / lab, 0.0)
         parts[0, 1] = 1.0
@@ -527,14 +527,15 @@ def visible_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, tri):
     or (-1, 0, result) when the answer is already known (x not in the free space, an empty window, a zero-length
     window, whose single point is written to ``out``: result 1, 0, or -1 when ``out`` is too small). ``tri`` is a
     triangle containing x when the caller knows one, else -1."""
-    V, T, N, TT, B, G, S = M.V, M.T, M.N, M.TT, M.B, M.G, M.S
+    W = M.walk
+    V, T, N, TT = W.V, W.T, W.N, W.TT
     rp, rs, lo, hi = R
     s0 = max(s0, rs[lo])
     s1 = min(s1, rs[hi - 1])
     if not (s1 >= s0):
         return -1, 0, 0
     if tri < 0:
-        tri = locate_any(V, T, N, TT, B, G, S, x, y)
+        tri = locate_any(W, x, y)
     if tri < 0:
         return -1, 0, 0
     tri = prefer_free(V, T, N, TT, tri, x, y)
@@ -548,7 +549,7 @@ def visible_start(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, tri):
         f = 0.0 if hi - lo < 2 or rs[j + 1] == rs[j] else (s0 - rs[j]) / (rs[j + 1] - rs[j])
         px = rp[j, 0] if f == 0.0 else rp[j, 0] + f * (rp[j + 1, 0] - rp[j, 0])
         py = rp[j, 1] if f == 0.0 else rp[j, 1] + f * (rp[j + 1, 1] - rp[j, 1])
-        if not segment_visible(V, T, N, TT, B, G, S, x, y, px, py):
+        if not segment_visible(W, x, y, px, py):
             return -1, 0, 0
         if out.shape[0] < 1:
             return -1, 0, -1
@@ -575,7 +576,7 @@ def visible_intervals(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out) -> int:
     clamped to the route. Returns the number of intervals (sorted, disjoint), or -1 when ``out`` is too small (call
     again with a larger one). Nothing is visible from a point outside the closed free space."""
     rp, rs, lo, hi = R
-    B = M.B
+    B = M.walk.B
     if hi - lo < 1:
         return 0
     tri, a, code = visible_start(M, x, y, R, s0, s1, out, -1)

@@ -6,7 +6,8 @@ an exact orientation sign (``predicates.orient``): the side of each vertex with 
 the end point lies in a triangle, the order of collinear points along the line. Only the crossing parameters ``t``
 (used for lengths) are floating-point constructions, clamped to be non-decreasing.
 
-Arguments shared by the kernels (``NavMesh.kernel_args()`` gives them in this order):
+The location kernels take the triangulation as one ``arrays.WalkArrays`` ``W`` (``NavMesh.arrays.walk``); the
+walk's own steps take the arrays they use:
 
 - ``V`` (nv, 2) float64: vertex coordinates (scene units).
 - ``T`` (nx, 3) int32: all triangles, counter-clockwise; rows ``[0, nt)`` are free space, ``[nt, nx)`` obstacles.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from core.jitcache import jit
 
+from .arrays import WalkArrays
 from .predicates import orient
 
 # Walk states.
@@ -254,11 +256,12 @@ def in_bounds(B, x: float, y: float) -> bool:
 
 
 @jit(noalloc=True)
-def locate_any(V, T, N, TT, B, G, S, x: float, y: float) -> int:
+def locate_any(W: WalkArrays, x: float, y: float) -> int:
     """A triangle of the complete triangulation containing (x, y) (closed); -1 outside the bounds.
 
     Walks straight from the seed of (x, y)'s grid cell. On a shared edge or vertex any incident triangle may be
     returned; ``locate_free`` prefers a free one."""
+    V, T, N, TT, B, G, S = W
     if not in_bounds(B, x, y):
         return -1
     ncols = int(G[4])
@@ -287,9 +290,10 @@ def _contains(V, T, t, x, y) -> bool:
 
 
 @jit(noalloc=True)
-def locate_near(V, T, N, TT, B, G, S, hint: int, x: float, y: float) -> int:
+def locate_near(W: WalkArrays, hint: int, x: float, y: float) -> int:
     """``locate_any`` for a point that moved a little since it was located in triangle ``hint`` (-1: unknown):
     the hint or one of its neighbours when they contain (x, y), else a full location."""
+    V, T, N, B = W.V, W.T, W.N, W.B
     if hint >= 0 and in_bounds(B, x, y):
         if _contains(V, T, hint, x, y):
             return hint
@@ -297,7 +301,7 @@ def locate_near(V, T, N, TT, B, G, S, hint: int, x: float, y: float) -> int:
             nb = N[hint, k]
             if nb >= 0 and _contains(V, T, nb, x, y):
                 return nb
-    return locate_any(V, T, N, TT, B, G, S, x, y)
+    return locate_any(W, x, y)
 
 
 @jit(noalloc=True)
@@ -339,9 +343,10 @@ def prefer_free(V, T, N, TT, tri: int, x: float, y: float) -> int:
 
 
 @jit(noalloc=True)
-def locate_free(V, T, N, TT, B, G, S, x: float, y: float) -> int:
+def locate_free(W: WalkArrays, x: float, y: float) -> int:
     """The free triangle containing (x, y) (closed free space), or -1 inside an obstacle or outside the bounds."""
-    tri = locate_any(V, T, N, TT, B, G, S, x, y)
+    V, T, N, TT = W.V, W.T, W.N, W.TT
+    tri = locate_any(W, x, y)
     if tri < 0:
         return -1
     tri = prefer_free(V, T, N, TT, tri, x, y)
@@ -353,9 +358,10 @@ IN_OBSTACLE = -1  # locate_status: strictly inside an obstacle
 
 
 @jit(noalloc=True)
-def locate_status(V, T, N, TT, B, G, S, x: float, y: float) -> int:
+def locate_status(W: WalkArrays, x: float, y: float) -> int:
     """The free triangle containing (x, y); IN_OBSTACLE (-1) inside an obstacle, OUTSIDE (-2) outside the bounds."""
-    tri = locate_any(V, T, N, TT, B, G, S, x, y)
+    V, T, N, TT = W.V, W.T, W.N, W.TT
+    tri = locate_any(W, x, y)
     if tri < 0:
         return OUTSIDE
     tri = prefer_free(V, T, N, TT, tri, x, y)
@@ -363,10 +369,10 @@ def locate_status(V, T, N, TT, B, G, S, x: float, y: float) -> int:
 
 
 @jit(noalloc=True)
-def locate_batch(V, T, N, TT, B, G, S, pts, out) -> None:
+def locate_batch(W: WalkArrays, pts, out) -> None:
     """``out[i] = locate_status(pts[i])`` for pts (n, 2) float64, out (n,) int32 (-1 obstacle, -2 outside)."""
     for i in range(pts.shape[0]):
-        out[i] = locate_status(V, T, N, TT, B, G, S, pts[i, 0], pts[i, 1])
+        out[i] = locate_status(W, pts[i, 0], pts[i, 1])
 
 
 @jit(noalloc=True)

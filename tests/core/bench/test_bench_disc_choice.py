@@ -19,10 +19,10 @@ def test_disc_choice_records_compare_the_same_choices():
     sim.step(5)
     batch = disc_choice_batch(sim, mesh)
     assert len(batch.x) >= 30
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    M = mesh.arrays
     pruned, full = np.empty((len(batch.x), 3)), np.empty((len(batch.x), 3))
-    choice_batch(W, C, batch, False, pruned)
-    choice_batch(W, C, batch, True, full)
+    choice_batch(M, batch, False, pruned)
+    choice_batch(M, batch, True, full)
     np.testing.assert_array_equal(pruned[:, :2], full[:, :2])
     assert (pruned[:, 0] >= 0).sum() >= 20
     assert pruned[:, 2].sum() < full[:, 2].sum()

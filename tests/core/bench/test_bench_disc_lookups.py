@@ -19,7 +19,8 @@ def test_disc_lookup_records_compare_the_same_values():
     the records name both and report no difference (no timing is asserted)."""
     city = load_scene(SCENES_DIR / "city.json")
     mesh = build_navmesh(city)
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    M = mesh.arrays
+    W, C = M
     sim = _crowd(city, mesh, "disc-miran", 40)
     sim.step(3)
     before = sim.state.pos.copy()
@@ -29,17 +30,17 @@ def test_disc_lookup_records_compare_the_same_values():
     assert len(walk) >= 30
     X, rad = np.ascontiguousarray(st.pos[walk]), np.ascontiguousarray(st.radius[walk])
     at = np.ascontiguousarray(before[walk])
-    c_last = np.array([point_clearance(*C, p[0], p[1])[0] for p in at])
-    want_need = np.array([min(r, point_clearance(*C, p[0], p[1])[0]) * (1.0 - 1e-9) for p, r in zip(X, rad)])
-    want_tri = np.array([locate_any(*W, p[0], p[1]) for p in X])
+    c_last = np.array([point_clearance(C, p[0], p[1])[0] for p in at])
+    want_need = np.array([min(r, point_clearance(C, p[0], p[1])[0]) * (1.0 - 1e-9) for p, r in zip(X, rad)])
+    want_tri = np.array([locate_any(W, p[0], p[1]) for p in X])
     n = len(walk)
     need, tri = np.empty(n), np.empty(n, dtype=np.int64)
-    lookups_measured(W, C, X, rad, need, tri)
+    lookups_measured(M, X, rad, need, tri)
     assert np.array_equal(need, want_need) and np.array_equal(tri, want_tri)
     need[:], tri[:] = np.nan, -2
     x0, y0, x1, y1 = mesh.bounds
     hint = np.ascontiguousarray(st.tri[walk], dtype=np.int64)
-    lookups_reused(W, C, X, rad, c_last, at, hint, 1e-9 * max(x1 - x0, y1 - y0), need, tri)
+    lookups_reused(M, X, rad, c_last, at, hint, 1e-9 * max(x1 - x0, y1 - y0), need, tri)
     assert np.array_equal(need, want_need) and np.array_equal(tri, want_tri)
     recs = disc_lookup_records(sim, mesh, 1)
     assert [r.name for r in recs] == ["disc MIRAN step lookups, reused", "disc MIRAN step lookups, measured (baseline)"]

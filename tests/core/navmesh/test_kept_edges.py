@@ -9,6 +9,7 @@ import pytest
 
 from core.navmesh import build_navmesh
 from core.navmesh.kernels import kept_edges as kk
+from core.navmesh.kernels.arrays import EdgeGrid
 from core.navmesh.kernels import shadows as ksh
 from core.scene.io import load_scene
 
@@ -48,7 +49,8 @@ def _drifting_boxes(rng, bounds, n_agents, steps):
 def test_kept_answers_equal_fresh_gathering(city, which, capacity):
     """Same edges in the same order as ``shadows.collect_edges`` (and the same set as brute force) at every step;
     with the default capacity most drifting steps are answered from the kept lists."""
-    grid = city.clearance_args() if which == "obstacles" else city.terrain_args()[0:1] + city.terrain_args()[2:5]
+    TE, _, TG, TS, TI = city.terrain_args()
+    grid = city.arrays.edges if which == "obstacles" else EdgeGrid(TE, TG, TS, TI)
     E, EG, ES, EI = grid
     n_agents = 40
     K = kk.kept_edges(n_agents, capacity)
@@ -62,7 +64,7 @@ def test_kept_answers_equal_fresh_gathering(city, which, capacity):
         for i, box in enumerate(boxes):
             before = K.box[i].copy()
             n = kk.collect_kept(grid, *box, cand, stamp, K, i)
-            m = ksh.collect_edges(E, EG, ES, EI, *box, ref, ref_stamp)
+            m = ksh.collect_edges(grid, *box, ref, ref_stamp)
             assert n == m
             assert np.array_equal(cand[:n], ref[:m]), (i, box)
             assert set(cand[:n].tolist()) == _brute(E, box)
@@ -76,7 +78,8 @@ def test_kept_answers_equal_fresh_gathering(city, which, capacity):
 
 def test_kept_window_edges_defer_like_window_edges(city):
     """``kept_window_edges`` defers exactly where ``window_edges`` does: x on an obstacle edge, or beside it."""
-    E, EG, ES, EI = city.clearance_args()
+    grid = city.arrays.edges
+    E = grid.E
     K = kk.kept_edges(1)
     cand = np.empty(len(E), dtype=np.int64)
     stamp = np.zeros(len(E) + 1, dtype=np.int64)
@@ -87,9 +90,9 @@ def test_kept_window_edges_defer_like_window_edges(city):
         if rng.random() < 0.5:
             x += 0.01
         box = (x - 3.0, y - 3.0, x + 20.0, y + 20.0)
-        a = ksh.kept_window_edges((E, EG, ES, EI), x, y, *box, cand, stamp, K, 0)
+        a = ksh.kept_window_edges(grid, x, y, *box, cand, stamp, K, 0)
         got = cand[:a].copy() if a >= 0 else None
-        b = ksh.window_edges(E, EG, ES, EI, x, y, *box, cand, stamp)
+        b = ksh.window_edges(grid, x, y, *box, cand, stamp)
         assert a == b
         if a >= 0:
             assert np.array_equal(got, cand[:b])

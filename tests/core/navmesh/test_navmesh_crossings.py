@@ -7,6 +7,7 @@ import shapely
 
 from core.navmesh import locate
 from core.navmesh.kernels import crossings as kx
+from core.navmesh.kernels.arrays import EdgeGrid
 from core.navmesh.kernels import segments as ks
 from core.navmesh.kernels import walk as kw
 
@@ -18,7 +19,7 @@ def _segments(scene, m, rng, n):
     x0, y0, x1, y1 = scene.bounds
     size = max(x1 - x0, y1 - y0)
     TE = m.terrain_edges
-    V, T, N, TT, B, G, S = m.kernel_args()
+    W = m.arrays.walk
     out = []
     while len(out) < n:
         it = len(out)
@@ -32,7 +33,7 @@ def _segments(scene, m, rng, n):
             x = e[:2] + 0.3 * (e[2:] - e[:2])
             q = e[:2] + (0.9 if it % 16 == 2 else -0.5) * (e[2:] - e[:2])  # along the edge, or beyond its start
             q = np.clip(q, [x0, y0], [x1, y1])
-        if locate(m, x)[0] < 0 or not ks.segment_visible(V, T, N, TT, B, G, S, x[0], x[1], q[0], q[1]):
+        if locate(m, x)[0] < 0 or not ks.segment_visible(W, x[0], x[1], q[0], q[1]):
             continue
         out.append((x, q))
     return out
@@ -43,7 +44,8 @@ def test_crossing_cost_equals_the_walk(name):
     """On ordinary segments (also those ending on a boundary edge or vertex) the crossings decide, and their cost
     equals the triangle walk's; segments along a boundary edge may defer (NaN)."""
     scene, g, m = case(name)
-    V, T, N, TT, B, G, S = m.kernel_args()
+    W = m.arrays.walk
+    V, T, N, TT = W.V, W.T, W.N, W.TT
     TE, TD, TG, TS, TI = m.terrain_args()
     rng = np.random.default_rng(11)
     size = max(scene.bounds[2] - scene.bounds[0], scene.bounds[3] - scene.bounds[1])
@@ -51,9 +53,9 @@ def test_crossing_cost_equals_the_walk(name):
     w = rng.uniform(0.5, 5.0, m.n_terrain_types)
     segs = _segments(scene, m, rng, 200)
     for it, (x, q) in enumerate(segs):
-        tri = kw.prefer_free(V, T, N, TT, kw.locate_any(V, T, N, TT, B, G, S, x[0], x[1]), x[0], x[1])
+        tri = kw.prefer_free(V, T, N, TT, kw.locate_any(W, x[0], x[1]), x[0], x[1])
         ref = ks.walk_cost(V, T, N, TT, tri, x[0], x[1], q[0], q[1], w)
-        nc = kx.window_terrain_edges(TE, TG, TS, TI, min(x[0], q[0]), min(x[1], q[1]), max(x[0], q[0]),
+        nc = kx.window_terrain_edges(EdgeGrid(TE, TG, TS, TI), min(x[0], q[0]), min(x[1], q[1]), max(x[0], q[0]),
                                      max(x[1], q[1]), work)
         c = kx.crossing_cost(TE, TD, nc, x[0], x[1], TT[tri], q[0], q[1], w, work)
         length = np.hypot(*(q - x))
@@ -70,7 +72,8 @@ def test_crossing_cost_equals_the_walk(name):
 def test_crossing_cost_agrees_with_shapely(name):
     """The weighted length equals sum_T w(T) l^T with shapely's terrain lengths of the segment."""
     scene, g, m = case(name)
-    V, T, N, TT, B, G, S = m.kernel_args()
+    W = m.arrays.walk
+    V, T, N, TT = W.V, W.T, W.N, W.TT
     TE, TD, TG, TS, TI = m.terrain_args()
     rng = np.random.default_rng(12)
     work = kx.crossing_work(len(TE))
@@ -79,8 +82,8 @@ def test_crossing_cost_agrees_with_shapely(name):
     lines = shapely.linestrings(np.array([[x, q] for x, q in segs]))
     ref = shapely_terrain_lengths(g, lines) @ w
     for (x, q), r in zip(segs, ref):
-        tri = kw.prefer_free(V, T, N, TT, kw.locate_any(V, T, N, TT, B, G, S, x[0], x[1]), x[0], x[1])
-        nc = kx.window_terrain_edges(TE, TG, TS, TI, min(x[0], q[0]), min(x[1], q[1]), max(x[0], q[0]),
+        tri = kw.prefer_free(V, T, N, TT, kw.locate_any(W, x[0], x[1]), x[0], x[1])
+        nc = kx.window_terrain_edges(EdgeGrid(TE, TG, TS, TI), min(x[0], q[0]), min(x[1], q[1]), max(x[0], q[0]),
                                      max(x[1], q[1]), work)
         c = kx.crossing_cost(TE, TD, nc, x[0], x[1], TT[tri], q[0], q[1], w, work)
         assert abs(c - r) <= 1e-6 * max(1.0, r)

@@ -96,7 +96,8 @@ def test_walk_terrain_run_agrees_with_the_terrain_lengths_of_the_segment():
     for seed in (1, 2):
         scene = random_scene(seed)
         mesh = build_navmesh(scene)
-        V, T, N, TT, B, G, S = mesh.kernel_args()
+        W = mesh.arrays.walk
+        V, T, N, TT = W.V, W.T, W.N, W.TT
         x0, y0, x1, y1 = scene.bounds
         tl = np.zeros(mesh.n_terrain_types)
         seen = set()
@@ -104,11 +105,11 @@ def test_walk_terrain_run_agrees_with_the_terrain_lengths_of_the_segment():
             p = rng.uniform([x0, y0], [x1, y1])
             q = p + rng.normal(0, 12, 2)
             q = np.clip(q, [x0, y0], [x1, y1])
-            tri = locate_any(V, T, N, TT, B, G, S, p[0], p[1])
+            tri = locate_any(W, p[0], p[1])
             if tri < 0 or TT[tri] < 0:
                 continue
             tl[:] = 0.0
-            blocked = segment_terrain_lengths(V, T, N, TT, B, G, S, p[0], p[1], q[0], q[1], tl)
+            blocked = segment_terrain_lengths(W, p[0], p[1], q[0], q[1], tl)
             types = np.nonzero(tl > 0.0)[0]
             want = -1 if blocked > 0.0 else (int(types[0]) if len(types) == 1 else -2)
             assert walk_terrain_run(V, T, N, TT, tri, p[0], p[1], q[0], q[1], False) == want, (seed, p, q, tl)

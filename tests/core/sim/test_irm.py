@@ -58,7 +58,7 @@ def test_retracted_points_lie_on_the_medial_axis(seed):
     on the boundary: the disc K(B, R) is a maximal empty disc touching two obstacle points."""
     scene = random_scene(seed, size=100.0)
     ctx = PlannerContext(scene)
-    E, EG, ES, EI = ctx.mesh.clearance_args()
+    edges = ctx.mesh.arrays.edges
     rng = np.random.default_rng(seed)
     bnd = _boundary(scene)
     free = ctx.geometry.free
@@ -68,7 +68,7 @@ def test_retracted_points_lie_on_the_medial_axis(seed):
         p = rng.uniform([0, 0], [100, 80])
         if not free.contains(Point(p)):
             continue
-        assert retract(E, EG, ES, EI, p[0], p[1], 128.0, out)
+        assert retract(edges, p[0], p[1], 128.0, out)
         B, R, c1, c2 = out[:2], out[2], out[3:5], out[5:7]
         assert abs(bnd.distance(Point(B)) - R) <= 1e-9 * 128
         assert abs(np.hypot(*(B - c1)) - R) <= 2e-4 * R + 1e-9

@@ -27,7 +27,7 @@ def test_disc_guard_shortcut_keeps_the_clearance_and_decides_as_the_full_test():
     scene = shipped("city")
     mesh = shipped_mesh("city")
     boundary = build_geometry(scene).free.boundary
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    M = mesh.arrays
     rng = np.random.default_rng(20)
     x = random_free_points(mesh, rng, 400)
     c0, _ = clearance(mesh, x)
@@ -42,8 +42,8 @@ def test_disc_guard_shortcut_keeps_the_clearance_and_decides_as_the_full_test():
         h = float(rng.uniform(0.0, 2.0 * max(sure, 0.1)))
         a = rng.uniform(0.0, 2.0 * math.pi)
         x1 = x[k] + h * np.array([math.cos(a), math.sin(a)])
-        fast = _step_allowed(W, C, -1, x[k, 0], x[k, 1], x1[0], x1[1], r, need, sure, tl)
-        full = _step_allowed(W, C, -1, x[k, 0], x[k, 1], x1[0], x1[1], r, need, -math.inf, tl)
+        fast = _step_allowed(M, -1, x[k, 0], x[k, 1], x1[0], x1[1], r, need, sure, tl)
+        full = _step_allowed(M, -1, x[k, 0], x[k, 1], x1[0], x1[1], r, need, -math.inf, tl)
         assert fast == full
         if h < sure:
             shortcut += 1

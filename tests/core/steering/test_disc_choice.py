@@ -45,14 +45,15 @@ def _free_point(rng, mesh, W):
     x0, y0, x1, y1 = mesh.bounds
     while True:
         p = rng.uniform([x0, y0], [x1, y1])
-        t = locate_any(*W, p[0], p[1])
+        t = locate_any(W, p[0], p[1])
         if t >= 0 and W[3][t] >= 0:
             return p
 
 
 def _query(rng, scene, mesh):
     """Random disc agent, route, window and visible intervals (the choice is exact whatever the intervals)."""
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    M = mesh.arrays
+    W, C = M
     x0, y0, x1, y1 = mesh.bounds
     size = max(x1 - x0, y1 - y0)
     x = _free_point(rng, mesh, W)
@@ -67,24 +68,24 @@ def _query(rng, scene, mesh):
         cuts[0] = s_r
     intervals = np.ascontiguousarray(cuts.reshape(-1, 2))
     radius = rng.choice([0.002, 0.01, 0.03]) * size
-    need = min(radius, point_clearance(*C, x[0], x[1])[0]) * (1.0 - 1e-9)
+    need = min(radius, point_clearance(C, x[0], x[1])[0]) * (1.0 - 1e-9)
     if rng.random() < 0.2:
         need = 0.0  # a disc already touching an obstacle: sweeps across obstacles count, at their disc cost
     w = scene.weight_matrix()[rng.integers(len(scene.profiles))]
     r_pt = point_at(rp, rs, 0, len(rp), s_r)
     q = DiscQuery(x, float(radius), float(need), w, float(s_r), float(s1), r_pt, float(size))
     d = max(s1 - s_r, 1e-9) / rng.integers(2, 14)
-    return W, C, RouteSpan(rp, rs, 0, len(rp)), q, intervals, float(d), bool(rng.random() < 0.3)
+    return M, RouteSpan(rp, rs, 0, len(rp)), q, intervals, float(d), bool(rng.random() < 0.3)
 
 
-def _unpruned(W, C, R, Q, intervals, d, skip_first):
+def _unpruned(M, R, Q, intervals, d, skip_first):
     """Every candidate's sweep cost (``miran.sweep_cost``), then MIRAN 3.3's pick: (arc length or -1, count)."""
     ts = np.empty(10_000)
     n = candidate_arcs(intervals, len(intervals), d, skip_first, ts)
     om = np.empty(n)
     for i in range(n):
         qx, qy = point_at(R.rp, R.rs, R.lo, R.hi, ts[i])
-        c = sweep_cost(W, C, Q.x[0], Q.x[1], qx, qy, Q.radius, Q.need, Q.weights)
+        c = sweep_cost(M, Q.x[0], Q.x[1], qx, qy, Q.radius, Q.need, Q.weights)
         om[i] = math.nan if c == math.inf else omega_of(c, ts[i] - Q.s_r)
     best = pick_best(om, n)
     return (ts[best] if best >= 0 else -1.0), n, int(np.sum(om == om))
@@ -100,9 +101,9 @@ def test_pruned_choice_equals_the_full_evaluation(name):
     cwork = np.empty((2, 10_000))
     evaluated = passable = chosen = 0
     for _ in range(60):
-        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
-        want, n, finite = _unpruned(W, C, R, Q, intervals, d, skip_first)
-        got, m = pick_disc_candidate(W, C, R, Q, intervals, len(intervals), d, skip_first, cwork, work)
+        M, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        want, n, finite = _unpruned(M, R, Q, intervals, d, skip_first)
+        got, m = pick_disc_candidate(M, R, Q, intervals, len(intervals), d, skip_first, cwork, work)
         assert (got, m) == (want, n)
         evaluated += int(np.sum(cwork[1, :m] == cwork[1, :m]))
         passable += finite
@@ -133,7 +134,7 @@ def test_the_point_cost_bounds_the_disc_cost_from_below(name):
 def test_a_small_work_grows_and_gives_the_same_cost():
     """A DiscWork too small for the sweep is grown for the call: the cost is bit for bit the allocating one's."""
     scene, _, mesh = case("city.json")
-    W = mesh.kernel_args()
+    W = mesh.arrays.walk
     rng = np.random.default_rng(2)
     p, q = random_segments(rng, scene, 40, length=60.0)
     w = scene.weight_matrix()[0]
@@ -158,11 +159,11 @@ def test_sweep_blocked_decides_as_the_segment_clearance(name):
     """``sweep_blocked(p, q, need)`` is ``segment_clearance(p, q) < need`` (the exact minimum over every obstacle
     edge), also at the boundary: need equal to the clearance, and the next float above it."""
     scene, mesh, size, p, q = _segments(name, 11, 400, 0.08)
-    C = mesh.clearance_args()
+    C = mesh.arrays.edges
     rng = np.random.default_rng(12)
     blocked = 0
     for a, b in zip(p, q):
-        c = segment_clearance(*C, a[0], a[1], b[0], b[1])
+        c = segment_clearance(C, a[0], a[1], b[0], b[1])
         for need in (c, np.nextafter(c, np.inf), rng.uniform(0.0, 0.03) * size, 0.0):
             want = bool(c < need)
             assert sweep_blocked(C, a[0], a[1], b[0], b[1], need) == want, (a, b, need, c)
@@ -174,7 +175,7 @@ def test_sweep_blocked_decides_as_the_segment_clearance(name):
 def test_the_disc_cost_from_a_known_triangle_is_the_located_one(name):
     """``disc_cost_from`` with p's triangle as ``locate_any`` gives it: bit for bit ``disc_cost``'s cost."""
     scene, mesh, size, p, q = _segments(name, 4, 200, 0.1)
-    W = mesh.kernel_args()
+    W = mesh.arrays.walk
     x0, y0, x1, y1 = mesh.bounds
     rng = np.random.default_rng(5)
     work = disc_work(64)
@@ -182,7 +183,7 @@ def test_the_disc_cost_from_a_known_triangle_is_the_located_one(name):
         for a, b in zip(p, q):
             r = rng.choice([0.002, 0.01, 0.03]) * size
             want = disc_cost(W, a[0], a[1], b[0], b[1], r, w)
-            t = locate_any(*W, a[0], a[1]) if x0 <= a[0] <= x1 and y0 <= a[1] <= y1 else -1
+            t = locate_any(W, a[0], a[1]) if x0 <= a[0] <= x1 and y0 <= a[1] <= y1 else -1
             got = disc_cost_from(W, t, a[0], a[1], b[0], b[1], r, w, work)
             assert got == want or (math.isnan(got) and math.isnan(want))
 
@@ -194,10 +195,10 @@ def _cost_with_repeats(W, p, q, r, w):
     length = math.hypot(q[0] - p[0], q[1] - p[1])
     ex, ey = (q[0] - p[0]) / length, (q[1] - p[1]) / length
     found, stack = np.empty(4096, dtype=np.int64), np.empty(4096, dtype=np.int64)
-    n = triangle_disc_walk(V, T, N, locate_any(*W, p[0], p[1]), p[0], p[1], r, found, 0, stack)
-    n = triangle_box_walk(V, T, N, locate_any(*W, p[0], p[1]), SweepFrame(p[0], p[1], ex, ey, length), r, found, n,
+    n = triangle_disc_walk(V, T, N, locate_any(W, p[0], p[1]), p[0], p[1], r, found, 0, stack)
+    n = triangle_box_walk(V, T, N, locate_any(W, p[0], p[1]), SweepFrame(p[0], p[1], ex, ey, length), r, found, n,
                           stack)
-    n = triangle_disc_walk(V, T, N, locate_any(*W, q[0], q[1]), q[0], q[1], r, found, n, stack)
+    n = triangle_disc_walk(V, T, N, locate_any(W, q[0], q[1]), q[0], q[1], r, found, n, stack)
     rows = []
     for t in found[:n]:
         if TT[t] >= 0:
@@ -227,7 +228,7 @@ def test_each_triangle_weighed_once_gives_the_cost_with_repeats(name):
     apart from the compiled loop in the last bit; the kernel before this change gave the same bits as now on these
     segments (compared in one process when the change was made)."""
     scene, mesh, size, p, q = _segments(name, 8, 150, 0.06)
-    W = mesh.kernel_args()
+    W = mesh.arrays.walk
     rng = np.random.default_rng(9)
     x0, y0, x1, y1 = mesh.bounds
     keep = np.all((q >= [x0, y0]) & (q <= [x1, y1]), axis=1)
@@ -252,34 +253,34 @@ def test_the_choice_after_adjust_intervals_reuses_its_walks_exactly(name):
     c_memo, c_fresh = np.empty((2, 4096)), np.empty((2, 4096))
     reused = 0
     for _ in range(60):
-        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        M, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
         adj = np.empty((len(intervals), 2))
-        n = adjust_intervals(W, R, Q, intervals, len(intervals), adj, memo_work)
+        n = adjust_intervals(M.walk, R, Q, intervals, len(intervals), adj, memo_work)
         k = int(memo_work.memo[0])
         reused += int(np.sum(memo_work.ends[:k, 2:] == memo_work.ends[:k, 2:]))
-        got = pick_disc_candidate(W, C, R, Q, adj, n, d, skip_first, c_memo, memo_work)
+        got = pick_disc_candidate(M, R, Q, adj, n, d, skip_first, c_memo, memo_work)
         assert memo_work.memo[0] == -1.0
-        want = pick_disc_candidate(W, C, R, Q, adj, n, d, skip_first, c_fresh, fresh_work)
+        want = pick_disc_candidate(M, R, Q, adj, n, d, skip_first, c_fresh, fresh_work)
         assert got == want
         m = got[1]
         assert np.array_equal(memo_work.bound[:m], fresh_work.bound[:m])
         assert np.array_equal(c_memo[:, :m], c_fresh[:, :m], equal_nan=True)
     assert reused >= 5
     # A memo left by another position is not taken.
-    W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+    M, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
     adj = np.empty((len(intervals), 2))
-    n = adjust_intervals(W, R, Q, intervals, len(intervals), adj, memo_work)
+    n = adjust_intervals(M.walk, R, Q, intervals, len(intervals), adj, memo_work)
     moved = Q._replace(x=Q.x + 1e-7 * Q.scale)
-    got = pick_disc_candidate(W, C, R, moved, adj, n, d, skip_first, c_memo, memo_work)
-    assert got == pick_disc_candidate(W, C, R, moved, adj, n, d, skip_first, c_fresh, fresh_work)
+    got = pick_disc_candidate(M, R, moved, adj, n, d, skip_first, c_memo, memo_work)
+    assert got == pick_disc_candidate(M, R, moved, adj, n, d, skip_first, c_fresh, fresh_work)
     assert np.array_equal(memo_work.bound[:got[1]], fresh_work.bound[:got[1]])
 
 
-def _bisection_by_the_sweep_cost(W, C, R, Q, s_lo, s_hi, work):
+def _bisection_by_the_sweep_cost(M, R, Q, s_lo, s_hi, work):
     """``farthest_sweepable`` as it was: every probe decided by the sweep cost being finite."""
     def ok(t):
         q = point_at(R.rp, R.rs, R.lo, R.hi, t)
-        return sweep_from(W, C, Q, -1, q[0], q[1], work) < math.inf
+        return sweep_from(M, Q, -1, q[0], q[1], work) < math.inf
 
     if ok(s_hi):
         return s_hi
@@ -302,10 +303,10 @@ def test_the_fallback_bisection_decides_as_the_sweep_cost(name):
     work = disc_choice_work(64)
     inner = 0
     for _ in range(40):
-        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        M, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
         s_hi = float(intervals[-1, 1])
-        want = _bisection_by_the_sweep_cost(W, C, R, Q, Q.s_r, s_hi, work)
-        assert farthest_sweepable(W, C, R, Q, Q.s_r, s_hi, work) == want
+        want = _bisection_by_the_sweep_cost(M, R, Q, Q.s_r, s_hi, work)
+        assert farthest_sweepable(M, R, Q, Q.s_r, s_hi, work) == want
         inner += Q.s_r < want < s_hi
     assert inner >= 5
 
@@ -316,7 +317,8 @@ def test_sweep_need_is_the_measured_one(name):
     from an earlier measure (c_last at ``at``) spares the nearest-obstacle query or not; positions near obstacles,
     where the bound cannot decide, are measured."""
     scene, _, mesh = case(name)
-    W, C = mesh.kernel_args(), mesh.clearance_args()
+    M = mesh.arrays
+    W, C = M
     x0, y0, x1, y1 = mesh.bounds
     size = max(x1 - x0, y1 - y0)
     tol = 1e-9 * size
@@ -326,8 +328,8 @@ def test_sweep_need_is_the_measured_one(name):
         x = _free_point(rng, mesh, W)
         radius = float(rng.choice([0.002, 0.01, 0.03]) * size)
         at = x + rng.normal(0.0, rng.choice([1e-6, 0.3, 3.0]) * radius, 2)
-        c_last = point_clearance(*C, at[0], at[1])[0] if rng.random() < 0.9 else math.nan
-        c0 = point_clearance(*C, x[0], x[1])[0]
+        c_last = point_clearance(C, at[0], at[1])[0] if rng.random() < 0.9 else math.nan
+        c0 = point_clearance(C, x[0], x[1])[0]
         want = min(radius, c0) * (1.0 - NEED_RTOL)
         assert sweep_need(C, x, radius, c_last, at, tol) == want
         if c_last - math.hypot(*(x - at)) - tol >= radius:
@@ -343,7 +345,7 @@ def test_located_is_locate_any_whatever_the_hint(name):
     """``located`` takes the hint only where the point lies strictly inside it, so it returns ``locate_any``'s
     triangle for any hint: the triangle itself, a neighbour, a far one, none, and points on edges and vertices."""
     scene, _, mesh = case(name)
-    W = mesh.kernel_args()
+    W = mesh.arrays.walk
     V, T, N = W[0], W[1], W[2]
     rng = np.random.default_rng(61)
     taken = 0
@@ -354,7 +356,7 @@ def test_located_is_locate_any_whatever_the_hint(name):
             p = a if k % 2 else a + rng.uniform() * (b - a)  # a vertex or a point of an edge
         else:
             p = _free_point(rng, mesh, W)
-        want = locate_any(*W, p[0], p[1])
+        want = locate_any(W, p[0], p[1])
         for hint in (want, int(N[max(want, 0), k % 3]), int(rng.integers(len(T))), -1):
             got = located(W, hint, p[0], p[1])
             assert got == want
@@ -370,11 +372,11 @@ def test_adjust_intervals_with_a_hint_is_the_same(name):
     rng = np.random.default_rng(71)
     w_hint, w_none = disc_choice_work(4096), disc_choice_work(4096)
     for _ in range(60):
-        W, C, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
+        M, R, Q, intervals, d, skip_first = _query(rng, scene, mesh)
         a_hint, a_none = np.empty((len(intervals), 2)), np.empty((len(intervals), 2))
-        hint = locate_any(*W, Q.x[0], Q.x[1])
-        n = adjust_intervals(W, R, Q, intervals, len(intervals), a_hint, w_hint, hint)
-        assert n == adjust_intervals(W, R, Q, intervals, len(intervals), a_none, w_none)
+        hint = locate_any(M.walk, Q.x[0], Q.x[1])
+        n = adjust_intervals(M.walk, R, Q, intervals, len(intervals), a_hint, w_hint, hint)
+        assert n == adjust_intervals(M.walk, R, Q, intervals, len(intervals), a_none, w_none)
         k = int(w_none.memo[0])
         assert np.array_equal(a_hint[:n], a_none[:n])
         assert np.array_equal(w_hint.memo, w_none.memo)
