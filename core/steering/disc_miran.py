@@ -42,7 +42,7 @@ _CLEAR_MARGIN = 1e-6
 NEED_RTOL = 1e-9
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def sweep_need(C, x, radius, c_last, at, tol) -> float:
     """The clearance every sweep of a disc of radius R at x must keep: min(R, clearance(x)) (1 - NEED_RTOL).
 
@@ -55,11 +55,13 @@ def sweep_need(C, x, radius, c_last, at, tol) -> float:
     return min(radius, c0) * (1.0 - NEED_RTOL)
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def located(W, hint, x, y) -> int:
     """``locate_any``'s triangle of (x, y), taken from ``hint`` (a triangle containing it, -1: unknown) where (x, y)
     lies strictly inside the hint: then no other triangle contains it, so ``locate_any`` returns the hint too
-    (exact orientation signs); else located afresh."""
+    (exact orientation signs); else located afresh. Not inlined, as ``sweep_need``: compiled apart without numba's
+    reference counting, it reads its arrays without counting them where its caller counts (the attraction phase's
+    rest), about 0.1 us a call less there."""
     V, T = W.V, W.T
     if hint >= 0:
         a, b, c = T[hint, 0], T[hint, 1], T[hint, 2]
@@ -70,7 +72,7 @@ def located(W, hint, x, y) -> int:
     return locate_any(W, x, y)
 
 
-@jit
+@jit(noalloc=True)
 def rotation_angle(radius: float, dist: float) -> float:
     """Kremyzas eq. 4.3: theta = arccos(1 - (R / |x p|)^2 / 2); NaN when R > 2 |x p| (no such rotation).
 
@@ -81,7 +83,7 @@ def rotation_angle(radius: float, dist: float) -> float:
     return 2.0 * math.asin(0.5 * radius / dist)
 
 
-@jit
+@jit(noalloc=True)
 def tangent_angle(radius: float, dist: float) -> float:
     """The rotation that makes the ray from x pass p at distance exactly R: arcsin(R / |x p|); NaN when R > |x p|.
 
@@ -94,7 +96,7 @@ def tangent_angle(radius: float, dist: float) -> float:
     return math.asin(radius / dist)
 
 
-@jit
+@jit(noalloc=True)
 def occluder(W, R: RouteSpan, x, end, outward, q) -> tuple:
     """The point p where the sight line x -> pi(end) touches an obstacle: the limit of the first obstacle point of
     x -> pi(end + outward * delta) as delta -> 0 (the route beyond the end is hidden). Returns (ok, px, py)."""
@@ -115,7 +117,7 @@ def occluder(W, R: RouteSpan, x, end, outward, q) -> tuple:
     return False, q[0], q[1]
 
 
-@jit
+@jit(noalloc=True)
 def ray_to_route(R: RouteSpan, x, ux, uy, s_lo, s_hi, end) -> float:
     """Arc length of the intersection of the ray x + lambda u (lambda > 0) with the route strictly inside
     (s_lo, s_hi) that is closest along the route to ``end``; -1 when the ray misses that part."""
@@ -145,7 +147,7 @@ def ray_to_route(R: RouteSpan, x, ux, uy, s_lo, s_hi, end) -> float:
     return best
 
 
-@jit
+@jit(noalloc=True)
 def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> tuple:
     """(arc length, point cost x -> pi(end')) of the adjusted end pi(a'_j) or pi(b'_j) of interval [a, b] (Kremyzas
     4.1); (-1, NaN) when it does not exist. ``tx`` is ``locate_any``'s triangle of the disc's position (-1: outside
@@ -186,7 +188,7 @@ def adjust_end(W, R: RouteSpan, Q: DiscQuery, tx, end, a, b, is_start, q) -> tup
     return t, c
 
 
-@jit
+@jit(noalloc=True)
 def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work: DiscChoiceWork,
                      hint: int = -1) -> int:
     """Write the disc-adjusted intervals [a'_j, b'_j] into ``out`` (k, 2); return how many (Kremyzas 4.1).
@@ -238,7 +240,7 @@ def adjust_intervals(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, out, work:
     return m
 
 
-@jit(inline=True)
+@jit(inline=True, noalloc=True)
 def sweep_from(M, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
     """Kremyzas eq. 4.5's COMPUTETRAVERSALCOST of the disc sweeping from its position to q, +inf ("a very large
     omega", section 4.1) where the sweep would come closer than ``Q.need`` to an obstacle (the exact
@@ -253,7 +255,7 @@ def sweep_from(M, Q: DiscQuery, tx, qx, qy, work: DiscChoiceWork) -> float:
     return np.inf if c != c else c
 
 
-@jit(inline=True)
+@jit(inline=True, noalloc=True)
 def _point_cost(W, x, start, qx, qy, weights) -> float:
     """sum_T w(T) l^T of x -> q (MIRAN 3.3), walked from x's triangle ``start`` where both are in the bounds."""
     V, T, N, TT, B = W.V, W.T, W.N, W.TT, W.B
@@ -262,7 +264,7 @@ def _point_cost(W, x, start, qx, qy, weights) -> float:
     return segment_cost(W, x[0], x[1], qx, qy, weights)
 
 
-@jit(inline=True)
+@jit(inline=True, noalloc=True)
 def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
                       work: DiscChoiceWork) -> tuple:
     """Sample the intervals every d as ``miran.pick_candidate`` does (arc lengths into cwork[0], route order, the
@@ -331,7 +333,7 @@ def _candidate_bounds(W, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_f
     return total, start
 
 
-@jit
+@jit(noalloc=True)
 def pick_disc_candidate(M, R: RouteSpan, Q: DiscQuery, intervals, n_int, d, skip_first, cwork,
                         work: DiscChoiceWork, every: bool = False) -> tuple:
     """Disc MIRAN's candidate choice (Kremyzas 4.2, MIRAN 3.3's rule): the same (arc length, number of candidates)
@@ -405,7 +407,7 @@ def choice_batch(M, batch: ChoiceBatch, every: bool, out) -> None:
         out[i, 2] = evaluated
 
 
-@jit(inline=True)
+@jit(inline=True, noalloc=True)
 def _can_sweep(M, Q: DiscQuery, tx, qx, qy, finite, work: DiscChoiceWork) -> bool:
     """``sweep_from(...) < inf``. With finite weights (``finite``) the disc cost is a finite sum wherever both ends
     are in the bounds (``disc_cost_from`` is NaN only outside them), so the clearance test and the bounds decide
@@ -420,7 +422,7 @@ def _can_sweep(M, Q: DiscQuery, tx, qx, qy, finite, work: DiscChoiceWork) -> boo
     return sweep_from(M, Q, tx, qx, qy, work) < math.inf
 
 
-@jit
+@jit(noalloc=True)
 def farthest_sweepable(M, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscChoiceWork) -> float:
     """The farthest arc length t in (s_lo, s_hi] whose route point the disc can sweep to from x, by bisection on
     the boundary between a sweepable and a blocked point (40 halvings); -1 when none is found."""
@@ -450,7 +452,7 @@ def farthest_sweepable(M, R: RouteSpan, Q: DiscQuery, s_lo, s_hi, work: DiscChoi
     return found
 
 
-@jit
+@jit(noalloc=True)
 def disc_fallback(M, R: RouteSpan, Q: DiscQuery, s_end, s_attr_prev, attr_prev, out_s, work: DiscChoiceWork) -> int:
     """Disc MIRAN when no candidate but r_i itself can be swept to (the samples every d lie round a corner the
     disc cannot cut): head for the farthest route point up to ``s_end`` (the end of the first visible interval)

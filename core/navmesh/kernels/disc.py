@@ -316,10 +316,11 @@ def disc_cost_work(W, px, py, qx, qy, r, weights, work: DiscWork) -> float:
     return disc_cost_from(W, -1, px, py, qx, qy, r, weights, work)
 
 
-@jit
+@jit(shared=True)
 def disc_cost_from(W, ts, px, py, qx, qy, r, weights, work: DiscWork) -> float:
     """``disc_cost_work`` with p's triangle ``ts`` as ``locate_any`` gives it (-1: locate it here), for many sweeps
-    from one point (a disc character's candidates): bit for bit the same cost."""
+    from one point (a disc character's candidates): bit for bit the same cost. Shared: it grows its work arrays
+    when they fill, so it counts references, and the disc choice that calls it for every candidate does not."""
     B = W.B
     if not (in_bounds(B, px, py) and in_bounds(B, qx, qy)):
         return math.nan

@@ -369,7 +369,7 @@ def _intervals_from(E, work: ShadowWork, start, x, y, R: RouteSpan, out) -> int:
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@jit
+@jit(noalloc=True)
 def visible_intervals_by_shadows(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out, work: ShadowWork, tri) -> int:
     """``visibility.visible_intervals`` with each route piece decided by ``segment_shadow_parts``, or by the exact
     triangle expansion where that defers: the same contract (intervals sorted, disjoint, written to ``out``
@@ -393,10 +393,11 @@ def visible_intervals_by_shadows(M: MeshArrays, x, y, R: RouteSpan, s0, s1, out,
     return drop_last_grazing(out, n, tol, s1 - s0)
 
 
-@jit
+@jit(shared=True)
 def _append_expansion(M: MeshArrays, x, y, tri, piece, tol, span, out, n) -> int:
     """Append the visible parts of the window piece (sa, sb, ax, ay, bx, by) (``window_piece``: A-B at arc lengths
-    [sa, sb]) found by the exact triangle expansion; returns the new count, or -1 when ``out`` is full."""
+    [sa, sb]) found by the exact triangle expansion; returns the new count, or -1 when ``out`` is full. Shared: it
+    allocates, and ``visible_intervals_by_shadows``, which calls it only where the shadows defer, does not."""
     sa, sb, ax, ay, bx, by = piece
     parts = np.empty((16, 2), dtype=np.float64)
     starts = np.empty(64, dtype=np.int64)
