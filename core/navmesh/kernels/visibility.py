@@ -155,7 +155,8 @@ def segment_visible_parts(M: MeshArrays, x, y, tri, ax, ay, bx, by, parts, start
 
     ``starts`` (>= 64,) int64, ``st`` (m,) int64 and ``sc`` (m, 4) float64 are work arrays. Returns
     (count, parts, st, sc); ``parts`` and the stack arrays are reallocated when they fill up."""
-    V, T, N, TT = M.walk.V, M.walk.T, M.walk.N, M.walk.TT
+    W = M.walk
+    V, T, N, TT = W.V, W.T, W.N, W.TT
     n = 0
     o = orient(x, y, ax, ay, bx, by)
     if o == 0:
@@ -276,7 +277,8 @@ def window_visible_parts(M: MeshArrays, x, y, tri, segs, m, parts, starts, st, s
     [j, u0, u1] (u along A_j + u (B_j - A_j)), unsorted, possibly overlapping. ``starts`` (>= 64,) int64 and
     ``st`` (c,) int64, ``sc`` (c, 4) float64, ``sm`` (c,) int64 are work arrays. Returns (count, parts, st, sc,
     sm); ``parts`` and the stack arrays are reallocated when they fill up."""
-    V, T, N, TT = M.walk.V, M.walk.T, M.walk.N, M.walk.TT
+    W = M.walk
+    V, T, N, TT = W.V, W.T, W.N, W.TT
     n = 0
     cones = np.empty((m, 4), dtype=np.float64)
     sxs = np.empty(m, dtype=np.int64)
