@@ -7,6 +7,7 @@ same way: a layer added to ``self.layers``, a dock added with ``add_dock``, acti
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -240,7 +241,8 @@ class QtMainWindow(QtWidgets.QMainWindow):
         bar.addPermanentWidget(self.coords_label)
 
     def _connect(self) -> None:
-        self.host.preview_changed.connect(self.layers.preview.show_preview)
+        self.host.preview_changed.connect(
+            lambda preview: self.viewport.sync.defer("preview", partial(self.layers.preview.show_preview, preview)))
         self.host.preview_changed.connect(lambda _: self.inspector.show_vertex(self.host.chosen_vertex()))
         self.host.hint_changed.connect(self.hint_label.setText)
         self.host.tool_changed.connect(lambda name: self.actions[f"tool.{name}"].setChecked(True))

@@ -526,6 +526,7 @@ class QtSimulationUi(QtCore.QObject):
         self.pacer = FramePacer()
         self._pending = {}
         self._draw_timer.stop()
+        self.w.viewport.sync.hold(False)
         self.generation = -1
         self.selected = -1
         self.agents.select(-1)
@@ -620,6 +621,7 @@ class QtSimulationUi(QtCore.QObject):
         self.frame = f
         now = time.monotonic()
         self.pacer.push(f, now)
+        self.w.viewport.sync.hold(f.playing)
         self.show_clock(f.time)
         if not (f.playing and f.generation == self._resetting):
             self._resetting = None
@@ -636,6 +638,7 @@ class QtSimulationUi(QtCore.QObject):
         ``_painted`` hears what it cost. (``repaint()`` here painted twice: once at once, and again when the scene
         processed the items' own update requests.)"""
         now = time.monotonic()
+        self.w.viewport.sync.flush()  # the tool's preview of a drag is painted with this frame
         pending, self._pending = self._pending, {}
         if "trace" in pending:
             self.trace.show(pending["trace"] if self.selected >= 0 else None)

@@ -17,6 +17,7 @@ from ..layers.qt_base import Z
 from ..layers.qt_items import MetricGridItem, grid_steps
 from ..layers.qt_raster_cache import RasterCache
 from ..tools.host import ToolHost
+from .draw_sync import DrawSync
 
 BACKGROUND = "#d5dae1"
 CURSORS = {
@@ -55,6 +56,8 @@ class QtViewport(pg.GraphicsView):
         self.grid.setZValue(Z["grid"])
         self.view.addItem(self.grid, ignoreBounds=True)
         self.static.adopt(self.grid)
+        # What the tool draws while the simulation plays is painted with the characters' next frame.
+        self.sync = DrawSync(self)
         self.host: ToolHost | None = None
         self.bounds = (0.0, 0.0, 1.0, 1.0)
         self._space = False
