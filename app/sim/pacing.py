@@ -15,7 +15,7 @@ DISPLAY_HZ = 60.0
 
 
 class FramePacer:
-    """Keeps the two latest frames (any objects with ``generation``, ``positions`` (n, 2) and ``playing``)."""
+    """Keeps the two latest frames (any objects with ``generation``, ``time``, ``positions`` (n, 2) and ``playing``)."""
 
     def __init__(self, duty: float = 0.5, display_hz: float = DISPLAY_HZ, smooth: bool = True) -> None:
         self.duty = duty
@@ -35,6 +35,12 @@ class FramePacer:
         """A new frame arrived at wall time ``now`` (s)."""
         same = self.cur is not None and frame.generation == self.cur.generation and \
             frame.positions.shape == self.cur.positions.shape and self.cur.playing and frame.playing
+        if same and frame.time == self.cur.time and np.array_equal(frame.positions, self.cur.positions):
+            # No step since the last frame (the engine answered a command, applied a live edit): the glide goes
+            # on. Started afresh, it lasted as long as the few milliseconds since the last frame, and the agents
+            # then stood still until the next step's frame (90 ms without a drawing after a live edit).
+            self.cur = frame
+            return
         if same and self.smooth:
             # Start the next glide from what is on screen now, so motion never jumps backwards.
             self.prev = _Shown(self.positions(now))

@@ -596,7 +596,8 @@ class QtSimulationUi(QtCore.QObject):
         self.generation = info.generation
         self.parameters.show_build(info)
         self.mesh.show(info.mesh_edges, info.mesh_kind)
-        self.trails.clear()
+        if rebuilt or fresh:
+            self.trails.clear()  # a live edit keeps the run and its trails
         self.plots.set_terrains(*self._terrain_names(info.terrains))
         if self.selected >= len(info.ids):
             self.select_agent(-1)

@@ -3,6 +3,7 @@ number, trails one curve, and the layers that do not move are painted from a cac
 draws item by item and is drawn again only when something in it changes. No wall-clock time is asserted."""
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6 import QtGui, QtWidgets
 
@@ -177,6 +178,49 @@ def test_pacer_sets_its_timer_early_by_the_timer_s_usual_lateness():
     assert p.late_s == pytest.approx(0.003, abs=2e-4)
     p.drew(now + 5.0)  # a drawing after an idle spell teaches nothing about the timer
     assert p.late_s == pytest.approx(0.003, abs=2e-4)
+
+
+def test_pacer_glides_on_through_a_frame_without_a_step():
+    """A frame at the same simulated time with the same positions (the engine answered a command or applied a
+    live edit) leaves the glide to the newest step as it was: the agents keep walking. (Restarted, the glide
+    lasted the few milliseconds since the last frame and the agents stood still until the next step.)"""
+    from types import SimpleNamespace
+
+    def frame(t, x):
+        return SimpleNamespace(generation=0, playing=True, time=t, positions=np.array([[x, 0.0]]))
+
+    p = FramePacer(duty=0.5, display_hz=60.0)
+    p.push(frame(0.0, 0.0), 10.0)
+    p.push(frame(0.1, 0.1), 10.1)          # a step: glide from 0.0 to 0.1 over 0.1 s
+    p.push(frame(0.1, 0.1), 10.11)         # no step
+    assert not p.settled(10.15)
+    assert p.positions(10.15)[0, 0] == pytest.approx(0.05)
+    p.push(frame(0.1, 0.12), 10.16)        # an edit moved the agent without a step: shown from there
+    assert p.positions(10.16)[0, 0] == pytest.approx(0.06)
+
+
+def test_a_hidden_overlay_leaves_the_cached_image_alone(qtbot):
+    """A hidden overlay's new data does not redraw the scene's cached image; shown, it is drawn."""
+    from app.layers.qt_overlays import MeshOverlay
+
+    widget = pg.GraphicsView()
+    view = pg.ViewBox()
+    widget.setCentralItem(view)
+    qtbot.addWidget(widget)
+    cache = RasterCache("#ffffff")
+    view.addItem(cache)
+    calls = []
+    cache.invalidate = lambda: calls.append(1)
+    mesh = MeshOverlay(view)
+    mesh.cache_in(cache)
+    seg = np.array([[[0.0, 0.0], [1.0, 1.0]]])
+    mesh.set_visible(False)
+    calls.clear()
+    mesh.show(seg, np.zeros(1, dtype=np.int8))
+    assert calls == []
+    mesh.set_visible(True)
+    mesh.show(seg, np.zeros(1, dtype=np.int8))
+    assert calls
 
 
 @pytest.mark.perf

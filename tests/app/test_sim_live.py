@@ -270,7 +270,10 @@ def test_scene_edits_apply_live_or_at_reset(make_studio, qtbot):
     w.findChild(QtWidgets.QDoubleSpinBox, "profiles.sigma").setValue(6.0)
     qtbot.waitUntil(lambda: trace_of(w).window_end_s - trace_of(w).reference_s <= 6.0 + 1e-6, timeout=WAIT)
     assert w.findChild(QtWidgets.QWidget, "sim.sigma").value() == 6.0
-    # Deleting an obstacle applies to the running simulation at once (core.sim.world): the same run goes on.
+    # Deleting an obstacle applies to the running simulation at once (core.sim.world): the same run goes on, and
+    # keeps its trails.
+    qtbot.waitUntil(lambda: w.sim.trails.curves[0].xData is not None and len(w.sim.trails.curves[0].xData) > 0,
+                    timeout=WAIT)
     obstacles = len(w.scene.obstacles)
     gen = w.sim.generation
     changes, _ = remove_items(w.scene, [("obstacle", w.scene.obstacles[0].id)])
@@ -278,6 +281,8 @@ def test_scene_edits_apply_live_or_at_reset(make_studio, qtbot):
     assert len(w.scene.obstacles) == obstacles - 1
     qtbot.waitUntil(lambda: "changed while the simulation runs" in w.statusBar().currentMessage(), timeout=WAIT)
     assert w.sim.generation == gen and w.sim.frame.steps == 20
+    qtbot.wait(300)
+    assert len(w.sim.trails.curves[0].xData) > 0
     # Another geometry edit (a terrain polygon) waits for Reset (the running simulation keeps its navigation mesh),
     # then rebuilds.
     changes, _ = remove_items(w.scene, [("terrain", w.scene.terrains[0].id)])
