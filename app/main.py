@@ -96,6 +96,9 @@ def entry(argv: list[str] | None = None) -> int:
             print(f"miran-studio: --replay {args.replay}: {e.strerror or e}", file=sys.stderr)
             return 2
     app = ensure_app(sys.argv[:1])
+    from core.triangulate import offload
+
+    offload(True)  # large triangulations of the engine's threads run in a helper process: the window keeps drawing
     window = create_main_window(args.scene, args.config_dir)
     window.show()
     if args.replay is not None and window.sim is not None:

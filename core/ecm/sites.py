@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-import triangle as tr
+from core.triangulate import triangulate
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -156,7 +156,7 @@ def _convex_pieces(xy: np.ndarray, rings: list[np.ndarray], holes: list[tuple[fl
     data = {"vertices": xy[ids], "segments": np.asarray(segs, dtype=np.int32)}
     if holes:
         data["holes"] = np.asarray(holes, dtype=np.float64)
-    out = tr.triangulate(data, "pQ")
+    out = triangulate(data, "pQ")
     tv = np.asarray(out["vertices"])
     if len(tv) != len(ids):
         raise ValueError("the triangulation of an obstacle added Steiner points")

@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 import shapely
-import triangle as tr
+from core.triangulate import triangulate
 
 from core.scene.geometry import SceneGeometry, build_geometry
 from core.scene.model import Scene
@@ -43,7 +43,7 @@ def build_navmesh(scene: Scene, geometry: SceneGeometry | None = None,
     _report(progress, 0.1, "constraints")
     verts, segs, snap = pslg(g)
     _report(progress, 0.3, "triangulation")
-    out = tr.triangulate({"vertices": verts, "segments": segs}, "pQ")
+    out = triangulate({"vertices": verts, "segments": segs}, "pQ")
     V = np.ascontiguousarray(out["vertices"], dtype=np.float64)
     T = counter_clockwise(V, np.ascontiguousarray(out["triangles"], dtype=np.int64))
     csegs = np.asarray(out.get("segments", segs), dtype=np.int64)

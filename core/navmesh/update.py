@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 import shapely
-import triangle as tr
+from core.triangulate import triangulate
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -79,7 +79,7 @@ def _retriangulated(mesh: NavMesh, scene: Scene, cav: np.ndarray, XT: np.ndarray
         return None
     lv, ls, glob = _dissolved(lv, ls, glob, V[outline[across >= 0]], mesh.snap)
     try:
-        out = tr.triangulate({"vertices": lv, "segments": ls}, "pQ")
+        out = triangulate({"vertices": lv, "segments": ls}, "pQ")
     except RuntimeError:
         return None
     tv = np.asarray(out["vertices"], dtype=np.float64)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import triangle as tr
+from core.triangulate import triangulate
 from core.jitcache import jit
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
@@ -100,7 +100,7 @@ def triangulate_free(free: BaseGeometry) -> tuple[np.ndarray, np.ndarray]:
         data = {"vertices": np.asarray(verts, dtype=np.float64), "segments": np.asarray(segs, dtype=np.int32)}
         if holes:
             data["holes"] = np.asarray(holes, dtype=np.float64)
-        out = tr.triangulate(data, "pQ")
+        out = triangulate(data, "pQ")
         v = np.asarray(out["vertices"], dtype=np.float64)
         t = np.asarray(out.get("triangles", np.zeros((0, 3))), dtype=np.int64)
         if len(t):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import triangle as tr
+from core.triangulate import triangulate
 
 from core.scene.geometry import SceneGeometry
 
@@ -70,7 +70,7 @@ def quality_mesh(geometry: SceneGeometry, min_angle: float = MIN_ANGLE) -> TriMe
     # Ruppert's refinement never ends near input features closer than round-off (a vertex 3e-7 from a segment it
     # does not touch): cap the Steiner points so that such a scene meshes, with a few poor triangles there.
     steiner = STEINER_PER_VERTEX * len(verts) + 10_000
-    out = tr.triangulate(pslg_in, f"pq{min_angle:g}S{steiner}Q")
+    out = triangulate(pslg_in, f"pq{min_angle:g}S{steiner}Q")
     V = np.ascontiguousarray(out["vertices"], dtype=np.float64)
     T = np.asarray(out["triangles"], dtype=np.int64)
     p = V[T]
