@@ -46,10 +46,11 @@ def triangulate(pslg: dict, opts: str) -> dict:
             else:
                 try:
                     out = future.result()
-                except (cf.process.BrokenProcessPool, pickle.PicklingError):
-                    _give_up()
+                except (cf.process.BrokenProcessPool, cf.CancelledError, pickle.PicklingError):
+                    _give_up()      # the helper died, or was stopped (offloading off, the process exiting)
                 else:
-                    _STATE["offloaded"] += 1
+                    with _LOCK:
+                        _STATE["offloaded"] += 1
                     return out
     return tr.triangulate(pslg, opts)
 
