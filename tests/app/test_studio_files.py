@@ -238,8 +238,12 @@ def test_declined_recovery_is_discarded(make_studio, isolated_config, monkeypatc
     assert w.scene.name != "Old" and not list(folder.glob("session-*.json"))
 
 
+@pytest.mark.subprocess
 def test_entry_point_opens_the_scene_and_returns_the_exit_status(qtbot, isolated_config):
+    """The app's entry point, run as a user starts it: it opens the scene, starts the helper process of the
+    engine threads' triangulations (core.triangulate) and returns the exit status."""
     from app import main
+    from core import triangulate
 
     scene = REPO / "scenes" / "mckenna.json"
     opened = []
@@ -251,7 +255,11 @@ def test_entry_point_opens_the_scene_and_returns_the_exit_status(qtbot, isolated
         QtWidgets.QApplication.instance().exit(0)
 
     QtCore.QTimer.singleShot(200, check_and_quit)
-    assert main.entry([str(scene), "--config-dir", str(isolated_config / "other")]) == 0
+    try:
+        assert main.entry([str(scene), "--config-dir", str(isolated_config / "other")]) == 0
+        assert triangulate._STATE["on"] and triangulate._STATE["pool"] is not None
+    finally:
+        triangulate.offload(False)  # the next tests of this process triangulate in it, as before
     (w,) = opened
     assert w.scene == load_scene(scene) and w.config == isolated_config / "other"
     w.close()
