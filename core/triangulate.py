@@ -37,21 +37,9 @@ def triangulate(pslg: dict, opts: str) -> dict:
     the main one and the input has at least MIN_VERTICES vertices."""
     if _STATE["on"] and threading.current_thread() is not threading.main_thread() and \
             len(pslg["vertices"]) >= MIN_VERTICES:
-        pool = _pool()
-        if pool is not None:
-            try:
-                future = pool.submit(tr.triangulate, pslg, opts)
-            except (cf.process.BrokenProcessPool, RuntimeError, OSError, pickle.PicklingError):
-                _give_up()
-            else:
-                try:
-                    out = future.result()
-                except (cf.process.BrokenProcessPool, cf.CancelledError, pickle.PicklingError):
-                    _give_up()      # the helper died, or was stopped (offloading off, the process exiting)
-                else:
-                    with _LOCK:
-                        _STATE["offloaded"] += 1
-                    return out
+        out = _in_helper(pslg, opts)
+        if out is not None:
+            return out
     return tr.triangulate(pslg, opts)
 
 
@@ -61,25 +49,47 @@ def offload(on: bool) -> None:
     the helper, if any, is stopped)."""
     with _LOCK:
         _STATE["on"] = bool(on)
-    if not on:
+    if on:
+        _submit(_ready)
+    else:
         _stop()
-        return
-    pool = _pool()
-    if pool is not None:
-        try:
-            pool.submit(_ready)
-        except (cf.process.BrokenProcessPool, RuntimeError, OSError):
-            _give_up()
-
-
-def _ready() -> bool:
-    """What the helper runs first: importing this module (and triangle) is its start."""
-    return True
 
 
 def offloaded() -> int:
     """How many triangulations the helper process has made."""
     return int(_STATE["offloaded"])
+
+
+def _in_helper(pslg: dict, opts: str) -> dict | None:
+    """The triangulation made by the helper; None when the helper failed (the caller then makes it)."""
+    future = _submit(tr.triangulate, pslg, opts)
+    if future is None:
+        return None
+    try:
+        out = future.result()
+    except (cf.process.BrokenProcessPool, cf.CancelledError, pickle.PicklingError):
+        _give_up()      # the helper died, or was stopped (offloading off, the process exiting)
+        return None
+    with _LOCK:
+        _STATE["offloaded"] += 1
+    return out
+
+
+def _submit(fn, *args) -> cf.Future | None:
+    """``fn(*args)`` sent to the helper (started if need be); None when offloading is off or the helper failed."""
+    pool = _pool()
+    if pool is None:
+        return None
+    try:
+        return pool.submit(fn, *args)
+    except (cf.process.BrokenProcessPool, RuntimeError, OSError, pickle.PicklingError):
+        _give_up()
+        return None
+
+
+def _ready() -> bool:
+    """What the helper runs first: importing this module (and triangle) is its start."""
+    return True
 
 
 def _pool() -> cf.ProcessPoolExecutor | None:

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from core.triangulate import triangulate
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from core.scene.geometry import SceneGeometry, obstacle_polygons, polygon_parts
 from core.kernels.geometry import orient_points
+from core.triangulate import triangulate
 
 #: Vertices whose turn is below this (sine of the turning angle) are dropped as collinear.
 COLLINEAR_SINE = 1e-9

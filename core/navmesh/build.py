@@ -6,10 +6,10 @@ from typing import Callable
 
 import numpy as np
 import shapely
-from core.triangulate import triangulate
 
 from core.scene.geometry import SceneGeometry, build_geometry
 from core.scene.model import Scene
+from core.triangulate import triangulate
 
 from .kernels.grids import bin_edges, grid_meta, seed_cells
 from .kernels.predicates import orient

@@ -21,13 +21,13 @@ from typing import Sequence
 
 import numpy as np
 import shapely
-from core.triangulate import triangulate
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from core.scene.geometry import (SceneGeometry, boxes_meeting, obstacle_polygons, paint_terrain, polygon_parts,
                                  polygonal)
 from core.scene.model import Scene
+from core.triangulate import triangulate
 
 from .build import _assemble, _classify, _edge_keys, _neighbors, _reorder, _unconstrained_components, \
     counter_clockwise

@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from core.triangulate import triangulate
 from core.jitcache import jit
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from .freespace import boundary_segments, polygon_parts
 from core.kernels.geometry import orient_points
+from core.triangulate import triangulate
 
 
 @dataclass(frozen=True, eq=False)

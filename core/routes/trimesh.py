@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from core.triangulate import triangulate
 
 from core.scene.geometry import SceneGeometry
+from core.triangulate import triangulate
 
 from .convex import _bucket_grid, locate_kernel
 from .freespace import polygon_parts, terrain_at
