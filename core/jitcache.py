@@ -57,6 +57,7 @@ import numpy as np
 from numba.core import caching
 from numba.core import inline_closurecall
 from numba.core.dispatcher import Dispatcher
+from numba.core.extending import _Intrinsic
 
 from core import jitlink
 
@@ -253,6 +254,10 @@ class _Stamper:
                 self.put("recursive", v.py_func.__module__, v.py_func.__qualname__)
             else:
                 self.put("calls", _stamp(v, self.chain))
+        elif isinstance(v, _Intrinsic):
+            # An intrinsic (core.jitref) writes the kernel's code itself: its definition is part of the stamp.
+            self.put("intrinsic", v._defn.__module__, v._defn.__qualname__)
+            self.code(v._defn.__code__, v._defn.__doc__)
         elif isinstance(v, types.ModuleType):
             self.put("module", v.__name__)
             if _followed(v.__name__) and v.__name__ not in self.modules:
