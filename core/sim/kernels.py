@@ -669,77 +669,88 @@ KIND_MIRAN = 1
 KIND_IRM = 2
 
 
-@jit(noalloc=True, shared=True)
-def _attraction_block(job_ref, t_now, wk_ref, kinds) -> tuple:
-    """The attraction phase's allocation-free part for one block (``job_ref`` a core.jitref reference to (M, R, A,
-    P, X, nb, tr), as ``advance`` receives them, ``wk_ref`` one to the block's Work): MIRAN's first pass when
-    ``kinds`` has KIND_MIRAN, IRM's phase when KIND_IRM. Returns (agents that became LOST, agents left to
-    ``attraction_rest``)."""
-    M, R, A, P, X, nb, tr = deref(job_ref)
-    wk = deref(wk_ref)
-    lost = 0
-    n_rest = 0
-    if kinds & KIND_MIRAN:
-        # Point agents whose window the shadows decide take the allocation-free pass, the rest the full one.
-        lost, n_rest = attraction_points(M, R, A, P, t_now, tr, wk)
-    if kinds & KIND_IRM:
-        lost += irm_attraction_phase(M.walk, R, A, P, X, t_now, tr, wk)
-    return lost, n_rest
+# What ``_block_steps`` runs of each step: the per-agent phases, over one block's agents, and the parts of a step
+# that span every agent (the neighbour grid, the log, the clock and the stop rules), which only a run on one block
+# does in the same loop.
+DO_ATTRACTION = 1
+DO_FORCE = 2
+DO_MOVE = 4
+DO_WHOLE_STEP = 8
+DO_ALL = DO_ATTRACTION | DO_FORCE | DO_MOVE | DO_WHOLE_STEP
 
 
 @jit(noalloc=True, shared=True)
-def _rest_block(job_ref, t_now, wk_ref, n_rest) -> int:
-    """``attraction_rest`` for one block's n_rest agents left by ``_attraction_block``; returns how many became
-    LOST. Allocation-free itself, so that reading the inputs counts no reference to each of their arrays; the shared
-    ``attraction_rest`` allocates."""
+def _block_steps(job_ref, w_ref, run_ref, kinds, crowd, vtop, t0, k0, k1, todo) -> tuple:
+    """Steps k0 to k1 - 1 (step k from t0 + k dt to t0 + (k + 1) dt) of one block's agents: the parts of each step
+    in ``todo`` (DO_*). One kernel for both drivers, so that the phases are compiled once:
+    - ``advance_serial`` runs every step of its call in one call (DO_ALL): the phases are inlined into this loop and
+      read their inputs once a call. Each phase a call of its own, by reference as below, cost a lone walker 0.22 us
+      a step, and passed field by field 0.5 us (each call loads its fields afresh).
+    - ``_phase_blocks`` runs one phase of one step of each block, in parallel; ``vtop`` is then the fastest
+      walker's speed (core.sim.crowd), which a run on one block finds itself.
+    Inputs by reference (core.jitref): ``job_ref`` to (M, R, A, P, X, nb, tr) as ``advance`` receives them,
+    ``w_ref`` to the block's Work, ``run_ref`` to (plan, rec, clock); ``kinds`` and ``crowd`` as in ``advance``.
+    The agents MIRAN's first pass leaves go to ``attraction_rest``, a shared kernel (it allocates, and this loop
+    does not). Returns (steps done, agents that became LOST)."""
     M, R, A, P, X, nb, tr = deref(job_ref)
-    return attraction_rest(M, R, A, P, t_now, tr, deref(wk_ref), n_rest)
-
-
-@jit(noalloc=True, shared=True)
-def _force_block(job_ref, wk_ref, crowd, t_now, vtop) -> None:
-    """The force phase for one block, and the crowd phase's terms when ``crowd`` (``vtop`` the fastest walker's
-    speed, core.sim.crowd)."""
-    M, R, A, P, X, nb, tr = deref(job_ref)
-    wk = deref(wk_ref)
-    force_phase(M.edges, A, P, nb, tr, wk)
-    if crowd:
-        crowd_phase(A, P, nb, X, t_now, vtop, wk)
-
-
-@jit(noalloc=True, shared=True)
-def _move_block(job_ref, t_next, wk_ref) -> int:
-    """The move phase for one block; returns how many agents became LOST."""
-    M, R, A, P, X, nb, tr = deref(job_ref)
-    return move_phase(M, R, A, P, t_next, deref(wk_ref))
-
-
-# The phase ``_phase_blocks`` runs.
-PHASE_ATTRACTION = 0
-PHASE_FORCE = 1
-PHASE_MOVE = 2
+    w0 = deref(w_ref)
+    plan, rec, clock = deref(run_ref)
+    g = P.glob[0]
+    dt = g.dt
+    status = A.status
+    whole = (todo & DO_WHOLE_STEP) != 0
+    lost_all = 0
+    k = k0
+    while k < k1:
+        if whole and (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
+            break
+        # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
+        t_now = t0 + k * dt
+        t_next = t0 + (k + 1) * dt
+        lost = 0
+        if todo & DO_ATTRACTION:
+            if kinds & KIND_MIRAN:
+                # Point agents whose window the shadows decide take the allocation-free pass, the rest the full one.
+                lost, n_rest = attraction_points(M, R, A, P, t_now, tr, w0)
+                if n_rest > 0:
+                    lost += attraction_rest(M, R, A, P, t_now, tr, w0, n_rest)
+            if kinds & KIND_IRM:
+                lost += irm_attraction_phase(M.walk, R, A, P, X, t_now, tr, w0)
+        if whole:
+            if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
+                neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
+            vtop = fastest_walker(g, nb, X) if crowd else 0.0
+        if todo & DO_FORCE:
+            force_phase(M.edges, A, P, nb, tr, w0)
+            if crowd:
+                crowd_phase(A, P, nb, X, t_now, vtop, w0)
+        if todo & DO_MOVE:
+            lost += move_phase(M, R, A, P, t_next, w0)
+        k += 1
+        lost_all += lost
+        if whole:
+            # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.
+            if plan.record > 0:
+                log_moves(A, w0.moved, rec,
+                          RECORD_ALL if (int(clock[1]) + 1) % plan.record == 0 else RECORD_ARRIVALS, t_next)
+            clock[0] = t_next
+            clock[1] += 1.0
+            if lost > 0 and (plan.stop_flags & STOP_ON_LOST):
+                break
+    return k - k0, lost_all
 
 
 @jit(parallel=True, shared=True)
-def _phase_blocks(jobs, works, phase, t, kinds, crowd, vtop, got) -> None:
-    """One phase over every block in parallel: PHASE_ATTRACTION at time ``t`` (``kinds`` as in ``advance``),
-    PHASE_FORCE with the crowd's terms when ``crowd`` (``vtop``, core.sim.crowd), or PHASE_MOVE to time ``t``; each
-    block's count of agents that became LOST goes into ``got``. ``jobs`` is a one-item list of ``advance``'s inputs
-    (numba's parallel loops take no tuple of arrays as such); the loop's body sees it and each block's Work by
-    reference (core.jitref), so that it passes pointers and not every array. One parallel kernel for the three
-    phases: numba compiles each parallel loop in seconds, whatever it calls."""
-    job_ref = by_ref(jobs[0])
+def _phase_blocks(job, run, works, todo, t0, k, kinds, crowd, vtop, got) -> None:
+    """One phase (``todo``: DO_ATTRACTION, DO_FORCE or DO_MOVE) of step ``k`` (times as in ``_block_steps``) over
+    every block in parallel; each block's count of agents that became LOST goes into ``got``. ``job`` is (M, R, A,
+    P, X, nb, tr) and ``run`` (plan, rec, clock). The loop's body sees them and each block's Work by reference
+    (core.jitref), so that it passes pointers and not every array: numba compiled this loop in 3.4 s instead of
+    12.5 s."""
+    job_ref = by_ref(job)
+    run_ref = by_ref(run)
     for b in prange(len(works)):
-        wk_ref = by_ref(works[b])
-        if phase == PHASE_ATTRACTION:
-            got_b, n_rest_b = _attraction_block(job_ref, t, wk_ref, kinds)
-            if n_rest_b > 0:
-                got_b += _rest_block(job_ref, t, wk_ref, n_rest_b)
-            got[b] = got_b
-        elif phase == PHASE_FORCE:
-            _force_block(job_ref, wk_ref, crowd, t, vtop)
-        else:
-            got[b] = _move_block(job_ref, t, wk_ref)
+        got[b] = _block_steps(job_ref, by_ref(works[b]), run_ref, kinds, crowd, vtop, t0, k, k + 1, todo)[1]
 
 
 @jit(shared=True)
@@ -757,52 +768,6 @@ def _block_works(M, A, P, X, blocks) -> list:
     n_cands = int(min(most, 1e7)) + 2 * MAX_INTERVALS + 4
     return [work_buffers(A.terrain_len.shape[1], M.edges.E.shape[0], n_cands, X.terrain, shared, X.keep,
                          b * n // blocks, (b + 1) * n // blocks) for b in range(blocks)]
-
-
-@jit(noalloc=True, shared=True)
-def _serial_steps(plan, job, rec, clock, w0, kinds, crowd, t0) -> int:
-    """``advance``'s steps on one block in one loop into which the phases are inlined: a call passes every array of
-    its tuples field by field, and the three phase calls cost about 0.5 us a step (measured on a Table 1 path: 1.30
-    against 0.79 us a step, the same positions). Called with their inputs by reference (core.jitref), as the
-    parallel blocks call them, they still cost 0.22 us a step: each call loads the fields it reads afresh (Table 1's
-    McKenna path at dt 0.1 s, 0.87 against 0.64 us a step). The agents MIRAN's first pass leaves go to
-    ``attraction_rest``, a shared kernel (it allocates, and this loop does not). Returns the steps done. ``job`` =
-    (M, R, A, P, X, nb, tr), ``t0`` the time of step 0; ``kinds`` and ``crowd`` as in ``advance``."""
-    M, R, A, P, X, nb, tr = job
-    g = P.glob[0]
-    dt = g.dt
-    status = A.status
-    k = 0
-    while k < plan.n_steps:
-        if (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
-            return k
-        # Time as t0 + k dt rather than a running sum, so that long runs do not drift.
-        t_now = t0 + k * dt
-        t_next = t0 + (k + 1) * dt
-        lost = 0
-        if kinds & KIND_MIRAN:
-            lost, n_rest = attraction_points(M, R, A, P, t_now, tr, w0)
-            if n_rest > 0:
-                lost += attraction_rest(M, R, A, P, t_now, tr, w0, n_rest)
-        if kinds & KIND_IRM:
-            lost += irm_attraction_phase(M.walk, R, A, P, X, t_now, tr, w0)
-        if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
-            neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
-        vtop = fastest_walker(g, nb, X) if crowd else 0.0
-        force_phase(M.edges, A, P, nb, tr, w0)
-        if crowd:
-            crowd_phase(A, P, nb, X, t_now, vtop, w0)
-        lost += move_phase(M, R, A, P, t_next, w0)
-        # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.
-        if plan.record > 0:
-            log_moves(A, w0.moved, rec, RECORD_ALL if (int(clock[1]) + 1) % plan.record == 0 else RECORD_ARRIVALS,
-                      t_next)
-        clock[0] = t_next
-        clock[1] += 1.0
-        k += 1
-        if lost > 0 and (plan.stop_flags & STOP_ON_LOST):
-            return k
-    return k
 
 
 def advance(plan, M, R, A, P, X, nb, rec, clock, tr) -> int:
@@ -832,12 +797,16 @@ def _step_kinds(A) -> tuple:
 
 @jit
 def advance_serial(plan, M, R, A, P, X, nb, rec, clock, tr) -> int:
-    """``advance`` on one block, in the calling thread: ``_serial_steps``, the phases inlined into one loop."""
+    """``advance`` on one block, in the calling thread: every step in one call of ``_block_steps``."""
     g = P.glob[0]
     kinds, n_irm = _step_kinds(A)
     crowd = crowd_needed(g, nb, X, n_irm)
     w0 = _block_works(M, A, P, X, 1)[0]
-    return _serial_steps(plan, (M, R, A, P, X, nb, tr), rec, clock, w0, kinds, crowd, clock[0])
+    job = (M, R, A, P, X, nb, tr)
+    run = (plan, rec, clock)
+    done, _ = _block_steps(by_ref(job), by_ref(w0), by_ref(run), kinds, crowd, 0.0, clock[0], 0, plan.n_steps,
+                           DO_ALL)
+    return done
 
 
 @jit
@@ -855,23 +824,22 @@ def advance_blocks(plan, M, R, A, P, X, nb, rec, clock, tr) -> int:
     crowd = crowd_needed(g, nb, X, n_irm)
     t0 = clock[0]
     dt = g.dt
-    # The parallel kernels see the inputs through a list: numba's parallel loops take no tuple of arrays as such.
-    jobs = [(M, R, A, P, X, nb, tr)]
+    job = (M, R, A, P, X, nb, tr)
+    run = (plan, rec, clock)
     done = 0
     for k in range(plan.n_steps):
         if (plan.stop_flags & STOP_ALL_DONE) and count_walking(status) == 0:
             break
-        t_now = t0 + k * dt
         t_next = t0 + (k + 1) * dt
         lost = 0
-        _phase_blocks(jobs, works, PHASE_ATTRACTION, t_now, kinds, crowd, 0.0, got)
+        _phase_blocks(job, run, works, DO_ATTRACTION, t0, k, kinds, crowd, 0.0, got)
         for b in range(blocks):
             lost += got[b]
         if g.interact > 0.0 and nb.cell_start.shape[0] > 1:
             neighbors.sort_agents(nb, A.pos, A.vel, A.radius, status)
         vtop = fastest_walker(g, nb, X) if crowd else 0.0
-        _phase_blocks(jobs, works, PHASE_FORCE, t_now, kinds, crowd, vtop, got)
-        _phase_blocks(jobs, works, PHASE_MOVE, t_next, kinds, crowd, vtop, got)
+        _phase_blocks(job, run, works, DO_FORCE, t0, k, kinds, crowd, vtop, got)
+        _phase_blocks(job, run, works, DO_MOVE, t0, k, kinds, crowd, vtop, got)
         for b in range(blocks):
             lost += got[b]
         # Every ``record`` steps (counted over the whole run) every walker is logged; between, only arrivals.

@@ -49,8 +49,8 @@ def _through_counted(t, n):
 
 
 @jit(parallel=True)
-def _through_parallel(jobs, out):
-    ref = by_ref(jobs[0])
+def _through_parallel(t, out):
+    ref = by_ref(t)
     for j in prange(out.shape[0]):
         out[j] = _bump_noalloc(ref, j)
 
@@ -81,7 +81,7 @@ def test_no_reference_count_moves_with_or_without_counting():
 def test_a_parallel_loops_body_reads_through_a_reference():
     a, pair, t = _inputs()
     out = np.zeros(4, dtype=np.int64)
-    _through_parallel([t], out)
+    _through_parallel(t, out)
     np.testing.assert_array_equal(out, 7)
     np.testing.assert_array_equal(a, pair.b)
 

@@ -108,6 +108,6 @@ def test_editing_a_shared_helper_recompiles_its_callers_and_only_them(tree):
 def test_editing_the_reference_intrinsics_recompiles_the_kernels_that_read_by_reference(tree):
     root, base = tree
     changed = _changed(base, _edited(root, "core/jitref.py", lambda t: t.replace("value", "loaded")))
-    assert {"core.sim.kernels:_move_block", "core.sim.kernels:_phase_blocks",
+    assert {"core.sim.kernels:_block_steps", "core.sim.kernels:_phase_blocks", "core.sim.kernels:advance_serial",
             "core.sim.kernels:advance_blocks"} <= changed
     assert not any(k.startswith(("core.ecm.", "core.navmesh.", "core.routes.")) for k in changed)
