@@ -54,25 +54,29 @@ def _push_disk(c, n, bx, by, R, lx, ly, rx, ry, fl, fr):
 
 
 @jit(inline=True)
-def _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, forward, first, last):
-    """Append the events first..last (inclusive, in walking order) of one edge; the piece after each is recorded.
-    Walking backward, left and right swap. Takes the event arrays of ``EcmArrays`` themselves (called per edge)."""
-    if forward:
-        for q in range(first, last + 1):
-            fl = ev_fl[q] if q < last else -1
-            fr = ev_fr[q] if q < last else -1
-            c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0], ev_l[q, 1], ev_r[q, 0], ev_r[q, 1],
-                              fl, fr)
-            if q < last:
-                c.p[n - 1] = 2 * q
-    else:
-        for q in range(first, last - 1, -1):
-            fl = ev_fr[q - 1] if q > last else -1
-            fr = ev_fl[q - 1] if q > last else -1
-            c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0], ev_r[q, 1], ev_l[q, 0], ev_l[q, 1],
-                              fl, fr)
-            if q > last:
-                c.p[n - 1] = 2 * q + 1
+def _walk_forward(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, first, last):
+    """Append the events first..last (inclusive) of one edge, walked forward; the piece after each is recorded.
+    Takes the event arrays of ``EcmArrays`` themselves (called per edge)."""
+    for q in range(first, last + 1):
+        fl = ev_fl[q] if q < last else -1
+        fr = ev_fr[q] if q < last else -1
+        c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_l[q, 0], ev_l[q, 1], ev_r[q, 0], ev_r[q, 1],
+                          fl, fr)
+        if q < last:
+            c.p[n - 1] = 2 * q
+    return c, n
+
+
+@jit(inline=True)
+def _walk_backward(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, first, last):
+    """``_walk_forward`` walking backward, from event first down to last: left and right swap."""
+    for q in range(first, last - 1, -1):
+        fl = ev_fr[q - 1] if q > last else -1
+        fr = ev_fl[q - 1] if q > last else -1
+        c, n = _push_disk(c, n, ev_B[q, 0], ev_B[q, 1], ev_R[q], ev_r[q, 0], ev_r[q, 1], ev_l[q, 0], ev_l[q, 1],
+                          fl, fr)
+        if q > last:
+            c.p[n - 1] = 2 * q + 1
     return c, n
 
 
@@ -112,7 +116,9 @@ def explicit_corridor(ecm, plan):
 @jit(shared=True)
 def corridor_disks(ecm, plan):
     """``explicit_corridor`` as its ``Disks`` (with the pieces' cache entries) and the number of rows in use, without
-    copies: (Disks, n)."""
+    copies: (Disks, n). The start's end disk, the events of each edge section in walking order (the start's edge
+    from S, the whole edges between vertices, the goal's edge to G), then the goal's end disk; one call of
+    ``_walk_forward`` or ``_walk_backward`` serves every section, so that numba inlines each once."""
     nodes, edges, s, g = plan.nodes, plan.edges, plan.start, plan.goal
     edge_uv, edge_ptr, ev_fl, ev_fr = ecm.edge_uv, ecm.edge_ptr, ecm.ev_fl, ecm.ev_fr
     ev_B, ev_R, ev_l, ev_r = ecm.ev_B, ecm.ev_R, ecm.ev_l, ecm.ev_r
@@ -121,47 +127,34 @@ def corridor_disks(ecm, plan):
               np.empty((cap, 2), dtype=np.int64), np.empty(cap, dtype=np.int64))
     n = 0
     m = nodes.shape[0]
-    # Direct step along one edge.
-    if m == 2 and edges[1] == -2:
-        if s.i < g.i or (s.i == g.i and s.s <= g.s):
-            c, n = _end_disk(c, n, ecm, s, True, ev_fl[s.i], ev_fr[s.i])
-            if g.i > s.i:
-                c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, s.i + 1, g.i)
-                _close_piece(c, n, ecm, g.i, True)
-            c, n = _end_disk(c, n, ecm, g, True, -1, -1)
-        else:
-            c, n = _end_disk(c, n, ecm, s, False, ev_fr[s.i], ev_fl[s.i])
-            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, s.i, g.i + 1)
-            _close_piece(c, n, ecm, g.i, False)
-            c, n = _end_disk(c, n, ecm, g, False, -1, -1)
-        return c, n
-    # Start: from S along its edge to the first vertex of the path.
-    a = edge_ptr[s.k]
-    b = edge_ptr[s.k + 1]
-    if nodes[1] == edge_uv[s.k, 1]:
+    # A direct step along one edge is one section; else the start's, the m - 3 whole edges and the goal's.
+    direct = m == 2 and edges[1] == -2
+    if direct:
+        forward = s.i < g.i or (s.i == g.i and s.s <= g.s)
+    else:
+        forward = nodes[1] == edge_uv[s.k, 1]
+    if forward:
         c, n = _end_disk(c, n, ecm, s, True, ev_fl[s.i], ev_fr[s.i])
-        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, s.i + 1, b - 1)
     else:
         c, n = _end_disk(c, n, ecm, s, False, ev_fr[s.i], ev_fl[s.i])
-        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, s.i, a)
-    # Whole edges between vertices.
-    for q in range(2, m - 1):
-        k = edges[q]
-        a = edge_ptr[k]
-        b = edge_ptr[k + 1]
-        if nodes[q - 1] == edge_uv[k, 0]:
-            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, a, b - 1)
+    sections = 1 if direct else max(m - 1, 2)
+    for j in range(sections):
+        if direct:
+            first, last = (s.i + 1, g.i) if forward else (s.i, g.i + 1)
+        elif j == 0:
+            first, last = (s.i + 1, edge_ptr[s.k + 1] - 1) if forward else (s.i, edge_ptr[s.k])
+        elif j < sections - 1:
+            k = edges[j + 1]
+            forward = nodes[j] == edge_uv[k, 0]
+            first, last = (edge_ptr[k], edge_ptr[k + 1] - 1) if forward else (edge_ptr[k + 1] - 1, edge_ptr[k])
         else:
-            c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, b - 1, a)
-    # Goal: from the last vertex along its edge to G.
-    a = edge_ptr[g.k]
-    b = edge_ptr[g.k + 1]
-    if nodes[m - 2] == edge_uv[g.k, 0]:
-        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, True, a, g.i)
-        _close_piece(c, n, ecm, g.i, True)
-        c, n = _end_disk(c, n, ecm, g, True, -1, -1)
-    else:
-        c, n = _walk_edge(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, False, b - 1, g.i + 1)
-        _close_piece(c, n, ecm, g.i, False)
-        c, n = _end_disk(c, n, ecm, g, False, -1, -1)
+            forward = nodes[m - 2] == edge_uv[g.k, 0]
+            first, last = (edge_ptr[g.k], g.i) if forward else (edge_ptr[g.k + 1] - 1, g.i + 1)
+        if forward:
+            c, n = _walk_forward(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, first, last)
+        else:
+            c, n = _walk_backward(c, n, ev_B, ev_R, ev_l, ev_r, ev_fl, ev_fr, first, last)
+    # The piece before the goal's disk is the goal's own (a direct step forward within one piece already has it).
+    _close_piece(c, n, ecm, g.i, forward)
+    c, n = _end_disk(c, n, ecm, g, forward, -1, -1)
     return c, n
