@@ -148,7 +148,12 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
         options["_nrt"] = True
 
     def wrap(f: Callable[..., Any]) -> Kernel:
-        dispatcher: Kernel = numba.njit(**options)(f)
+        kernel_options = dict(options)
+        if "by_ref" in _names(f.__code__):
+            # A tuple passed by reference (core.jitref) must outlive the call that reads it: numba frees a variable
+            # after its last use, which is the ``by_ref``, unless its lifetime is extended to the end of its block.
+            kernel_options["_dbg_extend_lifetimes"] = True
+        dispatcher: Kernel = numba.njit(**kernel_options)(f)
         if not numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
             # What Dispatcher.enable_caching does, with this module's cache class.
             cache = KernelCache(f)

@@ -6,9 +6,10 @@ inlined into their serial loop as well as compiled into their parallel blocks, p
 ``by_ref(t)`` stores the tuple in the caller's stack frame and gives a ``TupleRef``, a pointer to it; the callee
 reads the tuple back with ``deref(ref)``, and LLVM loads only the fields it uses.
 
-The tuple is borrowed, not copied: the caller keeps it alive, so a reference must not outlive the call it is made
-for (it lives in the caller's frame). ``deref`` counts a reference to every array only where numba's reference
-counting is on, as any borrowed value; a ``noalloc`` kernel counts none.
+The tuple is borrowed, not copied, and lives in the caller's frame: a reference must not outlive the call it is made
+for. numba frees a variable after its last use, which would be the ``by_ref``, so ``core.jitcache.jit`` keeps every
+variable of a kernel that calls ``by_ref`` to the end of its block. ``deref`` counts a reference to every array only
+where numba's reference counting is on, as any borrowed value; a ``noalloc`` kernel counts none.
 """
 
 from __future__ import annotations

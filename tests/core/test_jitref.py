@@ -4,6 +4,7 @@ loop's body."""
 
 from __future__ import annotations
 
+import io
 import sys
 from collections import namedtuple
 
@@ -85,3 +86,31 @@ def test_a_parallel_loops_body_reads_through_a_reference():
     np.testing.assert_array_equal(out, 7)
     np.testing.assert_array_equal(a, pair.b)
 
+
+
+@jit
+def _read_after_allocating(ref):
+    a, b = deref(ref)
+    junk = np.full(a.shape[0], -1.0)  # allocations that would reuse the tuple's memory had it been freed
+    junk2 = np.full(b.shape[0], -2.0)
+    return a.sum() + b.sum() + 0.0 * (junk.sum() + junk2.sum())
+
+
+@jit
+def _fresh_tuple_by_ref(n):
+    t = (np.ones(n), np.full(n, 2.0))
+    return _read_after_allocating(by_ref(t))
+
+
+def test_a_tuple_made_in_the_kernel_lives_until_the_call_that_reads_it():
+    # The tuple's last use is by_ref: numba would free its arrays there, before the call, unless the kernel keeps
+    # its variables to the end of their block (core.jitcache does so for every kernel that calls by_ref).
+    for n in (8, 1000, 100_000):
+        assert _fresh_tuple_by_ref(n) == 3.0 * n
+    out = io.StringIO()
+    _fresh_tuple_by_ref.inspect_types(file=out)
+    lines = [line.strip() for line in out.getvalue().splitlines()]
+    callee = next(line.split()[1] for line in lines if "= global(_read_after_allocating" in line)
+    read = next(i for i, line in enumerate(lines) if f"= call {callee}(" in line)
+    freed = lines.index("#   del t")
+    assert freed > read, "the tuple is freed after the call that reads it"
