@@ -436,100 +436,121 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
     st = (sx, sy, tx, ty)
     ks = start.k
     kg = goal.k
-    # Seeds: from the start along its edge towards both ends, and directly to the goal on the same edge.
-    for end in range(3):
-        if end < 2:
-            if (min_back if end == 0 else min_fwd) < clearance:
-                continue
-            target = edge_uv[ks, end]
-        else:
-            if kg != ks or same_edge_clearance(ecm, start, goal) < clearance:
-                continue
-            target = G
-        n, med = _seed_portals(ecm, start, goal, end, clearance, P)
-        ap[0] = sx
-        ap[1] = sy
-        if in_disk(P, 0, tx, ty, eps) and in_disk(P, 0, sx, sy, eps):
-            # Start and goal in the start's own disk: straight there.
-            fs = Funnel(0.0, 0, 0, 0, 0, False, True)
-            found = True
-            f = np.hypot(tx - sx, ty - sy)
-        else:
-            fs, found, f = _extend(P, 0, n - 1, Funnel(0.0, 0, 0, 0, 0, False, True), ap, Lc, Rc, last, st, eps)
-        key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
-        if kept:
-            parent[target] = S
-            via[target] = ks if end < 2 else -2
-            nh = heap_push(hk, hv, nh, key, target)
+    # The search starts at the start S, whose relaxations are the seeds: along the start's edge towards both ends,
+    # and directly to the goal on the same edge. One loop relaxes S and then every vertex the heap gives, so that
+    # numba inlines the funnel's extension and the keeping once.
+    u = S
+    # u's kept prefix, read once for all its relaxations (they write other vertices only).
+    med_u = 0.0
+    found_u = False
+    d_u = 0.0
+    has_u = False
+    fresh_u = True
+    ax_u = sx
+    ay_u = sy
+    l0 = 0
+    nl = 0
+    r0 = 0
+    nr = 0
+    last_u0 = 0.0
+    last_u1 = 0.0
+    last_u2 = 0.0
+    last_u3 = 0.0
+    deg = 0
     while True:
-        u, nh = pop_open(hk, hv, nh, closed)
-        if u < 0 or u == G:
-            break
-        # u's kept prefix, read once for all its relaxations (they write other vertices only).
-        med_u = w.medial[u]
-        found_u = w.st_found[u]
-        d_u = w.st_d[u]
-        has_u = w.st_has[u]
-        fresh_u = w.st_fresh[u]
-        ax_u = w.st_ap[u, 0]
-        ay_u = w.st_ap[u, 1]
-        l0 = w.st_chains[u, 0]
-        nl = w.st_chains[u, 1]
-        r0 = w.st_chains[u, 2]
-        nr = w.st_chains[u, 3]
-        last_u0 = w.st_last[u, 0]
-        last_u1 = w.st_last[u, 1]
-        last_u2 = w.st_last[u, 2]
-        last_u3 = w.st_last[u, 3]
-        deg = adj_ptr[u + 1] - adj_ptr[u]
-        for q in range(deg + 2):
-            if q < deg:
-                k = adj_edge[adj_ptr[u] + q]
-                v = adj_other[adj_ptr[u] + q]
-                if closed[v] or edge_minR[k] < clearance:
-                    continue
-                ea = edge_ptr[k]
-                eb = edge_ptr[k + 1]
-                if _stale(rows_c[k], clearance):
-                    edge_rows(ev_B, ev_R, ev_l, ev_r, ea, eb, clearance, E)
-                    rows_c[k] = clearance
-                rows = E
-                if edge_uv[k, 0] == u:
-                    k0 = ea
+        if u == S:
+            count = 3
+        else:
+            med_u = w.medial[u]
+            found_u = w.st_found[u]
+            d_u = w.st_d[u]
+            has_u = w.st_has[u]
+            fresh_u = w.st_fresh[u]
+            ax_u = w.st_ap[u, 0]
+            ay_u = w.st_ap[u, 1]
+            l0 = w.st_chains[u, 0]
+            nl = w.st_chains[u, 1]
+            r0 = w.st_chains[u, 2]
+            nr = w.st_chains[u, 3]
+            last_u0 = w.st_last[u, 0]
+            last_u1 = w.st_last[u, 1]
+            last_u2 = w.st_last[u, 2]
+            last_u3 = w.st_last[u, 3]
+            deg = adj_ptr[u + 1] - adj_ptr[u]
+            count = deg + 2
+        for q in range(count):
+            if u == S:
+                end = q
+                if end < 2:
+                    if (min_back if end == 0 else min_fwd) < clearance:
+                        continue
+                    target = edge_uv[ks, end]
+                    k = ks
                 else:
-                    k0 = top - (eb - 1)
-                n = eb - ea
-                med = med_u + edge_len[k]
-                target = v
-            else:
-                end = q - deg
-                if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
-                    continue
-                n = _goal_portals(ecm, goal, end, clearance, P)
+                    if kg != ks or same_edge_clearance(ecm, start, goal) < clearance:
+                        continue
+                    target = G
+                    k = -2
+                n, med = _seed_portals(ecm, start, goal, end, clearance, P)
                 rows = P
                 k0 = 0
-                med = med_u + goal.s if end == 0 else med_u + edge_len[kg] - goal.s
-                k = kg
-                target = G
-            if found_u:
-                f = d_u
+                # Start and goal in the start's own disk: straight there.
+                done = in_disk(P, 0, tx, ty, eps) and in_disk(P, 0, sx, sy, eps)
+                f_done = np.hypot(tx - sx, ty - sy)
+                fs_done = Funnel(0.0, 0, 0, 0, 0, False, True)
+                fs_from = Funnel(0.0, 0, 0, 0, 0, False, True)
+            else:
+                if q < deg:
+                    k = adj_edge[adj_ptr[u] + q]
+                    v = adj_other[adj_ptr[u] + q]
+                    if closed[v] or edge_minR[k] < clearance:
+                        continue
+                    ea = edge_ptr[k]
+                    eb = edge_ptr[k + 1]
+                    if _stale(rows_c[k], clearance):
+                        edge_rows(ev_B, ev_R, ev_l, ev_r, ea, eb, clearance, E)
+                        rows_c[k] = clearance
+                    rows = E
+                    if edge_uv[k, 0] == u:
+                        k0 = ea
+                    else:
+                        k0 = top - (eb - 1)
+                    n = eb - ea
+                    med = med_u + edge_len[k]
+                    target = v
+                else:
+                    end = q - deg
+                    if closed[G] or edge_uv[kg, end] != u or (g_back if end == 0 else g_fwd) < clearance:
+                        continue
+                    n = _goal_portals(ecm, goal, end, clearance, P)
+                    rows = P
+                    k0 = 0
+                    med = med_u + goal.s if end == 0 else med_u + edge_len[kg] - goal.s
+                    k = kg
+                    target = G
+                done = found_u
+                f_done = d_u
+                fs_done = Funnel(0.0, 0, 0, 0, 0, has_u, False)
+                fs_from = Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u)
+            if done:
+                f = f_done
                 found = True
-                fs = Funnel(0.0, 0, 0, 0, 0, has_u, False)
+                fs = fs_done
             else:
                 ap[0] = ax_u
                 ap[1] = ay_u
-                if Lc.shape[0] < nl + n + 4:
-                    Lc = np.empty((2 * (nl + n + 4), 2))
-                if Rc.shape[0] < nr + n + 4:
-                    Rc = np.empty((2 * (nr + n + 4), 2))
-                _copy_rows(pool, l0, l0 + nl, Lc, 0)
-                _copy_rows(pool, r0, r0 + nr, Rc, 0)
-                last[0] = last_u0
-                last[1] = last_u1
-                last[2] = last_u2
-                last[3] = last_u3
-                fs, found, f = _extend(rows, k0, k0 + n - 1, Funnel(d_u, 0, nl, 0, nr, has_u, fresh_u), ap, Lc, Rc,
-                                       last, st, eps)
+                if u != S:
+                    if Lc.shape[0] < nl + n + 4:
+                        Lc = np.empty((2 * (nl + n + 4), 2))
+                    if Rc.shape[0] < nr + n + 4:
+                        Rc = np.empty((2 * (nr + n + 4), 2))
+                    _copy_rows(pool, l0, l0 + nl, Lc, 0)
+                    _copy_rows(pool, r0, r0 + nr, Rc, 0)
+                    last[0] = last_u0
+                    last[1] = last_u1
+                    last[2] = last_u2
+                    last[3] = last_u3
+                fs, found, f = _extend(rows, k0, k0 + n - 1, fs_from, ap, Lc, Rc, last, st, eps)
             key, kept, pool, npool = _keep(w, target, med, found, f, fs, ap, Lc, Rc, last, pool, npool)
             if kept:
                 parent[target] = u
@@ -537,6 +558,9 @@ def corridor_search(ecm, w, start, goal, sx, sy, tx, ty, clearance, eps):
                 if nh >= hk.shape[0]:
                     hk, hv = doubled(hk, nh), doubled(hv, nh)
                 nh = heap_push(hk, hv, nh, key, target)
+        u, nh = pop_open(hk, hv, nh, closed)
+        if u < 0 or u == G:
+            break
     if not closed[G]:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), False
     nodes, edges = path_between(parent, via, S, G)
