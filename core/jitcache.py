@@ -59,7 +59,7 @@ from numba.core import inline_closurecall
 from numba.core.dispatcher import Dispatcher
 from numba.core.extending import _Intrinsic
 
-from core import jitlink
+from core import jitlink, jitref
 
 
 class _OneMemoCopy:
@@ -149,7 +149,7 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
 
     def wrap(f: Callable[..., Any]) -> Kernel:
         kernel_options = dict(options)
-        if "by_ref" in _names(f.__code__):
+        if any(f.__globals__.get(name) is jitref.by_ref for name in _names(f.__code__)):
             # A tuple passed by reference (core.jitref) must outlive the call that reads it: numba frees a variable
             # after its last use, which is the ``by_ref``, unless its lifetime is extended to the end of its block.
             kernel_options["_dbg_extend_lifetimes"] = True

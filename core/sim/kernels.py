@@ -786,7 +786,7 @@ def advance(plan, M, R, A, P, X, nb, rec, clock, tr) -> int:
 @jit
 def _step_kinds(A) -> tuple:
     """(kinds, IRM agents): the ``kinds`` flags of a step, KIND_MIRAN when an agent steers by MIRAN or disc MIRAN,
-    KIND_IRM when one by IRM (phases with nothing to do are not called: each call passes every state array)."""
+    KIND_IRM when one by IRM (a phase with nothing to do is skipped, not run over every agent)."""
     method = A.method
     n_irm = 0
     for i in range(method.shape[0]):
