@@ -35,7 +35,11 @@ inlining copied that scope once per block; the blocks of one inlining now share 
 blocks do. The IR and so the machine code are the same (the inliner's own check is that the copied blocks have one
 scope); a cold compile of every kernel took 268 s of CPU against 302 s (2026-11-29, one process).
 
-A second, for compile time too (``core.jitlink``): a kernel marked ``jit(shared=True)`` is called by its callers as
+Two more, for compile time too, that leave the IR the same (``core.jitfaster``): numba's flags hash and compare
+without building a dict of their options each time, and its error messages for failed typing attempts are
+highlighted without setting up the console each time.
+
+Another (``core.jitlink``): a kernel marked ``jit(shared=True)`` is called by its callers as
 its own compiled code, not linked into each of them as a copy. An entry saves the shared kernels its code calls, and
 loading it loads them first; the layout of an entry is part of its key (``ENTRY_LAYOUT``).
 """
@@ -59,7 +63,7 @@ from numba.core import inline_closurecall
 from numba.core.dispatcher import Dispatcher
 from numba.core.extending import _Intrinsic
 
-from core import jitlink, jitref
+from core import jitfaster, jitlink, jitref  # noqa: F401  (jitfaster: installed on import)
 
 
 class _OneMemoCopy:
