@@ -58,6 +58,29 @@ def test_buffers_grow_and_keep_their_rows():
     assert c.shape == (6, 2) and np.array_equal(c[:2], a[:2])
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_buffers_copy_rows_as_numpy_does(seed):
+    """Random shapes (1 to 3 dimensions, empty ones), dtypes, row counts, and inputs that are not C-ordered (a
+    transposed or strided view), against numpy's own slice copy."""
+    rng = np.random.default_rng(seed)
+    for _ in range(25):
+        shape = tuple(int(k) for k in rng.integers(0, 5, rng.integers(1, 4)))
+        dtype = rng.choice([np.float64, np.int64, np.int32, np.bool_])
+        a = rng.integers(-50, 50, shape).astype(dtype)
+        if a.ndim > 1 and rng.random() < 0.3:
+            a = np.ascontiguousarray(np.swapaxes(a, 0, 1)).swapaxes(0, 1)  # not C-ordered, same values
+        elif rng.random() < 0.3:
+            a = np.repeat(a, 2, axis=0)[::2]  # every other row: strided
+        n = int(rng.integers(0, 2 * a.shape[0] + 3))
+        b = reserve(a, n)
+        assert b.shape[0] >= n and b.shape[1:] == a.shape[1:] and b.dtype == a.dtype
+        assert np.array_equal(b[: a.shape[0]], a)
+        k = int(rng.integers(0, a.shape[0] + 1))
+        c = doubled(a, k)
+        assert c.shape == (2 * a.shape[0],) + a.shape[1:]
+        assert np.array_equal(c[:k], a[:k])
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_orientation_signs_agree_with_shapely(seed):
     rng = np.random.default_rng(seed)
