@@ -39,9 +39,10 @@ Two more, for compile time too, that leave the IR the same (``core.jitfaster``):
 without building a dict of their options each time, and its error messages for failed typing attempts are
 highlighted without setting up the console each time.
 
-Another (``core.jitlink``): a kernel marked ``jit(shared=True)`` is called by its callers as
-its own compiled code, not linked into each of them as a copy. An entry saves the shared kernels its code calls, and
-loading it loads them first; the layout of an entry is part of its key (``ENTRY_LAYOUT``).
+Another (``core.jitlink``): a kernel marked ``jit(shared=True)``, and any kernel too large for LLVM to inline
+(``SHARED_ABOVE_INSTRUCTIONS``), is called by its callers as its own compiled code, not linked into each of them as
+a copy. An entry saves the kernels its code calls so, and loading it loads them first; the layout of an entry and
+that size are part of its key (``ENTRY_LAYOUT``).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ import hashlib
 import os
 import sys
 import types
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -101,7 +102,25 @@ def share_inline_copies() -> None:
 
 
 share_inline_copies()
-jitlink.separate_kernel_calls(lambda d: getattr(d, "shared_code", False) is True)
+
+# A kernel whose linked module (its code and the copies linked into it) has more instructions than this is called
+# by symbol from every kernel compiled after it, as a ``shared`` kernel is (core.jitlink): LLVM does not inline that
+# much code into a caller (its inlining threshold is a few hundred instructions), so a copy only had every caller,
+# and every caller's caller, optimise and emit it again. A kernel under it keeps its copies, which LLVM may inline.
+SHARED_ABOVE_INSTRUCTIONS = 1500
+
+
+def _called_by_symbol(d: Any, libraries: Sequence[Any]) -> bool:
+    """Whether calls of ``d`` compile as calls of its loaded code: marked ``shared``, or one of this package's
+    kernels (numba's own helpers are always linked) too large to inline."""
+    if getattr(d, "shared_code", False) is True:
+        return True
+    if not isinstance(getattr(d, "_cache", None), KernelCache) or d.targetoptions.get("inline"):
+        return False
+    return sum(jitlink.linked_size(lib) for lib in libraries) > SHARED_ABOVE_INSTRUCTIONS
+
+
+jitlink.separate_kernel_calls(_called_by_symbol)
 
 # A kernel as the type checker sees it: numba types its calls itself when it compiles them (often with star-args of
 # the owners' array tuples, whose lengths a static checker cannot follow).
@@ -112,7 +131,7 @@ KEPT_VERSIONS = 4
 # Characters of the stamp in a file name: 64 bits, enough to tell a kernel's versions apart.
 STAMP_CHARS = 16
 # The layout of a cache entry, part of its key: entries of another layout are never read.
-ENTRY_LAYOUT = "calls-1"
+ENTRY_LAYOUT = f"calls-2, by symbol above {SHARED_ABOVE_INSTRUCTIONS}"
 # The environment variable naming read-only caches searched after the writable one.
 SHIPPED_ENV = "MIRAN_SHIPPED_KERNELS"
 
@@ -134,9 +153,11 @@ def jit(fn: Callable[..., Any] | None = None, /, *, inline: bool = False, noallo
     arrays, so a hot-path kernel that starts allocating fails to compile instead of slowing down, and its calls
     carry no reference counting. ``parallel``: numba's ``parallel=True``, for the few kernels whose ``prange``
     loops run blocks of work on several threads (slow to compile: keep them small). ``shared``: compiled once, and
-    every kernel that calls it calls that code instead of a copy (core.jitlink): for a large kernel called once a
-    step, a block or a query, never for one called per agent (the copy lets LLVM inline it, and a call passes every
-    array of its structures field by field)."""
+    every kernel that calls it calls that code instead of a copy (core.jitlink), and it keeps numba's reference
+    counting whichever kernel first calls it. A kernel too large to inline is called so without the mark
+    (``SHARED_ABOVE_INSTRUCTIONS``); the mark is for one that allocates and is called from kernels that cannot, or
+    one to share whatever its size. Never for one called per agent (the copy lets LLVM inline it, and a call passes
+    every array of its structures field by field)."""
     if shared and inline:
         raise ValueError("a kernel is inlined into its callers or shared by them, not both")
     options: dict[str, Any] = {"nogil": True}

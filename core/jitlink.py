@@ -6,9 +6,9 @@ again for everything below it: two lines that call the attraction phase's rest t
 rest itself took 7.3 s. A kernel marked ``jit(shared=True)`` is compiled once: a call of it from another kernel is
 compiled as a plain call of its symbol, which the JIT resolves to the code already loaded for it.
 
-Only large kernels called once a step, a block of agents or a query are shared. A copy lets LLVM inline the callee
-and optimise it with its caller, and a call passes every array of its structures field by field: sharing every
-kernel made a lone walker's step 1.5 to 2 times slower.
+Which kernels are shared is the caller's policy (``is_shared``). A copy lets LLVM inline the callee and optimise it
+with its caller, and a call passes every array of its structures field by field: sharing every kernel made a lone
+walker's step 1.5 to 2 times slower. A callee too large for LLVM to inline gains nothing from its copies.
 
 A cached caller needs its shared callees loaded first, under the same symbols. The symbols a kernel calls are
 recorded while it is lowered (``calls_of``) and saved with its cache entry; loading the entry compiles or loads each
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from numba.core import base, imputils
@@ -56,6 +56,13 @@ def kernel_at(module: str, qualname: str) -> Any:
     return obj
 
 
+def linked_size(library: Any) -> int:
+    """The size of what linking ``library`` into a caller copies: the instructions of its module's LLVM IR (the
+    indented lines of its text; symbol names, whose per-process serial numbers vary, do not count). The same for a
+    library compiled here and one loaded from a cache, which keeps that module."""
+    return str(library._get_module_for_linking()).count("\n  ")
+
+
 def load_calls(calls: Mapping[str, tuple[str, str, tuple[Any, ...]]]) -> bool:
     """Compile or load every callee in ``calls`` in this process; whether each now has the recorded symbol (else a
     caller compiled against them must be compiled again)."""
@@ -71,9 +78,10 @@ def load_calls(calls: Mapping[str, tuple[str, str, tuple[Any, ...]]]) -> bool:
     return True
 
 
-def separate_kernel_calls(is_shared: Callable[[Any], bool]) -> None:
-    """Compile calls of the dispatchers for which ``is_shared`` holds as calls of their loaded code, not linked
-    copies (module docstring); idempotent."""
+def separate_kernel_calls(is_shared: Callable[[Any, Sequence[Any]], bool]) -> None:
+    """Compile calls of the dispatchers for which ``is_shared(dispatcher, libraries)`` holds as calls of their
+    loaded code, not linked copies (module docstring); ``libraries`` are the compiled (or loaded) code of the
+    specialisation being registered. Idempotent."""
     insert = base.BaseContext.insert_user_function
     if getattr(insert, "separates_calls", False):
         return
@@ -82,7 +90,7 @@ def separate_kernel_calls(is_shared: Callable[[Any], bool]) -> None:
         callee: Any = sys.modules.get(fndesc.modname)
         for part in fndesc.qualname.split("."):
             callee = getattr(callee, part, None)
-        if callee is None or not is_shared(callee):
+        if callee is None or not is_shared(callee, tuple(libs)):
             insert(self, func, fndesc, libs)
             return
         call = _recorded_call(fndesc)

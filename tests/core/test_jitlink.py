@@ -139,3 +139,74 @@ def test_callers_call_the_callees_loaded_code_and_load_it_first_from_the_cache(t
     assert {k: damaged[k] for k in expected} == expected
     assert damaged["weigh"]["misses"] == 1 and damaged["weigh_plus_one"]["misses"] == 1
     assert _probe(tmp_path, "plain")["weigh_plus_one"] == {"hits": 1, "misses": 0}
+
+
+# A kernel with no ``shared`` mark whose code is far over the size above which it is called by symbol (about ten
+# instructions a line, none of which LLVM can fold away), and a small one.
+SIZED = "\n".join([
+    "from core.jitcache import jit",
+    "@jit",
+    "def big(a, k):",
+    "    n = a.shape[0]",
+    "    t = 0.0",
+    *[f"    t = t * {1 + i / 1e4} + a[(k + {i}) % n]" for i in range(400)],
+    "    return t",
+    "@jit",
+    "def small(a):",
+    "    return a[0] + 1.0",
+    "@jit",
+    "def caller(a):",
+    "    return big(a, 3) + small(a)",
+])
+
+SIZED_PROBE = """
+import json
+import numpy as np
+import pkgs.kernels as k
+from core.jitlink import calls_of, linked_size
+a = np.arange(1.0, 8.0)
+value = k.caller(a)
+lib = lambda d: next(iter(d.overloads.values())).library
+misses = sum(k.caller.stats.cache_misses.values())
+print(json.dumps({
+    "value": value, "expected": k.big.py_func(a, 3) + k.small.py_func(a), "misses": misses,
+    "big_size": linked_size(lib(k.big)), "calls": sorted(calls_of(lib(k.caller))),
+    "big_symbol": next(iter(k.big.overloads.values())).fndesc.mangled_name,
+    "small_size": linked_size(lib(k.small)) if k.small.overloads else -1,
+    "small_symbol": next((c.fndesc.mangled_name for c in k.small.overloads.values()), ""),
+    "ir": lib(k.caller).get_llvm_str() if misses else "",
+}))
+"""
+
+
+def test_a_kernel_too_large_to_inline_is_called_by_symbol_and_measured_alike_when_loaded(tmp_path):
+    from core.jitcache import SHARED_ABOVE_INSTRUCTIONS
+
+    pkg = tmp_path / "pkgs"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kernels.py").write_text(SIZED + "\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[2])])
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+    env.pop("MIRAN_SHIPPED_KERNELS", None)
+
+    def probe() -> dict:
+        out = subprocess.run([sys.executable, "-c", SIZED_PROBE], env=env, capture_output=True, text=True,
+                             timeout=600)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    cold = probe()
+    assert cold["value"] == pytest.approx(cold["expected"], rel=1e-12)
+    assert cold["big_size"] > SHARED_ABOVE_INSTRUCTIONS > cold["small_size"] > 0
+    symbol = cold["big_symbol"]
+    assert cold["calls"] == [symbol]
+    assert f"declare i32 @{symbol}(" in cold["ir"] and f"define linkonce_odr i32 @{symbol}(" not in cold["ir"]
+    # The small kernel is a linked copy, not a call of its symbol.
+    assert f"declare i32 @{cold['small_symbol']}(" not in cold["ir"]
+
+    # Loaded from the cache, the large kernel measures the same, so a caller compiled then calls it the same way.
+    warm = probe()
+    assert warm["misses"] == 0 and warm["value"] == cold["value"]
+    assert warm["big_size"] == cold["big_size"] and warm["calls"] == [symbol]
