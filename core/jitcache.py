@@ -64,7 +64,7 @@ from numba.core import inline_closurecall
 from numba.core.dispatcher import Dispatcher
 from numba.core.extending import _Intrinsic
 
-from core import jitfaster, jitlink, jitref  # noqa: F401  (jitfaster: installed on import)
+from core import jitfaster, jitlink, jitref
 
 
 class _OneMemoCopy:
@@ -102,6 +102,8 @@ def share_inline_copies() -> None:
 
 
 share_inline_copies()
+jitfaster.compare_flags_faster()
+jitfaster.markup_without_console()
 
 # A kernel whose linked module (its code and the copies linked into it) has more instructions than this is called
 # by symbol from every kernel compiled after it, as a ``shared`` kernel is (core.jitlink): LLVM does not inline that

@@ -90,7 +90,3 @@ def markup_without_console() -> None:
     _markup.without_console = True  # type: ignore[attr-defined]
     _numba_own["markup"] = scheme._markup
     scheme._markup = _markup
-
-
-compare_flags_faster()
-markup_without_console()

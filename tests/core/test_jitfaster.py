@@ -9,7 +9,7 @@ import random
 from numba.core import errors, targetconfig
 from numba.core.compiler import Flags
 
-from core import jitfaster
+from core import jitcache, jitfaster  # noqa: F401  (jitcache installs jitfaster's changes)
 
 
 def _random_flags(rng: random.Random) -> Flags:
