@@ -81,7 +81,7 @@ def load_calls(calls: Mapping[str, tuple[str, str, tuple[Any, ...]]]) -> bool:
 def separate_kernel_calls(is_shared: Callable[[Any, Sequence[Any]], bool]) -> None:
     """Compile calls of the dispatchers for which ``is_shared(dispatcher, libraries)`` holds as calls of their
     loaded code, not linked copies (module docstring); ``libraries`` are the compiled (or loaded) code of the
-    specialisation being registered. Idempotent."""
+    specialisation called, and the question is asked once, when a kernel first compiles a call of it. Idempotent."""
     insert = base.BaseContext.insert_user_function
     if getattr(insert, "separates_calls", False):
         return
@@ -90,14 +90,34 @@ def separate_kernel_calls(is_shared: Callable[[Any, Sequence[Any]], bool]) -> No
         callee: Any = sys.modules.get(fndesc.modname)
         for part in fndesc.qualname.split("."):
             callee = getattr(callee, part, None)
-        if callee is None or not is_shared(callee, tuple(libs)):
+        if callee is None:
             insert(self, func, fndesc, libs)
             return
-        call = _recorded_call(fndesc)
+        call = _call_decided_once(fndesc, tuple(libs), lambda: is_shared(callee, tuple(libs)))
         self._defns[func].append(call, call.signature)
 
     insert_user_function.separates_calls = True  # type: ignore[attr-defined]
     base.BaseContext.insert_user_function = insert_user_function  # type: ignore[method-assign]
+
+
+def _call_decided_once(fndesc: Any, libs: tuple[Any, ...], shared: Callable[[], bool]) -> Any:
+    """numba's lowering of a call of ``fndesc``: by symbol (``_recorded_call``) if ``shared()``, else a call of a
+    linked copy of ``libs``, as numba lowers it. Decided when a caller first lowers a call, not when ``fndesc`` is
+    registered: a process that loads its kernels from a cache lowers no call, and so measures no callee's size."""
+    by_symbol = _recorded_call(fndesc)
+    linked = imputils.user_function(fndesc, libs)
+    chosen: list[Any] = []
+
+    def call(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        if not chosen:
+            chosen.append(by_symbol if shared() else linked)
+        if chosen[0] is linked:
+            context.add_linking_libs(libs)  # what numba does for a call of ``linked``, which names its libraries
+        return chosen[0](context, builder, sig, args)
+
+    call.signature = linked.signature  # type: ignore[attr-defined]
+    call.libs = ()  # type: ignore[attr-defined]  # linked by the call itself, when it is a copy
+    return call
 
 
 def _recorded_call(fndesc: Any) -> Any:
