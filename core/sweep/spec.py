@@ -604,6 +604,15 @@ def _random(r: _Reader, v: Any, checker: _ValueChecker) -> tuple[list[dict[str, 
             else:
                 s[name] = arg[int(rng.integers(len(arg)))]
         samples.append(s)
+    # A sample drawn twice would be one run listed twice under one id, and its rows would overwrite each other.
+    first: dict[str, int] = {}
+    for i, s in enumerate(samples):
+        key = json.dumps(s, sort_keys=True, default=repr)
+        if key in first:
+            r.add("random.samples", f"samples {first[key] + 1} and {i + 1} of {n} draw the same values ({key}): "
+                                    "widen the distributions, or draw fewer samples")
+            return [], paths
+        first[key] = i
     return samples, paths
 
 

@@ -157,6 +157,18 @@ def _random_spec(scene: Path, rng: random.Random) -> dict:
     d = doc(scene, fixed=fixed, grid=grid, seeds=[rng.randint(0, 99)])
     if rnd:
         d["random"] = {"samples": 2, "seed": rng.randint(0, 9), "parameters": rnd}
+        # Two samples drawing the same values are refused (one run twice): draw with the next seed, or draw one
+        # sample where every choice has a single value.
+        for _ in range(50):
+            try:
+                parse_spec(d)
+                break
+            except InputError as e:
+                if not any(p.path == "random.samples" for p in e.problems):
+                    break  # another problem: the test's own parse reports it
+                d["random"]["seed"] += 1
+        else:
+            d["random"]["samples"] = 1
     return d
 
 

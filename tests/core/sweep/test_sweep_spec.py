@@ -108,6 +108,18 @@ def test_a_bad_spec_names_the_field(over, expected):
     assert any(expected in p for p in found), found
 
 
+@pytest.mark.parametrize("dist", [{"uniform": [1, 1]}, {"log_uniform": [2, 2]}, {"integers": [1, 2]},
+                                  {"choice": ["euler", "verlet"]}])
+def test_random_samples_that_repeat_are_refused_not_run_twice(dist):
+    """A range of one value, or fewer values than samples: two samples draw the same values, which would be one run
+    listed twice under one id (a hypothesis draw found the first). Enough room for distinct draws is accepted."""
+    name = "integrator" if "choice" in dist else "pedestrian.d"
+    found = problems(spec_doc(random={"samples": 6, "seed": 3, "parameters": {name: dist}}))
+    assert any(p.startswith("random.samples: samples ") and "draw the same values" in p for p in found), found
+    spec = parse_spec(spec_doc(random={"samples": 6, "seed": 3, "parameters": {"pedestrian.d": {"uniform": [1, 9]}}}))
+    assert len({t.run_id for t in spec.tasks()}) == spec.n_runs
+
+
 def test_every_problem_is_reported_at_once():
     found = problems(spec_doc(seeds=[-1], metrics=["x"], grid={"c_s": [0]}))
     assert {p.split(":")[0] for p in found} >= {"seeds[0]", "metrics[0]", "grid['c_s'][0]"}
