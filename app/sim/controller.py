@@ -97,6 +97,8 @@ class SimController:
         self._dirty = False
         # Live obstacle edits being prepared off this thread, in order: (core.sim.world.Preparation, obstacles).
         self._live_edits: list[tuple] = []
+        # The ECM overlay's map: (the scene it is of, its resolution, the map), updated locally after edits.
+        self._ecm_shown: tuple | None = None
         self._drawn_mesh = None          # the mesh the triangulation overlay shows (sent with the build or after)
         self._trace_dirty = False
         self._preview_dirty = False
@@ -252,6 +254,7 @@ class SimController:
         self.pending = None
         self.mesh = self.ctx = self.sim = None
         self._live_edits = []
+        self._ecm_shown = None
         self.side.clear()
         self.overrides.clear()
         self.trails = None
@@ -433,17 +436,27 @@ class SimController:
             self._out("replay", Recorded(self.generation, Replay.from_simulation(self.sim)))
 
     def _cmd_ecm(self, resolution: int = 1024) -> None:
+        """Show the ECM of the scene: the map shown last updated around the obstacles edited since, where it is
+        of this document at this resolution and the update passes its checks; else built afresh."""
         from core.ecm.build import build_ecm
         from core.ecm.debug import closest_point_segments, medial_axis_segments
+        from core.ecm.update import update_between
 
         self._ensure()
-        self.cancel.clear()
-        self._event("busy", "Building the GVD and the ECM…")
-        ecm = build_ecm(self.scene, resolution=int(resolution), progress=self._progress("GVD and ECM"))
+        t0 = time.perf_counter()
+        ecm = None
+        if self._ecm_shown is not None and self._ecm_shown[1] == int(resolution):
+            ecm = update_between(self._ecm_shown[2], self._ecm_shown[0], self.scene)
+        updated = ecm is not None
+        if ecm is None:
+            self.cancel.clear()
+            self._event("busy", "Building the GVD and the ECM…")
+            ecm = build_ecm(self.scene, resolution=int(resolution), progress=self._progress("GVD and ECM"))
+            self._event("busy", None)
+        self._ecm_shown = (self.scene, int(resolution), ecm)
         seg, clearance = medial_axis_segments(ecm)
-        self._out("ecm", EcmView(seg, clearance, closest_point_segments(ecm), float(ecm.timings.get("total", 0)),
-                                 self.document))
-        self._event("busy", None)
+        seconds = time.perf_counter() - t0 if updated else float(ecm.timings.get("total", 0))
+        self._out("ecm", EcmView(seg, clearance, closest_point_segments(ecm), seconds, self.document, updated))
 
     # ----- building ------------------------------------------------------------------------------------------
 

@@ -131,14 +131,16 @@ class Stats:
 @dataclass(frozen=True, eq=False)
 class EcmView:
     """The GVD/ECM overlay: medial-axis ``segments`` (m, 4) float32 with their ``clearance`` (m,) float32, and
-    closest-point segments ``spokes`` (k, 4) float32; ``seconds`` the build time; ``document`` the Load it was
-    built for."""
+    closest-point segments ``spokes`` (k, 4) float32; ``seconds`` the build time, or the local update's where
+    ``updated`` (the map of the scene shown before, updated around the obstacles edited since); ``document`` the
+    Load it was built for."""
 
     segments: np.ndarray
     clearance: np.ndarray
     spokes: np.ndarray
     seconds: float
     document: int = 0
+    updated: bool = False
 
 
 @dataclass(frozen=True, eq=False)

@@ -713,8 +713,9 @@ class QtSimulationUi(QtCore.QObject):
         lo, hi = self.ecm.range
         self.legend.set_top(hi)
         self.legend.setVisible(self.overlay_actions["ecm"].isChecked())
-        self.w.statusBar().showMessage(f"ECM built in {ecm.seconds:.2f} s; clearance {lo:.2f} m (red) to "
-                                       f"{hi:.1f} m and more (blue)", 8000)
+        done = (f"ECM updated around the edited obstacles in {1e3 * ecm.seconds:.0f} ms" if ecm.updated
+                else f"ECM built in {ecm.seconds:.2f} s")
+        self.w.statusBar().showMessage(f"{done}; clearance {lo:.2f} m (red) to {hi:.1f} m and more (blue)", 8000)
 
     def _on_event(self, ev) -> None:
         kind, args = ev.kind, ev.args

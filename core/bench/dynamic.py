@@ -9,7 +9,8 @@ dt = 0.1 s, one core), CPU time of:
   deleting the stall again; beside a full build of the same scene's structures in the same process (the mesh, a
   planners' context and one route a profile), and the full build over the insertion with its first step;
 - within those, the navigation mesh's local update (``core.navmesh.update``) at the insertion and the deletion,
-  against ``build_navmesh`` of the same scene from scratch;
+  against ``build_navmesh`` of the same scene from scratch, and the local update of the Explicit Corridor Map the
+  planners' context holds (``core.ecm.update``) against ``build_ecm`` from scratch (the exact backend);
 - the later steps, while the queued characters get their new routes a few a step: the slowest of them over a plain
   step of the same crowd;
 - a step with the city's car driving round the park (``scenes/city_traffic.json``) over a step without it;
@@ -22,6 +23,7 @@ Each figure is the median of fresh processes (the same code runs at different sp
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import sys
 import time
@@ -90,6 +92,7 @@ def _closing_ms(n: int, ahead: float) -> tuple[float, float, bool]:
 
 def measure(quick: bool) -> dict:
     """The section's figures in this process (see the module docstring)."""
+    from core.ecm.build import build_ecm
     from core.navmesh import build_navmesh
     from core.routes import PlannerContext, plan_route
     from core.scene.io import load_scene
@@ -98,10 +101,15 @@ def measure(quick: bool) -> dict:
     n, steps = CROWD[quick], STEPS[quick]
     city = load_scene(SCENES / "city.json")
     sim = _crowd(city, n)
+    # The planners' context holds the city's ECM (the exact backend: no OpenGL needed), which a change updates; its
+    # update's module is imported first, once a process, as a run that holds an ECM imports it at its first change.
+    sim.context.ecm = build_ecm(city, backend="exact")
+    importlib.import_module("core.ecm.update")
     plain = _step_ms(sim, steps)
     sim.add_obstacle(STALL, "stall")
     insert = 1e3 * sim.last_world_update_s
     mesh_insert, local = 1e3 * sim.last_mesh_update_s, sim.last_mesh_update_local
+    ecm_insert, ecm_local = 1e3 * sim.last_ecm_update_s, sim.last_ecm_update_local
     queued = len(sim.replanning)
     # The first step replans the first queued characters and so builds the planners' structures anew.
     drain = []
@@ -110,11 +118,15 @@ def measure(quick: bool) -> dict:
     sim.remove_obstacle("stall")
     delete = 1e3 * sim.last_world_update_s
     mesh_delete, local = 1e3 * sim.last_mesh_update_s, local and sim.last_mesh_update_local
+    ecm_delete, ecm_local = 1e3 * sim.last_ecm_update_s, ecm_local and sim.last_ecm_update_local
     with_stall = dataclasses.replace(city, obstacles=[*city.obstacles, Obstacle("stall", STALL)])
     st = sim.state
     t0 = time.process_time()
     mesh = build_navmesh(with_stall)
     mesh_full = 1e3 * (time.process_time() - t0)
+    t0 = time.process_time()
+    build_ecm(with_stall, backend="exact")
+    ecm_full = 1e3 * (time.process_time() - t0)
     ctx = PlannerContext(with_stall, navmesh=mesh)
     for k, p in enumerate(sim.params.profile_ids):
         # One route a profile: what the first replans build (the planner's structures at each clearance).
@@ -129,6 +141,8 @@ def measure(quick: bool) -> dict:
     closing_now, around_now, _ = _closing_ms(n, -1.0)
     return {"n": n, "steps": steps, "insert": insert, "delete": delete, "full": full, "queued": queued,
             "mesh_insert": mesh_insert, "mesh_delete": mesh_delete, "mesh_full": mesh_full, "local": local,
+            "ecm_insert": ecm_insert, "ecm_delete": ecm_delete, "ecm_full": ecm_full, "ecm_local": ecm_local,
+            "both_insert": mesh_insert + ecm_insert, "both_full": mesh_full + ecm_full,
             "first": drain[0] if drain else plain, "drain": max(drain[1:]) if len(drain) > 1 else plain,
             "drain_steps": len(drain), "plain": plain, "car": car, "no_car": no_car, "closing": closing,
             "around": around, "prepared": prepared, "closing_now": closing_now, "around_now": around_now}
@@ -159,6 +173,12 @@ def records(quick: bool, processes: int | None = None) -> list[Record]:
                                                                  "grids within that insertion (core.navmesh.update)"),
             ("mesh_delete", "navigation mesh update, deletion", "the same within the deletion"),
             ("mesh_full", "navigation mesh full build", "build_navmesh of the scene with the stall, from scratch"),
+            ("ecm_insert", "ECM update, insertion", "the local update of the planners' Explicit Corridor Map within "
+                                                   "that insertion (core.ecm.update)"),
+            ("ecm_delete", "ECM update, deletion", "the same within the deletion"),
+            ("ecm_full", "ECM full build", "build_ecm of the scene with the stall, from scratch, exact backend"),
+            ("both_insert", "navigation mesh and ECM update, insertion", "the two local updates of the insertion "
+                                                                        "together (issue 30 asks for 20 ms or less)"),
             ("first", "first step after it", "the first queued characters replanned, the planners' structures "
                                              "built anew for them"),
             ("delete", f"delete it {n} walking", "Simulation.remove_obstacle of the same stall"),
@@ -173,6 +193,15 @@ def records(quick: bool, processes: int | None = None) -> list[Record]:
     out.append(Record(SECTION, "mesh full build over local update", mid, "x",
                       f"{where}; the navigation mesh built afresh against its local update at the insertion "
                       f"(issue 30 asks for 10x or more); {lo:.1f}x to {hi:.1f}x"))
+    if not all(r["ecm_local"] for r in runs):
+        raise RuntimeError("dynamic world: the ECM was dropped, not updated locally")
+    for key, full, name, what in (
+            ("ecm_insert", "ecm_full", "ECM full build over local update", "the ECM built afresh"),
+            ("both_insert", "both_full", "mesh and ECM full build over local update",
+             "the navigation mesh and the ECM built afresh")):
+        mid, lo, hi = _median(runs, lambda r, k=key, f=full: r[f] / r[k])
+        out.append(Record(SECTION, name, mid, "x", f"{where}; {what} against their local update at the insertion "
+                                                    f"(issue 30 asks for 10x or more); {lo:.1f}x to {hi:.1f}x"))
     mid, lo, hi = _median(runs, lambda r: r["full"] / (r["insert"] + r["first"]))
     out.append(Record(SECTION, "full build over insertion", mid, "x",
                       f"{where}; the insertion and its first step against a full build of the mesh, a planners' "

@@ -23,6 +23,12 @@ Backends (``build_ecm(backend=)``): ``gpu`` (steps 2-4 below), ``exact`` (``exac
 Boost.Polygon's segment Voronoi diagram on the CPU, through pyvoronoi; no OpenGL), ``auto`` (gpu where an OpenGL
 context can be made, else exact; ``ecm.stats["backend"]`` says which).
 
+Local updates (``update.local_update(ecm, scene, changed) -> ECM | None``): the map of ``scene`` after obstacles
+were inserted, deleted or moved (``changed``: their shapely polygons, old and new places), recomputing only the
+edges whose corridors the change reaches from Boost.Polygon's diagram of the ring edges around them (after van Toll,
+Cook and Geraerts 2012); the sites' touched components are derived afresh (``site_update``). None where its checks
+fail, for a fresh build. A simulation's world changes update the map its planners' context holds this way.
+
 Queries (``path``; numba kernels over ``ECM.arrays``, an ``arrays.EcmArrays`` gathered once per map):
 
 - ``shortest_path(ecm, start, goal, clearance=0.0, search="funnel") -> (points (n, 2), length, ok)``: retraction

@@ -53,15 +53,20 @@ def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     xy = sites.ring_xy
     nv = len(xy)
     w0 = int(sites.ring_ptr[-2])
-    seg_a = list(range(w0))
-    seg_b = sites.ring_next[:w0].tolist()
-    seg_edge = list(range(w0))
+    nxt = sites.ring_next
+    seg_a: list[int] = []
+    seg_b: list[int] = []
+    seg_edge: list[int] = []
     tol = 1e-9 * sites.scale
     obst = xy[:w0]
-    pts = [tuple(q) for q in xy.tolist()]
-    along = {(pts[i], pts[j]) for i, j in enumerate(seg_b)}
+
+    def along(u: int, v: int) -> bool:
+        """Whether an obstacle edge runs from the point of vertex u to that of v."""
+        at = np.flatnonzero((obst[:, 0] == xy[u, 0]) & (obst[:, 1] == xy[u, 1]))
+        return bool(np.any((xy[nxt[at], 0] == xy[v, 0]) & (xy[nxt[at], 1] == xy[v, 1])))
+
     for e in range(w0, nv):
-        f = int(sites.ring_next[e])
+        f = int(nxt[e])
         d = xy[f] - xy[e]
         ll = float(np.dot(d, d))
         t = (obst - xy[e]) @ d / ll
@@ -71,16 +76,19 @@ def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for u, v in zip(cut[:-1], cut[1:]):
             # A piece along an obstacle clipped by the bounds is that obstacle's edge too: Boost.Polygon's
             # segments may not overlap, and the obstacle's edge bounds the free space there.
-            if (pts[u], pts[v]) in along or (pts[v], pts[u]) in along:
+            if along(u, v) or along(v, u):
                 continue
             seg_a.append(u)
             seg_b.append(v)
             seg_edge.append(e)
-    return np.array(seg_a, dtype=np.int64), np.array(seg_b, dtype=np.int64), np.array(seg_edge, dtype=np.int64)
+    return (np.concatenate([np.arange(w0), seg_a]).astype(np.int64),
+            np.concatenate([nxt[:w0], seg_b]).astype(np.int64),
+            np.concatenate([np.arange(w0), seg_edge]).astype(np.int64))
 
 
-def _diagram(sites: Sites):
-    """Boost.Polygon's Voronoi diagram of the ring edges: (vertex xy (n, 2), edge arrays, cell feature codes)."""
+def _diagram(sites: Sites, box: np.ndarray | None = None):
+    """Boost.Polygon's Voronoi diagram of the ring edges (those meeting ``box`` [x0, y0, x1, y1] only, where given):
+    (vertex xy (n, 2), edge arrays, cell feature codes)."""
     try:
         import pyvoronoi
     except ImportError:
@@ -90,6 +98,11 @@ def _diagram(sites: Sites):
     ox, oy = float(sites.bounds[0]), float(sites.bounds[1])
     ext = max(float(sites.bounds[2]) - ox, float(sites.bounds[3]) - oy)
     seg_a, seg_b, seg_edge = _input_segments(sites)
+    if box is not None:
+        pa, pb = xy[seg_a], xy[seg_b]
+        near = ((np.minimum(pa[:, 0], pb[:, 0]) <= box[2]) & (np.maximum(pa[:, 0], pb[:, 0]) >= box[0])
+                & (np.minimum(pa[:, 1], pb[:, 1]) <= box[3]) & (np.maximum(pa[:, 1], pb[:, 1]) >= box[1]))
+        seg_a, seg_b, seg_edge = seg_a[near], seg_b[near], seg_edge[near]
     pv = pyvoronoi.Pyvoronoi(INPUT_RANGE / ext)
     a = (xy[seg_a] - (ox, oy)).tolist()
     b = (xy[seg_b] - (ox, oy)).tolist()
@@ -383,20 +396,22 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def exact_chains(sites: Sites) -> tuple:
-    """The annotated chains of the exact diagram, in ``graph.assemble``'s input form.
+def exact_chains(sites: Sites, box: np.ndarray | None = None) -> tuple:
+    """The annotated chains of the exact diagram, in ``graph.assemble``'s input form; with ``box`` [x0, y0, x1, y1],
+    the diagram of the ring edges that meet the box only (``core.ecm.update``: exact where the empty disk of a
+    point lies inside the box).
 
     Returns ``(chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, stats)``; ``chain_ptr``
     counts the diagram edges of each chain (the GPU path counts pixel cracks there).
     """
     with _collector_paused():
-        return _exact_chains(sites)
+        return _exact_chains(sites, box)
 
 
-def _exact_chains(sites: Sites) -> tuple:
+def _exact_chains(sites: Sites, box: np.ndarray | None) -> tuple:
     """``exact_chains`` with the collector paused."""
     t0 = time.perf_counter()
-    vx, E, feat = _diagram(sites)
+    vx, E, feat = _diagram(sites, box)
     t_diagram = time.perf_counter() - t0
     start, end, cell, twin, prim = E.T
     keep = (prim != 0) & (start >= 0) & (end >= 0) & (np.arange(len(E)) < twin)
@@ -447,6 +462,12 @@ def _exact_chains(sites: Sites) -> tuple:
     node_kind = np.where((deg == 1) & (node_R <= tol), NODE_TOUCH, NODE_VERTEX).astype(np.int32)
     # graph.assemble drops short chains only at NODE_OPEN ends, which this backend never has.
     chain_ptr = cptr.astype(np.int64)
-    stats = {"diagram_vertices": int(len(vx)), "diagram_edges": int(len(E) // 2), "free_edges": int(len(h)),
+    stats: dict = {"diagram_vertices": int(len(vx)), "diagram_edges": int(len(E) // 2), "free_edges": int(len(h)),
              "voronoi_seconds": t_diagram}
+    if box is not None:
+        # A vertex with an unbounded edge of the partial diagram may lack an edge of the whole one there.
+        ends = np.concatenate([start[(prim != 0) & (end < 0)], end[(prim != 0) & (start < 0)]])
+        unbounded = np.zeros(len(vx), dtype=bool)
+        unbounded[ends[ends >= 0]] = True
+        stats["open_chain"] = np.logical_or.reduceat(unbounded[used[verts]], cptr[:-1]) if nc else np.zeros(0, bool)
     return chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, stats

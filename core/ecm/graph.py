@@ -116,6 +116,13 @@ class ECM:
                          self.grid_idx, s.bounds)
 
 
+def csr_rows(ptr: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """The rows ``ptr[k]:ptr[k + 1]`` of every k in ``which``, one range after the other (a CSR structure's gather)."""
+    start = np.asarray(ptr[:-1])[which]
+    lens = np.asarray(ptr[1:])[which] - start
+    return np.repeat(start - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()), dtype=np.int64)
+
+
 def _union_find(n: int, pairs: np.ndarray) -> np.ndarray:
     parent = np.arange(n)
 
@@ -161,7 +168,7 @@ def assemble(sites: Sites, chain_ptr, chain_nodes, node_xy, node_R, node_kind, e
     counts = n_ev_chain[kept]
     edge_ptr = np.zeros(len(kept) + 1, dtype=np.int64)
     np.cumsum(counts, out=edge_ptr[1:])
-    rows = np.concatenate([np.arange(ev_ptr[c], ev_ptr[c + 1]) for c in kept]) if len(kept) else np.zeros(0, int)
+    rows = csr_rows(ev_ptr, kept)
     E = ev[rows]
     F = ev_f[rows]
     ev_B = np.ascontiguousarray(E[:, 0:2])

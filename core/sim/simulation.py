@@ -154,6 +154,10 @@ class Simulation:
         # or a fresh build.
         self.last_mesh_update_s = 0.0
         self.last_mesh_update_local = False
+        # The same for the Explicit Corridor Map, where the planners' context holds one (core.ecm.update): False
+        # when it was dropped, for the ``ecm`` planner to build afresh.
+        self.last_ecm_update_s = 0.0
+        self.last_ecm_update_local = False
         # Scheduled changes of the world are prepared off the step thread this many simulated seconds ahead (a
         # negative value: never), and whether the last change used such a preparation (core.sim.world).
         self.prepare_ahead_s = world.PREPARE_AHEAD_S

@@ -3,9 +3,11 @@ simulation between steps, by the API or by the scene's schedule (an obstacle's `
 
 Each change updates the navigation mesh locally, retriangulating only the cavity around the changed polygon
 (``core.navmesh.update``: the same free space and terrain as a fresh build of the changed scene; a fresh build where
-the local update fails its checks), and drops the planners' context and the kept windows, which the next replan and
-the next step build anew from the changed scene (or takes a context prepared ahead, below). The characters then
-react:
+the local update fails its checks), updates the Explicit Corridor Map the planners' context holds, if it holds one,
+recomputing only the edges whose corridors the change reaches (``core.ecm.update``; dropped where its checks fail,
+for the ``ecm`` planner to build afresh), and drops the rest of the planners' context and the kept windows, which
+the next replan and the next step build anew from the changed scene (or takes a context prepared ahead, below). The
+characters then react:
 
 - one that the new obstacle covers, or whose disc (disc MIRAN, IRM) it overlaps, is moved to the nearest place
   where its disc and its route clearance fit, and is replanned from there;
@@ -149,12 +151,12 @@ def prepare(sim, ops: tuple, after: Preparation | None = None) -> Preparation:
             _PREPARER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="miran-world"))
     planner = sim.planner
     if after is None:
-        future = _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, ops, planner, errands)
+        future = _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, held_ecm(sim), ops, planner, errands)
         return Preparation(ops, future, sim.mesh, None)
 
     def following() -> list[Ready]:
         last = after.steps()[-1]        # one worker thread: ``after`` is done before this starts
-        return _prepared_steps(last.scene, last.mesh, ops, planner, errands)
+        return _prepared_steps(last.scene, last.mesh, last.context.ecm, ops, planner, errands)
     return Preparation(ops, _PREPARER[0].submit(following), None, after)
 
 
@@ -189,10 +191,28 @@ def prepare_ahead(sim) -> None:
     sim._prepared = (group, prepare(sim, tuple((kind, o) for _, kind, o in group)))
 
 
-def _prepared_steps(scene, mesh, ops: tuple, planner: str, errands: list) -> list[Ready]:
-    """What applying ``ops`` in turn to ``scene`` (whose mesh is ``mesh``) builds, as ``add_obstacle`` and
-    ``remove_obstacle`` build it (an obstacle added that stands already, or removed that does not, changes
-    nothing); the context of each step warmed by the errands."""
+def held_ecm(sim):
+    """The Explicit Corridor Map the simulation's planners' context holds, None if it holds none (the ``ecm``
+    planner builds one when first asked)."""
+    return sim._context.ecm if sim._context is not None else None
+
+
+def updated_ecm(ecm, scene, changed: list):
+    """(the ECM of ``scene`` updated locally from ``ecm``, that of the scene before the ``changed`` polygons
+    changed (``core.ecm.update``), whether it was): None where no ECM was held or the update failed its checks,
+    and the ``ecm`` planner builds the changed scene's afresh when it is next asked."""
+    if ecm is None or not changed:
+        return ecm, ecm is not None
+    from core.ecm.update import local_update as ecm_local_update
+
+    updated = ecm_local_update(ecm, scene, changed)
+    return updated, updated is not None
+
+
+def _prepared_steps(scene, mesh, ecm, ops: tuple, planner: str, errands: list) -> list[Ready]:
+    """What applying ``ops`` in turn to ``scene`` (whose mesh is ``mesh`` and ECM ``ecm``, None if none is held)
+    builds, as ``add_obstacle`` and ``remove_obstacle`` build it (an obstacle added that stands already, or removed
+    that does not, changes nothing); the context of each step warmed by the errands."""
     out = []
     for kind, o in ops:
         standing = any(s.id == o.id for s in scene.obstacles)
@@ -207,9 +227,10 @@ def _prepared_steps(scene, mesh, ops: tuple, planner: str, errands: list) -> lis
             updated = local_update(mesh, scene, changed)
             local = updated is not None
             mesh = updated if updated is not None else build_navmesh(scene)
+            ecm = updated_ecm(ecm, scene, changed)[0]
         else:
             local = True
-        ctx = PlannerContext(scene, navmesh=mesh)
+        ctx = PlannerContext(scene, navmesh=mesh, ecm=ecm)
         for profile, clearance, a, b in errands:
             try:
                 plan_route(scene, a, b, planner, profile=profile, clearance=clearance, context=ctx, spot=False)
@@ -402,6 +423,7 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
     (shapely), or built afresh where the local update fails its checks; or, ``ready``, the mesh and the planners'
     context prepared ahead for the same scene."""
     t0 = time.process_time()
+    ecm = None
     if ready is not None and ready.scene.obstacles == scene.obstacles:
         scene, mesh, sim.last_mesh_update_local = ready.scene, ready.mesh, ready.local
     else:
@@ -409,12 +431,21 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
         updated = local_update(sim.mesh, scene, changed)
         sim.last_mesh_update_local = updated is not None
         mesh = updated if updated is not None else build_navmesh(scene)
-    sim.last_mesh_update_s = time.process_time() - t0
+    t1 = time.process_time()
+    sim.last_mesh_update_s = t1 - t0
+    if ready is None:
+        ecm, sim.last_ecm_update_local = updated_ecm(held_ecm(sim), scene, changed)
+    else:
+        sim.last_ecm_update_local = ready.context.ecm is not None
+    sim.last_ecm_update_s = time.process_time() - t1
     sim.last_world_update_prepared = ready is not None
     sim.scene = scene
     sim.mesh = mesh
     sim._arrays = mesh.arrays
-    sim._context = ready.context if ready is not None else None
+    if ready is not None:
+        sim._context = ready.context
+    else:
+        sim._context = PlannerContext(scene, navmesh=mesh, ecm=ecm) if ecm is not None else None
     for cached in ("_ext", "_keep"):
         sim.__dict__.pop(cached, None)
     sim.state.tri[:] = -1

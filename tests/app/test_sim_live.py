@@ -329,6 +329,38 @@ def test_overlays_triangulation_and_ecm(make_studio, qtbot):
     assert not w.sim.mesh.items[0].isVisible()
 
 
+def test_the_ecm_overlay_follows_a_live_edit_by_a_local_update(make_studio, qtbot):
+    """With the ECM overlay on, an obstacle deleted while the simulation runs redraws the overlay from the map
+    updated around it, not built afresh (the status bar says which), and what it draws is the edited scene's map."""
+    from core.ecm import build_ecm, medial_axis_segments
+    from core.scene.edits import remove_items
+
+    w = make_studio(ROAD)
+    built(qtbot, w)
+    shown = []
+    show = w.sim.ecm.show
+    w.sim.ecm.show = lambda view: (shown.append(view), show(view))
+    w.sim.overlay_actions["ecm"].setChecked(True)
+    qtbot.waitUntil(lambda: bool(shown) or bool(w.sim.errors), timeout=BUILD_WAIT)
+    if w.sim.errors and "OpenGL context" in w.sim.errors[0]:
+        pytest.skip(w.sim.errors[0])
+    assert not shown[0].updated and "ECM built in" in w.statusBar().currentMessage()
+    for _ in range(5):
+        action(w, "sim.step").trigger()
+    qtbot.waitUntil(lambda: w.sim.frame.steps == 5, timeout=WAIT)
+    changes, _ = remove_items(w.scene, [("obstacle", w.scene.obstacles[0].id)])
+    w.editor.apply(changes, "Remove an obstacle")
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=WAIT)
+    assert shown[1].updated and w.sim.frame.steps == 5
+    assert "ECM updated around the edited obstacles" in w.statusBar().currentMessage()
+    seg, _ = medial_axis_segments(build_ecm(w.scene, backend="exact"))
+
+    def length(s):
+        return float(np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1]).sum())
+    assert length(shown[1].segments) == pytest.approx(length(seg), rel=1e-3)
+    assert length(shown[1].segments) != pytest.approx(length(shown[0].segments), rel=1e-3)
+
+
 def test_moving_and_scheduled_obstacles_are_drawn_where_they_stand(make_studio, qtbot, tmp_path):
     """The scene draws an obstacle that comes later or moves dashed and faint where it stands first, with the
     moving one's path; the live run draws each where it stands at the frame's time, and the replay at its own."""

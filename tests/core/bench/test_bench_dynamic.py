@@ -16,9 +16,11 @@ def test_the_quick_section_records_every_figure():
     names = [r.name for r in records]
     n = dynamic.CROWD[True]
     assert names == [f"insert a building {n} walking", "navigation mesh update, insertion",
-                     "navigation mesh update, deletion", "navigation mesh full build", "first step after it",
-                     f"delete it {n} walking", "full build of the scene with it", f"step {n} characters",
-                     "mesh full build over local update", "full build over insertion",
+                     "navigation mesh update, deletion", "navigation mesh full build", "ECM update, insertion",
+                     "ECM update, deletion", "ECM full build", "navigation mesh and ECM update, insertion",
+                     "first step after it", f"delete it {n} walking", "full build of the scene with it",
+                     f"step {n} characters", "mesh full build over local update", "ECM full build over local update",
+                     "mesh and ECM full build over local update", "full build over insertion",
                      "slowest later step while replanning over a plain step",
                      "step at a scheduled closing over the steps around it, prepared ahead",
                      "step at a scheduled closing over the steps around it, computed then",

@@ -230,6 +230,46 @@ def test_a_random_sequence_of_additions_and_removals(city, method):
         _kept_out(sim, block, t0, t1)
 
 
+def test_the_planners_ecm_is_updated_locally_and_its_characters_arrive(city):
+    """A run whose planners' context holds an ECM, its characters replanned by the ``ecm`` planner: at each
+    addition, move and removal the map is updated locally (not dropped) and equals a fresh exact build of the changed
+    scene; a change prepared on another thread carries it too; once the squares are gone every character arrives."""
+    from core.ecm import build_ecm
+    from core.sim import world
+
+    from ecm_checks import assert_same_map
+
+    rng = np.random.default_rng(5)
+    sim = _walkers(*city, "miran", 1.0)
+    sim.planner = "ecm"
+    sim.context.ecm = build_ecm(sim.scene, backend="exact")
+    tol = 1e-8 * sim.context.ecm.sites.scale
+    st = sim.state
+    standing: list[str] = []
+    for k in range(size(6, 60)):
+        walking = np.flatnonzero(st.status == 0)
+        if standing and rng.random() < 0.4:
+            sim.remove_obstacle(standing.pop(int(rng.integers(len(standing)))))
+        elif standing and rng.random() < 0.3:
+            sim.move_obstacle(standing[-1], rng.normal(0.0, 1.0, 2))
+        else:
+            cx, cy = st.pos[int(rng.choice(walking))] + rng.normal(0.0, 1.0, 2) if len(walking) else (50.0, 50.0)
+            standing.append(sim.add_obstacle(_square(float(cx), float(cy), 0.8), f"ecm-{k}"))
+        assert sim.last_ecm_update_local
+        assert_same_map(sim.context.ecm, build_ecm(sim.scene, backend="exact"), tol)
+        sim.run(until=sim.time + 1.0)
+    if standing:
+        last = standing.pop()
+        gone = (world.GOES, next(o for o in sim.scene.obstacles if o.id == last))
+        world.apply_change(sim, (gone,), world.prepare(sim, (gone,)))
+        assert sim.last_world_update_prepared and sim.last_ecm_update_local
+        assert_same_map(sim.context.ecm, build_ecm(sim.scene, backend="exact"), tol)
+    for oid in standing:
+        sim.remove_obstacle(oid)
+    sim.run()
+    assert (st.status == 1).all(), [sim.status_of(k) for k in np.flatnonzero(st.status != 1)]
+
+
 def _scheduled(scene, block: np.ndarray, appears: float, vanishes: float | None, oid: str = "roadworks"):
     """The scene with ``block`` as an obstacle standing from ``appears`` until ``vanishes``, through its file."""
     data = scene_to_dict(scene)
