@@ -32,7 +32,7 @@ SPURIOUS_PIXELS = 0.25
 N, E, S, W = 0, 1, 2, 3
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _coincident(edges, a, b, px, py, tol):
     da, ax, ay, fa = site_closest(edges.ptr, edges.edge, edges.xy, edges.ring_next, a, px, py)
     db, bx, by, fb = site_closest(edges.ptr, edges.edge, edges.xy, edges.ring_next, b, px, py)
@@ -68,7 +68,7 @@ def _sites_touch(edges, a, b, tol):
     return False
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _touch_cached(edges, a, b, tol, cache):
     """``_sites_touch`` through a direct-mapped cache of site pairs (``cache`` (K, 2) int64: key, answer + 1)."""
     lo = min(a, b)
@@ -83,7 +83,7 @@ def _touch_cached(edges, a, b, tol, cache):
     return touch
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _is_boundary(labels, i0, j0, i1, j1, edges, pix, tol, cache):
     a = labels[i0, j0]
     b = labels[i1, j1]
@@ -198,7 +198,7 @@ def crack_flags(labels, edges, pix, tiles, tile):
     return vb, hb, cracks[:n].copy()
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _crack(vb, hb, ci, cj, d):
     """Whether the crack leaving corner (ci, cj) in direction d is a boundary."""
     H = vb.shape[0]
@@ -212,7 +212,7 @@ def _crack(vb, hb, ci, cj, d):
     return cj >= 1 and hb[ci, cj - 1] != 0
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _visited(vb, hb, ci, cj, d):
     """Whether the crack leaving corner (ci, cj) in direction d has been walked (marked 2 in the crack flags)."""
     if d == N:
@@ -224,14 +224,14 @@ def _visited(vb, hb, ci, cj, d):
     return hb[ci, cj - 1] == 2
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _pixel(labels, i, j):
     if i < 0 or j < 0 or i >= labels.shape[0] or j >= labels.shape[1]:
         return -1
     return labels[i, j]
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _degree(vb, hb, ci, cj):
     n = 0
     for d in range(4):
@@ -240,7 +240,7 @@ def _degree(vb, hb, ci, cj):
     return n
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _saddle(labels, vb, hb, ci, cj):
     """Four cracks between two sites in a checkerboard: two edges touching, not a Voronoi vertex."""
     if _degree(vb, hb, ci, cj) != 4:
@@ -252,7 +252,7 @@ def _saddle(labels, vb, hb, ci, cj):
     return ne == sw and nw == se
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _step(labels, vb, hb, ci, cj, d):
     """Walk the crack out of (ci, cj) in direction d: mark it walked (2), return (next ci, next cj, left site, right
     site)."""
@@ -269,7 +269,7 @@ def _step(labels, vb, hb, ci, cj, d):
     return ci, cj - 1, _pixel(labels, ci - 1, cj - 1), _pixel(labels, ci, cj - 1)
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _walked(vb, hb, cracks, q):
     """Whether crack q of the ``crack_flags`` list has been walked."""
     if cracks[q, 0] == 0:
@@ -277,7 +277,7 @@ def _walked(vb, hb, cracks, q):
     return hb[cracks[q, 1], cracks[q, 2]] == 2
 
 
-@jit(inline=True)
+@jit(noalloc=True)
 def _is_node(labels, vb, hb, ci, cj):
     """Whether corner (ci, cj) is a node: 1, 3 or 4 boundary cracks meet there (a two-site saddle excepted)."""
     deg = _degree(vb, hb, ci, cj)
