@@ -433,10 +433,14 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
         mesh = updated if updated is not None else build_navmesh(scene)
     t1 = time.process_time()
     sim.last_mesh_update_s = t1 - t0
-    if ready is None:
-        ecm, sim.last_ecm_update_local = updated_ecm(held_ecm(sim), scene, changed)
-    else:
+    held = held_ecm(sim)
+    if ready is not None and (ready.context.ecm is not None or held is None):
         sim.last_ecm_update_local = ready.context.ecm is not None
+    else:
+        # Not prepared, or the map was first built after the change was prepared: updated now, from the same map.
+        ecm, sim.last_ecm_update_local = updated_ecm(held, scene, changed)
+        if ready is not None:
+            ready.context.ecm = ecm
     sim.last_ecm_update_s = time.process_time() - t1
     sim.last_world_update_prepared = ready is not None
     sim.scene = scene

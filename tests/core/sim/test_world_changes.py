@@ -270,6 +270,30 @@ def test_the_planners_ecm_is_updated_locally_and_its_characters_arrive(city):
     assert (st.status == 1).all(), [sim.status_of(k) for k in np.flatnonzero(st.status != 1)]
 
 
+def test_a_map_built_after_a_change_was_prepared_is_updated_as_without_the_preparation(city):
+    """The planners' ECM first built while a change is being prepared (the preparation held none) is updated
+    locally when the change is applied, to the same map as when the change is computed then."""
+    from core.ecm import build_ecm
+    from core.scene.model import Obstacle
+    from core.sim import world
+
+    maps = []
+    for prepared in (True, False):
+        sim = _walkers(*city, "miran", 2.0)
+        i = int(np.flatnonzero(sim.state.status == 0)[0])
+        p = _ahead(sim, i, 6.0)
+        ops = ((world.COMES, Obstacle("stall", _square(p.x, p.y, 1.5).tolist())),)
+        ready = world.prepare(sim, ops) if prepared else None
+        if ready is not None:
+            ready.steps()                                   # prepared without a map
+        sim.context.ecm = build_ecm(sim.scene, backend="exact")
+        world.apply_change(sim, ops, ready)
+        assert sim.last_world_update_prepared == prepared and sim.last_ecm_update_local
+        maps.append(sim.context.ecm)
+    for name in ("vert_xy", "edge_uv", "ev_B", "ev_R", "ev_fl", "ev_fr"):
+        assert np.array_equal(getattr(maps[0], name), getattr(maps[1], name)), name
+
+
 def _scheduled(scene, block: np.ndarray, appears: float, vanishes: float | None, oid: str = "roadworks"):
     """The scene with ``block`` as an obstacle standing from ``appears`` until ``vanishes``, through its file."""
     data = scene_to_dict(scene)
