@@ -294,6 +294,23 @@ def test_a_map_built_after_a_change_was_prepared_is_updated_as_without_the_prepa
         assert np.array_equal(getattr(maps[0], name), getattr(maps[1], name)), name
 
 
+def test_without_pyvoronoi_a_change_drops_the_map_for_a_fresh_build(city, monkeypatch):
+    import core.ecm.exact as exact
+    from core.ecm import build_ecm
+
+    sim = _walkers(*city, "miran", 1.0)
+    sim.context.ecm = build_ecm(sim.scene, backend="exact")
+
+    def missing(*args):
+        raise exact.ExactUnavailableError()
+    monkeypatch.setattr(exact, "_diagram", missing)
+    i = int(np.flatnonzero(sim.state.status == 0)[0])
+    p = _ahead(sim, i, 6.0)
+    sim.add_obstacle(_square(p.x, p.y, 1.0), "stall")
+    assert not sim.last_ecm_update_local and sim.last_mesh_update_local
+    assert sim._context is None or sim._context.ecm is None
+
+
 def _scheduled(scene, block: np.ndarray, appears: float, vanishes: float | None, oid: str = "roadworks"):
     """The scene with ``block`` as an obstacle standing from ``appears`` until ``vanishes``, through its file."""
     data = scene_to_dict(scene)
