@@ -100,12 +100,14 @@ def apply_due(sim, events: list) -> int:
 @dataclasses.dataclass(frozen=True, eq=False)
 class Ready:
     """One scheduled change computed ahead: the scene it leads to, its mesh (and whether that was a local update)
-    and a planners' context for that scene and mesh, its structures built by one route a profile."""
+    and a planners' context for that scene and mesh, its structures built by one route a profile; ``ecm_from``
+    the Explicit Corridor Map the context's was updated from (None if none was held)."""
 
     scene: Scene
     mesh: NavMesh
     local: bool
     context: PlannerContext
+    ecm_from: object = None
 
 
 class Preparation:
@@ -227,6 +229,7 @@ def _prepared_steps(scene, mesh, ecm, ops: tuple, planner: str, errands: list) -
             scene, changed = _without(scene, o.id)
         else:
             changed = []
+        base = ecm
         if changed:
             updated = local_update(mesh, scene, changed)
             local = updated is not None
@@ -240,7 +243,8 @@ def _prepared_steps(scene, mesh, ecm, ops: tuple, planner: str, errands: list) -
                 plan_route(scene, a, b, planner, profile=profile, clearance=clearance, context=ctx, spot=False)
             except InputError:
                 pass                      # the structures are built before a route is refused
-        out.append(Ready(scene, mesh, local, ctx))
+        out.append(Ready(scene, mesh, local, ctx, base))
+        ecm = ctx.ecm                     # the next step starts from this one's map, or one its errands built
     return out
 
 
@@ -438,10 +442,11 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
     t1 = time.process_time()
     sim.last_mesh_update_s = t1 - t0
     held = held_ecm(sim)
-    if ready is not None and (ready.context.ecm is not None or held is None):
-        sim.last_ecm_update_local = ready.context.ecm is not None
+    if ready is not None and ready.ecm_from is held:
+        sim.last_ecm_update_local = held is not None and ready.context.ecm is not None
     else:
-        # Not prepared, or the map was first built after the change was prepared: updated now, from the same map.
+        # Not prepared, or prepared from another map (one first built after the change was prepared): updated now
+        # from the map held, as the preparation would have.
         ecm, sim.last_ecm_update_local = updated_ecm(held, scene, changed)
         if ready is not None:
             ready.context.ecm = ecm
