@@ -4,11 +4,13 @@ After van Toll, Cook and Geraerts (CAVW 23(6), 2012), who repair only the part o
 obstacle takes over or frees. Here the unit of repair is a whole ECM edge, as the navigation mesh's is a whole
 triangle (``core.navmesh.update``):
 
-- an edge is *affected* when one of its event disks (the empty disk of clearance R around an event point B) meets a
-  new ring edge, or when its closest features include a removed one. The disks between two events of a piece lie
-  in the union of the two events' disks (they pass through the same closest points), so testing the events is
-  testing the whole edge. Every point of the new obstacle's Voronoi region lies in an affected edge's corridor:
-  its old disk towards its old closest point contained the new obstacle's nearest point;
+- an edge is *affected* when one of its empty disks (clearance R around a point B of the edge) meets or touches a
+  changed ring edge (a new one, or a removed one), or when its closest features include a removed one. The disks
+  along a piece between two events lie in the convex hull of the two events' disks (the support function of the
+  disk is convex along a bisector of two features), so a piece is tested with the capsule of the larger radius
+  around the segment between its events. Every point of a new obstacle's Voronoi region lies in an affected
+  edge's corridor: its old disk towards its old closest point contained the new obstacle's nearest point; and
+  every point of a removed obstacle's region lies in the corridor of an edge that names it;
 - every other edge is kept as it is, its features renumbered. Its end vertices keep their three closest features,
   so the affected edges' vertices that a kept edge shares stay vertices of the new diagram, with the same degree;
 - the new edges are read off Boost.Polygon's diagram of the ring edges that meet a box around the affected edges'
@@ -36,7 +38,7 @@ from .graph import ECM, assemble, csr_rows
 from .site_update import updated_sites
 from .sites import Sites
 
-#: Times the box of the partial diagram doubles its margin before the update gives up.
+#: Tries of the partial diagram, its box's margin four times larger each time, before the update gives up.
 GROWTHS = 3
 #: Tolerance (a fraction of the scene's diagonal) for a vertex matched to a kept one, and for a disk touching a
 #: ring edge or the box.
