@@ -39,6 +39,10 @@ Two more, for compile time too, that leave the IR the same (``core.jitfaster``):
 without building a dict of their options each time, and its error messages for failed typing attempts are
 highlighted without setting up the console each time.
 
+One for loading (``core.jitload``): an entry saves the names its code defines, so that loading it records them
+without walking its LLVM module, and the module it keeps for linking into later compiles is parsed only when one
+asks for it.
+
 Another (``core.jitlink``): a kernel marked ``jit(shared=True)``, and any kernel too large for LLVM to inline
 (``SHARED_ABOVE_INSTRUCTIONS``), is called by its callers as its own compiled code, not linked into each of them as
 a copy. An entry saves the kernels its code calls so, and loading it loads them first; the layout of an entry and
@@ -64,7 +68,7 @@ from numba.core import inline_closurecall
 from numba.core.dispatcher import Dispatcher
 from numba.core.extending import _Intrinsic
 
-from core import jitfaster, jitlink, jitref
+from core import jitfaster, jitlink, jitload, jitref
 
 
 class _OneMemoCopy:
@@ -104,6 +108,7 @@ def share_inline_copies() -> None:
 share_inline_copies()
 jitfaster.compare_flags_faster()
 jitfaster.markup_without_console()
+jitload.load_lazily()
 
 # A kernel whose linked module (its code and the copies linked into it) has more instructions than this is called
 # by symbol from every kernel compiled after it, as a ``shared`` kernel is (core.jitlink): LLVM does not inline that
@@ -133,7 +138,7 @@ KEPT_VERSIONS = 4
 # Characters of the stamp in a file name: 64 bits, enough to tell a kernel's versions apart.
 STAMP_CHARS = 16
 # The layout of a cache entry, part of its key: entries of another layout are never read.
-ENTRY_LAYOUT = f"calls-2, by symbol above {SHARED_ABOVE_INSTRUCTIONS}"
+ENTRY_LAYOUT = f"calls-2, symbols, by symbol above {SHARED_ABOVE_INSTRUCTIONS}"
 # The environment variable naming read-only caches searched after the writable one.
 SHIPPED_ENV = "MIRAN_SHIPPED_KERNELS"
 
@@ -504,14 +509,16 @@ class _KernelCacheImpl(caching.CompileResultCacheImpl):
     _locator_classes = [_UserDirLocator, _InTreeLocator, _UserWideLocator]
 
     def reduce(self, cres: Any) -> Any:
-        return super().reduce(cres), jitlink.calls_of(cres.library)  # type: ignore[no-untyped-call]
+        reduced = super().reduce(cres)  # type: ignore[no-untyped-call]
+        return reduced, jitlink.calls_of(cres.library), (cres.library.name, jitload.defined_symbols(cres.library))
 
     def rebuild(self, target_context: Any, payload: Any) -> Any:
         """The cached compile result, its callees loaded first; None where one of them now has another symbol."""
-        reduced, calls = payload
+        reduced, calls, (name, symbols) = payload
         if not jitlink.load_calls(calls):
             return None
-        cres = super().rebuild(target_context, reduced)  # type: ignore[no-untyped-call]
+        with jitload.loading_with(name, symbols):
+            cres = super().rebuild(target_context, reduced)  # type: ignore[no-untyped-call]
         cres.library._kernel_calls = dict(calls)
         return cres
 

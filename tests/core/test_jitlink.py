@@ -7,14 +7,12 @@ process finds in numba's cache on disk is the point."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from kernel_probe import kernel_package, run_probe
 
 pytestmark = pytest.mark.cold_cache
 
@@ -87,21 +85,11 @@ print(json.dumps({
 
 
 def _probe(tmp: Path, first: str) -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp), str(Path(__file__).resolve().parents[2])])
-    env["NUMBA_CACHE_DIR"] = str(tmp / "cache")
-    env.pop("MIRAN_SHIPPED_KERNELS", None)
-    out = subprocess.run([sys.executable, "-c", PROBE, first], env=env, capture_output=True, text=True,
-                         timeout=600)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_probe(tmp, PROBE, first)
 
 
 def test_callers_call_the_callees_loaded_code_and_load_it_first_from_the_cache(tmp_path):
-    pkg = tmp_path / "pkgj"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    kernel_package(tmp_path, "pkgj", textwrap.dedent(KERNELS))
     expected = {"plus": 21.0, "each": [0.0, 10.0, 20.0, 30.0], "twice": 8.0}
 
     cold = _probe(tmp_path, "plain")
@@ -182,20 +170,10 @@ print(json.dumps({
 def test_a_kernel_too_large_to_inline_is_called_by_symbol_and_measured_alike_when_loaded(tmp_path):
     from core.jitcache import SHARED_ABOVE_INSTRUCTIONS
 
-    pkg = tmp_path / "pkgs"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "kernels.py").write_text(SIZED + "\n")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parents[2])])
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
-    env.pop("MIRAN_SHIPPED_KERNELS", None)
+    kernel_package(tmp_path, "pkgs", SIZED + "\n")
 
     def probe() -> dict:
-        out = subprocess.run([sys.executable, "-c", SIZED_PROBE], env=env, capture_output=True, text=True,
-                             timeout=600)
-        assert out.returncode == 0, out.stderr
-        return json.loads(out.stdout.strip().splitlines()[-1])
+        return run_probe(tmp_path, SIZED_PROBE)
 
     cold = probe()
     assert cold["value"] == pytest.approx(cold["expected"], rel=1e-12)
