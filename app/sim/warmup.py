@@ -111,10 +111,16 @@ def warm_up_for(scene: Scene | None, threads: int = 1) -> float:
 
 def warm_up_rest() -> float:
     """Step, trace, fork, run and export the tiny simulation with every implemented method, on one thread and on
-    two (the serial and the parallel step driver: what ``warm_up_for`` left out); returns the seconds it took."""
+    two (the serial and the parallel step driver: what ``warm_up_for`` left out), and change its world while its
+    planners hold an ECM (a live edit's local updates); returns the seconds it took."""
+    from core.ecm.build import build_ecm
+
     t0 = time.perf_counter()
     scene = warmup_scene()
     sim = Simulation(scene)
+    sim.context.ecm = build_ecm(scene, backend="exact")
+    sim.add_obstacle([(8.0, 20.0), (10.0, 20.0), (10.0, 22.0), (8.0, 22.0)], "warm-up stall")
+    sim.remove_obstacle("warm-up stall")
     for method in IMPLEMENTED:
         sim.set_method(method)
         sim.step(trace=[0])
