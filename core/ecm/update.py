@@ -29,6 +29,7 @@ import time
 from typing import Sequence
 
 import numpy as np
+import shapely
 from shapely.geometry import Polygon
 
 from core.scene.model import Scene
@@ -43,29 +44,6 @@ GROWTHS = 3
 #: Tolerance (a fraction of the scene's diagonal) for a vertex matched to a kept one, and for a disk touching a
 #: ring edge or the box.
 MATCH_FRACTION = 1e-7
-
-
-def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(p), len(a)) distances of points p to segments a -> b."""
-    d = b - a
-    ll = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
-    w = p[:, None, :] - a[None, :, :]
-    t = np.clip(np.einsum("pij,ij->pi", w, d) / ll, 0.0, 1.0)
-    q = a[None, :, :] + t[:, :, None] * d[None, :, :]
-    return np.hypot(p[:, None, 0] - q[:, :, 0], p[:, None, 1] - q[:, :, 1])
-
-
-def _segments_apart(p0: np.ndarray, p1: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(p0), len(a)) distances between segments p0 -> p1 and segments a -> b (0 where they cross)."""
-    d = np.minimum(np.minimum(_segment_distance(p0, a, b), _segment_distance(p1, a, b)),
-                   np.minimum(_segment_distance(a, p0, p1), _segment_distance(b, p0, p1)).T)
-
-    def side(o, q, r):
-        return (q[..., 0] - o[..., 0]) * (r[..., 1] - o[..., 1]) - (q[..., 1] - o[..., 1]) * (r[..., 0] - o[..., 0])
-
-    P0, P1, A, B = p0[:, None, :], p1[:, None, :], a[None, :, :], b[None, :, :]
-    cross = (side(P0, P1, A) * side(P0, P1, B) < 0.0) & (side(A, B, P0) * side(A, B, P1) < 0.0)
-    return np.where(cross, 0.0, d)
 
 
 def _affected(ecm: ECM, fmap: np.ndarray, seg_a: np.ndarray, seg_b: np.ndarray, tol: float) -> np.ndarray:
@@ -91,8 +69,9 @@ def _affected(ecm: ECM, fmap: np.ndarray, seg_a: np.ndarray, seg_b: np.ndarray, 
         near = np.flatnonzero((b_hi[:, 0] >= lo[0]) & (b_lo[:, 0] <= hi[0]) & (b_hi[:, 1] >= lo[1])
                               & (b_lo[:, 1] <= hi[1]))
         if len(near):
-            d = _segments_apart(B0[near], B1[near], seg_a, seg_b).min(axis=1)
-            hit[first[near[d <= R[near]]]] = True
+            changed = shapely.multilinestrings(np.stack([seg_a, seg_b], axis=1))
+            pieces = shapely.linestrings(np.stack([B0[near], B1[near]], axis=1))
+            hit[first[near[shapely.dwithin(pieces, changed, R[near])]]] = True
     out = np.zeros(ecm.n_edges, dtype=bool)
     out[row_edge[hit]] = True
     return out
