@@ -30,14 +30,10 @@ def ring_components(sites: Sites) -> np.ndarray:
     return comp
 
 
-def _component_polygons(sites: Sites, ring_comp: np.ndarray, comps: np.ndarray) -> list[Polygon]:
-    """The polygons (exterior, then holes) of obstacle components ``comps``."""
-    out = []
-    for c in comps.tolist():
-        rings = np.flatnonzero(ring_comp == c)
-        xy = [sites.ring_xy[sites.ring_ptr[r]:sites.ring_ptr[r + 1]] for r in rings.tolist()]
-        out.append(Polygon(xy[0], xy[1:]))
-    return out
+def _component_polygon(sites: Sites, ring_comp: np.ndarray, c: int) -> Polygon:
+    """The polygon (exterior, then holes) of obstacle component ``c``."""
+    xy = [sites.ring_xy[sites.ring_ptr[r]:sites.ring_ptr[r + 1]] for r in np.flatnonzero(ring_comp == c).tolist()]
+    return Polygon(xy[0], xy[1:])
 
 
 def _component_boxes(sites: Sites, ring_comp: np.ndarray) -> np.ndarray:
@@ -66,7 +62,7 @@ def touched_components(sites: Sites, scene: Scene, changed: Sequence[Polygon]) -
     now): closed under "meets", so that the union of those obstacles is exactly the new union's components there."""
     ring_comp = ring_components(sites)
     cbox = _component_boxes(sites, ring_comp)
-    static = [o for o in scene.obstacles if o.stands_at(0.0) and not o.moving]
+    static = scene.at(0.0).obstacles
     obox = np.zeros((len(static), 4))
     if static:
         sizes = [len(o.polygon) for o in static]
@@ -76,7 +72,7 @@ def touched_components(sites: Sites, scene: Scene, changed: Sequence[Polygon]) -
     made: dict[int, Polygon] = {}
 
     def obstacle(k: int) -> Polygon:
-        """Obstacle k as ``obstacle_polygons`` makes it, made once."""
+        """Static obstacle k as ``obstacle_polygons`` makes it, made once."""
         if k not in made:
             made[k] = Polygon(clean_ring(static[k].polygon))
         return made[k]
@@ -91,7 +87,7 @@ def touched_components(sites: Sites, scene: Scene, changed: Sequence[Polygon]) -
         cand = np.flatnonzero(~touched & _boxes_meet(cbox, rbox).any(axis=1))
         for c in cand.tolist():
             if c not in comp_polys:
-                comp_polys[c] = _component_polygons(sites, ring_comp, np.array([c]))[0]
+                comp_polys[c] = _component_polygon(sites, ring_comp, c)
             if any(comp_polys[c].intersects(g) for g in region):
                 touched[c] = True
                 grown.append(comp_polys[c])

@@ -93,16 +93,13 @@ def _inside(box: np.ndarray, B: np.ndarray, R: np.ndarray, tol: float) -> np.nda
             & (B[:, 1] - R > box[1] + tol) & (B[:, 1] + R < box[3] - tol))
 
 
-def local_update(ecm: ECM, scene: Scene, changed: Sequence[Polygon], sites: Sites | None = None,
-                 vmap: np.ndarray | None = None) -> ECM | None:
+def local_update(ecm: ECM, scene: Scene, changed: Sequence[Polygon]) -> ECM | None:
     """The ECM of ``scene`` from ``ecm`` (that of the scene before the change of the ``changed`` polygons: those
     inserted, deleted or moved, old and new places), recomputing only the edges whose corridors change; None where
-    the splice fails its checks, for the caller to build afresh. ``sites`` and ``vmap`` (``site_update.
-    updated_sites``' answer) may be handed in when already computed."""
+    the splice fails its checks, for the caller to build afresh."""
     t0 = time.perf_counter()
     old = ecm.sites
-    if sites is None or vmap is None:
-        sites, vmap = updated_sites(old, scene, changed)
+    sites, vmap = updated_sites(old, scene, changed)
     nv = len(sites.ring_xy)
     fmap = np.concatenate([vmap, np.where(vmap >= 0, nv + vmap, -1)])
     fresh_v = np.ones(nv, dtype=bool)
@@ -137,7 +134,7 @@ def changed_obstacles(before: Scene, after: Scene) -> list[Polygon]:
     """The outlines of the static obstacles (standing at time 0, not moving: those a map is built of) that differ
     between two scenes: those gone or reshaped, as they were, and those come or reshaped, as they are."""
     def static(scene: Scene) -> dict:
-        return {o.id: o.polygon for o in scene.obstacles if o.stands_at(0.0) and not o.moving}
+        return {o.id: o.polygon for o in scene.at(0.0).obstacles}
 
     a, b = static(before), static(after)
     gone = [Polygon(p) for k, p in a.items() if b.get(k) != p]
