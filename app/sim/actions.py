@@ -45,7 +45,7 @@ SIM_ACTIONS: tuple[ActionSpec, ...] = (
 OVERLAYS: tuple[tuple[str, str, bool, str], ...] = (
     ("trails", "Trails", True, "Where the agents walked lately"),
     ("triangulation", "Triangulation", False, "The constrained triangulation the engine walks (exact visibility)"),
-    ("ecm", "GVD / ECM by Clearance", False, "The medial axis coloured by clearance (built on the GPU on first use)"),
+    ("ecm", "GVD / ECM by Clearance", False, "The medial axis coloured by clearance (built on first use)"),
     ("corridor", "Corridor", True, "The traced agent's corridor (IRM)"),
     ("intervals", "Route Window and Visible Intervals", True, "MIRAN 3.2: the window [r, sigma] and what is visible"),
     ("reference", "Reference Point", True, "MIRAN 3.1: the traced agent's reference point"),

@@ -13,14 +13,15 @@ SECONDS = {"gpu": ("sites", "cull", "resolve", "render", "readback", "tracing", 
 
 def add_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("ecm", help="build the Explicit Corridor Map (GVD on the GPU, or exact on the CPU)",
-                       description="Render the scene's Generalized Voronoi Diagram with OpenGL (Mesa's llvmpipe "
-                                   "where there is no GPU), trace its vertices and edges and annotate the edges "
-                                   "with exact event points and closest points (Geraerts 2010); or read the same "
-                                   "map off the exact segment Voronoi diagram (Boost.Polygon, --backend exact).")
+                       description="Read the scene's Explicit Corridor Map off the exact segment Voronoi diagram "
+                                   "(Boost.Polygon); or, with --backend gpu, render its Generalized Voronoi "
+                                   "Diagram with OpenGL (Mesa's llvmpipe where there is no GPU), trace its "
+                                   "vertices and edges and annotate the edges with exact event points and "
+                                   "closest points (Geraerts 2010).")
     p.add_argument("scene", metavar="SCENE")
     p.add_argument("--backend", default="auto", metavar="B",
-                   help="gpu (OpenGL GVD), exact (CPU segment Voronoi diagram, no OpenGL) or auto (default: gpu "
-                        "where an OpenGL context can be made, else exact; the output says which)")
+                   help="gpu (OpenGL GVD), exact (CPU segment Voronoi diagram, no OpenGL) or auto (default: exact; "
+                        "the output says which)")
     p.add_argument("--resolution", default="2048", metavar="N",
                    help="pixels along the longer side of the bounds (default 2048; with --backend exact only the "
                         "--png picture's size)")

@@ -3,7 +3,7 @@
 Build once per scene, query many times::
 
     from core.ecm import build_ecm, shortest_path
-    ecm = build_ecm(scene, resolution=2048)              # backend="auto": gpu, or exact without OpenGL
+    ecm = build_ecm(scene, resolution=2048)              # backend="auto": exact; gpu to render the GVD
                                                          # progress=(fraction, stage) -> False cancels
     pts, length, ok = shortest_path(ecm, (5, 5), (195, 190), clearance=0.5)
 
@@ -20,8 +20,8 @@ Build (``build.build_ecm``, timed per phase in ``ecm.timings``):
    minimum; ``graph.assemble`` gives the flat arrays of ``graph.ECM``.
 
 Backends (``build_ecm(backend=)``): ``gpu`` (steps 2-4 below), ``exact`` (``exact``: the same map read off
-Boost.Polygon's segment Voronoi diagram on the CPU, through pyvoronoi; no OpenGL), ``auto`` (gpu where an OpenGL
-context can be made, else exact; ``ecm.stats["backend"]`` says which).
+Boost.Polygon's segment Voronoi diagram on the CPU, through pyvoronoi; no OpenGL), ``auto`` (exact, or gpu where the
+rendered GVD is kept, ``keep_gvd``, and an OpenGL context can be made; ``ecm.stats["backend"]`` says which).
 
 Local updates (``update.local_update(ecm, scene, changed) -> ECM | None``): the map of ``scene`` after obstacles
 were inserted, deleted or moved (``changed``: their shapely polygons, old and new places), recomputing only the

@@ -39,23 +39,29 @@ def check_resolution(resolution: int) -> int:
 
 
 #: ``build_ecm``'s backends: ``gpu`` renders the GVD with OpenGL, ``exact`` reads the ECM off Boost.Polygon's
-#: segment Voronoi diagram on the CPU, ``auto`` is gpu where an OpenGL context can be made, else exact.
+#: segment Voronoi diagram on the CPU, ``auto`` is exact unless the rendered GVD is asked for (``resolve_backend``).
 BACKENDS = ("auto", "gpu", "exact")
 
 
-def resolve_backend(backend: str) -> tuple[str, str]:
-    """(backend used, why): ``auto`` becomes gpu where an OpenGL context can be created, else exact."""
+def resolve_backend(backend: str, keep_gvd: bool = False) -> tuple[str, str]:
+    """(backend used, why). ``auto`` becomes exact: the same map on every machine, and on one without a GPU faster
+    than OpenGL's software renderer. It becomes gpu where the rendered GVD itself is wanted (``keep_gvd``) or
+    pyvoronoi is missing, and exact again where no OpenGL context can be made."""
     if backend not in BACKENDS:
         raise InputError([Problem("backend", f"must be one of {', '.join(BACKENDS)}, got {backend!r}")])
     if backend != "auto":
         return backend, "requested"
+    from .exact import exact_available
     from .glcontext import GLUnavailableError, get_context
 
+    if not keep_gvd and exact_available():
+        return "exact", "the default: the exact diagram on the CPU"
+    why = "the rendered GVD was asked for" if keep_gvd else "pyvoronoi is not installed"
     try:
         get_context()
     except GLUnavailableError as e:
         return "exact", "no OpenGL context (" + "; ".join(e.lines()) + ")"
-    return "gpu", "an OpenGL context is available"
+    return "gpu", why
 
 
 def _report(progress, fraction: float, stage: str) -> None:
@@ -79,7 +85,7 @@ def build_ecm(scene: Scene, resolution: int = DEFAULT_RESOLUTION, geometry: Scen
     ``glcontext.GLUnavailableError`` (an InputError) where no OpenGL context can be created.
     """
     resolution = check_resolution(resolution)
-    used, why = resolve_backend(backend)
+    used, why = resolve_backend(backend, keep_gvd)
     t_all = time.perf_counter()
     _report(progress, 0.0, "sites")
     t = time.perf_counter()
@@ -137,6 +143,7 @@ def _build_exact(sites: Sites, resolution: int, progress) -> ECM:
     _report(progress, 0.1, "voronoi")
     t = time.perf_counter()
     chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, info = exact_chains(sites)
+    _report(progress, 0.8, "annotation")
     height, width, h = image_shape(sites.bounds, resolution)
     ecm = assemble(sites, chain_ptr, chain_nodes, node_xy, node_R, node_kind, ev_ptr, ev, ev_f, ok, h, resolution)
     t_annot = time.perf_counter() - t - info["voronoi_seconds"]

@@ -43,6 +43,15 @@ class ExactUnavailableError(InputError):
         super().__init__([Problem("backend", "the exact ECM backend needs pyvoronoi (`pip install pyvoronoi`)")])
 
 
+def exact_available() -> bool:
+    """Whether pyvoronoi (Boost.Polygon's diagram, which the exact backend and the local update read) imports."""
+    try:
+        import pyvoronoi  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _input_segments(sites: Sites) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The diagram's input segments: (start vertex, end vertex, ring edge) per segment.
 

@@ -45,7 +45,8 @@ def _png(path):
 def test_out_png_and_json(scene_file, tmp_path, capsys):
     out = tmp_path / "ecm.json"
     png = tmp_path / "ecm.png"
-    assert main(["ecm", str(scene_file), "--resolution", "200", "--out", str(out), "--png", str(png), "--json"]) == 0
+    assert main(["ecm", str(scene_file), "--resolution", "200", "--out", str(out), "--png", str(png), "--json",
+                 "--backend", "gpu"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["resolution"] == 200
     for phase in ("render", "readback", "tracing", "annotation", "total"):
@@ -82,9 +83,13 @@ def test_out_png_and_json(scene_file, tmp_path, capsys):
 
 
 def test_text_summary(scene_file, capsys):
-    assert main(["ecm", str(scene_file), "--resolution", "128"]) == 0
+    assert main(["ecm", str(scene_file), "--resolution", "128", "--backend", "gpu"]) == 0
     text = capsys.readouterr().out
     assert "vertices" in text and "edges" in text and "event points" in text and "render" in text
+    # The default reads the map off the exact diagram, and says so.
+    assert main(["ecm", str(scene_file)]) == 0
+    text = capsys.readouterr().out
+    assert "(backend exact, the default: the exact diagram on the CPU)" in text and "voronoi" in text
 
 
 @pytest.mark.parametrize("value", ["abc", "4", "100000", "12.5"])
@@ -106,9 +111,11 @@ def test_progress_and_cancel():
     from core.ecm import build_ecm
     from core.navmesh import BuildCancelled
 
-    seen = []
-    build_ecm(random_scene(301), 64, progress=lambda f, stage: seen.append((f, stage)))
-    assert seen[0] == (0.0, "sites") and seen[-1] == (1.0, "done")
-    assert [f for f, _ in seen] == sorted(f for f, _ in seen)
-    with pytest.raises(BuildCancelled):
-        build_ecm(random_scene(301), 64, progress=lambda f, stage: stage != "tracing")
+    for backend, late_stage in (("gpu", "tracing"), ("exact", "annotation")):
+        seen: list[tuple[float, str]] = []
+        build_ecm(random_scene(301), 64, progress=lambda f, stage, seen=seen: seen.append((f, stage)), backend=backend)
+        assert seen[0] == (0.0, "sites") and seen[-1] == (1.0, "done")
+        assert late_stage in [stage for _, stage in seen]
+        assert [f for f, _ in seen] == sorted(f for f, _ in seen)
+        with pytest.raises(BuildCancelled):
+            build_ecm(random_scene(301), 64, progress=lambda f, stage, late=late_stage: stage != late, backend=backend)

@@ -94,8 +94,24 @@ def test_no_opengl_gives_a_clear_error_and_exit_2(monkeypatch, tmp_path, capsys)
     assert main(["ecm", str(path), "--resolution", "64", "--backend", "gpu"]) == 2
     err = capsys.readouterr().err
     assert "error: opengl: could not create an OpenGL context" in err and "Traceback" not in err
-    # The default backend falls back to the exact one and says why.
+    # The default backend needs no OpenGL.
     assert main(["ecm", str(path), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["backend"] == "exact" and "no OpenGL context" in summary["backend_reason"]
-    assert "eglGetDisplay failed" in summary["backend_reason"] and summary["counts"]["vertices"] > 0
+    assert summary["backend"] == "exact" and summary["backend_reason"] == "the default: the exact diagram on the CPU"
+    assert summary["counts"]["vertices"] > 0
+    # Asked for the rendered GVD, auto falls back to the exact map and says why.
+    from core.ecm import build_ecm
+
+    ecm = build_ecm(random_scene(1), 64, keep_gvd=True)
+    assert ecm.stats["backend"] == "exact" and "no OpenGL context" in ecm.stats["backend_reason"]
+    assert "eglGetDisplay failed" in ecm.stats["backend_reason"] and ecm.n_vertices > 0
+
+
+def test_auto_renders_only_where_the_gvd_is_kept_or_pyvoronoi_is_missing(monkeypatch):
+    from core.ecm import build, exact
+
+    assert build.resolve_backend("auto") == ("exact", "the default: the exact diagram on the CPU")
+    assert build.resolve_backend("auto", keep_gvd=True) == ("gpu", "the rendered GVD was asked for")
+    assert build.resolve_backend("gpu") == ("gpu", "requested")
+    monkeypatch.setattr(exact, "exact_available", lambda: False)
+    assert build.resolve_backend("auto") == ("gpu", "pyvoronoi is not installed")

@@ -41,11 +41,12 @@ def test_a_comb_of_sub_pixel_teeth_is_refused_at_4096_px(tmp_path, capsys, monke
         pytest.skip(f"a hardware renderer ({renderer}) draws it")
     path = tmp_path / "comb.json"
     save_scene(comb_scene(20000), path)
-    assert main(["ecm", str(path), "--resolution", "4096", "--out", str(tmp_path / "ecm.json")]) == 2
+    out = str(tmp_path / "ecm.json")
+    assert main(["ecm", str(path), "--resolution", "4096", "--backend", "gpu", "--out", out]) == 2
     err = capsys.readouterr().err
     assert "resolution" in err and "--resolution" in err and "Traceback" not in err
     assert not (tmp_path / "ecm.json").exists()
     # The resolution it names is built.
     fits = re.search(r"--resolution (\d+) or less", err).group(1)
-    assert main(["ecm", str(path), "--resolution", fits, "--out", str(tmp_path / "ecm.json")]) == 0
+    assert main(["ecm", str(path), "--resolution", fits, "--backend", "gpu", "--out", str(tmp_path / "ecm.json")]) == 0
     assert (tmp_path / "ecm.json").exists()
