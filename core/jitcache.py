@@ -108,6 +108,7 @@ def share_inline_copies() -> None:
 share_inline_copies()
 jitfaster.compare_flags_faster()
 jitfaster.markup_without_console()
+jitfaster.collect_less_while_compiling()
 jitload.load_lazily()
 
 # A kernel whose linked module (its code and the copies linked into it) has more instructions than this is called
