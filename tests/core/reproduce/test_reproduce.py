@@ -225,3 +225,17 @@ def test_the_engine_and_the_app_import_without_matplotlib():
     r = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=300,
                        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
+
+
+def test_the_ecm_papers_experiments_render_the_gvd_as_the_paper_does():
+    from core.ecm import glcontext
+    from core.ecm.glcontext import GLUnavailableError
+    from core.reproduce import ecm
+
+    try:
+        glcontext.get_context()
+        want = "gpu"
+    except GLUnavailableError:
+        want = "exact"
+    assert ecm.paper_backend() == want
+    assert ecm.city_ecm(256).stats["backend"] == want
