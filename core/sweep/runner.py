@@ -26,7 +26,7 @@ from .deps import require
 from .spec import RunTask, SweepSpec, load_spec, parse_spec
 from .table import RUN_KEYS, Journal, SweepTables, characters_path, check_out_path, check_outputs, csv_header, \
     frames, journal_path, paths_dir, read_tables, results_from_tables, sniff_table, write_tables
-from .task import run_task, warm, warm_tasks
+from .task import run_task, warm, warm_if_cached, warm_tasks
 
 # Batches in flight per worker thread: one running and one waiting, so that a worker never waits for the round
 # trip; few enough that the batch sizes follow the measured run time and Ctrl+C stops at once.
@@ -227,13 +227,24 @@ def _bar(total: int, initial: int, show: bool):
 
 def _warm_on_a_worker(client, todo: list[RunTask], texts: dict[str, str]) -> None:
     """``task.warm`` on one worker before any run is handed out: the kernels it compiles (or loads) go to numba's
-    cache for the others, and it keeps them loaded, with the scene built, for its own runs. The calling process
-    never loads the engine's kernels (about a second of a sweep's start on two cores)."""
+    cache for the others, and it keeps them loaded, with the scene built, for its own runs. Meanwhile every other
+    worker warms too where the cache already holds every kernel (``task.warm_if_cached``: it then only loads them),
+    and otherwise waits. The calling process never loads the engine's kernels (about a second of a sweep's start
+    on two cores)."""
     if not client.nthreads():
         client.wait_for_workers(1)           # a cluster whose workers start later (a Slurm job in its queue)
     short = warm_tasks(todo)
     needed = {t.scene_sha: texts[t.scene_sha] for t in short}
-    client.submit(warm, short, needed, key=f"miran-warm-{todo[0].run_id}", pure=False).result()
+    first, *others = sorted(client.nthreads())
+    loads = [client.submit(warm_if_cached, short, needed, key=f"miran-load-{k}-{todo[0].run_id}", pure=False,
+                           workers=[w]) for k, w in enumerate(others)]
+    try:
+        client.submit(warm, short, needed, key=f"miran-warm-{todo[0].run_id}", pure=False, workers=[first]).result()
+        for f in loads:
+            f.result()
+    finally:
+        for f in loads:
+            f.cancel()
 
 
 def _on_client(client, todo: list[RunTask], texts: dict[str, str], done: Callable[[dict], None],

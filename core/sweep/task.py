@@ -289,3 +289,18 @@ def warm(spec_tasks: list[RunTask], texts: dict[str, str]) -> None:
     instead of each compiling it."""
     for t in warm_tasks(spec_tasks):
         run_task(t, texts[t.scene_sha])
+
+
+def warm_if_cached(spec_tasks: list[RunTask], texts: dict[str, str]) -> bool:
+    """``warm`` where numba's cache holds every kernel of the studio's manifest (``core.jitprecompile``), so that
+    this process only loads them; False, having run nothing, where one is missing. On a filled cache every worker
+    of a sweep can warm at once, while on an empty one a single worker compiles each kernel once."""
+    from core.jitprecompile import is_cached, load_manifest
+
+    try:
+        if not all(is_cached(e) for e in load_manifest()):
+            return False
+    except LookupError:                  # a manifest older than the code: the cache cannot be judged by it
+        return False
+    warm(spec_tasks, texts)
+    return True

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -98,10 +99,46 @@ def test_a_local_cluster_of_two_processes_gives_the_in_process_tables(reference)
     assert same_tables(ref, got)
     # each worker built the scene, its navigation mesh and planner context once for all its runs
     assert list(built.values()) == [1, 1], built
-    # numba's cache was warmed by one worker, first, before the runs: each loaded the step kernel, none compiled it
-    keys = [str(t["key"]) for t in sorted(ts.data, key=lambda t: t["startstops"][0]["start"])]
-    assert [k for k in keys if k.startswith("miran-warm-")] == keys[:1], keys
+    # numba's cache was warmed by one worker before the runs, and by the other at the same time where the cache
+    # held every kernel already: each loaded the step kernel, none compiled it
+    tasks = sorted(ts.data, key=lambda t: t["startstops"][0]["start"])
+    keys = [str(t["key"]) for t in tasks]
+    warms = [t for t in tasks if str(t["key"]).startswith(("miran-warm-", "miran-load-"))]
+    assert sorted(str(t["key"]).split("-")[1] for t in warms) == ["load", "warm"], keys
+    assert len({t["worker"] for t in warms}) == 2 and set(keys[:2]) == {str(t["key"]) for t in warms}, keys
+    first_run = min(t["startstops"][0]["start"] for t in tasks if str(t["key"]).startswith("miran-runs-"))
+    assert all(t["startstops"][-1]["stop"] <= first_run for t in warms), keys
     assert len(compiled) == 2 and all(v == (True, 0) for v in compiled.values()), compiled
+
+
+@pytest.mark.cold_cache
+def test_a_worker_warms_beside_the_first_only_from_a_cache_holding_every_kernel(tmp_path):
+    """``warm_if_cached`` in a fresh process: on an empty cache it runs nothing and compiles nothing; on the
+    session's cache it warms exactly when that cache holds every kernel of the manifest."""
+    from core.jitprecompile import is_cached, load_manifest
+
+    doc = {"format": "miran-sweep", "version": 1, "name": "w", "scenes": [str(SCENES / "mckenna_road.json")],
+           "agents": 1, "limit": {"steps": 5}}
+    code = textwrap.dedent(f"""
+        import json, sys
+        from core.sweep.runner import as_spec
+        from core.sweep.task import warm_if_cached
+        spec = as_spec(json.loads({json.dumps(doc)!r}))
+        warmed = warm_if_cached(spec.tasks(), spec.scene_texts())
+        from numba.core.dispatcher import Dispatcher
+        misses = sum(sum(v.stats.cache_misses.values()) for name, mod in list(sys.modules.items())
+                     if name.startswith("core.") and mod is not None
+                     for v in list(vars(mod).values()) if isinstance(v, Dispatcher))
+        print(json.dumps([warmed, misses]))
+    """)
+    env_empty = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty")}
+    empty = subprocess.run([sys.executable, "-c", code], env=env_empty, capture_output=True, text=True, timeout=600)
+    assert empty.returncode == 0, empty.stderr[-2000:]
+    assert json.loads(empty.stdout.splitlines()[-1]) == [False, 0]
+    filled = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert filled.returncode == 0, filled.stderr[-2000:]
+    warmed, _ = json.loads(filled.stdout.splitlines()[-1])
+    assert warmed == all(is_cached(e) for e in load_manifest())
 
 
 def fail_spec(tmp_path: Path) -> Path:
