@@ -12,9 +12,9 @@ are removed here; none changes what numba compiles, so no kernel's IR changes:
   Each highlighted fragment of that message initialised and released colorama's console wrappers of
   ``sys.stdout`` and ``sys.stderr``, which do not change the fragment's text.
 - ``collect_less_while_compiling``: a compile makes millions of Python objects, and Python's collector walked every
-  object the process holds (the full collection) about every 70,000 of them: 9.5 of the 122 s of CPU of a cold
-  ``miran simulate scenes/city.json``. While numba compiles, the full collection waits; the young generations are
-  collected as usual, and so is everything once the compile ends.
+  object the process holds (the full collection) about every 70,000 of them, a sizeable share of a cold start
+  (docs: Decisions). While numba compiles, the full collection waits; the young generations are collected as usual,
+  and so is everything once the compile ends.
 
 The first two are for the numba that pyproject pins, and each checks that the code it replaces is the one it was
 written against before replacing it; the third listens to numba's own "numba:compile" event.

@@ -12,7 +12,7 @@ SECONDS = {"gpu": ("sites", "cull", "resolve", "render", "readback", "tracing", 
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("ecm", help="build the Explicit Corridor Map (GVD on the GPU, or exact on the CPU)",
+    p = sub.add_parser("ecm", help="build the Explicit Corridor Map (exact on the CPU, or the GVD on the GPU)",
                        description="Read the scene's Explicit Corridor Map off the exact segment Voronoi diagram "
                                    "(Boost.Polygon); or, with --backend gpu, render its Generalized Voronoi "
                                    "Diagram with OpenGL (Mesa's llvmpipe where there is no GPU), trace its "
@@ -23,8 +23,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="gpu (OpenGL GVD), exact (CPU segment Voronoi diagram, no OpenGL) or auto (default: exact; "
                         "the output says which)")
     p.add_argument("--resolution", default="2048", metavar="N",
-                   help="pixels along the longer side of the bounds (default 2048; with --backend exact only the "
-                        "--png picture's size)")
+                   help="pixels along the longer side of the bounds (default 2048; with the exact backend, the "
+                        "default, only the --png picture's size)")
     p.add_argument("--out", metavar="ECM_JSON", help="write the map: vertices (x, y, clearance) and edges with "
                                                       "their event points (B, R, l, r)")
     p.add_argument("--png", metavar="PNG", help="draw the medial axis coloured by clearance over the scene, with "

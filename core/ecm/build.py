@@ -44,9 +44,9 @@ BACKENDS = ("auto", "gpu", "exact")
 
 
 def resolve_backend(backend: str, keep_gvd: bool = False) -> tuple[str, str]:
-    """(backend used, why). ``auto`` becomes exact: the same map on every machine, and on one without a GPU faster
-    than OpenGL's software renderer. It becomes gpu where the rendered GVD itself is wanted (``keep_gvd``) or
-    pyvoronoi is missing, and exact again where no OpenGL context can be made."""
+    """(backend used, why). ``auto`` becomes exact: a map that depends on no graphics driver, and on a machine
+    without a GPU faster than OpenGL's software renderer. It becomes gpu where the rendered GVD itself is wanted
+    (``keep_gvd``) or pyvoronoi is missing, and exact again where no OpenGL context can be made."""
     if backend not in BACKENDS:
         raise InputError([Problem("backend", f"must be one of {', '.join(BACKENDS)}, got {backend!r}")])
     if backend != "auto":
