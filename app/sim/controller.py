@@ -440,17 +440,13 @@ class SimController:
         of this document at this resolution and the update passes its checks; else built afresh."""
         from core.ecm.build import build_ecm
         from core.ecm.debug import closest_point_segments, medial_axis_segments
-        from core.ecm.exact import ExactUnavailableError
         from core.ecm.update import update_between
 
         self._ensure()
         t0 = time.perf_counter()
         ecm = None
         if self._ecm_shown is not None and self._ecm_shown[1] == int(resolution):
-            try:
-                ecm = update_between(self._ecm_shown[2], self._ecm_shown[0], self.scene)
-            except ExactUnavailableError:
-                ecm = None                  # no Boost.Polygon diagram to update with: built afresh below
+            ecm = update_between(self._ecm_shown[2], self._ecm_shown[0], self.scene)
         updated = ecm is not None
         if ecm is None:
             self.cancel.clear()

@@ -34,7 +34,7 @@ from shapely.geometry import Polygon
 
 from core.scene.model import Scene
 
-from .exact import exact_chains
+from .exact import exact_available, exact_chains
 from .graph import ECM, assemble, csr_rows
 from .site_update import updated_sites
 from .sites import Sites
@@ -96,7 +96,10 @@ def _inside(box: np.ndarray, B: np.ndarray, R: np.ndarray, tol: float) -> np.nda
 def local_update(ecm: ECM, scene: Scene, changed: Sequence[Polygon]) -> ECM | None:
     """The ECM of ``scene`` from ``ecm`` (that of the scene before the change of the ``changed`` polygons: those
     inserted, deleted or moved, old and new places), recomputing only the edges whose corridors change; None where
-    the splice fails its checks, for the caller to build afresh."""
+    the splice fails its checks or pyvoronoi (whose diagram it splices in) is missing, for the caller to build
+    afresh."""
+    if not exact_available():
+        return None
     t0 = time.perf_counter()
     old = ecm.sites
     sites, vmap = updated_sites(old, scene, changed)

@@ -205,13 +205,9 @@ def updated_ecm(ecm, scene, changed: list):
     and the ``ecm`` planner builds the changed scene's afresh when it is next asked."""
     if ecm is None or not changed:
         return ecm, ecm is not None
-    from core.ecm.exact import ExactUnavailableError
     from core.ecm.update import local_update as ecm_local_update
 
-    try:
-        updated = ecm_local_update(ecm, scene, changed)
-    except ExactUnavailableError:
-        return None, False                # without Boost.Polygon's diagram: built afresh when next asked for
+    updated = ecm_local_update(ecm, scene, changed)
     return updated, updated is not None
 
 

@@ -9,6 +9,7 @@ scratch, within the tolerance the exact backend's own tests use; its sites hold 
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -81,6 +82,16 @@ def test_deleting_an_insertion_restores_the_map():
     assert restored is not None
     assert_same_map(restored, ecm, 1e-8 * ecm.sites.scale)
     assert _segments(restored.sites) == _segments(ecm.sites)
+
+
+def test_without_pyvoronoi_the_update_answers_a_fresh_build(monkeypatch):
+    from core.ecm.update import update_between
+
+    scene, with_stall, stall = _city_with_stall()
+    ecm = build_ecm(scene, backend="exact")
+    monkeypatch.setitem(sys.modules, "pyvoronoi", None)    # its import fails
+    assert local_update(ecm, with_stall, [shapely.Polygon(stall)]) is None
+    assert update_between(ecm, scene, with_stall) is None   # the app's overlay then builds the map afresh
 
 
 def test_a_gpu_map_is_updated_to_the_gpu_map_of_the_new_scene():
