@@ -36,6 +36,7 @@ from core.sim.simulation import checked_threads, default_threads
 from core.sim.state import ARRIVED, WALKING
 from core.steering.methods import IRM
 
+from . import heap
 from .export import write_trajectories
 from .kept_routes import blocked_routes
 from ..model.problem_names import named
@@ -415,6 +416,7 @@ class SimController:
         self.side.add_agents(routes, profiles, ids)
         self._event("busy", None)
         self._event("info", f"Added {len(idx)} agents with random start and goal (seed {seed}).")
+        heap.settle()
         self._publish_build(time.monotonic())
 
     def _cmd_export(self, path: str, fmt: str = "json") -> None:
@@ -519,6 +521,7 @@ class SimController:
         if misfit:
             self._event("info", f"Side by side ({self.side.method}): agent {_listed(misfit)} lost where it starts, its "
                                 f"disc does not fit ({next(iter(misfit.values()))}).")
+        heap.settle()               # the run's full collections then walk only what it makes
         now = time.monotonic()
         self._publish_build(now)
         self._trace_dirty = True

@@ -1,10 +1,15 @@
 """Display pacing: what the UI draws between the engine's frames, and how often it may draw.
 
 The engine hands over a new state when a step is done (every 100 ms for 2,000 agents on the city), the screen
-refreshes at 60 Hz. ``FramePacer`` draws the agents moving linearly from the previous state to the newest over
-the time the newest took to arrive (so the picture runs one engine frame behind, and smoothly), and limits the
-drawing rate so that painting takes at most ``duty`` of the UI thread's time: however heavy the scene, the event
-loop keeps most of its time for the user.
+refreshes at 60 Hz. ``FramePacer`` draws the agents moving linearly from what is on screen to the newest state,
+over ``GLIDE_SLACK`` times the engine's usual interval between states, and limits the drawing rate so that
+painting takes at most ``duty`` of the UI thread's time: however heavy the scene, the event loop keeps most of its
+time for the user.
+
+The slack is a playout buffer, as a game client interpolating a server's snapshots keeps one: the picture runs
+``GLIDE_SLACK`` engine frames behind instead of one, and a state that comes up to ``GLIDE_SLACK - 1`` of an
+interval late (the engine shares the CPU with a live edit being prepared) finds the agents still walking towards
+the last one, not standing still waiting for it. In steady state the agents move at their true speed.
 """
 
 from __future__ import annotations
@@ -12,6 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 DISPLAY_HZ = 60.0
+# How many of the engine's intervals a glide to the newest state lasts (the display's lag, in engine frames).
+GLIDE_SLACK = 1.5
+# Weight of the newest interval in the engine's smoothed interval between states.
+INTERVAL_WEIGHT = 0.2
 
 
 class FramePacer:
@@ -24,8 +33,9 @@ class FramePacer:
         self.smooth = smooth
         self.prev = None
         self.cur = None
-        self.t_prev = 0.0
         self.t_cur = 0.0
+        self.t_step = 0.0
+        self.step_s = 0.0
         self.paint_s = 0.0
         self.late_s = 0.0
         self.last_draw = -np.inf
@@ -44,16 +54,23 @@ class FramePacer:
         if same and self.smooth:
             # Start the next glide from what is on screen now, so motion never jumps backwards.
             self.prev = _Shown(self.positions(now))
-            self.t_prev = self.t_cur
+            if frame.time != self.cur.time:         # a step (not an edit's move): learn the engine's interval
+                step = max(now - self.t_step, 1e-3)
+                w = INTERVAL_WEIGHT if self.step_s > 0.0 else 1.0
+                self.step_s = (1 - w) * self.step_s + w * step
+                self.t_step = now
         else:
             self.prev = None
+            self.step_s = 0.0             # a run started or resumed: its intervals are learnt afresh
+            self.t_step = now
         self.cur = frame
         self.t_cur = now
         self.done = False
 
     def interval(self) -> float:
-        """Seconds the engine took between the two latest frames (the glide's length)."""
-        return max(self.t_cur - self.t_prev, 1e-3)
+        """Seconds the glide to the newest frame lasts: ``GLIDE_SLACK`` times the engine's smoothed interval
+        between frames."""
+        return max(GLIDE_SLACK * self.step_s, 1e-3)
 
     def positions(self, now: float) -> np.ndarray:
         """(n, 2) positions to draw at wall time ``now``."""

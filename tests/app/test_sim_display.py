@@ -8,7 +8,7 @@ import pytest
 from PySide6 import QtGui, QtWidgets
 
 from app.layers.qt_raster_cache import NO_CONTENTS, RasterCache
-from app.sim.pacing import FramePacer
+from app.sim.pacing import GLIDE_SLACK, FramePacer
 
 from sim_harness import SCENES
 from sim_window import WAIT, action, built
@@ -180,23 +180,56 @@ def test_pacer_sets_its_timer_early_by_the_timer_s_usual_lateness():
     assert p.late_s == pytest.approx(0.003, abs=2e-4)
 
 
+def _frame(t, x, playing=True):
+    from types import SimpleNamespace
+    return SimpleNamespace(generation=0, playing=playing, time=t, positions=np.array([[x, 0.0]]))
+
+
 def test_pacer_glides_on_through_a_frame_without_a_step():
     """A frame at the same simulated time with the same positions (the engine answered a command or applied a
     live edit) leaves the glide to the newest step as it was: the agents keep walking. (Restarted, the glide
     lasted the few milliseconds since the last frame and the agents stood still until the next step.)"""
-    from types import SimpleNamespace
-
-    def frame(t, x):
-        return SimpleNamespace(generation=0, playing=True, time=t, positions=np.array([[x, 0.0]]))
-
     p = FramePacer(duty=0.5, display_hz=60.0)
-    p.push(frame(0.0, 0.0), 10.0)
-    p.push(frame(0.1, 0.1), 10.1)          # a step: glide from 0.0 to 0.1 over 0.1 s
-    p.push(frame(0.1, 0.1), 10.11)         # no step
+    p.push(_frame(0.0, 0.0), 10.0)
+    p.push(_frame(0.1, 0.1), 10.1)         # a step: glide from 0.0 to 0.1 over GLIDE_SLACK x 0.1 s
+    glide = GLIDE_SLACK * 0.1
+    p.push(_frame(0.1, 0.1), 10.11)        # no step
     assert not p.settled(10.15)
-    assert p.positions(10.15)[0, 0] == pytest.approx(0.05)
-    p.push(frame(0.1, 0.12), 10.16)        # an edit moved the agent without a step: shown from there
-    assert p.positions(10.16)[0, 0] == pytest.approx(0.06)
+    assert p.positions(10.15)[0, 0] == pytest.approx(0.1 * 0.05 / glide)
+    shown = p.positions(10.16)[0, 0]
+    p.push(_frame(0.1, 0.12), 10.16)       # an edit moved the agent without a step: shown from there
+    assert p.positions(10.16)[0, 0] == pytest.approx(shown)
+    assert p.interval() == pytest.approx(glide)  # an edit's frame is no step: the engine's interval stays
+
+
+def test_pacer_keeps_the_agents_walking_through_a_late_frame_and_at_their_speed():
+    """Frames every 100 ms at 1 m/s, one of them 40 ms late (the engine shared the CPU with a live edit being
+    prepared): drawn at 60 Hz, the agent moves at every drawing, never backwards, and in steady state at its true
+    speed, GLIDE_SLACK engine frames behind the newest."""
+    p = FramePacer(duty=0.5, display_hz=60.0)
+    arrivals = [0.1 * k + (0.04 if k >= 20 else 0.0) for k in range(40)]
+    shown, pushed = [], 0
+    for now in np.arange(0.0, arrivals[-1], 1 / 60):
+        while pushed < len(arrivals) and arrivals[pushed] <= now:
+            p.push(_frame(0.1 * pushed, 0.1 * pushed), arrivals[pushed])
+            pushed += 1
+        shown.append((now, p.positions(now)[0, 0]))
+    t, x = np.array(shown).T
+    moving = t > 0.3
+    assert (np.diff(x[moving]) > 1e-6).all()                 # no drawing shows the agent standing still
+    steady = (t > 1.0) & (t < 1.9)
+    assert np.polyfit(t[steady], x[steady], 1)[0] == pytest.approx(1.0, rel=0.02)
+    assert np.median(t[steady] - x[steady]) == pytest.approx(GLIDE_SLACK * 0.1, abs=0.02)
+
+
+def test_pacer_learns_the_interval_afresh_when_the_run_resumes():
+    p = FramePacer(duty=0.5, display_hz=60.0)
+    for k in range(10):
+        p.push(_frame(0.1 * k, 0.1 * k), 0.1 * k)           # 100 ms between frames
+    p.push(_frame(0.9, 0.9, playing=False), 1.0)            # paused
+    p.push(_frame(1.0, 1.0), 5.0)                           # resumed, frames every 20 ms now
+    p.push(_frame(1.1, 1.1), 5.02)
+    assert p.interval() == pytest.approx(GLIDE_SLACK * 0.02)
 
 
 def test_a_hidden_overlay_leaves_the_cached_image_alone(qtbot):
