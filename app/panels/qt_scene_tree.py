@@ -117,15 +117,13 @@ class SceneTreeModel(QtCore.QAbstractItemModel):
             return None
         it = lst[index.row()]
         if role == Role.DisplayRole:
-            return f"{it.id}  —  {describe(self.doc.scene, kind, it)}"
+            return self._text(kind, it)
         if role == Role.ForegroundRole and (state.locked or not state.visible):
             return QtGui.QBrush(QtGui.QColor("#9ca3af"))
-        if role == Role.DecorationRole and kind == "terrain":
-            t = find(self.doc.scene, "terrain_type", it.type)
-            if t is not None:
-                pm = QtGui.QPixmap(12, 12)
-                pm.fill(QtGui.QColor(t.color))
-                return QtGui.QIcon(pm)
+        if role == Role.DecorationRole and (colour := self._colour(kind, it)) is not None:
+            pm = QtGui.QPixmap(12, 12)
+            pm.fill(QtGui.QColor(colour))
+            return QtGui.QIcon(pm)
         return None
 
     def setData(self, index, value, role=Role.EditRole) -> bool:
@@ -143,6 +141,31 @@ class SceneTreeModel(QtCore.QAbstractItemModel):
     def reset(self) -> None:
         self.beginResetModel()
         self.endResetModel()
+
+    def rows(self) -> tuple[tuple[tuple[str, str, str], ...], ...]:
+        """Every layer's rows as (id, text, colour): what the view shows of each item, row by row."""
+        out = []
+        for kind in TREE_ORDER:
+            out.append(tuple((it.id, self._text(kind, it), self._colour(kind, it) or "")
+                             for it in items(self.doc.scene, kind)))
+        return tuple(out)
+
+    def refresh_rows(self, old, new) -> None:
+        """The same items in the same rows (``old`` and ``new`` from ``rows``): the rows whose text or colour
+        changed are shown anew; the view keeps its layout, selection and scroll (a reset lays it all out again)."""
+        for r, (before, after) in enumerate(zip(old, new)):
+            parent = self.index(r, 0)
+            for k in (k for k, (a, b) in enumerate(zip(before, after)) if a != b):
+                self.dataChanged.emit(self.index(k, 0, parent), self.index(k, 0, parent))
+
+    def _text(self, kind: str, it) -> str:
+        return f"{it.id}  —  {describe(self.doc.scene, kind, it)}"
+
+    def _colour(self, kind: str, it) -> str | None:
+        if kind != "terrain":
+            return None
+        t = find(self.doc.scene, "terrain_type", it.type)
+        return t.color if t is not None else None
 
 
 class QtSceneTree(QtWidgets.QWidget):
@@ -174,12 +197,24 @@ class QtSceneTree(QtWidgets.QWidget):
         self._syncing = False
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection)
         self.tree.doubleClicked.connect(self._double_clicked)
-        self.doc.changed.connect(lambda fields: self._reset())
+        self._rows = self.model.rows()
+        self.doc.changed.connect(lambda fields: self._changed())
         self.doc.reset.connect(self._reset)
         self.doc.selection_changed.connect(self._doc_selection)
         self.doc.layers_changed.connect(lambda kind: self.tree.viewport().update())
 
+    def _changed(self) -> None:
+        """An edit that leaves the same items in the same rows (a move, a reshape) refreshes the rows it changed;
+        items added, removed or reordered reset the tree."""
+        rows = self.model.rows()
+        if [[r[0] for r in layer] for layer in rows] == [[r[0] for r in layer] for layer in self._rows]:
+            self.model.refresh_rows(self._rows, rows)
+            self._rows = rows
+        else:
+            self._reset()
+
     def _reset(self) -> None:
+        self._rows = self.model.rows()
         expanded = [k for r, k in enumerate(TREE_ORDER) if self.tree.isExpanded(self.model.index(r, 0))]
         self._syncing = True
         self.model.reset()

@@ -18,7 +18,7 @@ from shapely.geometry import Polygon
 
 from .edits import find
 from .model import Scene
-from .polygons import clean_ring, ring_problem
+from .polygons import clean_ring, outline_polygons, ring_problem
 from .problems import fmt_point
 
 _EPS = 1e-12
@@ -127,7 +127,7 @@ def point_problems(scene: Scene, points, labels: list[str]) -> list[EditProblem]
     geoms = shapely.points(pts)
     outside = ~shapely.covered_by(geoms, box)
     still = [o for o in scene.obstacles if not o.moving]
-    polys = [Polygon(clean_ring(o.polygon)) for o in still]
+    polys = outline_polygons(o.polygon for o in still)
     inside: dict[int, str] = {}
     if polys:
         tree = shapely.STRtree(polys)
@@ -165,7 +165,7 @@ def obstacle_problems(scene: Scene, ring) -> list[EditProblem]:
     poly = Polygon(clean_ring(ring))
     if not poly.intersects(shapely.box(*scene.bounds)):
         return [EditProblem("the obstacle lies entirely outside the bounds", _centre(poly))]
-    polys = [Polygon(clean_ring(o.polygon)) for o in scene.obstacles]
+    polys = outline_polygons(o.polygon for o in scene.obstacles)
     box = shapely.box(*scene.bounds)
     if sum(p.area for p in polys) + poly.area >= box.area * (1 - 1e-9):
         if box.difference(shapely.union_all([*polys, poly])).area <= 1e-12 * box.area:
@@ -200,7 +200,7 @@ def terrain_problems(scene: Scene, ring, holes=()) -> list[EditProblem]:
     box = shapely.box(*scene.bounds)
     if not poly.intersects(box):
         return [EditProblem("the terrain polygon lies entirely outside the bounds", _centre(poly))]
-    polys = [Polygon(clean_ring(o.polygon)) for o in scene.obstacles]
+    polys = outline_polygons(o.polygon for o in scene.obstacles)
     if polys:
         tree = shapely.STRtree(polys)
         hits = tree.query(poly, predicate="intersects")

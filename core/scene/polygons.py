@@ -26,6 +26,21 @@ def clean_ring(points) -> np.ndarray:
     return a
 
 
+def outline_polygons(outlines) -> list[Polygon]:
+    """Shapely polygons of many outlines (lists of points) made in one call: each covers what
+    ``Polygon(clean_ring(outline))`` covers (repeated vertices are kept, which changes no area or predicate). The
+    editor checks an edit against the city's hundreds of obstacles; one at a time that took 4 ms of the window's
+    thread. An outline of fewer than 3 points makes them one at a time, as before."""
+    rings = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in outlines]
+    if not rings:
+        return []
+    try:
+        ids = np.repeat(np.arange(len(rings)), [len(r) for r in rings])
+        return list(shapely.polygons(shapely.linearrings(np.concatenate(rings), indices=ids)))
+    except (shapely.errors.GEOSException, ValueError):
+        return [Polygon(clean_ring(r)) for r in rings]
+
+
 def signed_area(ring: np.ndarray) -> float:
     """Shoelace area, positive for counter-clockwise rings."""
     x, y = ring[:, 0], ring[:, 1]

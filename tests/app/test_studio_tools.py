@@ -212,6 +212,31 @@ def test_scene_tree_selection_follows_the_document_both_ways(make_studio, drive)
     assert w.doc.selection == (("route", "r1"),)
 
 
+def test_scene_tree_shows_a_moved_or_reshaped_item_without_laying_itself_out_again(make_studio, drive):
+    """An edit that keeps every row the same item (a drag, a reshape) refreshes the rows' texts, keeping the tree's
+    layout and selection; one that adds an item lays the tree out again with the new row."""
+    w = make_studio(new=(100, 100))
+    setup(w)
+    d = drive(w)
+    d.click(70, 20)
+    model = w.scene_tree.model
+    resets = []
+    model.modelReset.connect(lambda: resets.append(1))
+    row = [model.kind_of(model.index(r, 0)) for r in range(model.rowCount())].index("obstacle")
+    parent = model.index(row, 0)
+    w.editor.apply({"obstacles": [Obstacle("b1", [(10, 10), (30, 10), (30, 30), (10, 30)]),
+                                  Obstacle("b2", [(62, 10), (82, 10), (82, 30), (70, 35), (62, 30)])]}, "reshape")
+    assert resets == []
+    assert model.index(1, 0, parent).data().endswith("5 vertices")
+    rows = w.scene_tree.tree.selectionModel().selectedRows(0)
+    assert [idx.data().split()[0] for idx in rows] == ["b2"]
+    w.editor.apply({"obstacles": [*w.scene.obstacles, Obstacle("b3", [(40, 60), (50, 60), (50, 65)])]}, "add")
+    assert resets == [1]
+    assert [model.index(r, 0, parent).data().split()[0] for r in range(model.rowCount(parent))] == ["b1", "b2", "b3"]
+    rows = w.scene_tree.tree.selectionModel().selectedRows(0)
+    assert [idx.data().split()[0] for idx in rows] == ["b2"]
+
+
 def test_network_planner_agents_keep_their_network(make_studio, drive):
     w = make_studio(new=(100, 100))
     w.editor.apply({"networks": [Network("n1", [(5, 5), (95, 95)], [(0, 1)])],

@@ -147,3 +147,35 @@ def test_seams_whole_cover_and_network_planner():
     s.networks = []
     assert "a9" in removal_problems(s)[0].message
     assert "network" in check_item(s, "agent", "a9")[0].message
+
+
+def test_outlines_made_in_one_call_cover_what_each_cleaned_outline_covers():
+    """``outline_polygons`` against shapely's Polygon of each cleaned outline, one at a time: random simple
+    outlines with repeated vertices and closing vertices, valid or not."""
+    from shapely.geometry import Polygon
+
+    from core.scene.polygons import clean_ring, outline_polygons
+
+    rng = np.random.default_rng(20261130)
+    outlines = []
+    for _ in range(300):
+        n = int(rng.integers(3, 12))
+        angles = np.sort(rng.uniform(0, 2 * np.pi, n))
+        pts = np.c_[np.cos(angles), np.sin(angles)] * rng.uniform(0.5, 5, (n, 1)) + rng.uniform(-50, 50, 2)
+        if rng.random() < 0.3:
+            k = int(rng.integers(0, n))
+            pts = np.insert(pts, k, pts[k], axis=0)           # a repeated vertex
+        if rng.random() < 0.3:
+            pts = np.vstack([pts, pts[:1]])                   # a closing vertex
+        if rng.random() < 0.1:
+            pts = pts[rng.permutation(len(pts))]              # self-intersecting, often
+        outlines.append(pts.round(3).tolist())
+    made = outline_polygons(outlines)
+    ref = [Polygon(clean_ring(o)) for o in outlines]
+    assert len(made) == len(ref)
+    for a, b in zip(made, ref):
+        assert a.area == pytest.approx(b.area, rel=1e-12, abs=1e-12)
+        assert a.is_valid == b.is_valid
+        if b.is_valid:
+            assert a.equals(b)
+    assert outline_polygons([]) == []
