@@ -2,8 +2,9 @@
 
 Later overlays (trails, debug drawings) join with ``add``; the set forwards document and zoom changes to them.
 With a ``RasterCache`` the scene layers and the bounds frame are painted from its image (they change only on an
-edit, a pan or a zoom); the set invalidates it whenever it redraws one of them. The selection and the tool
-preview follow the mouse and stay live items.
+edit, a pan or a zoom); the set invalidates it whenever it redraws one of them, only around the edited items
+where an edit changed a few (``damage``). The selection and the tool preview follow the mouse and stay live
+items.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from ..model import Document
+from .damage import changed_rects
 from .qt_agents import AgentLayer
 from .qt_base import FRAME, Z, Layer
 from .qt_items import cosmetic_pen
@@ -37,6 +39,7 @@ class LayerSet:
         self.selection = SelectionLayer(doc, view)
         self.preview = PreviewLayer(doc, view)
         self.extra: list[Layer] = []
+        self._scene = doc.scene              # what the cached picture shows: an edit is compared with it
         self.frame = QtWidgets.QGraphicsRectItem()
         self.frame.setPen(cosmetic_pen(FRAME, 1.0))
         self.frame.setZValue(Z["frame"])
@@ -58,6 +61,7 @@ class LayerSet:
         return [*self.layers.values(), *self.extra]
 
     def refresh_all(self) -> None:
+        self._scene = self.doc.scene
         for layer in self.all():
             layer.refresh()
         for kind in self.layers:
@@ -67,13 +71,16 @@ class LayerSet:
         self._invalidate()
 
     def _changed(self, fields) -> None:
+        rects = changed_rects(self._scene, self.doc.scene, fields)
+        self._scene = self.doc.scene
         for layer in self.all():
             if layer.fields & fields:
                 layer.refresh()
         self.selection.refresh()
         if "bounds" in fields:
             self._frame()
-        self._invalidate()
+        if self.cache is not None:
+            self.cache.invalidate(rects)    # only where the edited items were and are, when that is known
 
     def _layer_state(self, kind: str) -> None:
         if kind in self.layers:

@@ -13,6 +13,9 @@ What invalidates the image: a change of the view (zoom, resize, device pixel rat
 moves the image and draws the strips it uncovers), a member shown or hidden
 (checked at every paint), and ``invalidate()``, which whoever changes a member's data must call (the layer set on
 every document change, the viewport when the bounds change, the simulation overlays when they get new arrays).
+An edit of a few items invalidates only the rectangles they covered and cover now (``invalidate(rects)``): the
+members are drawn again clipped to each, over the image, a fraction of a full drawing (a building dragged while
+the characters walk no longer costs the window a frame for it).
 Members are drawn in z order among themselves and all at the cache's own z among the other items.
 """
 
@@ -22,6 +25,9 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 NO_CONTENTS = QtWidgets.QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+# Device-independent pixels a damaged rectangle is widened by: the widest pen and the largest marker's half (the
+# agents' goal stars are 14 px) drawn at an item's edge.
+REPAIR_PAD_PX = 16
 
 
 class RasterCache(pg.GraphicsObject):
@@ -38,6 +44,8 @@ class RasterCache(pg.GraphicsObject):
         self.background = QtGui.QColor(background) if background is not None else None
         self.renders = 0
         self.scrolls = 0
+        self.repairs = 0
+        self._damage: list[QtCore.QRectF] = []
         self._image: QtGui.QImage | None = None
         self._at = QtCore.QPointF()
         self._origin = (0.0, 0.0)
@@ -66,9 +74,15 @@ class RasterCache(pg.GraphicsObject):
                 item.update()
         self.invalidate()
 
-    def invalidate(self) -> None:
-        """A member's drawing changed: draw the members again at the next paint."""
-        self._version += 1
+    def invalidate(self, rects=None) -> None:
+        """A member's drawing changed: draw the members again at the next paint. ``rects``: (x0, y0, x1, y1) in
+        this item's coordinates (the view's) outside which nothing changed; only those are drawn again then."""
+        if rects is None or self._image is None or self.background is None:
+            self._version += 1
+            self._damage = []
+        else:
+            self._damage += [QtCore.QRectF(QtCore.QPointF(x0, y0), QtCore.QPointF(x1, y1)).normalized()
+                             for x0, y0, x1, y1 in rects]
         self.update()
 
     # ----- geometry --------------------------------------------------------------------------------------------
@@ -101,13 +115,16 @@ class RasterCache(pg.GraphicsObject):
         key = (base.m11(), base.m12(), base.m21(), base.m22(), base.dx(), base.dy(), size.width(), size.height(),
                dpr, self._version, tuple(id(m) for m in members))
         if key != self._key or self._image is None:
-            shift = self._shift(key, dpr)
+            shift = self._shift(key, dpr) if not self._damage else None
             if shift is None:
                 self._image, self._at = self._render(base, members, size, dpr, p.renderHints(), widget)
                 self._origin = (base.dx(), base.dy())
             elif shift != (0, 0):
                 self._scroll(shift, base, members, dpr, p.renderHints(), widget)
             self._key = key
+            self._damage = []
+        elif self._damage:
+            self._repair(base, members, dpr, p.renderHints(), widget)
         if self._image.isNull():
             return
         p.save()
@@ -155,6 +172,29 @@ class RasterCache(pg.GraphicsObject):
         self._image = img
         self._origin = (self._origin[0] + shift[0] / dpr, self._origin[1] + shift[1] / dpr)
         self.scrolls += 1
+
+    def _repair(self, base: QtGui.QTransform, members: list, dpr: float, hints, widget: QtWidgets.QWidget) -> None:
+        """Draw the members again inside the damaged rectangles only (each widened by ``REPAIR_PAD_PX`` for pens
+        and markers, and aligned to device pixels, so that every pixel inside is drawn as a full drawing draws
+        it)."""
+        damage, self._damage = self._damage, []
+        img = self._image
+        whole = QtCore.QRectF(0, 0, img.width(), img.height())
+        q = QtGui.QPainter(img)
+        q.setRenderHints(hints)
+        for r in damage:
+            dev = base.mapRect(r)
+            dev = QtCore.QRectF(dev.x() * dpr, dev.y() * dpr, dev.width() * dpr, dev.height() * dpr)
+            dev = dev.adjusted(-REPAIR_PAD_PX * dpr, -REPAIR_PAD_PX * dpr, REPAIR_PAD_PX * dpr, REPAIR_PAD_PX * dpr)
+            dev = QtCore.QRectF(dev.toAlignedRect()).intersected(whole)
+            if dev.isEmpty():
+                continue
+            clip = QtCore.QRectF(dev.x() / dpr, dev.y() / dpr, dev.width() / dpr, dev.height() / dpr)
+            q.setClipRect(clip)
+            q.fillRect(clip, self.background)
+            self._draw_members(q, base, members, widget)
+        q.end()
+        self.repairs += 1
 
     def _area(self, base: QtGui.QTransform, members: list, size: QtCore.QSize) -> QtCore.QRect:
         """The viewport pixels the members can touch: all of them for an opaque cache, else the union of the

@@ -28,9 +28,9 @@ def clean_ring(points) -> np.ndarray:
 
 def outline_polygons(outlines) -> list[Polygon]:
     """Shapely polygons of many outlines (lists of points) made in one call: each covers what
-    ``Polygon(clean_ring(outline))`` covers (repeated vertices are kept, which changes no area or predicate). The
-    editor checks an edit against the city's hundreds of obstacles; one at a time that took 4 ms of the window's
-    thread. An outline of fewer than 3 points makes them one at a time, as before."""
+    ``Polygon(clean_ring(outline))`` covers (repeated vertices are kept, which changes no area or predicate): the
+    editor checks an edit against all the scene's obstacles on the window's thread. An outline of fewer than 3
+    points makes them one at a time, as before (and fails as before)."""
     rings = [np.asarray(p, dtype=np.float64).reshape(-1, 2) for p in outlines]
     if not rings:
         return []
