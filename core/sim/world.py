@@ -49,6 +49,7 @@ from core.scene.problems import InputError, Problem
 
 from .moving import grown, guard_radius
 from .state import ARRIVED, LOST, REASON_CLOSED_OFF, WALKING
+from .ways import near_box
 
 
 # A scheduled obstacle's events (core.scene.model.Obstacle.appears / vanishes): (time, kind, obstacle).
@@ -467,10 +468,11 @@ def _react_to(sim, added) -> None:
     here = shapely.points(st.pos)
     hit = (st.status != ARRIVED) & ((shapely.distance(added, here) < radius) | shapely.covers(added, here))
     moved = np.flatnonzero(hit).tolist()
+    rooms: dict[float, object] = {}       # the free space shrunk by each radius met, made once
     for i in moved:
         # Out to where its clearance fits too, so that a route can start there.
         fit = max(float(radius[i]), sim.clearance_for(sim.params.profile_ids[int(st.profile[i])]))
-        st.pos[i] = _nearest_fit(sim.context.geometry.free, here[i], fit, sim.scale)
+        st.pos[i] = _nearest_fit(sim.context.geometry.free, here[i], fit, sim.scale, rooms)
         st.vel[i] = 0.0
         st.has_force[i] = False
     if moved:
@@ -486,12 +488,11 @@ def _react_to(sim, added) -> None:
                 _replan(sim, i)
     walking = np.flatnonzero((st.status == WALKING) & ~hit)
     # Only the ways on whose bounding box comes near the obstacle are built and measured.
-    ids, pts = _packed_ways(sim, walking)
-    starts = np.searchsorted(ids, np.arange(len(walking)))
-    lo, hi = np.minimum.reduceat(pts, starts), np.maximum.reduceat(pts, starts)
-    x0, y0, x1, y1 = added.bounds
     r = radius[walking]
-    near = np.flatnonzero((lo[:, 0] <= x1 + r) & (hi[:, 0] >= x0 - r) & (lo[:, 1] <= y1 + r) & (hi[:, 1] >= y0 - r))
+    near_mask = np.zeros(len(walking), dtype=np.bool_)
+    near_box(st.route_lo, st.route_hi, st.s_ref, st.pos, sim.routes.points, sim.routes.s, walking,
+             np.asarray(added.bounds, dtype=np.float64), r, near_mask)
+    near = np.flatnonzero(near_mask)
     crossing = walking[near][shapely.distance(_ways_on(sim, walking[near]), added) <= r[near]]
     queue_replans(sim, crossing, added)
 
@@ -501,14 +502,17 @@ def _packed_ways(sim, agents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``points`` (m, 2) where it stands, then its route's points ahead of its reference point, in route order."""
     st = sim.state
     lo, hi = st.route_lo[agents], st.route_hi[agents]
-    owner = np.repeat(np.arange(len(agents)), hi - lo)
-    rows = np.repeat(lo - np.cumsum(np.r_[0, (hi - lo)[:-1]]), hi - lo) + np.arange(int(np.sum(hi - lo)))
-    keep = sim.routes.s[rows] > st.s_ref[agents][owner]
+    n = hi - lo
+    rows = np.repeat(lo - np.cumsum(np.r_[0, n[:-1]]), n) + np.arange(int(np.sum(n)))
+    owner = np.repeat(np.arange(len(agents)), n)
+    keep = sim.routes.s[rows] > np.repeat(st.s_ref[agents], n)
     owner, rows = owner[keep], rows[keep]
-    ids = np.concatenate([np.arange(len(agents)), owner])
-    pts = np.concatenate([st.pos[agents], sim.routes.points[rows]])
-    order = np.argsort(ids, kind="stable")
-    return ids[order], pts[order]
+    count = np.bincount(owner, minlength=len(agents)) + 1        # where it stands, then its points ahead
+    ids = np.repeat(np.arange(len(agents)), count)
+    pts = np.empty((len(ids), 2))
+    pts[np.cumsum(count) - count] = st.pos[agents]
+    pts[np.arange(len(rows)) + owner + 1] = sim.routes.points[rows]
+    return ids, pts
 
 
 def _ways_on(sim, agents: np.ndarray) -> np.ndarray:
@@ -539,11 +543,15 @@ def _replan(sim, i: int) -> None:
         st.lost_reason[i] = REASON_CLOSED_OFF
 
 
-def _nearest_fit(free, x, r: float, scale: float) -> np.ndarray:
+def _nearest_fit(free, x, r: float, scale: float, rooms: dict | None = None) -> np.ndarray:
     """The point nearest x where a disc of radius r (a point for 0) lies in ``free``, a hair inside; x itself when
-    none does (the character is then lost)."""
+    none does (the character is then lost). ``rooms``: the shrunk free spaces already made, by r, kept there."""
     margin = 1e-6 * scale
-    room = grown(free, -(r + margin)) if r + margin > 0 else free
+    room = rooms.get(r) if rooms is not None else None
+    if room is None:
+        room = grown(free, -(r + margin)) if r + margin > 0 else free
+        if rooms is not None:
+            rooms[r] = room
     if room.is_empty:
         return np.array([x.x, x.y])
     p = shapely.ops.nearest_points(room, x)[0]
