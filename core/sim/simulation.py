@@ -148,7 +148,7 @@ class Simulation:
         self.planner = DEFAULT_PLANNER
         self.replanned = 0
         self.respawned = 0
-        # CPU seconds of the last change of the world during the run, rebuild and replanning (core.sim.world).
+        # CPU seconds, on the thread that applied it, of the last change of the world during the run (core.sim.world).
         self.last_world_update_s = 0.0
         # CPU seconds of the last change's navigation mesh update, and whether it was local (core.navmesh.update)
         # or a fresh build.

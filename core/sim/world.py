@@ -329,10 +329,10 @@ def add_obstacle(sim, polygon, obstacle_id: str | None = None, ready: Ready | No
     elif obstacle_id in taken:
         raise InputError([Problem(f"obstacle {obstacle_id}", "an obstacle with this id is already in the scene")])
     pts = checked_polygon(polygon, sim.scene.bounds, f"obstacle {obstacle_id}")
-    t0 = time.process_time()
+    t0 = time.thread_time()
     _rebuild(sim, _with(sim.scene, obstacle_id, pts), [shapely.Polygon(pts)], ready)
     _react_to(sim, shapely.Polygon(pts))
-    sim.last_world_update_s = time.process_time() - t0
+    sim.last_world_update_s = time.thread_time() - t0
     return obstacle_id
 
 
@@ -344,11 +344,11 @@ def remove_obstacle(sim, obstacle_id: str, ready: Ready | None = None) -> None:
         return
     if not any(o.id == obstacle_id for o in sim.scene.obstacles):
         raise InputError([Problem(f"obstacle {obstacle_id}", "no obstacle with this id in the scene")])
-    t0 = time.process_time()
+    t0 = time.thread_time()
     scene, changed = _without(sim.scene, obstacle_id)
     _rebuild(sim, scene, changed, ready)
     _reopen(sim, changed[0])
-    sim.last_world_update_s = time.process_time() - t0
+    sim.last_world_update_s = time.thread_time() - t0
 
 
 def move_obstacle(sim, obstacle_id: str, offset) -> None:
@@ -376,7 +376,7 @@ def move_obstacle(sim, obstacle_id: str, offset) -> None:
     if not old:
         raise InputError([Problem(f"obstacle {obstacle_id}", "no obstacle with this id in the scene")])
     pts = checked_polygon([(x + dx, y + dy) for x, y in old[0].polygon], sim.scene.bounds, f"obstacle {obstacle_id}")
-    t0 = time.process_time()
+    t0 = time.thread_time()
     moved = Obstacle(obstacle_id, [tuple(p) for p in pts.tolist()])
     before = shapely.Polygon(old[0].polygon)
     _rebuild(sim, dataclasses.replace(sim.scene, obstacles=[moved if o.id == obstacle_id else o
@@ -384,7 +384,7 @@ def move_obstacle(sim, obstacle_id: str, offset) -> None:
              [before, shapely.Polygon(pts)])
     _react_to(sim, shapely.Polygon(pts))
     _reopen(sim, before)
-    sim.last_world_update_s = time.process_time() - t0
+    sim.last_world_update_s = time.thread_time() - t0
 
 
 def _reopen(sim, near) -> None:
@@ -427,7 +427,7 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
     """Everything the step reads of the world, from ``scene``: the mesh updated around the ``changed`` polygons
     (shapely), or built afresh where the local update fails its checks; or, ``ready``, the mesh and the planners'
     context prepared ahead for the same scene."""
-    t0 = time.process_time()
+    t0 = time.thread_time()
     ecm = None
     if ready is not None and ready.scene.obstacles == scene.obstacles:
         scene, mesh, sim.last_mesh_update_local = ready.scene, ready.mesh, ready.local
@@ -436,7 +436,7 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
         updated = local_update(sim.mesh, scene, changed)
         sim.last_mesh_update_local = updated is not None
         mesh = updated if updated is not None else build_navmesh(scene)
-    t1 = time.process_time()
+    t1 = time.thread_time()
     sim.last_mesh_update_s = t1 - t0
     held = held_ecm(sim)
     if ready is not None and ready.ecm_from is held:
@@ -447,7 +447,7 @@ def _rebuild(sim, scene, changed: list, ready: Ready | None = None) -> None:
         ecm, sim.last_ecm_update_local = updated_ecm(held, scene, changed)
         if ready is not None:
             ready.context.ecm = ecm
-    sim.last_ecm_update_s = time.process_time() - t1
+    sim.last_ecm_update_s = time.thread_time() - t1
     sim.last_world_update_prepared = ready is not None
     sim.scene = scene
     sim.mesh = mesh
