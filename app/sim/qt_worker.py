@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import atexit
 import ctypes
-import os
 import queue
-import sys
-import threading
 import weakref
 
 from PySide6 import QtCore
+
+from core.priority import lower_thread_priority
 
 from .controller import SimController
 from .mailbox import Mailbox
@@ -47,18 +46,12 @@ def _stop_at_exit() -> None:
 
 
 def lower_priority(steps: int = WORKER_NICE) -> None:
-    """Raise the calling thread's nice value on Linux (where a thread id names just that thread; elsewhere it could
-    name another process, so nothing happens): on a busy machine the engine takes the CPU the UI thread leaves, not
-    the other way round. With 2,000 agents on the city at the fastest speed on the loaded 2-core development machine
-    the view drew 30 frames a second (a 10 ms timer: 27 ms median) and 48 (14 ms) with the engine niced by 5, which
-    then stepped 38 instead of 61 times a second; at 1x real time the engine needs far less than it gets."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
-    except OSError:
-        pass
+    """Raise the calling thread's nice value on Linux (``core.priority``): on a busy machine the engine takes the CPU
+    the UI thread leaves, not the other way round. With 2,000 agents on the city at the fastest speed on the loaded
+    2-core development machine the view drew 30 frames a second (a 10 ms timer: 27 ms median) and 48 (14 ms) with
+    the engine niced by 5, which then stepped 38 instead of 61 times a second; at 1x real time the engine needs far
+    less than it gets."""
+    lower_thread_priority(steps)
 
 
 class QtSimWorker(QtCore.QThread):

@@ -42,6 +42,7 @@ import shapely.ops
 from core.navmesh import NavMesh, build_navmesh
 from core.navmesh.queries import locate
 from core.navmesh.update import local_update
+from core.priority import lower_thread_priority
 from core.routes import PlannerContext, plan_route
 from core.scene.fields import MAX_COORD
 from core.scene.model import Obstacle, Scene
@@ -62,6 +63,9 @@ REPLANS_PER_STEP = 8
 # A scheduled change of the world is prepared off the step thread once it is this many simulated seconds away
 # (Simulation.prepare_ahead_s; ``prepare_ahead``).
 PREPARE_AHEAD_S = 10.0
+# Nice steps the preparing thread takes above the thread that first prepares: the steps (and the app's window) run
+# first on a busy machine, the preparation in the time they leave.
+PREPARE_NICE = 10
 _PREPARER: list[ThreadPoolExecutor] = []
 _PREPARER_LOCK = threading.Lock()
 
@@ -151,7 +155,8 @@ def prepare(sim, ops: tuple, after: Preparation | None = None) -> Preparation:
             errands.append((p, sim.clearance_for(p), goals[0].copy(), goals[-1].copy()))
     with _PREPARER_LOCK:
         if not _PREPARER:
-            _PREPARER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="miran-world"))
+            _PREPARER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="miran-world",
+                                                initializer=lower_thread_priority, initargs=(PREPARE_NICE,)))
     planner = sim.planner
     if after is None:
         future = _PREPARER[0].submit(_prepared_steps, sim.scene, sim.mesh, held_ecm(sim), ops, planner, errands)

@@ -485,3 +485,25 @@ def test_a_bad_replanning_budget_is_refused(city, bad):
     with pytest.raises(InputError, match="replans_per_step"):
         sim.replans_per_step = bad
     assert sim.replans_per_step == 8
+
+
+def test_the_preparing_thread_yields_the_cpu_to_the_thread_that_steps(city):
+    """A change prepared while the characters walk runs on a thread niced PREPARE_NICE above the one that first
+    prepared (Linux, where threads have nice values of their own)."""
+    import os
+    import threading
+
+    from core.scene.model import Obstacle
+    from core.sim import world
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("threads have nice values of their own on Linux only")
+    world._PREPARER.clear()                                 # made afresh by this thread
+    sim = _walkers(*city, "miran", 1.0)
+    ops = ((world.COMES, Obstacle("stall", _square(5.0, 5.0, 1.0).tolist())),)
+    world.prepare(sim, ops).steps()
+    (preparer,) = world._PREPARER[0]._threads
+    stat = open(f"/proc/self/task/{preparer.native_id}/stat").read()
+    nice = int(stat.rsplit(")", 1)[1].split()[16])
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert nice == min(19, mine + world.PREPARE_NICE)
