@@ -19,6 +19,8 @@ TREE_ORDER = tuple(reversed(LAYER_KINDS))
 COLUMNS = ("Layer", "", "")
 COLUMN_ICONS = (None, "eye", "lock")
 Role = QtCore.Qt.ItemDataRole
+# Every layer's rows, top to bottom, as (item id, the row's text, its colour or "").
+Rows = tuple[tuple[tuple[str, str, str], ...], ...]
 
 
 def describe(scene, kind: str, it) -> str:
@@ -142,7 +144,7 @@ class SceneTreeModel(QtCore.QAbstractItemModel):
         self.beginResetModel()
         self.endResetModel()
 
-    def rows(self) -> tuple[tuple[tuple[str, str, str], ...], ...]:
+    def rows(self) -> Rows:
         """Every layer's rows as (id, text, colour): what the view shows of each item, row by row."""
         out = []
         for kind in TREE_ORDER:
@@ -150,7 +152,7 @@ class SceneTreeModel(QtCore.QAbstractItemModel):
                              for it in items(self.doc.scene, kind)))
         return tuple(out)
 
-    def refresh_rows(self, old, new) -> None:
+    def refresh_rows(self, old: Rows, new: Rows) -> None:
         """The same items in the same rows (``old`` and ``new`` from ``rows``): the rows whose text or colour
         changed are shown anew; the view keeps its layout, selection and scroll (a reset lays it all out again)."""
         for r, (before, after) in enumerate(zip(old, new)):
