@@ -77,7 +77,7 @@ class RasterCache(pg.GraphicsObject):
     def invalidate(self, rects: list[tuple[float, float, float, float]] | None = None) -> None:
         """A member's drawing changed: draw the members again at the next paint. ``rects``: (x0, y0, x1, y1) in
         this item's coordinates (the view's) outside which nothing changed; only those are drawn again then."""
-        if rects is None or self._image is None or self.background is None:
+        if rects is None or self._image is None or self._image.isNull() or self.background is None:
             self._version += 1
             self._damage = []
         else:
