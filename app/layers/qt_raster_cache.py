@@ -166,8 +166,7 @@ class RasterCache(pg.GraphicsObject):
         q.setRenderHints(hints)
         for strip in strips:
             if not strip.isEmpty():
-                q.setClipRect(strip)
-                self._draw_members(q, base, members, widget)
+                self._draw_within(q, strip, base, members, widget)
         q.end()
         self._image = img
         self._origin = (self._origin[0] + shift[0] / dpr, self._origin[1] + shift[1] / dpr)
@@ -190,11 +189,17 @@ class RasterCache(pg.GraphicsObject):
             if dev.isEmpty():
                 continue
             clip = QtCore.QRectF(dev.x() / dpr, dev.y() / dpr, dev.width() / dpr, dev.height() / dpr)
-            q.setClipRect(clip)
-            q.fillRect(clip, self.background)
-            self._draw_members(q, base, members, widget)
+            self._draw_within(q, clip, base, members, widget)
         q.end()
         self.repairs += 1
+
+    def _draw_within(self, q: QtGui.QPainter, clip: QtCore.QRectF, base: QtGui.QTransform, members: list,
+                     widget: QtWidgets.QWidget) -> None:
+        """Fill ``clip`` (device-independent pixels of the image) with the background and draw the members in it
+        only (a pan's uncovered strip, an edit's damaged rectangle)."""
+        q.setClipRect(clip)
+        q.fillRect(clip, self.background)
+        self._draw_members(q, base, members, widget)
 
     def _area(self, base: QtGui.QTransform, members: list, size: QtCore.QSize) -> QtCore.QRect:
         """The viewport pixels the members can touch: all of them for an opaque cache, else the union of the

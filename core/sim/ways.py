@@ -1,7 +1,7 @@
 """The characters' ways on, where a change of the world asks which of them an obstacle reaches: where each
 stands, then the points of its route beyond its reference point (``State.route_lo`` / ``route_hi`` rows of the
-packed routes, ``s`` past ``s_ref``), read in place by one kernel instead of gathered into new arrays (the city's
-2,000 characters have about 600,000 route points ahead of them)."""
+packed routes, ``s`` past ``s_ref``), read in place by one kernel instead of gathered into new arrays: a crowd's
+routes ahead hold hundreds of points a character."""
 
 from __future__ import annotations
 

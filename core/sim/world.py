@@ -548,15 +548,13 @@ def _replan(sim, i: int) -> None:
         st.lost_reason[i] = REASON_CLOSED_OFF
 
 
-def _nearest_fit(free, x, r: float, scale: float, rooms: dict | None = None) -> np.ndarray:
+def _nearest_fit(free, x, r: float, scale: float, rooms: dict) -> np.ndarray:
     """The point nearest x where a disc of radius r (a point for 0) lies in ``free``, a hair inside; x itself when
     none does (the character is then lost). ``rooms``: the shrunk free spaces already made, by r, kept there."""
-    margin = 1e-6 * scale
-    room = rooms.get(r) if rooms is not None else None
+    room = rooms.get(r)
     if room is None:
-        room = grown(free, -(r + margin)) if r + margin > 0 else free
-        if rooms is not None:
-            rooms[r] = room
+        margin = 1e-6 * scale
+        room = rooms[r] = grown(free, -(r + margin)) if r + margin > 0 else free
     if room.is_empty:
         return np.array([x.x, x.y])
     p = shapely.ops.nearest_points(room, x)[0]
