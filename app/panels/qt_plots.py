@@ -24,6 +24,9 @@ MIN_PLOT_HEIGHT = 140
 LEFT_AXIS_PX = 46
 MEASURE_AXIS_PX = 58       # densities read 0.0015: their ticks need more room
 TITLE_SIZE = "9pt"
+# The ends a run's plot grows through, times powers of ten: its range changes a few times a decade rather than at
+# every update, so its axes (ticks, labels, grid) keep their cached drawing while the run plays.
+NICE_ENDS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 TIPS = {"terrain": "The traced agent's walked length on each terrain type",
         "speed": "The traced agent's speed over time",
         "arrivals": "How many agents have arrived, over time",
@@ -46,7 +49,48 @@ def _plot_widget(title: str, tip: str) -> pg.PlotWidget:
         p.getAxis(axis).enableAutoSIPrefix(False)
     p.setLimits(yMin=0.0, xMin=0.0)
     p.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0)
+    for axis in ("left", "bottom"):
+        # An axis replays its drawing (a QPicture) at every paint, and a picture's text is laid out again each
+        # time: 2 ms an axis in the software renderer. A pixmap of it is copied instead, drawn anew when it changes.
+        p.getAxis(axis).setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
     return w
+
+
+def nice_end(v: float) -> float | None:
+    """The least of ``NICE_ENDS`` times a power of ten that is at least ``v``; None for nothing (v <= 0, NaN)."""
+    if not (math.isfinite(v) and v > 0.0):
+        return None
+    scale = 10.0 ** math.floor(math.log10(v))
+    return next(e * scale for e in NICE_ENDS if e * scale >= v * (1.0 - 1e-12))
+
+
+class Extent(pg.GraphicsObject):
+    """An invisible item over (0, 0) to (x, y): a plot's auto-range takes it in, so the range follows the data in
+    ``nice_end`` steps instead of with every new sample. An end of None has no say on its axis; with both None
+    (no data) the item stands aside and an empty plot keeps its 0 to 1."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.x: float | None = None
+        self.y: float | None = None
+        self.hide()
+
+    def reach(self, x: float | None, y: float | None) -> None:
+        """Span (0, 0) to (x, y) from now on."""
+        self.setVisible(x is not None or y is not None)
+        if (x, y) != (self.x, self.y):
+            self.x, self.y = x, y
+            self.informViewBoundsChanged()
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None) -> tuple[float, float] | None:
+        end = self.x if ax == 0 else self.y
+        return None if end is None else (0.0, end)
+
+    def boundingRect(self) -> QtCore.QRectF:
+        return QtCore.QRectF()
+
+    def paint(self, *args) -> None:
+        pass
 
 
 class QtSimPlots(QtWidgets.QWidget):
@@ -86,6 +130,9 @@ class QtSimPlots(QtWidgets.QWidget):
         self.speed_curve = self.speed.plot(pen=pg.mkPen(MAIN_TRAIL, width=1.5))
         self.arrival_curve = self.arrivals.plot(pen=pg.mkPen(MAIN_TRAIL, width=2))
         self.compare_arrival_curve = self.arrivals.plot(pen=pg.mkPen(COMPARE_COLOUR, width=2))
+        self.extents = {name: Extent() for name in ("terrain", "speed", "arrivals")}
+        for name, extent in self.extents.items():
+            self.widgets[name].getPlotItem().addItem(extent)
         self.density_plot: pg.PlotItem | None = None
         self.flow_plot: pg.PlotItem | None = None
         self.names: list[str] = []
@@ -158,14 +205,28 @@ class QtSimPlots(QtWidgets.QWidget):
         """Draw a Stats snapshot."""
         self.last = st
         self._bars(st.terrain_lengths, st.compare_terrain_lengths)
-        self.speed_curve.setData(st.speed_t, st.speed_v)
-        self.arrival_curve.setData(*_steps(st.arrivals))
-        self.compare_arrival_curve.setData(*_steps(st.compare_arrivals))
-        self.arrivals.setTitle(f"Arrivals: {len(st.arrivals)} of {st.n}", size=TITLE_SIZE)
+        self._speed(st.speed_t, st.speed_v)
+        self._arrivals(st.arrivals, st.compare_arrivals, st.n)
+
+    def _speed(self, t: np.ndarray, v: np.ndarray) -> None:
+        self.speed_curve.setData(t, v)
+        self.extents["speed"].reach(nice_end(_top(t)), nice_end(_top(v)))
+
+    def _arrivals(self, times: np.ndarray, compare_times: np.ndarray, n: int) -> None:
+        """Everyone's arrivals as a staircase (the compared run's beside), titled with the count; the title is set
+        only when it changes (a new title lays the plot out again)."""
+        self.arrival_curve.setData(*_steps(times))
+        self.compare_arrival_curve.setData(*_steps(compare_times))
+        self.extents["arrivals"].reach(nice_end(max(_top(times), _top(compare_times))),
+                                       nice_end(max(len(times), len(compare_times))))
+        title = f"Arrivals: {len(times)} of {n}"
+        if self.arrivals.titleLabel.text != title:
+            self.arrivals.setTitle(title, size=TITLE_SIZE)
 
     def _bars(self, lengths: np.ndarray, compare_lengths: np.ndarray) -> None:
         """The lengths per terrain type as bars in the terrain types' colours, beside the compared run's."""
         T = len(lengths)
+        self.extents["terrain"].reach(None, nice_end(max(_top(lengths), _top(compare_lengths))))
         if T == 0:
             self.bars.setOpts(x=[], height=[])  # pyqtgraph fails on an empty list of pens
             self.compare_bars.setOpts(x=[], height=[])
@@ -187,10 +248,8 @@ class QtSimPlots(QtWidgets.QWidget):
         """The replay at a time: the traced agent's lengths per terrain type, its speed and everyone's arrivals up
         to then (no compared run: a recording holds one)."""
         self._bars(terrain_lengths, np.zeros(0))
-        self.speed_curve.setData(speed_t, speed_v)
-        self.arrival_curve.setData(*_steps(arrivals))
-        self.compare_arrival_curve.setData([], [])
-        self.arrivals.setTitle(f"Arrivals: {len(arrivals)} of {n}", size=TITLE_SIZE)
+        self._speed(speed_t, speed_v)
+        self._arrivals(arrivals, np.zeros(0), n)
 
     def plot_items(self) -> tuple[pg.PlotItem, ...]:
         """The three plots of the run (terrain lengths, speed, arrivals)."""
@@ -204,6 +263,8 @@ class QtSimPlots(QtWidgets.QWidget):
         self.bars.setOpts(x=[], height=[])
         self.compare_bars.setOpts(x=[], height=[])
         self.arrivals.setTitle("Arrivals", size=TITLE_SIZE)
+        for extent in self.extents.values():
+            extent.reach(None, None)
         self.last = None
         for p in self.plot_items():
             span = (-0.5, max(len(self.names), 1) - 0.5) if p is self.terrain else (0.0, 1.0)
@@ -326,6 +387,13 @@ class QtSweepPlot(pg.PlotWidget):
         p.setLabel("left", "")
         p.setLabel("bottom", "")
         p.setRange(xRange=(0.0, 1.0), yRange=(0.0, 1.0), padding=0)
+
+
+def _top(values: np.ndarray) -> float:
+    """The largest finite value, 0 for none."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    return float(v.max()) if len(v) else 0.0
 
 
 def _steps(times: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
