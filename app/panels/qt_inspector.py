@@ -2,11 +2,16 @@
 
 Nothing selected shows the scene (name, bounds, default simulation settings); one item shows its id and its own
 fields, and the exact x and y of the vertex chosen with Edit Vertices; several show a count per kind.
+
+An edit of the one selected item (a drag, a typed value, an undo) fills the form's widgets again in place when the
+form still has the same rows: rebuilding it, at the press and again at the release of every drag, cost the window
+a frame. Its widgets' callbacks therefore read the item as it is now, never as it was when they were made.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtWidgets
 from shapely.geometry import LineString, Polygon
@@ -14,11 +19,12 @@ from shapely.geometry import LineString, Polygon
 from core.scene import INTEGRATORS, METHODS, PLANNERS, check_scene, scene_to_dict
 from core.scene.edits import agent_ends, apply, item_rings, move_vertex, rename, replace_item
 
+from ..model.document import lookup
 from ..model.problem_names import problem_text
 from ..qt_editor import QtEditor
 from .qt_scene_tree import describe
 from .qt_tool_options import planner_tip, planner_title
-from .qt_widgets import number_box, quantity, section_label, swatch_icon
+from .qt_widgets import number_box, quantity, section_label, set_quietly, swatch_icon
 
 KIND_TITLES = {"terrain": "Terrain polygon", "obstacle": "Obstacle", "route": "Route", "network": "Network",
                "agent": "Agent"}
@@ -26,7 +32,7 @@ FOLLOW_PLANNER = "(planned: start and goal)"
 
 
 class QtInspector(QtWidgets.QScrollArea):
-    """Rebuilt whenever the selection or the selected items change."""
+    """Rebuilt when the selection changes, filled in place when only the selected item's values do."""
 
     def __init__(self, editor: QtEditor, parent=None) -> None:
         super().__init__(parent)
@@ -37,6 +43,9 @@ class QtInspector(QtWidgets.QScrollArea):
         self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
         self._pending = False
         self.vertex: tuple[str, str, int, int] | None = None
+        self._form: tuple | None = None          # the rows the form shows (``_rows``); None: rebuild at any edit
+        self._fills: list[Callable[[], None]] = []
+        self.rebuilds = 0
         self.doc.selection_changed.connect(self.rebuild)
         self.doc.changed.connect(lambda fields: self.rebuild())
         self.doc.reset.connect(self.rebuild)
@@ -49,13 +58,50 @@ class QtInspector(QtWidgets.QScrollArea):
             self.rebuild()
 
     def rebuild(self) -> None:
-        """Rebuild soon (after the signal that asked for it: its sender may be one of the widgets replaced)."""
+        """Show the document's state soon (after the signal that asked for it: its sender may be one of the
+        widgets replaced): in place when the rows are the same, else in a new form."""
         if not self._pending:
             self._pending = True
             QtCore.QTimer.singleShot(0, self._rebuild)
 
+    def _rows(self) -> tuple | None:
+        """What decides the form's rows for one selected item: its kind and id, the choices its combo boxes list,
+        whether it moves or follows a route, the vertex shown. None (the scene, several items): no in-place fill."""
+        sel = self.doc.selected_items()
+        if len(sel) != 1:
+            return None
+        kind, it = sel[0]
+        scene = self.doc.scene
+        rows: tuple = (kind, it.id)
+        if kind == "terrain":
+            rows += tuple((t.id, t.name, t.color) for t in scene.terrain_types)
+        elif kind == "obstacle":
+            rows += (it.moving,)
+        elif kind == "agent":
+            rows += (it.route is None, tuple(p.id for p in scene.profiles), tuple(r.id for r in scene.routes))
+        if self.vertex is not None and self.vertex[:2] == (kind, it.id) and kind != "agent":
+            ring, index = self.vertex[2:]
+            rings = item_rings(kind, it)
+            rows += (self.vertex, len(rings[ring]) if ring < len(rings) and index < len(rings[ring]) else None)
+        return rows
+
+    def _now(self, kind: str, item_id: str):
+        """The item as the document holds it now (None once it is gone): what a widget's edit starts from."""
+        return next((it for _, it in lookup(self.doc.scene, [(kind, item_id)])), None)
+
+    def _fill(self, fill: Callable[[], None]) -> None:
+        """Register how a widget shows the document's state again without being made anew."""
+        self._fills.append(fill)
+
     def _rebuild(self) -> None:
         self._pending = False
+        rows = self._rows()
+        if rows is not None and rows == self._form:
+            for fill in self._fills:
+                fill()
+            return
+        self.rebuilds += 1
+        self._form, self._fills = rows, []
         old = self.takeWidget()
         if old is not None:
             old.deleteLater()
@@ -138,43 +184,63 @@ class QtInspector(QtWidgets.QScrollArea):
         ident = QtWidgets.QLineEdit(it.id)
         ident.setObjectName("inspector.id")
         ident.editingFinished.connect(lambda: self._rename(kind, it.id, ident.text()))
+        self._fill(lambda: set_quietly(ident, "setText", it.id))   # a refused rename shows the id again
         self.form.addRow("Id", ident)
-        self.form.addRow("", QtWidgets.QLabel(describe(scene, kind, it)))
+
+        def now():
+            """The item as it is at the edit or fill that asks."""
+            return self._now(kind, it.id)
+        self._label("", now, lambda cur: describe(self.doc.scene, kind, cur))
         if kind == "terrain":
             combo = QtWidgets.QComboBox()
             for t in scene.terrain_types:
                 combo.addItem(swatch_icon(t.color), t.name or t.id, t.id)
-            combo.setCurrentIndex(max(0, combo.findData(it.type)))
+            self._fill(lambda: set_quietly(combo, "setCurrentIndex", max(0, combo.findData(now().type))))
             combo.currentIndexChanged.connect(
-                lambda _: self._replace(kind, it, dataclasses.replace(it, type=combo.currentData()),
+                lambda _: self._replace(kind, now(), lambda cur: dataclasses.replace(cur, type=combo.currentData()),
                                         "Change terrain type"))
             self.form.addRow("Type", combo)
-            self.form.addRow("Area", QtWidgets.QLabel(quantity(Polygon(it.polygon, it.holes).area, "m²")))
+            self._label("Area", now, lambda cur: quantity(Polygon(cur.polygon, cur.holes).area, "m²"))
         elif kind == "obstacle":
-            self.form.addRow("Area", QtWidgets.QLabel(quantity(Polygon(it.polygon).area, "m²")))
-            self._schedule(it)
-            self._motion(it)
+            self._label("Area", now, lambda cur: quantity(Polygon(cur.polygon).area, "m²"))
+            self._schedule(now)
+            self._motion(now)
         elif kind == "route":
-            self.form.addRow("Length", QtWidgets.QLabel(quantity(LineString(it.points).length, "m")))
-            n = sum(1 for a in scene.agents if a.route == it.id)
-            self.form.addRow("Followed by", QtWidgets.QLabel(f"{n} agent{'s' if n != 1 else ''}"))
-        elif kind == "agent":
-            self._agent(it)
-        if self.vertex is not None and self.vertex[:2] == (kind, it.id) and kind != "agent":
-            self._vertex(kind, it, *self.vertex[2:])
+            self._label("Length", now, lambda cur: quantity(LineString(cur.points).length, "m"))
 
-    def _schedule(self, it) -> None:
+            def followers(cur) -> str:
+                n = sum(1 for a in self.doc.scene.agents if a.route == cur.id)
+                return f"{n} agent{'s' if n != 1 else ''}"
+            self._label("Followed by", now, followers)
+        elif kind == "agent":
+            self._agent(now)
+        if self.vertex is not None and self.vertex[:2] == (kind, it.id) and kind != "agent":
+            self._vertex(kind, now, *self.vertex[2:])
+        for fill in self._fills:
+            fill()
+
+    def _label(self, title: str, now: Callable, text: Callable[..., str]) -> None:
+        """A row showing ``text(item)``, filled again after each edit."""
+        label = QtWidgets.QLabel()
+        self._fill(lambda: label.setText(text(now())))
+        self.form.addRow(title, label)
+
+    def _schedule(self, now: Callable) -> None:
         """When the obstacle stands during a run: Appears (s, 0: from the start) and Vanishes (s, "never": to the
         end); a Vanishes not later than Appears is refused with a message (core.scene.model.Obstacle)."""
         appears = number_box(0.0, 1e7, 1, " s")
         appears.setObjectName("inspector.appears")
-        appears.setValue(it.appears)
         appears.setToolTip("Simulated time from which the obstacle stands (0: from the start).")
         vanishes = number_box(0.0, 1e7, 1, " s")
         vanishes.setObjectName("inspector.vanishes")
         vanishes.setSpecialValueText("never")
-        vanishes.setValue(it.vanishes if it.vanishes is not None else 0.0)
         vanishes.setToolTip("Simulated time at which the obstacle goes (never: it stays to the end).")
+
+        def fill() -> None:
+            cur = now()
+            set_quietly(appears, "setValue", cur.appears)
+            set_quietly(vanishes, "setValue", cur.vanishes if cur.vanishes is not None else 0.0)
+        self._fill(fill)
 
         def changed(_=None) -> None:
             a, v = float(appears.value()), float(vanishes.value())
@@ -184,7 +250,7 @@ class QtInspector(QtWidgets.QScrollArea):
                                     f"at {gone:g} s.")
                 self.rebuild()
                 return
-            self._replace("obstacle", it, dataclasses.replace(it, appears=a, vanishes=gone),
+            self._replace("obstacle", now(), lambda cur: dataclasses.replace(cur, appears=a, vanishes=gone),
                           "Change obstacle schedule")
 
         appears.valueChanged.connect(changed)
@@ -192,24 +258,25 @@ class QtInspector(QtWidgets.QScrollArea):
         self.form.addRow("Appears", appears)
         self.form.addRow("Vanishes", vanishes)
 
-    def _motion(self, it) -> None:
+    def _motion(self, now: Callable) -> None:
         """A moving obstacle's Speed, Loop and Turns, and Stand Still to take its path away; for one that does not
         move, how to give it a path (the Obstacle Path tool). Each change one undoable edit."""
-        if not it.moving:
+        if not now().moving:
             hint = QtWidgets.QLabel("Stands still. To make it move, draw its path with the Obstacle Path tool (P).")
             hint.setObjectName("inspector.motion_hint")
             hint.setWordWrap(True)
             self.form.addRow("Path", hint)
             return
-        length = LineString([*it.path, it.path[0]] if it.loop else it.path).length
-        self.form.addRow("Path", QtWidgets.QLabel(f"{len(it.path)} points, {quantity(length, 'm')}"
-                                                  f"{' round' if it.loop else ''}"))
+        def path(cur) -> str:
+            length = LineString([*cur.path, cur.path[0]] if cur.loop else cur.path).length
+            return f"{len(cur.path)} points, {quantity(length, 'm')}{' round' if cur.loop else ''}"
+        self._label("Path", now, path)
         speed = number_box(1e-3, 1e4, 2, " m/s")
         speed.setObjectName("inspector.speed")
-        speed.setValue(it.speed)
         speed.setToolTip("How fast it is carried along its path (units per second).")
-        speed.valueChanged.connect(lambda v: self._replace("obstacle", it, dataclasses.replace(it, speed=float(v)),
-                                                           "Change obstacle speed"))
+        self._fill(lambda: set_quietly(speed, "setValue", now().speed))
+        speed.valueChanged.connect(lambda v: self._replace(
+            "obstacle", now(), lambda cur: dataclasses.replace(cur, speed=float(v)), "Change obstacle speed"))
         self.form.addRow("Speed", speed)
         for key, label, tip in (("loop", "Loop", "Round and round its path (back from the last point to the first); "
                                                  "otherwise it stops at the end."),
@@ -217,85 +284,100 @@ class QtInspector(QtWidgets.QScrollArea):
                                                    "its orientation.")):
             box = QtWidgets.QCheckBox()
             box.setObjectName(f"inspector.{key}")
-            box.setChecked(bool(getattr(it, key)))
             box.setToolTip(tip)
-            box.toggled.connect(lambda on, k=key: self._replace("obstacle", it, dataclasses.replace(it, **{k: on}),
-                                                                f"Change obstacle {k}"))
+            self._fill(lambda box=box, k=key: set_quietly(box, "setChecked", bool(getattr(now(), k))))
+            box.toggled.connect(lambda on, k=key: self._replace(
+                "obstacle", now(), lambda cur: dataclasses.replace(cur, **{k: on}), f"Change obstacle {k}"))
             self.form.addRow(label, box)
         still = QtWidgets.QPushButton("Stand Still")
         still.setObjectName("inspector.stand_still")
         still.setToolTip("Take its path away: it stands where its outline is.")
-        still.clicked.connect(lambda: self._replace("obstacle", it, dataclasses.replace(
-            it, path=None, speed=0.0, loop=False, turns=False), "Stop obstacle moving"))
+        still.clicked.connect(lambda: self._replace("obstacle", now(), lambda cur: dataclasses.replace(
+            cur, path=None, speed=0.0, loop=False, turns=False), "Stop obstacle moving"))
         self.form.addRow("", still)
 
-    def _vertex(self, kind: str, it, ring: int, index: int) -> None:
+    def _vertex(self, kind: str, now: Callable, ring: int, index: int) -> None:
         """The chosen vertex's x and y; a change moves it (one undoable edit, checked like a drag)."""
-        rings = item_rings(kind, it)
+        rings = item_rings(kind, now())
         if ring >= len(rings) or index >= len(rings[ring]):
             return
         where = f" of hole {ring}" if kind == "terrain" and ring > 0 else ""
         name = "Node" if kind == "network" else "Vertex"
         self.form.addRow(section_label(f"{name} {index + 1} of {len(rings[ring])}{where}"))
-        x, y = rings[ring][index]
         xs, ys = number_box(-1e7, 1e7, 3, " m"), number_box(-1e7, 1e7, 3, " m")
         xs.setObjectName("inspector.vertex_x")
         ys.setObjectName("inspector.vertex_y")
-        xs.setValue(x)
-        ys.setValue(y)
+
+        def fill() -> None:
+            x, y = item_rings(kind, now())[ring][index]
+            set_quietly(xs, "setValue", x)
+            set_quietly(ys, "setValue", y)
+        self._fill(fill)
         for sb in (xs, ys):
             sb.valueChanged.connect(lambda _=None: self._replace(
-                kind, it, move_vertex(kind, it, ring, index, (xs.value(), ys.value())), f"Move {name.lower()}"))
+                kind, now(), lambda cur: move_vertex(kind, cur, ring, index, (xs.value(), ys.value())),
+                f"Move {name.lower()}"))
         self.form.addRow("x", xs)
         self.form.addRow("y", ys)
 
-    def _agent(self, a) -> None:
+    def _agent(self, now: Callable) -> None:
         scene = self.doc.scene
         prof = QtWidgets.QComboBox()
         prof.addItems([p.id for p in scene.profiles])
-        prof.setCurrentText(a.profile)
-        prof.currentTextChanged.connect(lambda v: self._replace("agent", a, dataclasses.replace(a, profile=v),
-                                                                "Change agent profile"))
+        self._fill(lambda: set_quietly(prof, "setCurrentText", now().profile))
+        prof.currentTextChanged.connect(lambda v: self._replace(
+            "agent", now(), lambda cur: dataclasses.replace(cur, profile=v), "Change agent profile"))
         self.form.addRow("Profile", prof)
         follow = QtWidgets.QComboBox()
         follow.addItem(FOLLOW_PLANNER, None)
         for r in scene.routes:
             follow.addItem(f"route {r.id}", r.id)
-        follow.setCurrentIndex(max(0, follow.findData(a.route)) if a.route is not None else 0)
-        follow.currentIndexChanged.connect(lambda _: self._set_follow(a, follow.currentData()))
+        self._fill(lambda: set_quietly(follow, "setCurrentIndex",
+                                       max(0, follow.findData(now().route)) if now().route is not None else 0))
+        follow.currentIndexChanged.connect(lambda _: self._set_follow(now(), follow.currentData()))
         self.form.addRow("Follows", follow)
-        if a.route is None:
+        if now().route is None:
             planner = QtWidgets.QComboBox()
             planner.setObjectName("inspector.planner")
             for name in PLANNERS:
                 planner.addItem(planner_title(name), name)
                 planner.setItemData(planner.count() - 1, planner_tip(name), QtCore.Qt.ItemDataRole.ToolTipRole)
-            planner.setCurrentIndex(max(0, planner.findData(a.planner or "cdt")))
+            self._fill(lambda: set_quietly(planner, "setCurrentIndex",
+                                           max(0, planner.findData(now().planner or "cdt"))))
             planner.currentIndexChanged.connect(lambda _: self._replace(
-                "agent", a, dataclasses.replace(a, planner=planner.currentData()), "Change agent planner"))
+                "agent", now(), lambda cur: dataclasses.replace(cur, planner=planner.currentData()),
+                "Change agent planner"))
             self.form.addRow("Planner", planner)
             for key in ("start", "goal"):
-                p = getattr(a, key)
                 xs, ys = number_box(-1e7, 1e7, 3, " m"), number_box(-1e7, 1e7, 3, " m")
-                xs.setValue(p[0])
-                ys.setValue(p[1])
                 row = QtWidgets.QHBoxLayout()
                 row.addWidget(xs)
                 row.addWidget(ys)
+
+                def fill(key=key, xs=xs, ys=ys) -> None:
+                    p = getattr(now(), key)
+                    set_quietly(xs, "setValue", p[0])
+                    set_quietly(ys, "setValue", p[1])
+                self._fill(fill)
                 for sb in (xs, ys):
                     sb.valueChanged.connect(lambda _=None, key=key, xs=xs, ys=ys: self._replace(
-                        "agent", a, dataclasses.replace(a, **{key: (xs.value(), ys.value())}), f"Move agent {key}"))
+                        "agent", now(), lambda cur: dataclasses.replace(cur, **{key: (xs.value(), ys.value())}),
+                        f"Move agent {key}"))
                 self.form.addRow(key.capitalize(), row)
 
     def _set_follow(self, a, route: str | None) -> None:
-        if route is not None:
-            new = dataclasses.replace(a, route=route, start=None, goal=None, planner=None)
-        else:
-            s, g = agent_ends(self.doc.scene, a)
-            new = dataclasses.replace(a, route=None, start=s, goal=g, planner="cdt")
-        self._replace("agent", a, new, "Change what the agent follows")
+        def follow(cur):
+            if route is not None:
+                return dataclasses.replace(cur, route=route, start=None, goal=None, planner=None)
+            s, g = agent_ends(self.doc.scene, cur)
+            return dataclasses.replace(cur, route=None, start=s, goal=g, planner="cdt")
+        self._replace("agent", a, follow, "Change what the agent follows")
 
-    def _replace(self, kind: str, old, new, text: str) -> None:
+    def _replace(self, kind: str, old, change: Callable, text: str) -> None:
+        """Replace ``old`` (the item as the document holds it now; None once gone) by ``change(old)``."""
+        if old is None:
+            return
+        new = change(old)
         if new != old:
             refs = [(kind, new.id)]
             if self.editor.commit(replace_item(self.doc.scene, kind, old.id, new), text, refs=refs,

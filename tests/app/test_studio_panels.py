@@ -6,6 +6,8 @@ import pytest
 from PySide6 import QtCore, QtGui, QtTest, QtWidgets
 
 from app import qt_dialogs as dialogs
+from shapely.geometry import Polygon
+
 from core.scene import Agent, Obstacle, Profile, Route, TerrainPolygon, TerrainType, load_scene
 
 REPO = Path(__file__).resolve().parents[2]
@@ -233,3 +235,45 @@ def test_inspector_schedules_an_obstacle_and_refuses_a_backwards_schedule(make_s
     w.undo_stack.undo()
     w.undo_stack.undo()
     assert (w.scene.obstacles[0].appears, w.scene.obstacles[0].vanishes) == (0.0, None)
+
+
+def test_inspector_follows_a_drag_in_place_and_edits_the_item_as_it_is_now(make_studio, drive, qtbot):
+    """Dragging the selected obstacle, or one of its vertices, fills the inspector's fields in place (no new form
+    at the press and the release); a field edited afterwards starts from the moved item, not the one the form was
+    made for, and an undo shows the old values again."""
+    w = make_studio(new=(100, 100))
+    w.editor.apply({"obstacles": [Obstacle("b1", [(10, 10), (30, 10), (30, 30), (10, 30)])]}, "setup")
+    w.undo_stack.clear()
+    w.doc.select([("obstacle", "b1")])
+
+    def box(name):
+        return w.inspector.findChild(QtWidgets.QDoubleSpinBox, f"inspector.{name}")
+
+    qtbot.waitUntil(lambda: box("appears") is not None)
+    appears, rebuilds = box("appears"), w.inspector.rebuilds
+    d = drive(w)
+    d.tool("select")
+    d.drag([(20, 20), (30, 22), (40, 24)])
+    moved = w.scene.obstacles[0].polygon
+    assert moved[0][0] > 25.0, "the drag moved the obstacle"
+    qtbot.wait(50)
+    assert box("appears") is appears and w.inspector.rebuilds == rebuilds
+    appears.setValue(12.0)
+    assert w.scene.obstacles[0].appears == 12.0
+    assert w.scene.obstacles[0].polygon == moved, "the schedule edit undid the drag"
+
+    d.tool("vertex")
+    d.click(*moved[2])
+    qtbot.waitUntil(lambda: box("vertex_x") is not None)
+    x, y, rebuilds = box("vertex_x"), box("vertex_y"), w.inspector.rebuilds
+    assert (x.value(), y.value()) == tuple(moved[2])
+    d.drag([moved[2], (moved[2][0] + 5, moved[2][1] + 6), (moved[2][0] + 10, moved[2][1] + 10)])
+    now = w.scene.obstacles[0].polygon
+    assert now[2] != moved[2]
+    qtbot.waitUntil(lambda: (x.value(), y.value()) == pytest.approx(now[2], abs=1e-3))
+    assert box("vertex_x") is x and w.inspector.rebuilds == rebuilds
+    area = [lab.text() for lab in w.inspector.findChildren(QtWidgets.QLabel) if lab.text().endswith("m²")]
+    assert area == [f"{Polygon(now).area:,.1f} m²"]
+    w.undo_stack.undo()
+    qtbot.waitUntil(lambda: (x.value(), y.value()) == tuple(moved[2]))
+    assert w.inspector.rebuilds == rebuilds
