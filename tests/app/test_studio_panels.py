@@ -203,13 +203,9 @@ def test_welcome_lists_the_shipped_scenes_and_opens_one(make_studio):
     assert w.scene == load_scene(card.path)
 
 
-def test_inspector_schedules_an_obstacle_and_refuses_a_backwards_schedule(make_studio, qtbot, tmp_path):
-    """Appears and Vanishes of the selected obstacle are undoable edits saved in the scene file; a Vanishes not
-    later than Appears is refused and the scene keeps its schedule."""
-    import json
-
-    from core.scene.io import save_scene
-
+def selected_square(make_studio, qtbot):
+    """A new scene holding one square obstacle, b1, selected and shown in the inspector; and a finder of the
+    inspector's number boxes by name."""
     w = make_studio(new=(100, 100))
     w.editor.apply({"obstacles": [Obstacle("b1", [(10, 10), (30, 10), (30, 30), (10, 30)])]}, "setup")
     w.undo_stack.clear()
@@ -219,6 +215,17 @@ def test_inspector_schedules_an_obstacle_and_refuses_a_backwards_schedule(make_s
         return w.inspector.findChild(QtWidgets.QDoubleSpinBox, f"inspector.{name}")
 
     qtbot.waitUntil(lambda: box("appears") is not None)
+    return w, box
+
+
+def test_inspector_schedules_an_obstacle_and_refuses_a_backwards_schedule(make_studio, qtbot, tmp_path):
+    """Appears and Vanishes of the selected obstacle are undoable edits saved in the scene file; a Vanishes not
+    later than Appears is refused and the scene keeps its schedule."""
+    import json
+
+    from core.scene.io import save_scene
+
+    w, box = selected_square(make_studio, qtbot)
     assert box("appears").value() == 0.0 and box("vanishes").text() == "never"
     box("appears").setValue(30.0)
     assert w.scene.obstacles[0].appears == 30.0 and w.scene.obstacles[0].vanishes is None
@@ -241,15 +248,7 @@ def test_inspector_follows_a_drag_in_place_and_edits_the_item_as_it_is_now(make_
     """Dragging the selected obstacle, or one of its vertices, fills the inspector's fields in place (no new form
     at the press and the release); a field edited afterwards starts from the moved item, not the one the form was
     made for, and an undo shows the old values again."""
-    w = make_studio(new=(100, 100))
-    w.editor.apply({"obstacles": [Obstacle("b1", [(10, 10), (30, 10), (30, 30), (10, 30)])]}, "setup")
-    w.undo_stack.clear()
-    w.doc.select([("obstacle", "b1")])
-
-    def box(name):
-        return w.inspector.findChild(QtWidgets.QDoubleSpinBox, f"inspector.{name}")
-
-    qtbot.waitUntil(lambda: box("appears") is not None)
+    w, box = selected_square(make_studio, qtbot)
     appears, rebuilds = box("appears"), w.inspector.rebuilds
     d = drive(w)
     d.tool("select")
