@@ -45,10 +45,10 @@ class QtInspector(QtWidgets.QScrollArea):
         self.vertex: tuple[str, str, int, int] | None = None
         self._form: tuple | None = None          # the rows the form shows (``_rows``); None: rebuild at any edit
         self._fills: list[Callable[[], None]] = []
-        self.rebuilds = 0
+        self.rebuilds = 0                       # forms built so far (an in-place fill builds none)
         self.doc.selection_changed.connect(self.rebuild)
         self.doc.changed.connect(lambda fields: self.rebuild())
-        self.doc.reset.connect(self.rebuild)
+        self.doc.reset.connect(self._renew)
         self._rebuild()
 
     def show_vertex(self, vertex: tuple[str, str, int, int] | None) -> None:
@@ -63,6 +63,11 @@ class QtInspector(QtWidgets.QScrollArea):
         if not self._pending:
             self._pending = True
             QtCore.QTimer.singleShot(0, self._rebuild)
+
+    def _renew(self) -> None:
+        """Another document: a new form, whatever its rows (no widget outlives the document it showed)."""
+        self._form = None
+        self.rebuild()
 
     def _rows(self) -> tuple | None:
         """What decides the form's rows for one selected item: its kind and id, the choices its combo boxes list,

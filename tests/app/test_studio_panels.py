@@ -276,3 +276,14 @@ def test_inspector_follows_a_drag_in_place_and_edits_the_item_as_it_is_now(make_
     w.undo_stack.undo()
     qtbot.waitUntil(lambda: (x.value(), y.value()) == tuple(moved[2]))
     assert w.inspector.rebuilds == rebuilds
+
+
+def test_another_document_gets_a_new_inspector_form_even_with_the_same_rows(make_studio, qtbot):
+    """A document loaded in place of another builds the form anew, though it holds an item of the same id
+    selected again: no widget outlives the document it showed."""
+    w, box = selected_square(make_studio, qtbot)
+    appears, rebuilds = box("appears"), w.inspector.rebuilds
+    w.doc.set_scene(w.scene)
+    w.doc.select([("obstacle", "b1")])
+    qtbot.waitUntil(lambda: w.inspector.rebuilds > rebuilds)
+    assert box("appears") is not appears
