@@ -45,6 +45,12 @@ STALL = [(197.0, 247.0), (203.0, 247.0), (203.0, 253.0), (197.0, 253.0)]
 ROADWORKS = [[239, 326], [261, 326], [261, 330], [239, 330]]
 CLOSES_AT = 8.0
 SCENES = Path(__file__).resolve().parents[2] / "scenes"
+# Beside the local updates: the one update time of van Toll, Cook and Geraerts (CAVW 23(6), 2012) quoted here, and
+# how Recast's TileCache updates its mesh instead.
+VAN_TOLL = ("van Toll, Cook and Geraerts (CAVW 2012, Figure 1) insert an obstacle into their multi-layered Layers "
+            "environment in 1.1 ms (C++, their 2012 machine)")
+TILE_CACHE = ("Recast's dtTileCache instead rebuilds every tile an obstacle touches, whole, and its obstacles are "
+              "cylinders and boxes; here any simple polygon, and only the triangles around it")
 
 
 def _with_errands(scene, n: int):
@@ -170,11 +176,12 @@ def records(quick: bool, processes: int | None = None) -> list[Record]:
                                                          "moved and replanned (the planners' structures built "
                                                          "anew), those whose way it crosses queued"),
             ("mesh_insert", "navigation mesh update, insertion", "the local update of the mesh and its clearance "
-                                                                 "grids within that insertion (core.navmesh.update)"),
+                                                                 "grids within that insertion (core.navmesh.update); "
+                                                                 + TILE_CACHE),
             ("mesh_delete", "navigation mesh update, deletion", "the same within the deletion"),
             ("mesh_full", "navigation mesh full build", "build_navmesh of the scene with the stall, from scratch"),
             ("ecm_insert", "ECM update, insertion", "the local update of the planners' Explicit Corridor Map within "
-                                                   "that insertion (core.ecm.update)"),
+                                                   "that insertion (core.ecm.update); " + VAN_TOLL),
             ("ecm_delete", "ECM update, deletion", "the same within the deletion"),
             ("ecm_full", "ECM full build", "build_ecm of the scene with the stall, from scratch, exact backend"),
             ("both_insert", "navigation mesh and ECM update, insertion", "the two local updates of the insertion "

@@ -27,3 +27,6 @@ def test_the_quick_section_records_every_figure():
                      "step with a moving car over without"]
     assert all(r.section == "dynamic" and math.isfinite(r.value) and r.value > 0 for r in records)
     assert {r.unit for r in records} == {"ms", "x"}
+    notes = {r.name: r.reference for r in records}
+    assert "1.1 ms" in notes["ECM update, insertion"] and "van Toll" in notes["ECM update, insertion"]
+    assert "TileCache" in notes["navigation mesh update, insertion"]
