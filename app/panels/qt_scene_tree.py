@@ -21,6 +21,12 @@ COLUMN_ICONS = (None, "eye", "lock")
 Role = QtCore.Qt.ItemDataRole
 # Every layer's rows, top to bottom, as (item id, the row's text, its colour or "").
 Rows = tuple[tuple[tuple[str, str, str], ...], ...]
+# The flags of a layer's row (its toggles checkable) and of an item's row, made once: the view asks for them row by
+# row when it lays a layer out, and OR-ing Qt's flags in Python costs as much as the rest of the call. An item's row
+# says it never has rows under it, which spares the view asking for its row count.
+Flag = QtCore.Qt.ItemFlag
+LAYER_FLAGS = (Flag.ItemIsEnabled, Flag.ItemIsEnabled | Flag.ItemIsUserCheckable)
+ITEM_FLAGS = Flag.ItemIsEnabled | Flag.ItemIsSelectable | Flag.ItemNeverHasChildren
 
 
 def describe(scene, kind: str, it) -> str:
@@ -53,10 +59,14 @@ class SceneTreeModel(QtCore.QAbstractItemModel):
         return TREE_ORDER[index.internalId() - 1]
 
     def index(self, row: int, column: int, parent=QtCore.QModelIndex()) -> QtCore.QModelIndex:
-        if not self.hasIndex(row, column, parent):
+        # Checked here rather than by hasIndex, which asks rowCount and columnCount back through Python.
+        if not 0 <= column < len(COLUMNS) or row < 0:
             return QtCore.QModelIndex()
         if not parent.isValid():
-            return self.createIndex(row, column, 0)
+            return self.createIndex(row, column, 0) if row < len(TREE_ORDER) else QtCore.QModelIndex()
+        if parent.internalId() != 0 or parent.column() != 0 or \
+                row >= len(items(self.doc.scene, TREE_ORDER[parent.row()])):
+            return QtCore.QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
     def parent(self, index=QtCore.QModelIndex()) -> QtCore.QModelIndex:
@@ -87,13 +97,10 @@ class SceneTreeModel(QtCore.QAbstractItemModel):
 
     def flags(self, index):
         if not index.isValid():
-            return QtCore.Qt.ItemFlag.NoItemFlags
-        f = QtCore.Qt.ItemFlag.ItemIsEnabled
+            return Flag.NoItemFlags
         if index.internalId() == 0:
-            if index.column() > 0:
-                f |= QtCore.Qt.ItemFlag.ItemIsUserCheckable
-            return f
-        return f | QtCore.Qt.ItemFlag.ItemIsSelectable
+            return LAYER_FLAGS[index.column() > 0]
+        return ITEM_FLAGS
 
     def data(self, index, role=Role.DisplayRole):
         if not index.isValid():

@@ -302,3 +302,36 @@ def test_obstacle_path_tool_makes_the_selected_obstacle_move(make_studio, drive)
     for _ in range(5):
         w.undo_stack.undo()
     assert not w.scene.obstacles[0].moving and w.scene.obstacles[0].polygon == b1.polygon
+
+
+def test_scene_tree_model_keeps_qts_contract_and_lays_a_large_layer_out_without_counting_rows(make_studio, qtbot):
+    """Qt's own model tester finds nothing wrong with the tree's model (its indexes checked without hasIndex); the
+    first selection in a layer of 300 obstacles expands and lays it out without asking each row for its row count
+    (an item row says it never has children)."""
+    from PySide6.QtTest import QAbstractItemModelTester
+
+    w = make_studio(new=(1000, 1000))
+    setup(w)
+    w.editor.apply({"obstacles": [Obstacle(f"o{k}", [(k % 30 * 30 + 1, k // 30 * 30 + 1), (k % 30 * 30 + 9,
+                                                     k // 30 * 30 + 1), (k % 30 * 30 + 5, k // 30 * 30 + 9)])
+                                  for k in range(300)]}, "many")
+    model = w.scene_tree.model
+    warnings = []
+    QtCore.qInstallMessageHandler(lambda mode, ctx, text: warnings.append(text))
+    try:
+        QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Warning)
+    finally:
+        QtCore.qInstallMessageHandler(None)
+    assert warnings == [], warnings[:3]
+    row = [model.kind_of(model.index(r, 0)) for r in range(model.rowCount())].index("obstacle")
+    parent = model.index(row, 0)
+    assert not model.index(300, 0, parent).isValid() and not model.index(0, 3, parent).isValid()
+    assert not model.index(0, 0, model.index(0, 0, parent)).isValid()
+    counted = []
+    row_count = model.rowCount
+    model.rowCount = lambda *a: (counted.append(1), row_count(*a))[1]
+    w.scene_tree.tree.collapse(parent)
+    w.doc.select([("obstacle", "o250")])
+    assert w.scene_tree.tree.isExpanded(parent)
+    assert [i.data().split()[0] for i in w.scene_tree.tree.selectionModel().selectedRows(0)] == ["o250"]
+    assert len(counted) < 20, f"{len(counted)} row counts asked to lay out 300 rows"
