@@ -222,7 +222,7 @@ def _prepared_steps(scene, mesh, ecm, ops: tuple, planner: str, errands: list) -
     builds, as ``add_obstacle`` and ``remove_obstacle`` build it (an obstacle added that stands already, or removed
     that does not, changes nothing); the context of each step warmed by the errands."""
     out = []
-    for kind, o in ops:
+    for k, (kind, o) in enumerate(ops):
         standing = any(s.id == o.id for s in scene.obstacles)
         if kind == COMES and not standing:
             pts = checked_polygon(o.polygon, scene.bounds, f"obstacle {o.id}")
@@ -240,7 +240,10 @@ def _prepared_steps(scene, mesh, ecm, ops: tuple, planner: str, errands: list) -
         else:
             local = True
         ctx = PlannerContext(scene, navmesh=mesh, ecm=ecm)
-        for profile, clearance, a, b in errands:
+        # Warmed only where it will plan: an addition replans the characters it covers as it is applied, and the
+        # last step's context plans every character queued. A removal with more changes after it (a move's first
+        # half) only queues characters, so its structures would never be read: half a move's preparation.
+        for profile, clearance, a, b in errands if kind == COMES or k == len(ops) - 1 else ():
             try:
                 plan_route(scene, a, b, planner, profile=profile, clearance=clearance, context=ctx, spot=False)
             except InputError:

@@ -507,3 +507,22 @@ def test_the_preparing_thread_yields_the_cpu_to_the_thread_that_steps(city):
     nice = int(stat.rsplit(")", 1)[1].split()[16])
     mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     assert nice == min(19, mine + world.PREPARE_NICE)
+
+
+def test_a_moves_first_half_is_prepared_without_planning_structures(city):
+    """A building moved is taken away and put back in one change: the first half's planners' context is never
+    planned with (a removal only queues characters), so its preparation builds no free space or mesh for it; the
+    last half's is warmed with a route a profile. (That the run is the same is checked above, with a removal
+    followed by an addition.)"""
+    from core.scene.model import Obstacle
+    from core.sim import world
+
+    sim = _walkers(*city, "miran", 2.0)
+    stall = Obstacle("stall", _square(5.0, 5.0, 1.0).tolist())
+    world.apply_change(sim, ((world.COMES, stall),))
+    moved = Obstacle("stall", _square(8.0, 5.0, 1.0).tolist())
+    gone, back = world.prepare(sim, ((world.GOES, stall), (world.COMES, moved))).steps()
+    assert not gone.context._free and not gone.context._planners
+    assert back.context._free and back.context._planners
+    alone = world.prepare(sim, ((world.GOES, stall),)).steps()[0]
+    assert alone.context._free, "a removal that is the last change is warmed"
