@@ -105,7 +105,8 @@ def apply_due(sim, events: list) -> int:
 @dataclasses.dataclass(frozen=True, eq=False)
 class Ready:
     """One scheduled change computed ahead: the scene it leads to, its mesh (and whether that was a local update)
-    and a planners' context for that scene and mesh, its structures built by one route a profile; ``ecm_from``
+    and a planners' context for that scene and mesh, its structures built by one route a profile where it will
+    plan (an addition, or the last change of a preparation; otherwise built when first asked); ``ecm_from``
     the Explicit Corridor Map the context's was updated from (None if none was held)."""
 
     scene: Scene
@@ -145,7 +146,7 @@ class Preparation:
 def prepare(sim, ops: tuple, after: Preparation | None = None) -> Preparation:
     """Start computing, on another thread, what the changes ``ops`` ((COMES or GOES, obstacle) each, in order) make
     of ``sim``'s world, or of the world ``after`` leads to: the scene after each, its mesh and a planners' context
-    warmed with one route a profile, for ``apply_change``."""
+    (warmed with one route a profile where it will plan: an addition, or the last change), for ``apply_change``."""
     st = sim.state
     # One errand a profile to plan ahead (two walking characters' goals: points the characters walk to anyway).
     errands = []
@@ -220,7 +221,7 @@ def updated_ecm(ecm, scene, changed: list):
 def _prepared_steps(scene, mesh, ecm, ops: tuple, planner: str, errands: list) -> list[Ready]:
     """What applying ``ops`` in turn to ``scene`` (whose mesh is ``mesh`` and ECM ``ecm``, None if none is held)
     builds, as ``add_obstacle`` and ``remove_obstacle`` build it (an obstacle added that stands already, or removed
-    that does not, changes nothing); the context of each step warmed by the errands."""
+    that does not, changes nothing); the context of each addition, and of the last step, warmed by the errands."""
     out = []
     for k, (kind, o) in enumerate(ops):
         standing = any(s.id == o.id for s in scene.obstacles)
