@@ -15,6 +15,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from core.scene.picking import nice_step
+
 from ..layers.qt_sim_agents import COMPARE_COLOUR, MAIN_TRAIL
 
 BACKGROUND = "#ffffff"
@@ -26,7 +28,7 @@ MEASURE_AXIS_PX = 58       # densities read 0.0015: their ticks need more room
 TITLE_SIZE = "9pt"
 # The ends a run's plot grows through, times powers of ten: its range changes a few times a decade rather than at
 # every update, so its axes (ticks, labels, grid) keep their cached drawing while the run plays.
-NICE_ENDS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+NICE_ENDS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
 TIPS = {"terrain": "The traced agent's walked length on each terrain type",
         "speed": "The traced agent's speed over time",
         "arrivals": "How many agents have arrived, over time",
@@ -58,10 +60,7 @@ def _plot_widget(title: str, tip: str) -> pg.PlotWidget:
 
 def nice_end(v: float) -> float | None:
     """The least of ``NICE_ENDS`` times a power of ten that is at least ``v``; None for nothing (v <= 0, NaN)."""
-    if not (math.isfinite(v) and v > 0.0):
-        return None
-    scale = 10.0 ** math.floor(math.log10(v))
-    return next(e * scale for e in NICE_ENDS if e * scale >= v * (1.0 - 1e-12))
+    return nice_step(v, NICE_ENDS) if math.isfinite(v) and v > 0.0 else None
 
 
 class Extent(pg.GraphicsObject):

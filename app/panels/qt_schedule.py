@@ -10,11 +10,11 @@ replay).
 from __future__ import annotations
 
 import dataclasses
-import math
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from core.scene.edits import replace_item
+from core.scene.picking import nice_step
 
 SNAP_S = 0.5          # schedule times move in steps of this many seconds
 LABEL_W = 110         # pixels of the ids' column
@@ -24,11 +24,9 @@ END_GRIP = 6          # pixels either side of a bar's end that grab the end rath
 MIN_SPAN_S = 30.0     # the axis shows at least this many seconds
 
 
-def nice_step(span: float, pixels: float) -> float:
+def tick_step(span: float, pixels: float) -> float:
     """A tick step of 1, 2 or 5 times a power of ten, about every 70 pixels."""
-    raw = span * 70.0 / max(pixels, 1.0)
-    base = 10.0 ** math.floor(math.log10(raw))
-    return next(m * base for m in (1.0, 2.0, 5.0, 10.0) if m * base >= raw)
+    return nice_step(span * 70.0 / max(pixels, 1.0))
 
 
 def describe(o) -> str:
@@ -105,7 +103,7 @@ class QtSchedule(QtWidgets.QWidget):
                        "or draw its path with the Obstacle Path tool (P).")
             return
         span, w = self._span, self.width()
-        step = nice_step(span, w - LABEL_W)
+        step = tick_step(span, w - LABEL_W)
         p.setPen(QtGui.QPen(pal.color(QtGui.QPalette.ColorRole.Mid), 1))
         k = 0
         while k * step <= span + 1e-9:

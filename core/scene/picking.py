@@ -267,12 +267,13 @@ def simplify_polyline(points, tolerance: float) -> np.ndarray:
     return np.asarray(shapely.get_coordinates(shapely.simplify(line, tolerance, preserve_topology=False)))
 
 
-def nice_step(span: float) -> float:
-    """The 1-2-5 x 10^k number nearest above ``span`` (grid spacings and scale-bar lengths)."""
+def nice_step(span: float, ladder: tuple[float, ...] = (1.0, 2.0, 5.0)) -> float:
+    """The least ``ladder`` x 10^k number at or above ``span`` (1-2-5 by default: grid spacings, scale bars, tick
+    steps; a finer ladder for a plot's growing range); 1 for no span (not finite, or not positive)."""
     if not np.isfinite(span) or span <= 0:
         return 1.0
     e = np.floor(np.log10(span))
-    for m in (1.0, 2.0, 5.0, 10.0):
+    for m in (*ladder, 10.0):
         if m * 10 ** e >= span * (1 - 1e-9):
             return float(m * 10 ** e)
     return float(10 ** (e + 1))
