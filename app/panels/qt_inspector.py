@@ -101,10 +101,13 @@ class QtInspector(QtWidgets.QScrollArea):
     def _rebuild(self) -> None:
         self._pending = False
         rows = self._rows()
-        if rows is not None and rows == self._form:
-            for fill in self._fills:
-                fill()
-            return
+        if rows is None or rows != self._form:
+            self._build(rows)
+        for fill in self._fills:
+            fill()
+
+    def _build(self, rows: tuple | None) -> None:
+        """A new form for the selection (``rows`` what decides its rows), its fills registered."""
         self.rebuilds += 1
         self._form, self._fills = rows, []
         old = self.takeWidget()
@@ -221,8 +224,6 @@ class QtInspector(QtWidgets.QScrollArea):
             self._agent(now)
         if self.vertex is not None and self.vertex[:2] == (kind, it.id) and kind != "agent":
             self._vertex(kind, now, *self.vertex[2:])
-        for fill in self._fills:
-            fill()
 
     def _label(self, title: str, now: Callable, text: Callable[..., str]) -> None:
         """A row showing ``text(item)``, filled again after each edit."""

@@ -244,7 +244,8 @@ def _prepared_steps(scene, mesh, ecm, ops: tuple, planner: str, errands: list) -
         # Warmed only where it will plan: an addition replans the characters it covers as it is applied, and the
         # last step's context plans every character queued. A removal with more changes after it (a move's first
         # half) only queues characters, so its structures would never be read: half a move's preparation.
-        for profile, clearance, a, b in errands if kind == COMES or k == len(ops) - 1 else ():
+        plans = kind == COMES or k == len(ops) - 1
+        for profile, clearance, a, b in errands if plans else ():
             try:
                 plan_route(scene, a, b, planner, profile=profile, clearance=clearance, context=ctx, spot=False)
             except InputError:
