@@ -4,10 +4,9 @@ from pathlib import Path
 
 import pytest
 from PySide6 import QtCore, QtGui, QtTest, QtWidgets
-
-from app import qt_dialogs as dialogs
 from shapely.geometry import Polygon
 
+from app import qt_dialogs as dialogs
 from core.scene import Agent, Obstacle, Profile, Route, TerrainPolygon, TerrainType, load_scene
 
 REPO = Path(__file__).resolve().parents[2]

@@ -498,6 +498,8 @@ def test_the_preparing_thread_yields_the_cpu_to_the_thread_that_steps(city):
 
     if not sys.platform.startswith("linux"):
         pytest.skip("threads have nice values of their own on Linux only")
+    for old in world._PREPARER:
+        old.shutdown(wait=False)
     world._PREPARER.clear()                                 # made afresh by this thread
     sim = _walkers(*city, "miran", 1.0)
     ops = ((world.COMES, Obstacle("stall", _square(5.0, 5.0, 1.0).tolist())),)
