@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from core.navmesh import BuildCancelled, build_navmesh
-from core.scene import Scene
+from core.scene import Scene, build_geometry
 
 from mesh_checks import area2, assert_areas, assert_constraints, assert_dcel, assert_locate_seeds
 from scenegen import ALL_CASES, case, random_scene
@@ -60,3 +60,26 @@ def test_nearly_coincident_vertices_are_merged():
     d = np.linalg.norm(m.vertices[:, None] - m.vertices[None], axis=2)
     np.fill_diagonal(d, np.inf)
     assert d.min() > m.snap
+
+
+def test_an_obstacle_crossing_the_bounds_beside_a_terrain_edge_a_hair_inside_them():
+    """Found on a generated city: a terrain patch ends 1.3e-7 m inside the bounds, and an obstacle's tip crosses
+    the bounds there. The outline then holds edges of 2e-7 m, shorter than the distance the obstacle-edge check
+    probes at, and the mesh still passes every check (the check probes a tenth of such an edge off it)."""
+    from core.scene.model import Obstacle, TerrainPolygon, TerrainType
+
+    side = 132.99798112973
+    scene = Scene.empty(side, side)
+    scene.terrain_types.append(TerrainType("road"))
+    scene.obstacles = [Obstacle("star", [(121.437113, 39.988139), (119.106643, 34.970757), (124.179736, 31.623949),
+                                         (128.112191, 36.140573), (133.219336, 41.527695), (130.206901, 45.684119),
+                                         (121.078036, 43.848146)])]
+    scene.terrains = [TerrainPolygon("patch", "road", [(132.997981, 12.436081), (132.997981, 61.783826),
+                                                       (114.15453, 61.783826), (114.15453, 12.436081)])]
+    m = build_navmesh(scene)
+    e = m.obstacle_edges
+    assert np.hypot(e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]).min() < 1e-6, "the case no longer makes a tiny edge"
+    g = build_geometry(scene)
+    assert_dcel(m)
+    assert_areas(scene, g, m)
+    assert_constraints(g, m)
